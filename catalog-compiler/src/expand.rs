@@ -1,0 +1,580 @@
+//! Model → Rust tokens. Every list the program needs is computed here from the rows.
+//!
+//! Generated code uses only fully qualified paths (it must compile under
+//! `#![no_implicit_prelude]`) and reaches `serde` through the runtime crate, so the user's
+//! crate needs no dependency of its own on it.
+
+use catalog_core::{Access, Tier, Visibility};
+use proc_macro2::{Literal, TokenStream};
+use quote::{format_ident, quote};
+use serde_json::Value;
+
+use crate::model::{Catalog, DERIVED_SETS, Field, Kind, Tool, TypeSpec};
+use crate::{names, schema};
+
+/// How the expansion refers to the world outside the catalog.
+#[derive(Clone)]
+pub struct Options {
+    /// Path of the runtime crate (`::catalog_core` unless renamed).
+    pub core: syn::Path,
+    /// The catalog's path relative to the calling crate's manifest, for rebuild tracking;
+    /// `None` leaves tracking out (as `cargo xtask expand` does).
+    pub track: Option<String>,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options { core: syn::parse_quote!(::catalog_core), track: None }
+    }
+}
+
+fn ident(s: &str) -> syn::Ident {
+    syn::parse_str(s).unwrap_or_else(|_| format_ident!("__invalid"))
+}
+
+fn doc(text: &str) -> TokenStream {
+    let lines = text.lines().map(|l| format!(" {l}"));
+    quote! { #( #[doc = #lines] )* }
+}
+
+/// The whole API for a valid catalog.
+#[must_use]
+pub fn expand(catalog: &Catalog, opts: &Options) -> TokenStream {
+    let g = Gen { c: catalog, core: &opts.core };
+    let track = tracking(opts);
+    let tool = g.tool_enum();
+    let sets = g.catalog_struct();
+    let types = g.argument_types();
+    let call = g.tool_call();
+    let handler = g.handler();
+    let macros = g.list_macros();
+    quote! { #track #tool #sets #types #call #handler #macros }
+}
+
+/// A skeleton of the same API with no tools, emitted when the catalog has errors, so the
+/// user's crate reports the catalog's errors and not a cascade of missing items.
+#[must_use]
+pub fn skeleton(opts: &Options) -> TokenStream {
+    let core = &opts.core;
+    let track = tracking(opts);
+    quote! {
+        #track
+        /// A tool of the catalog (none: the catalog has errors).
+        #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+        pub enum Tool {}
+        /// A set of tools.
+        pub type ToolSet = #core::ToolSet<Tool, 0>;
+        /// A parsed call (none: the catalog has errors).
+        #[derive(Clone, Debug, PartialEq)]
+        pub enum ToolCall {}
+        /// The tools' implementations.
+        pub trait Handler: ::core::marker::Sync {
+            /// What a handler returns when it fails.
+            type Error;
+        }
+        /// The catalog as a whole.
+        pub struct Catalog;
+        /// A checked list of tools.
+        #[macro_export]
+        macro_rules! tools { ($($name:tt),* $(,)?) => { $crate::ToolSet::EMPTY }; }
+    }
+}
+
+fn tracking(opts: &Options) -> TokenStream {
+    // Rebuild when the file changes: the askama way, since `proc_macro::tracked_path` is
+    // unstable. The path is joined by rustc, so no absolute path enters the expansion.
+    opts.track.as_ref().map_or_else(TokenStream::new, |path| {
+        let rel = format!("/{path}");
+        quote! { const _: &[u8] = ::core::include_bytes!(::core::concat!(::core::env!("CARGO_MANIFEST_DIR"), #rel)); }
+    })
+}
+
+struct Gen<'a> {
+    c: &'a Catalog,
+    core: &'a syn::Path,
+}
+
+impl Gen<'_> {
+    fn variants(&self) -> Vec<syn::Ident> {
+        self.c.tools.iter().map(|t| ident(&names::variant(&t.name))).collect()
+    }
+
+    fn words(&self) -> usize {
+        self.c.tools.len().div_ceil(64)
+    }
+
+    fn tool_enum(&self) -> TokenStream {
+        let core = self.core;
+        let n = self.c.tools.len();
+        let variants = self.variants();
+        let docs = self.c.tools.iter().map(|t| doc(&format!("`{}`: {}", t.name, t.description)));
+        let names = self.c.tools.iter().map(|t| &t.name);
+        let specs = self.c.tools.iter().enumerate().map(|(i, t)| self.spec(i, t));
+        let mut sorted: Vec<(&str, &syn::Ident)> = self.c.tools.iter().map(|t| t.name.as_str()).zip(&variants).collect();
+        sorted.sort_by(|a, b| a.0.cmp(b.0));
+        let (sorted_names, sorted_variants): (Vec<_>, Vec<_>) = sorted.into_iter().unzip();
+        quote! {
+            /// A tool of the catalog, in `catalog.toml` order.
+            #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+            pub enum Tool {
+                #( #docs #variants, )*
+            }
+
+            impl Tool {
+                /// Every tool, in catalog order.
+                pub const ALL: [Tool; #n] = [ #( Tool::#variants ),* ];
+                /// Number of tools.
+                pub const COUNT: usize = #n;
+                const SPECS: &'static [#core::ToolSpec] = &[ #( #specs ),* ];
+                const BY_NAME: &'static [(&'static str, Tool)] = &[ #( (#sorted_names, Tool::#sorted_variants) ),* ];
+
+                /// The name the model sees.
+                #[must_use]
+                pub const fn name(self) -> &'static str {
+                    match self { #( Tool::#variants => #names, )* }
+                }
+
+                /// Position in catalog order, `0..COUNT`.
+                #[must_use]
+                pub const fn index(self) -> usize {
+                    self as usize
+                }
+
+                /// Everything the row declares.
+                #[must_use]
+                pub const fn spec(self) -> &'static #core::ToolSpec {
+                    &Tool::SPECS[self as usize]
+                }
+
+                /// The tool with this name (binary search over the sorted names).
+                #[must_use]
+                pub const fn from_name(name: &str) -> ::core::option::Option<Tool> {
+                    #core::__private::lookup(Tool::BY_NAME, name)
+                }
+
+                #[doc(hidden)]
+                #[must_use]
+                pub const fn __from_token(token: &str) -> Tool {
+                    match Tool::from_name(#core::__private::unquote(token)) {
+                        ::core::option::Option::Some(tool) => tool,
+                        ::core::option::Option::None => ::core::panic!("tools![...] names a tool that is not in the catalog"),
+                    }
+                }
+            }
+
+            impl #core::ToolId for Tool {
+                const COUNT: usize = #n;
+                fn index(self) -> usize {
+                    self as usize
+                }
+                fn from_index(index: usize) -> ::core::option::Option<Tool> {
+                    if index < #n { ::core::option::Option::Some(Tool::ALL[index]) } else { ::core::option::Option::None }
+                }
+            }
+
+            impl ::core::fmt::Display for Tool {
+                fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                    f.write_str(self.name())
+                }
+            }
+        }
+    }
+
+    fn spec(&self, i: usize, t: &Tool) -> TokenStream {
+        let core = self.core;
+        let name = &t.name;
+        let description =
+            if i == self.c.settings.search_tool { self.c.search_description() } else { t.description.clone() };
+        let keywords = &t.keywords;
+        let examples = &t.examples;
+        let visibility = match t.visibility {
+            Visibility::Inline => quote!(#core::Visibility::Inline),
+            Visibility::Discoverable => quote!(#core::Visibility::Discoverable),
+        };
+        let tier = option(t.tier.map(|tier| match tier {
+            Tier::Silent => quote!(#core::Tier::Silent),
+            Tier::Gated => quote!(#core::Tier::Gated),
+        }));
+        let access = option(t.access.map(|a| access_tokens(core, a)));
+        let mcp = t.mcp;
+        let input = schema::input(t).to_string();
+        let output = option(schema::output(t).map(|s| {
+            let s = s.to_string();
+            quote!(#s)
+        }));
+        quote! {
+            #core::ToolSpec {
+                name: #name,
+                description: #description,
+                keywords: &[ #( #keywords ),* ],
+                examples: &[ #( #examples ),* ],
+                visibility: #visibility,
+                tier: #tier,
+                access: #access,
+                mcp: #mcp,
+                input_schema: #input,
+                output_schema: #output,
+            }
+        }
+    }
+
+    fn set(&self, member: fn(&Tool) -> bool) -> TokenStream {
+        let mut words = vec![0u64; self.words()];
+        for (i, t) in self.c.tools.iter().enumerate() {
+            if member(t) {
+                words[i / 64] |= 1 << (i % 64);
+            }
+        }
+        let words = words.into_iter().map(Literal::u64_suffixed);
+        quote!(ToolSet::from_words([ #( #words ),* ]))
+    }
+
+    fn catalog_struct(&self) -> TokenStream {
+        let core = self.core;
+        let w = self.words();
+        let s = &self.c.settings;
+        let (search_results, searches_per_turn) = (s.search_results, s.searches_per_turn);
+        let search = ident(&names::variant(&self.c.tools[s.search_tool].name));
+        let ask = ident(&names::variant(&self.c.tools[s.ask_tool].name));
+        let (search_name, ask_name) = (&self.c.tools[s.search_tool].name, &self.c.tools[s.ask_tool].name);
+        let search_description = self.c.search_description();
+        let sets = DERIVED_SETS.iter().map(|d| {
+            let name = ident(d.name);
+            let doc = d.doc;
+            let value = self.set(d.contains);
+            quote! { #[doc = #doc] pub const #name: ToolSet = #value; }
+        });
+        let [l_ro, l_rs, l_fa] = Access::ALL.map(|a| access_tokens(core, a));
+        quote! {
+            /// A set of this catalog's tools: a const, allocation-free bitset.
+            pub type ToolSet = #core::ToolSet<Tool, #w>;
+
+            /// The catalog as a whole: its settings and the tool sets derived from its rows.
+            ///
+            /// The sets partition and nest as follows: `INLINE` and `DISCOVERABLE` split
+            /// `ALL`; `SILENT` and `GATED` split every tool but the search tool; the MCP sets
+            /// nest (`MCP_READ_ONLY` ⊆ `MCP_READ_AND_STAGE` ⊆ `MCP_FULL_ACCESS`) and never hold
+            /// the search tool or a row with `mcp = false`; `WRITES` is every tool whose
+            /// access is above read-only (staging counts as a write).
+            pub struct Catalog;
+
+            impl Catalog {
+                /// The `[settings]` table.
+                pub const SETTINGS: #core::Settings = #core::Settings {
+                    search_results: #search_results,
+                    searches_per_turn: #searches_per_turn,
+                    search_tool: #search_name,
+                    ask_tool: #ask_name,
+                };
+                /// The search tool, answered by the agent loop.
+                pub const SEARCH_TOOL: Tool = Tool::#search;
+                /// The tool that asks the user a question.
+                pub const ASK_TOOL: Tool = Tool::#ask;
+                /// The search tool's description: the row's text and every discoverable tool's name.
+                pub const SEARCH_DESCRIPTION: &'static str = #search_description;
+                #( #sets )*
+
+                /// What an MCP client at `level` may list and call.
+                #[must_use]
+                pub const fn mcp_allowed(level: #core::Access) -> ToolSet {
+                    match level {
+                        #l_ro => Catalog::MCP_READ_ONLY,
+                        #l_rs => Catalog::MCP_READ_AND_STAGE,
+                        #l_fa => Catalog::MCP_FULL_ACCESS,
+                    }
+                }
+            }
+        }
+    }
+
+    fn argument_types(&self) -> TokenStream {
+        let mut out = TokenStream::new();
+        for t in &self.c.tools {
+            let name = format!("{}Args", names::variant(&t.name));
+            let doc = format!("Arguments of `{}`.", t.name);
+            out.extend(self.object(&name, &doc, &t.params, true));
+        }
+        out
+    }
+
+    /// A struct for an object's fields, and the types its fields need.
+    fn object(&self, name: &str, doc_text: &str, fields: &[Field], deny_unknown: bool) -> TokenStream {
+        let core = self.core;
+        let serde_crate = format!("{}::__private::serde", path_string(core));
+        let ty = ident(name);
+        let mut nested = TokenStream::new();
+        let mut defaults = Vec::new();
+        let members = fields.iter().map(|f| {
+            let field = ident(&names::snake(&f.name));
+            let inner = self.rust_type(&f.ty, &format!("{}{}", name.trim_end_matches("Args"), names::type_name(&f.name, "Field")), &mut nested);
+            let json = &f.name;
+            let d = doc(f.ty.description.as_deref().unwrap_or(&format!("`{}`.", f.name)));
+            if let Some(default) = &f.default {
+                let fn_name = format_ident!("__default_{}", names::snake_bare(&f.name));
+                let path = format!("{name}::{fn_name}");
+                let value = self.default_value(&f.ty, default, &inner);
+                defaults.push(quote! {
+                    fn #fn_name() -> #inner { #value }
+                });
+                quote! { #d #[serde(rename = #json, default = #path)] pub #field: #inner }
+            } else if f.required {
+                quote! { #d #[serde(rename = #json)] pub #field: #inner }
+            } else {
+                quote! {
+                    #d
+                    #[serde(rename = #json, default, skip_serializing_if = "::core::option::Option::is_none")]
+                    pub #field: ::core::option::Option<#inner>
+                }
+            }
+        }).collect::<Vec<_>>();
+        let deny = deny_unknown.then(|| quote!(deny_unknown_fields,));
+        let d = doc(doc_text);
+        let defaults = (!defaults.is_empty()).then(|| quote! { impl #ty { #( #defaults )* } });
+        quote! {
+            #d
+            #[derive(Clone, Debug, PartialEq, #core::__private::serde::Serialize, #core::__private::serde::Deserialize)]
+            #[serde(crate = #serde_crate, #deny)]
+            pub struct #ty { #( #members, )* }
+            #defaults
+            #nested
+        }
+    }
+
+    /// The Rust type of a catalog type, generating named types into `nested`.
+    fn rust_type(&self, t: &TypeSpec, name: &str, nested: &mut TokenStream) -> TokenStream {
+        let core = self.core;
+        match &t.kind {
+            Kind::String { values: None } => quote!(#core::__private::String),
+            Kind::String { values: Some(values) } => {
+                nested.extend(self.string_enum(name, t.description.as_deref(), values));
+                let ty = ident(name);
+                quote!(#ty)
+            }
+            Kind::Integer { .. } => quote!(i64),
+            Kind::Number { .. } => quote!(f64),
+            Kind::Boolean => quote!(bool),
+            Kind::Array(item) => {
+                let inner = self.rust_type(item, &format!("{name}Item"), nested);
+                quote!(#core::__private::Vec<#inner>)
+            }
+            Kind::Object(None) => quote!(#core::__private::Map<#core::__private::String, #core::__private::Value>),
+            Kind::Object(Some(fields)) => {
+                let doc_text = t.description.clone().unwrap_or_else(|| format!("`{name}`."));
+                nested.extend(self.object(name, &doc_text, fields, true));
+                let ty = ident(name);
+                quote!(#ty)
+            }
+            Kind::Raw(_) => quote!(#core::__private::Value),
+        }
+    }
+
+    fn string_enum(&self, name: &str, description: Option<&str>, values: &[String]) -> TokenStream {
+        let core = self.core;
+        let serde_crate = format!("{}::__private::serde", path_string(core));
+        let ty = ident(name);
+        let variants = enum_variants(values);
+        let idents: Vec<_> = variants.iter().map(|v| ident(v)).collect();
+        let d = doc(description.unwrap_or("One of the allowed values."));
+        let docs = values.iter().map(|v| doc(&format!("`{v}`")));
+        quote! {
+            #d
+            #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, #core::__private::serde::Serialize, #core::__private::serde::Deserialize)]
+            #[serde(crate = #serde_crate)]
+            pub enum #ty { #( #docs #[serde(rename = #values)] #idents, )* }
+
+            impl #ty {
+                /// The value as JSON spells it.
+                #[must_use]
+                pub const fn as_str(self) -> &'static str {
+                    match self { #( #ty::#idents => #values, )* }
+                }
+            }
+        }
+    }
+
+    fn default_value(&self, t: &TypeSpec, v: &Value, ty: &TokenStream) -> TokenStream {
+        let core = self.core;
+        match (&t.kind, v) {
+            (Kind::String { values: None }, Value::String(s)) => {
+                quote!(<#core::__private::String as ::core::convert::From<&str>>::from(#s))
+            }
+            (Kind::String { values: Some(values) }, Value::String(s)) => {
+                let variants = enum_variants(values);
+                let i = values.iter().position(|x| x == s).unwrap_or(0);
+                let variant = ident(&variants[i]);
+                quote!(#ty::#variant)
+            }
+            (Kind::Integer { .. }, Value::Number(n)) => {
+                let n = Literal::i64_suffixed(n.as_i64().unwrap_or(0));
+                quote!(#n)
+            }
+            (Kind::Number { .. }, Value::Number(n)) => {
+                let n = Literal::f64_suffixed(n.as_f64().unwrap_or(0.0));
+                quote!(#n)
+            }
+            (Kind::Boolean, Value::Bool(b)) => quote!(#b),
+            // Anything else is rebuilt from the JSON the compiler checked against the type.
+            _ => {
+                let json = v.to_string();
+                quote! {
+                    match #core::__private::serde_json::from_str(#json) {
+                        ::core::result::Result::Ok(value) => value,
+                        ::core::result::Result::Err(_) => ::core::unreachable!("the catalog compiler checked this default"),
+                    }
+                }
+            }
+        }
+    }
+
+    fn tool_call(&self) -> TokenStream {
+        let core = self.core;
+        let variants = self.variants();
+        let args: Vec<_> = variants.iter().map(|v| format_ident!("{}Args", v)).collect();
+        let search = ident(&names::variant(&self.c.search_tool().name));
+        let search_args = format_ident!("{}Args", search);
+        let handled: Vec<_> = self.handled().collect();
+        let h_variants = handled.iter().map(|(_, v, _)| v);
+        let h_methods = handled.iter().map(|(_, _, m)| m);
+        quote! {
+            /// A model's call, parsed into the tool's typed arguments.
+            #[derive(Clone, Debug, PartialEq)]
+            #[allow(clippy::large_enum_variant)] // one variant per tool; boxing would cost every call
+            pub enum ToolCall {
+                #( #[doc = ::core::concat!("A call of `", ::core::stringify!(#variants), "`.")] #variants(#args), )*
+            }
+
+            impl ToolCall {
+                /// Which tool is called.
+                #[must_use]
+                pub const fn tool(&self) -> Tool {
+                    match self { #( ToolCall::#variants(_) => Tool::#variants, )* }
+                }
+
+                /// Parses a call from the tool's name and its JSON arguments (`null` counts
+                /// as no arguments).
+                ///
+                /// # Errors
+                /// [`CallError::UnknownTool`](#core::CallError::UnknownTool) when no row has this
+                /// name; [`CallError::BadArguments`](#core::CallError::BadArguments) when the
+                /// arguments do not fit the tool's input.
+                pub fn parse(name: &str, arguments: #core::__private::Value) -> ::core::result::Result<ToolCall, #core::CallError> {
+                    let ::core::option::Option::Some(tool) = Tool::from_name(name) else {
+                        return ::core::result::Result::Err(#core::CallError::UnknownTool(
+                            <#core::__private::String as ::core::convert::From<&str>>::from(name),
+                        ));
+                    };
+                    let arguments = match arguments {
+                        #core::__private::Value::Null => #core::__private::Value::Object(#core::__private::Map::new()),
+                        other => other,
+                    };
+                    let bad = |e: #core::__private::serde_json::Error| #core::CallError::BadArguments {
+                        tool: tool.name(),
+                        message: #core::__private::ToString::to_string(&e),
+                    };
+                    match tool {
+                        #( Tool::#variants => #core::__private::serde_json::from_value(arguments).map(ToolCall::#variants).map_err(bad), )*
+                    }
+                }
+
+                /// Runs the call: a handler method, or hands a search back to the agent loop.
+                pub async fn dispatch<H: Handler>(
+                    self,
+                    handler: &H,
+                    caller: #core::Caller,
+                ) -> #core::Dispatch<::core::result::Result<#core::__private::Value, H::Error>, #search_args> {
+                    match self {
+                        ToolCall::#search(args) => #core::Dispatch::Search(args),
+                        #( ToolCall::#h_variants(args) => #core::Dispatch::Ran(H::#h_methods(handler, caller, args).await), )*
+                    }
+                }
+            }
+        }
+    }
+
+    /// Every tool but the search tool: (row, variant, handler method).
+    fn handled(&self) -> impl Iterator<Item = (&Tool, syn::Ident, syn::Ident)> {
+        let search = self.c.settings.search_tool;
+        self.c.tools.iter().enumerate().filter(move |(i, _)| *i != search).map(|(_, t)| {
+            (t, ident(&names::variant(&t.name)), ident(&names::snake(&t.name)))
+        })
+    }
+
+    fn handler(&self) -> TokenStream {
+        let core = self.core;
+        let methods = self.handled().map(|(t, v, m)| {
+            let args = format_ident!("{}Args", v);
+            let d = doc(&format!("`{}`: {}", t.name, t.description));
+            quote! {
+                #d
+                fn #m(
+                    &self,
+                    caller: #core::Caller,
+                    args: #args,
+                ) -> impl ::core::future::Future<Output = ::core::result::Result<#core::__private::Value, Self::Error>> + ::core::marker::Send;
+            }
+        });
+        quote! {
+            /// The implementation of every tool but the search tool (the agent loop answers
+            /// that one). A row without its method here does not compile.
+            pub trait Handler: ::core::marker::Sync {
+                /// What a handler returns when it fails.
+                type Error;
+                #( #methods )*
+            }
+        }
+    }
+
+    fn list_macros(&self) -> TokenStream {
+        let _ = self;
+        quote! {
+            /// A tool set written by the names the model sees, checked at compile time:
+            /// `tools![openTable, "triangle_properties.get"]`. A name the catalog lacks fails
+            /// to compile.
+            #[macro_export]
+            macro_rules! tools {
+                ($($name:tt),* $(,)?) => {{
+                    const SET: $crate::ToolSet = $crate::ToolSet::EMPTY
+                        $( .with_index($crate::Tool::__from_token(::core::stringify!($name)).index()) )*;
+                    SET
+                }};
+            }
+
+            /// One tool by the name the model sees, checked at compile time: `tool!(openTable)`.
+            #[macro_export]
+            macro_rules! tool {
+                ($name:tt) => {{
+                    const TOOL: $crate::Tool = $crate::Tool::__from_token(::core::stringify!($name));
+                    TOOL
+                }};
+            }
+        }
+    }
+}
+
+fn option(t: Option<TokenStream>) -> TokenStream {
+    match t {
+        Some(t) => quote!(::core::option::Option::Some(#t)),
+        None => quote!(::core::option::Option::None),
+    }
+}
+
+fn access_tokens(core: &syn::Path, a: Access) -> TokenStream {
+    match a {
+        Access::ReadOnly => quote!(#core::Access::ReadOnly),
+        Access::ReadAndStage => quote!(#core::Access::ReadAndStage),
+        Access::FullAccess => quote!(#core::Access::FullAccess),
+    }
+}
+
+fn path_string(p: &syn::Path) -> String {
+    quote!(#p).to_string().replace(' ', "")
+}
+
+/// Variant names for string enum values; when values do not map to distinct identifiers
+/// (`"asc"` and `"ASC"`, or `"°C"`), every variant falls back to its position (`V0`, `V1`, …).
+fn enum_variants(values: &[String]) -> Vec<String> {
+    let named: Vec<String> = values.iter().map(|v| names::type_name(v, "V")).collect();
+    let mut seen = std::collections::HashSet::new();
+    let distinct = named.iter().all(|n| n != "V" && syn::parse_str::<syn::Ident>(n).is_ok() && seen.insert(n.clone()));
+    if distinct { named } else { (0..values.len()).map(|i| format!("V{i}")).collect() }
+}

@@ -1,0 +1,184 @@
+//! The typed model of a `catalog.toml`, after parsing and before code generation.
+
+pub use catalog_core::{Access, Tier, Visibility};
+use serde_json::Value;
+
+use crate::diag::Span;
+
+/// A whole catalog.
+#[derive(Debug, Clone)]
+pub struct Catalog {
+    /// The `[settings]` table.
+    pub settings: Settings,
+    /// Every `[[tool]]` row, in file order.
+    pub tools: Vec<Tool>,
+}
+
+/// Catalog-wide settings.
+#[derive(Debug, Clone)]
+pub struct Settings {
+    /// Index of the search tool in [`Catalog::tools`].
+    pub search_tool: usize,
+    /// Index of the ask tool in [`Catalog::tools`].
+    pub ask_tool: usize,
+    /// Hits per search call.
+    pub search_results: usize,
+    /// Search calls per user turn.
+    pub searches_per_turn: usize,
+}
+
+/// One `[[tool]]` row.
+#[derive(Debug, Clone)]
+pub struct Tool {
+    /// The name the model sees.
+    pub name: String,
+    /// Where the name is written.
+    pub name_span: Span,
+    /// What search returns and the model reads.
+    pub description: String,
+    /// Extra search terms.
+    pub keywords: Vec<String>,
+    /// Requests that need the tool, in users' words.
+    pub examples: Vec<String>,
+    /// When the tool enters the active set.
+    pub visibility: Visibility,
+    /// `None` only for the search tool.
+    pub tier: Option<Tier>,
+    /// `None` only for the search tool.
+    pub access: Option<Access>,
+    /// Whether MCP may see the tool.
+    pub mcp: bool,
+    /// Input parameters, in file order.
+    pub params: Vec<Field>,
+    /// Shape of a successful result.
+    pub output: Option<TypeSpec>,
+}
+
+/// A named, typed value: a tool parameter or an object property.
+#[derive(Debug, Clone)]
+pub struct Field {
+    /// The name as JSON spells it.
+    pub name: String,
+    /// Where the name is written.
+    pub span: Span,
+    /// Its type.
+    pub ty: TypeSpec,
+    /// Whether a call must supply it.
+    pub required: bool,
+    /// The value used when a call leaves it out.
+    pub default: Option<Value>,
+}
+
+/// A type in the catalog's type language.
+#[derive(Debug, Clone)]
+pub struct TypeSpec {
+    /// What kind of value.
+    pub kind: Kind,
+    /// Description shown to the model.
+    pub description: Option<String>,
+    /// Where the type is declared.
+    pub span: Span,
+}
+
+/// The kinds of value a catalog can declare.
+#[derive(Debug, Clone)]
+pub enum Kind {
+    /// A string, optionally one of a fixed list.
+    String {
+        /// The allowed values, when it is an enum.
+        values: Option<Vec<String>>,
+    },
+    /// A whole number.
+    Integer {
+        /// Inclusive lower bound.
+        minimum: Option<f64>,
+        /// Inclusive upper bound.
+        maximum: Option<f64>,
+    },
+    /// Any JSON number.
+    Number {
+        /// Inclusive lower bound.
+        minimum: Option<f64>,
+        /// Inclusive upper bound.
+        maximum: Option<f64>,
+    },
+    /// `true` or `false`.
+    Boolean,
+    /// A list of one type.
+    Array(Box<TypeSpec>),
+    /// An object: with declared properties, or free-form when `None`.
+    Object(Option<Vec<Field>>),
+    /// The escape hatch: a JSON Schema kept exactly as written.
+    Raw(Value),
+}
+
+impl Tool {
+    /// The rule for writes: a tool writes when its lowest access level is above read-only
+    /// (staging counts as a write).
+    #[must_use]
+    pub fn writes(&self) -> bool {
+        self.access.is_some_and(|a| a > Access::ReadOnly)
+    }
+
+    /// Whether an MCP client at `level` may list and call the tool. Levels are cumulative;
+    /// `mcp = false` rows and the search tool are never allowed.
+    #[must_use]
+    pub fn mcp_allows(&self, level: Access) -> bool {
+        self.mcp && self.access.is_some_and(|a| a <= level)
+    }
+}
+
+/// A tool set derived from the rows: its constant's name, its doc, its rule.
+pub struct DerivedSet {
+    /// The generated constant (`Catalog::INLINE`).
+    pub name: &'static str,
+    /// What the set holds.
+    pub doc: &'static str,
+    /// Membership.
+    pub contains: fn(&Tool) -> bool,
+}
+
+/// Every derived set: the one list the generated `Catalog` and `check-catalog` both read.
+pub const DERIVED_SETS: &[DerivedSet] = &[
+    DerivedSet { name: "ALL", doc: "Every tool.", contains: |_| true },
+    DerivedSet { name: "INLINE", doc: "In the active set from the first step.", contains: |t| t.visibility == Visibility::Inline },
+    DerivedSet { name: "DISCOVERABLE", doc: "Joins the active set only after a search returned it.", contains: |t| t.visibility == Visibility::Discoverable },
+    DerivedSet { name: "SILENT", doc: "Runs without a permission check.", contains: |t| t.tier == Some(Tier::Silent) },
+    DerivedSet { name: "GATED", doc: "Passes the permission check first, whoever calls it.", contains: |t| t.tier == Some(Tier::Gated) },
+    DerivedSet { name: "WRITES", doc: "Changes data: access above read-only (staging counts as a write).", contains: Tool::writes },
+    DerivedSet { name: "MCP_READ_ONLY", doc: "What an MCP client at `read-only` may list and call.", contains: |t| t.mcp_allows(Access::ReadOnly) },
+    DerivedSet { name: "MCP_READ_AND_STAGE", doc: "What an MCP client at `read-and-stage` may list and call.", contains: |t| t.mcp_allows(Access::ReadAndStage) },
+    DerivedSet { name: "MCP_FULL_ACCESS", doc: "What an MCP client at `full-access` may list and call.", contains: |t| t.mcp_allows(Access::FullAccess) },
+];
+
+impl Catalog {
+    /// The search tool's row.
+    #[must_use]
+    pub fn search_tool(&self) -> &Tool {
+        &self.tools[self.settings.search_tool]
+    }
+
+    /// The ask tool's row.
+    #[must_use]
+    pub fn ask_tool(&self) -> &Tool {
+        &self.tools[self.settings.ask_tool]
+    }
+
+    /// The search tool's description as the model reads it: the row's text, then the name
+    /// of every discoverable tool, so the model knows what a search can find.
+    #[must_use]
+    pub fn search_description(&self) -> String {
+        let found: Vec<&str> = self
+            .tools
+            .iter()
+            .filter(|t| t.visibility == Visibility::Discoverable)
+            .map(|t| t.name.as_str())
+            .collect();
+        let base = self.search_tool().description.trim_end();
+        if found.is_empty() {
+            base.to_string()
+        } else {
+            format!("{base}\n\nTools it can find: {}.", found.join(", "))
+        }
+    }
+}

@@ -1,0 +1,606 @@
+//! TOML text → raw rows: every key read, every local rule checked, every error kept.
+//!
+//! Rules that need more than one row (names, the search tool, contradictions between keys
+//! of a row) live in `check`, which lowers the raw rows into the final model.
+
+use catalog_core::{Access, Tier, Visibility};
+use serde_json::{Map, Number, Value};
+use toml::de::{DeTable, DeValue};
+use toml::Spanned;
+
+use crate::diag::{Diagnostic, Errors, Span};
+use crate::model::{Field, Kind, TypeSpec};
+
+/// A value and where it was written.
+pub(crate) type At<T> = (T, Span);
+
+#[derive(Default)]
+pub(crate) struct RawCatalog {
+    pub settings: Option<RawSettings>,
+    pub tools: Vec<RawTool>,
+}
+
+pub(crate) struct RawSettings {
+    pub span: Span,
+    pub search_tool: Option<At<String>>,
+    pub ask_tool: Option<At<String>>,
+    pub search_results: Option<At<usize>>,
+    pub searches_per_turn: Option<At<usize>>,
+}
+
+pub(crate) struct RawTool {
+    pub span: Span,
+    pub name: Option<At<String>>,
+    pub description: Option<At<String>>,
+    pub keywords: Vec<String>,
+    pub examples: Vec<String>,
+    pub visibility: Option<At<Visibility>>,
+    pub tier: Option<At<Tier>>,
+    pub access: Option<At<Access>>,
+    pub mcp: Option<At<bool>>,
+    pub params: Vec<Field>,
+    pub output: Option<TypeSpec>,
+}
+
+pub(crate) const TOP_KEYS: &[&str] = &["settings", "tool"];
+pub(crate) const SETTINGS_KEYS: &[&str] =
+    &["search-tool", "ask-tool", "search-results", "searches-per-turn"];
+pub(crate) const TOOL_KEYS: &[&str] = &[
+    "name", "description", "keywords", "examples", "visibility", "tier", "access", "mcp",
+    "params", "output",
+];
+const TYPE_KEYS: &[&str] =
+    &["type", "description", "enum", "items", "properties", "minimum", "maximum", "schema"];
+const FIELD_KEYS: &[&str] = &[
+    "type", "description", "enum", "items", "properties", "minimum", "maximum", "schema",
+    "required", "default",
+];
+const TYPE_NAMES: &[&str] = &["string", "integer", "number", "boolean", "array", "object"];
+
+/// Upper bound on `search-results`: more hits than this floods the model's context.
+pub(crate) const MAX_SEARCH_RESULTS: i64 = 50;
+
+/// Parses the whole file. Syntax errors stop here (all of them are reported); otherwise
+/// every row is read and every local error recorded.
+pub(crate) fn parse(source: &str, errors: &mut Errors) -> Option<RawCatalog> {
+    let (doc, syntax) = DeTable::parse_recoverable(source);
+    if !syntax.is_empty() {
+        for e in syntax {
+            let span = e.span().unwrap_or(0..0);
+            errors.push(
+                Diagnostic::new(span, format!("invalid TOML: {}", e.message().trim_end()))
+                    .help("fix the TOML syntax; the catalog is read only once it parses"),
+            );
+        }
+        return None;
+    }
+    let mut raw = RawCatalog::default();
+    let mut top = Table::new(doc.get_ref(), doc.span(), "the catalog");
+    if let Some((v, _)) = top.take("settings") {
+        if let Some(t) = table(v, "`settings`", errors) {
+            raw.settings = Some(settings(t, v.span(), errors));
+        }
+    }
+    if let Some((v, _)) = top.take("tool") {
+        match v.get_ref() {
+            DeValue::Array(rows) => {
+                for row in rows {
+                    if let Some(t) = table(row, "each `[[tool]]` entry", errors) {
+                        raw.tools.push(tool(t, row.span(), errors));
+                    }
+                }
+            }
+            _ => errors.push(
+                Diagnostic::new(v.span(), "`tool` must be an array of tables")
+                    .help("write each tool as its own `[[tool]]` table"),
+            ),
+        }
+    }
+    top.finish(TOP_KEYS, errors);
+    Some(raw)
+}
+
+fn settings(t: &DeTable<'_>, span: Span, errors: &mut Errors) -> RawSettings {
+    let mut t = Table::new(t, span.clone(), "`[settings]`");
+    let s = RawSettings {
+        span,
+        search_tool: t.take("search-tool").and_then(|(v, _)| string(v, "search-tool", errors)),
+        ask_tool: t.take("ask-tool").and_then(|(v, _)| string(v, "ask-tool", errors)),
+        search_results: t
+            .take("search-results")
+            .and_then(|(v, _)| count(v, "search-results", 1, MAX_SEARCH_RESULTS, errors)),
+        searches_per_turn: t
+            .take("searches-per-turn")
+            .and_then(|(v, _)| count(v, "searches-per-turn", 1, 1000, errors)),
+    };
+    t.finish(SETTINGS_KEYS, errors);
+    s
+}
+
+fn tool(t: &DeTable<'_>, span: Span, errors: &mut Errors) -> RawTool {
+    let mut t = Table::new(t, span.clone(), "a tool row");
+    let name = t.take("name").and_then(|(v, _)| string(v, "name", errors));
+    if let Some((n, _)) = &name {
+        t.what = format!("tool `{n}`");
+    }
+    let mut row = RawTool {
+        span,
+        name,
+        description: t.take("description").and_then(|(v, _)| string(v, "description", errors)),
+        keywords: t.take("keywords").map(|(v, _)| strings(v, "keywords", errors)).unwrap_or_default(),
+        examples: t.take("examples").map(|(v, _)| strings(v, "examples", errors)).unwrap_or_default(),
+        visibility: t.take("visibility").and_then(|(v, _)| {
+            choice(v, "visibility", &[("inline", Visibility::Inline), ("discoverable", Visibility::Discoverable)], errors)
+        }),
+        tier: t
+            .take("tier")
+            .and_then(|(v, _)| choice(v, "tier", &[("silent", Tier::Silent), ("gated", Tier::Gated)], errors)),
+        access: t.take("access").and_then(|(v, _)| {
+            let levels = Access::ALL.map(|a| (a.as_str(), a));
+            choice(v, "access", &levels, errors)
+        }),
+        mcp: t.take("mcp").and_then(|(v, _)| boolean(v, "mcp", errors)),
+        params: Vec::new(),
+        output: None,
+    };
+    if let Some((v, _)) = t.take("params") {
+        if let Some(params) = table(v, "`params`", errors) {
+            row.params = fields(params, "parameter", errors);
+        }
+    }
+    if let Some((v, _)) = t.take("output") {
+        if let Some(out) = table(v, "`output`", errors) {
+            row.output = Some(type_spec(out, v.span(), "`output`", false, errors).0);
+        }
+    }
+    t.finish(TOOL_KEYS, errors);
+    row
+}
+
+/// Reads a table of named fields (`params`, or an object's `properties`).
+fn fields(t: &DeTable<'_>, what: &str, errors: &mut Errors) -> Vec<Field> {
+    let mut out = Vec::new();
+    for (key, value) in t.iter() {
+        let name = key.get_ref().to_string();
+        check_field_name(&name, key.span(), what, errors);
+        let Some(spec) = table(value, &format!("{what} `{name}`"), errors) else { continue };
+        let (ty, extra) = type_spec(spec, value.span(), &format!("{what} `{name}`"), true, errors);
+        let Extra { required, default } = extra;
+        let default = default.and_then(|(v, span)| check_default(&ty, v, span, errors));
+        let required = match (required, &default) {
+            (Some((true, span)), Some(_)) => {
+                errors.push(
+                    Diagnostic::new(span, format!("{what} `{name}` is required and has a default"))
+                        .help("a default only applies when the value is left out: remove `required = true` (a field with a default is optional) or remove `default`"),
+                );
+                false
+            }
+            (Some((r, _)), _) => r,
+            (None, d) => d.is_none(),
+        };
+        out.push(Field { name, span: key.span(), ty, required, default });
+    }
+    out
+}
+
+fn check_field_name(name: &str, span: Span, what: &str, errors: &mut Errors) {
+    let ok = (1..=64).contains(&name.len())
+        && name.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-'));
+    if !ok {
+        errors.push(
+            Diagnostic::new(span, format!("{what} name `{name}` is not accepted by model providers"))
+                .help("use 1 to 64 characters of A-Z a-z 0-9 _ . -"),
+        );
+    }
+}
+
+/// The keys only a field (a parameter or property) may carry.
+struct Extra {
+    required: Option<At<bool>>,
+    default: Option<At<Value>>,
+}
+
+/// Reads a type; `field` says whether `required` and `default` may appear (parameters and
+/// properties), as opposed to `items` and `output`.
+fn type_spec(t: &DeTable<'_>, span: Span, what: &str, field: bool, errors: &mut Errors) -> (TypeSpec, Extra) {
+    let mut t = Table::new(t, span.clone(), what);
+    let description = t.take("description").and_then(|(v, _)| string(v, "description", errors)).map(|(s, _)| s);
+    let mut extra = Extra { required: None, default: None };
+    if field {
+        extra.required = t.take("required").and_then(|(v, _)| boolean(v, "required", errors));
+        extra.default = t.take("default").and_then(|(v, _)| json(v, errors).map(|j| (j, v.span())));
+    }
+    let schema = t.take("schema");
+    let ty = t.take("type");
+    let values = t.take("enum");
+    let items = t.take("items");
+    let properties = t.take("properties");
+    let minimum = t.take("minimum").and_then(|(v, _)| number(v, "minimum", errors));
+    let maximum = t.take("maximum").and_then(|(v, _)| number(v, "maximum", errors));
+    let keys = t.finish_keys(if field { FIELD_KEYS } else { TYPE_KEYS }, errors);
+
+    let not_for = |key: &str, kind: &str, errors: &mut Errors| {
+        if let Some(span) = keys.get(key) {
+            errors.push(
+                Diagnostic::new(span.clone(), format!("`{key}` does not apply to {kind} ({what})"))
+                    .help(format!("remove `{key}`")),
+            );
+        }
+    };
+
+    let kind = if let Some((raw, _)) = schema {
+        for key in ["type", "enum", "items", "properties", "minimum", "maximum"] {
+            if let Some(span) = keys.get(key) {
+                errors.push(
+                    Diagnostic::new(span.clone(), format!("`schema` replaces `{key}` ({what})"))
+                        .help(format!("remove `{key}`, or remove `schema` and use the type keys only")),
+                );
+            }
+        }
+        raw_schema(raw, errors)
+    } else if let Some((v, _)) = ty {
+        match string(v, "type", errors) {
+            None => Kind::Raw(Value::Object(Map::new())),
+            Some((name, tspan)) => match name.as_str() {
+                "string" => Kind::String { values: values.and_then(|(v, _)| enum_values(v, errors)) },
+                "integer" | "number" => {
+                    if let (Some(lo), Some(hi)) = (minimum, maximum) {
+                        if lo > hi {
+                            errors.push(
+                                Diagnostic::new(keys["minimum"].clone(), format!("`minimum` {lo} is above `maximum` {hi} ({what})"))
+                                    .help("swap the bounds"),
+                            );
+                        }
+                    }
+                    if name == "integer" { Kind::Integer { minimum, maximum } } else { Kind::Number { minimum, maximum } }
+                }
+                "boolean" => Kind::Boolean,
+                "array" => match items {
+                    Some((v, _)) => match table(v, &format!("{what} items"), errors) {
+                        Some(it) => Kind::Array(Box::new(type_spec(it, v.span(), &format!("{what} items"), false, errors).0)),
+                        None => Kind::Raw(Value::Object(Map::new())),
+                    },
+                    None => {
+                        errors.push(
+                            Diagnostic::new(tspan, format!("array without `items` ({what})"))
+                                .help("say what the array holds, e.g. `items = { type = \"string\" }`"),
+                        );
+                        Kind::Raw(Value::Object(Map::new()))
+                    }
+                },
+                "object" => Kind::Object(properties.and_then(|(v, _)| {
+                    table(v, &format!("{what} properties"), errors).map(|p| fields(p, "property", errors))
+                })),
+                other => {
+                    errors.push(unknown_value(tspan, "type", other, TYPE_NAMES));
+                    Kind::Raw(Value::Object(Map::new()))
+                }
+            },
+        }
+    } else {
+        errors.push(
+            Diagnostic::new(span.clone(), format!("{what} has no `type`"))
+                .help("add `type = \"string\"` (or integer, number, boolean, array, object), or `schema = '...'` for a JSON Schema the type language cannot express"),
+        );
+        Kind::Raw(Value::Object(Map::new()))
+    };
+    match &kind {
+        Kind::String { .. } => {
+            not_for("items", "a string", errors);
+            not_for("properties", "a string", errors);
+            not_for("minimum", "a string", errors);
+            not_for("maximum", "a string", errors);
+        }
+        Kind::Integer { .. } | Kind::Number { .. } => {
+            for k in ["enum", "items", "properties"] {
+                not_for(k, "a number", errors);
+            }
+        }
+        Kind::Boolean => {
+            for k in ["enum", "items", "properties", "minimum", "maximum"] {
+                not_for(k, "a boolean", errors);
+            }
+        }
+        Kind::Array(_) => {
+            for k in ["enum", "properties", "minimum", "maximum"] {
+                not_for(k, "an array", errors);
+            }
+        }
+        Kind::Object(_) => {
+            for k in ["enum", "items", "minimum", "maximum"] {
+                not_for(k, "an object", errors);
+            }
+        }
+        Kind::Raw(_) => {}
+    }
+    (TypeSpec { kind, description, span }, extra)
+}
+
+fn enum_values(v: &Spanned<DeValue<'_>>, errors: &mut Errors) -> Option<Vec<String>> {
+    let values = strings(v, "enum", errors);
+    if values.is_empty() {
+        errors.push(
+            Diagnostic::new(v.span(), "`enum` is empty: no value could ever be passed")
+                .help("list the allowed values, e.g. `enum = [\"asc\", \"desc\"]`, or remove `enum`"),
+        );
+        return None;
+    }
+    let mut seen = std::collections::BTreeSet::new();
+    for s in &values {
+        if !seen.insert(s.as_str()) {
+            errors.push(Diagnostic::new(v.span(), format!("`enum` lists `{s}` twice")).help("remove the repeated value"));
+        }
+    }
+    Some(values)
+}
+
+fn raw_schema(v: &Spanned<DeValue<'_>>, errors: &mut Errors) -> Kind {
+    let Some((text, span)) = string(v, "schema", errors) else { return Kind::Raw(Value::Object(Map::new())) };
+    match serde_json::from_str::<Value>(&text) {
+        Ok(schema @ (Value::Object(_) | Value::Bool(_))) => Kind::Raw(schema),
+        Ok(_) => {
+            errors.push(
+                Diagnostic::new(span, "`schema` must hold a JSON object (a JSON Schema)")
+                    .help("write it as a single-quoted TOML string: schema = '{\"type\": \"string\"}'"),
+            );
+            Kind::Raw(Value::Object(Map::new()))
+        }
+        Err(e) => {
+            errors.push(
+                Diagnostic::new(span, format!("`schema` is not valid JSON: {e}"))
+                    .help("write it as a single-quoted TOML string: schema = '{\"type\": \"string\"}'"),
+            );
+            Kind::Raw(Value::Object(Map::new()))
+        }
+    }
+}
+
+/// Checks a default against its type; returns it when it fits.
+fn check_default(ty: &TypeSpec, value: Value, span: Span, errors: &mut Errors) -> Option<Value> {
+    match fits(&ty.kind, &value) {
+        Ok(()) => Some(value),
+        Err(why) => {
+            errors.push(Diagnostic::new(span, format!("default {value} {why}")).help("give a default of the declared type, or remove it"));
+            None
+        }
+    }
+}
+
+/// Whether a JSON value fits a kind; the reason when it does not.
+fn fits(kind: &Kind, v: &Value) -> Result<(), String> {
+    match (kind, v) {
+        (Kind::String { values: Some(vals) }, Value::String(s)) if !vals.contains(s) => {
+            Err(format!("is not one of the enum values ({})", vals.join(", ")))
+        }
+        (Kind::String { .. }, Value::String(_)) | (Kind::Boolean, Value::Bool(_)) | (Kind::Raw(_), _) => Ok(()),
+        (Kind::Integer { minimum, maximum }, Value::Number(n)) if n.is_i64() || n.is_u64() => {
+            in_range(n.as_f64().unwrap_or(0.0), *minimum, *maximum)
+        }
+        (Kind::Number { minimum, maximum }, Value::Number(n)) => in_range(n.as_f64().unwrap_or(0.0), *minimum, *maximum),
+        (Kind::Array(item), Value::Array(xs)) => xs.iter().try_for_each(|x| fits(&item.kind, x)),
+        (Kind::Object(None), Value::Object(_)) => Ok(()),
+        (Kind::Object(Some(props)), Value::Object(map)) => {
+            for (k, x) in map {
+                let p = props.iter().find(|p| &p.name == k).ok_or_else(|| format!("has unknown property `{k}`"))?;
+                fits(&p.ty.kind, x)?;
+            }
+            match props.iter().find(|p| p.required && !map.contains_key(&p.name)) {
+                Some(p) => Err(format!("lacks required property `{}`", p.name)),
+                None => Ok(()),
+            }
+        }
+        (k, _) => Err(format!("is not {}", kind_name(k))),
+    }
+}
+
+fn in_range(x: f64, lo: Option<f64>, hi: Option<f64>) -> Result<(), String> {
+    match (lo, hi) {
+        (Some(lo), _) if x < lo => Err(format!("is below the minimum {lo}")),
+        (_, Some(hi)) if x > hi => Err(format!("is above the maximum {hi}")),
+        _ => Ok(()),
+    }
+}
+
+fn kind_name(k: &Kind) -> &'static str {
+    match k {
+        Kind::String { .. } => "a string",
+        Kind::Integer { .. } => "an integer",
+        Kind::Number { .. } => "a number",
+        Kind::Boolean => "a boolean",
+        Kind::Array(_) => "an array",
+        Kind::Object(_) => "an object",
+        Kind::Raw(_) => "a value",
+    }
+}
+
+/// A table's entries, taken one by one so that what is left at the end is unknown.
+struct Table<'a, 'i> {
+    entries: Vec<(&'a Spanned<std::borrow::Cow<'i, str>>, &'a Spanned<DeValue<'i>>)>,
+    taken: Vec<(&'a str, Span)>,
+    span: Span,
+    what: String,
+}
+
+impl<'a, 'i> Table<'a, 'i> {
+    fn new(t: &'a DeTable<'i>, span: Span, what: &str) -> Self {
+        Table { entries: t.iter().collect(), taken: Vec::new(), span, what: what.to_string() }
+    }
+
+    fn take(&mut self, key: &str) -> Option<(&'a Spanned<DeValue<'i>>, Span)> {
+        let i = self.entries.iter().position(|(k, _)| k.get_ref() == key)?;
+        let (k, v) = self.entries.remove(i);
+        self.taken.push((k.get_ref().as_ref(), k.span()));
+        Some((v, k.span()))
+    }
+
+    /// Reports every key not taken, with the closest known key as a suggestion.
+    fn finish(self, known: &[&str], errors: &mut Errors) {
+        self.finish_keys(known, errors);
+    }
+
+    /// Like `finish`, and returns where each taken key was written.
+    fn finish_keys(self, known: &[&str], errors: &mut Errors) -> std::collections::HashMap<String, Span> {
+        let _ = &self.span;
+        for (k, _) in &self.entries {
+            let key = k.get_ref().as_ref();
+            let mut d = Diagnostic::new(k.span(), format!("unknown key `{key}` in {}", self.what));
+            d = match suggest(key, known) {
+                Some(s) => d.help(format!("did you mean `{s}`?")),
+                None => d.help(format!("the keys here are: {}", known.join(", "))),
+            };
+            errors.push(d);
+        }
+        self.taken.into_iter().map(|(k, s)| (k.to_string(), s)).collect()
+    }
+}
+
+/// The closest candidate, when it is close enough to be a likely typo.
+pub(crate) fn suggest<'c>(word: &str, candidates: &[&'c str]) -> Option<&'c str> {
+    candidates
+        .iter()
+        .map(|c| (strsim::jaro_winkler(&word.to_lowercase(), &c.to_lowercase()), *c))
+        .filter(|(score, _)| *score > 0.8)
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, c)| c)
+}
+
+fn unknown_value(span: Span, key: &str, value: &str, allowed: &[&str]) -> Diagnostic {
+    let d = Diagnostic::new(span, format!("`{value}` is not a valid `{key}`"));
+    let list = allowed.iter().map(|a| format!("`{a}`")).collect::<Vec<_>>().join(", ");
+    match suggest(value, allowed) {
+        Some(s) => d.help(format!("did you mean `{s}`? `{key}` is one of {list}")),
+        None => d.help(format!("`{key}` is one of {list}")),
+    }
+}
+
+fn table<'a, 'i>(v: &'a Spanned<DeValue<'i>>, what: &str, errors: &mut Errors) -> Option<&'a DeTable<'i>> {
+    match v.get_ref() {
+        DeValue::Table(t) => Some(t),
+        other => {
+            errors.push(
+                Diagnostic::new(v.span(), format!("{what} must be a table, found {}", other.type_str()))
+                    .help("write it as `key = { ... }` or as a `[section]`"),
+            );
+            None
+        }
+    }
+}
+
+fn string(v: &Spanned<DeValue<'_>>, key: &str, errors: &mut Errors) -> Option<At<String>> {
+    if let Some(s) = v.get_ref().as_str() {
+        return Some((s.to_string(), v.span()));
+    }
+    errors.push(wrong_type(v, key, "a string"));
+    None
+}
+
+fn boolean(v: &Spanned<DeValue<'_>>, key: &str, errors: &mut Errors) -> Option<At<bool>> {
+    if let Some(b) = v.get_ref().as_bool() {
+        return Some((b, v.span()));
+    }
+    errors.push(wrong_type(v, key, "`true` or `false`"));
+    None
+}
+
+fn number(v: &Spanned<DeValue<'_>>, key: &str, errors: &mut Errors) -> Option<f64> {
+    match json(v, errors) {
+        Some(Value::Number(n)) => n.as_f64(),
+        Some(_) => {
+            errors.push(wrong_type(v, key, "a number"));
+            None
+        }
+        None => None,
+    }
+}
+
+fn count(v: &Spanned<DeValue<'_>>, key: &str, lo: i64, hi: i64, errors: &mut Errors) -> Option<At<usize>> {
+    let n = match json(v, errors) {
+        Some(Value::Number(n)) if n.is_i64() => n.as_i64().unwrap_or(0),
+        Some(_) => {
+            errors.push(wrong_type(v, key, "an integer"));
+            return None;
+        }
+        None => return None,
+    };
+    if n < lo || n > hi {
+        errors.push(Diagnostic::new(v.span(), format!("`{key}` is {n}")).help(format!("use a whole number from {lo} to {hi}")));
+        return None;
+    }
+    usize::try_from(n).ok().map(|n| (n, v.span()))
+}
+
+fn strings(v: &Spanned<DeValue<'_>>, key: &str, errors: &mut Errors) -> Vec<String> {
+    let DeValue::Array(items) = v.get_ref() else {
+        errors.push(wrong_type(v, key, "a list of strings"));
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for item in items {
+        match item.get_ref().as_str() {
+            Some(s) if !s.trim().is_empty() => out.push(s.to_string()),
+            Some(_) => errors.push(Diagnostic::new(item.span(), format!("empty string in `{key}`")).help("remove it")),
+            None => errors.push(wrong_type(item, key, "a string")),
+        }
+    }
+    out
+}
+
+fn choice<T: Copy>(v: &Spanned<DeValue<'_>>, key: &str, options: &[(&str, T)], errors: &mut Errors) -> Option<At<T>> {
+    let (s, span) = string(v, key, errors)?;
+    if let Some((_, t)) = options.iter().find(|(name, _)| *name == s) {
+        return Some((*t, span));
+    }
+    let names: Vec<&str> = options.iter().map(|(n, _)| *n).collect();
+    errors.push(unknown_value(span, key, &s, &names));
+    None
+}
+
+fn wrong_type(v: &Spanned<DeValue<'_>>, key: &str, expected: &str) -> Diagnostic {
+    Diagnostic::new(v.span(), format!("`{key}` must be {expected}, found {}", v.get_ref().type_str()))
+        .help(format!("write `{key}` as {expected}"))
+}
+
+/// Converts a TOML value to JSON, the form defaults and schemas take.
+fn json(v: &Spanned<DeValue<'_>>, errors: &mut Errors) -> Option<Value> {
+    Some(match v.get_ref() {
+        DeValue::String(s) => Value::String(s.to_string()),
+        DeValue::Boolean(b) => Value::Bool(*b),
+        DeValue::Integer(i) => {
+            let digits = i.as_str().replace('_', "");
+            let (neg, digits) = match digits.strip_prefix('-') {
+                Some(d) => (true, d.to_string()),
+                None => (false, digits.trim_start_matches('+').to_string()),
+            };
+            let digits = if i.radix() == 10 { digits.as_str() } else { &digits[2..] };
+            match i64::from_str_radix(digits, i.radix()) {
+                Ok(n) => Value::from(if neg { -n } else { n }),
+                Err(_) => {
+                    errors.push(Diagnostic::new(v.span(), "integer out of range").help("use a value that fits in 64 bits"));
+                    return None;
+                }
+            }
+        }
+        DeValue::Float(f) => {
+            let x: f64 = f.as_str().replace('_', "").parse().unwrap_or(f64::NAN);
+            match Number::from_f64(x) {
+                Some(n) => Value::Number(n),
+                None => {
+                    errors.push(Diagnostic::new(v.span(), "`inf` and `nan` are not JSON numbers").help("use a finite number"));
+                    return None;
+                }
+            }
+        }
+        DeValue::Datetime(_) => {
+            errors.push(Diagnostic::new(v.span(), "a TOML datetime has no JSON form").help("quote it as a string"));
+            return None;
+        }
+        DeValue::Array(items) => Value::Array(items.iter().map(|x| json(x, errors)).collect::<Option<_>>()?),
+        DeValue::Table(t) => {
+            let mut map = Map::new();
+            for (k, x) in t.iter() {
+                map.insert(k.get_ref().to_string(), json(x, errors)?);
+            }
+            Value::Object(map)
+        }
+    })
+}

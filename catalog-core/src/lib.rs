@@ -1,0 +1,82 @@
+//! Runtime half of a compiled tool catalog.
+//!
+//! `catalog!("catalog.toml")` (from `catalog-macros`) generates a `Tool`
+//! enum, typed arguments and derived tool sets in the calling crate; the types those
+//! generated items are built from live here, so every crate that handles tools shares them.
+//!
+//! The crate is `no_std` (with `alloc`) so a browser build can use the generated API.
+#![no_std]
+
+extern crate alloc;
+
+mod set;
+mod spec;
+
+pub use set::{Iter, ToolId, ToolSet};
+pub use spec::{Access, CallError, Caller, Dispatch, Settings, Tier, ToolSpec, Visibility};
+
+/// Paths the generated code uses, so the calling crate needs no dependency of its own
+/// on `serde` or `serde_json`. Not part of the public API.
+#[doc(hidden)]
+pub mod __private {
+    pub use alloc::string::{String, ToString};
+    pub use alloc::vec;
+    pub use alloc::vec::Vec;
+    pub use core::cmp::Ordering;
+    pub use serde;
+    pub use serde_json;
+    pub use serde_json::{Map, Value};
+
+    /// Binary search of a table sorted by name; `const` so `tools![...]` resolves names
+    /// at compile time, and the same code serves `Tool::from_name` at run time.
+    #[must_use]
+    pub const fn lookup<T: Copy>(table: &[(&str, T)], key: &str) -> Option<T> {
+        let (mut lo, mut hi) = (0, table.len());
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            match str_cmp(table[mid].0, key) {
+                Ordering::Less => lo = mid + 1,
+                Ordering::Greater => hi = mid,
+                Ordering::Equal => return Some(table[mid].1),
+            }
+        }
+        None
+    }
+
+    /// Byte-wise string order (the order of `str::cmp`), usable in `const`.
+    #[must_use]
+    pub const fn str_cmp(a: &str, b: &str) -> Ordering {
+        let (a, b) = (a.as_bytes(), b.as_bytes());
+        let mut i = 0;
+        while i < a.len() && i < b.len() {
+            if a[i] != b[i] {
+                return if a[i] < b[i] { Ordering::Less } else { Ordering::Greater };
+            }
+            i += 1;
+        }
+        if a.len() < b.len() {
+            Ordering::Less
+        } else if a.len() > b.len() {
+            Ordering::Greater
+        } else {
+            Ordering::Equal
+        }
+    }
+
+    /// Strips the quotes `stringify!` leaves around a string literal, so `tools!` accepts
+    /// both `openTable` and `"triangle_properties.get"`.
+    #[must_use]
+    pub const fn unquote(token: &str) -> &str {
+        let b = token.as_bytes();
+        if b.len() >= 2 && b[0] == b'"' && b[b.len() - 1] == b'"' {
+            let (_, rest) = b.split_at(1);
+            let (inner, _) = rest.split_at(rest.len() - 1);
+            match core::str::from_utf8(inner) {
+                Ok(s) => s,
+                Err(_) => token,
+            }
+        } else {
+            token
+        }
+    }
+}

@@ -1,0 +1,161 @@
+//! What a catalog row declares, as the generated code exposes it at run time.
+
+use alloc::string::String;
+use core::fmt;
+
+/// When a tool enters the model's active set.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+pub enum Visibility {
+    /// In the active set from the first step.
+    Inline,
+    /// Joins the active set only after a search returned it.
+    Discoverable,
+}
+
+/// Whether a tool runs without asking.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+pub enum Tier {
+    /// Runs without a permission check.
+    Silent,
+    /// Passes the application's permission check first, whoever calls it.
+    Gated,
+}
+
+/// An MCP access level. Levels are cumulative: `FullAccess` may call everything
+/// `ReadAndStage` may, which may call everything `ReadOnly` may.
+///
+/// On a row it is the lowest level that may call the tool, and it is also what the tool
+/// does: a tool above `ReadOnly` writes (staging counts as a write).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+pub enum Access {
+    /// Reads data, changes nothing.
+    ReadOnly,
+    /// May also put changes in the staging area for a person to review.
+    ReadAndStage,
+    /// May also commit changes and run destructive operations.
+    FullAccess,
+}
+
+impl Access {
+    /// Every level, lowest first.
+    pub const ALL: [Access; 3] = [Access::ReadOnly, Access::ReadAndStage, Access::FullAccess];
+
+    /// The level as `catalog.toml` and the command line spell it.
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Access::ReadOnly => "read-only",
+            Access::ReadAndStage => "read-and-stage",
+            Access::FullAccess => "full-access",
+        }
+    }
+
+    /// Parses the spelling of [`Access::as_str`].
+    #[must_use]
+    pub fn parse(s: &str) -> Option<Access> {
+        Access::ALL.into_iter().find(|a| a.as_str() == s)
+    }
+}
+
+impl fmt::Display for Access {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Who is calling a tool: the application's own chat agent, or an MCP client at some level.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Caller {
+    /// The in-app agent loop.
+    Chat,
+    /// An external MCP client connected at this access level.
+    Mcp(Access),
+}
+
+/// One catalog row, as static data.
+#[derive(Debug)]
+pub struct ToolSpec {
+    /// The name the model sees.
+    pub name: &'static str,
+    /// What search returns and the model reads.
+    pub description: &'static str,
+    /// Extra search terms.
+    pub keywords: &'static [&'static str],
+    /// Requests in users' words that need this tool.
+    pub examples: &'static [&'static str],
+    /// When the tool enters the active set.
+    pub visibility: Visibility,
+    /// Permission tier; `None` only for the search tool, which touches no data.
+    pub tier: Option<Tier>,
+    /// Lowest access level that may call the tool; `None` only for the search tool.
+    pub access: Option<Access>,
+    /// Whether MCP clients may see and call the tool at all.
+    pub mcp: bool,
+    /// JSON Schema of the tool's input, as compact JSON.
+    pub input_schema: &'static str,
+    /// JSON Schema of a successful result, when the row declares one.
+    pub output_schema: Option<&'static str>,
+}
+
+impl ToolSpec {
+    /// Whether the tool changes data: its lowest access level is above read-only.
+    #[must_use]
+    pub fn writes(&self) -> bool {
+        self.access.is_some_and(|a| a > Access::ReadOnly)
+    }
+
+    /// The lowest MCP level that may call the tool, or `None` when MCP never sees it.
+    #[must_use]
+    pub fn mcp_level(&self) -> Option<Access> {
+        if self.mcp { self.access } else { None }
+    }
+}
+
+/// Catalog-wide settings from the `[settings]` table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Settings {
+    /// Hits a search call returns.
+    pub search_results: usize,
+    /// Search calls allowed per user turn.
+    pub searches_per_turn: usize,
+    /// Name of the search tool.
+    pub search_tool: &'static str,
+    /// Name of the tool that asks the user a question.
+    pub ask_tool: &'static str,
+}
+
+/// Where a parsed call goes: to the application's handler, or to the agent loop's search.
+#[derive(Debug)]
+pub enum Dispatch<Ran, Search> {
+    /// A handler ran; its result.
+    Ran(Ran),
+    /// The call was to the search tool, which the agent loop answers, not a handler.
+    Search(Search),
+}
+
+/// A call could not be turned into a typed call.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum CallError {
+    /// No row has this name.
+    UnknownTool(String),
+    /// The arguments do not fit the tool's input type.
+    BadArguments {
+        /// The tool's name.
+        tool: &'static str,
+        /// What `serde_json` reported.
+        message: String,
+    },
+}
+
+impl fmt::Display for CallError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            CallError::UnknownTool(name) => write!(f, "no tool named `{name}` in the catalog"),
+            CallError::BadArguments { tool, message } => {
+                write!(f, "arguments of `{tool}` do not fit its input: {message}")
+            }
+        }
+    }
+}
+
+impl core::error::Error for CallError {}

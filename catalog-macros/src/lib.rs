@@ -1,0 +1,79 @@
+//! `catalog!("catalog.toml")`: the typed API of a tool catalog, generated at compile time.
+//!
+//! A shim: reading, validation and generation live in `catalog-compiler`.
+
+use std::path::Path;
+
+use proc_macro::TokenStream;
+use quote::quote_spanned;
+use syn::parse::{Parse, ParseStream};
+use syn::{LitStr, Token};
+
+/// Generates `Tool`, `ToolSet`, `Catalog`, the argument types, `ToolCall`, `Handler` and
+/// the `tools!`/`tool!` macros from a catalog file.
+///
+/// The path is relative to the calling crate's `Cargo.toml`. Add `crate = path` when the
+/// runtime crate is not reachable as `::catalog_core` (for example when renamed).
+///
+/// ```ignore
+/// catalog_macros::catalog!("catalog.toml");
+/// ```
+#[proc_macro]
+pub fn catalog(input: TokenStream) -> TokenStream {
+    let input = syn::parse_macro_input!(input as Input);
+    expand(&input).into()
+}
+
+struct Input {
+    path: LitStr,
+    core: syn::Path,
+}
+
+impl Parse for Input {
+    fn parse(input: ParseStream) -> syn::Result<Self> {
+        let path: LitStr = input.parse()?;
+        let mut core = syn::parse_quote!(::catalog_core);
+        if input.parse::<Option<Token![,]>>()?.is_some() && !input.is_empty() {
+            input.parse::<Token![crate]>()?;
+            input.parse::<Token![=]>()?;
+            core = input.parse()?;
+            input.parse::<Option<Token![,]>>()?;
+        }
+        Ok(Input { path, core })
+    }
+}
+
+fn expand(input: &Input) -> proc_macro2::TokenStream {
+    let rel = input.path.value();
+    let opts = catalog_compiler::Options { core: input.core.clone(), track: Some(rel.clone()) };
+    let span = input.path.span();
+    let Some(dir) = std::env::var_os("CARGO_MANIFEST_DIR") else {
+        let msg = "catalog!: CARGO_MANIFEST_DIR is not set; build with cargo";
+        return error(span, msg, catalog_compiler::skeleton(&Options { track: None, ..opts }));
+    };
+    let source = match std::fs::read_to_string(Path::new(&dir).join(&rel)) {
+        Ok(s) => s,
+        Err(e) => {
+            let msg = format!("cannot read `{rel}` (relative to this crate's Cargo.toml): {e}");
+            return error(span, &msg, catalog_compiler::skeleton(&Options { track: None, ..opts }));
+        }
+    };
+    match catalog_compiler::compile(&source) {
+        Ok(catalog) => catalog_compiler::expand(&catalog, &opts),
+        Err(diagnostics) => {
+            let mut out = catalog_compiler::skeleton(&opts);
+            for d in &diagnostics {
+                let msg = catalog_compiler::render(&rel, &source, d);
+                out.extend(quote_spanned!(span=> ::core::compile_error! { #msg }));
+            }
+            out
+        }
+    }
+}
+
+use catalog_compiler::Options;
+
+fn error(span: proc_macro2::Span, msg: &str, mut skeleton: proc_macro2::TokenStream) -> proc_macro2::TokenStream {
+    skeleton.extend(quote_spanned!(span=> ::core::compile_error! { #msg }));
+    skeleton
+}
