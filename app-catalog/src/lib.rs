@@ -2,6 +2,12 @@
 //!
 //! Everything here comes from the catalog: edit `catalog.toml`, not this crate. Run
 //! `cargo xtask expand` to read the generated code.
+//!
+//! The crate is built the strictest way a user might build theirs (no std, no implicit
+//! prelude, missing docs denied, clippy pedantic in CI), so the expansion is checked
+//! against all of them on every build.
 #![no_std]
+#![no_implicit_prelude]
+#![deny(missing_docs)]
 
-catalog_macros::catalog!("../catalog.toml");
+::catalog_macros::catalog!("../catalog.toml");

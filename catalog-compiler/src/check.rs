@@ -5,18 +5,24 @@ use std::collections::HashMap;
 
 use catalog_core::{Access, Tier, Visibility};
 
-use crate::diag::{line_col, Diagnostic, Errors, Span};
+use crate::diag::{Diagnostic, Errors, Span, line_col};
 use crate::model::{Catalog, Field, Kind, Settings, Tool};
 use crate::names;
-use crate::parse::{suggest, RawCatalog, RawSettings, RawTool};
+use crate::parse::{RawCatalog, RawSettings, RawTool, suggest};
 
 /// Validates the raw catalog and builds the model; `None` when any rule failed.
 pub(crate) fn lower(source: &str, raw: RawCatalog, errors: &mut Errors) -> Option<Catalog> {
     let tools: Vec<Option<Tool>> = raw.tools.iter().map(|_| None).collect();
-    let names: Vec<Option<&str>> = raw.tools.iter().map(|t| t.name.as_ref().map(|(n, _)| n.as_str())).collect();
+    let names: Vec<Option<&str>> = raw
+        .tools
+        .iter()
+        .map(|t| t.name.as_ref().map(|(n, _)| n.as_str()))
+        .collect();
     unique_names(source, &raw.tools, errors);
     let settings = settings(raw.settings.as_ref(), &names, errors);
-    let (search, ask) = settings.as_ref().map_or((None, None), |s| (Some(s.search_tool), Some(s.ask_tool)));
+    let (search, ask) = settings
+        .as_ref()
+        .map_or((None, None), |s| (Some(s.search_tool), Some(s.ask_tool)));
     let mut tools = tools;
     for (i, row) in raw.tools.into_iter().enumerate() {
         tools[i] = tool(row, search == Some(i), ask == Some(i), errors);
@@ -41,7 +47,9 @@ fn unique_names(source: &str, rows: &[RawTool], errors: &mut Errors) {
             continue;
         };
         let valid = (1..=128).contains(&name.len())
-            && name.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'));
+            && name
+                .bytes()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'));
         if !valid {
             errors.push(
                 Diagnostic::new(span.clone(), format!("`{name}` is not a valid tool name"))
@@ -52,28 +60,36 @@ fn unique_names(source: &str, rows: &[RawTool], errors: &mut Errors) {
         if let Some(first) = by_name.insert(name, span) {
             let (line, _) = line_col(source, first.start);
             errors.push(
-                Diagnostic::new(span.clone(), format!("tool `{name}` is declared twice"))
-                    .help(format!("the first `{name}` is on line {line}: rename or remove one")),
+                Diagnostic::new(span.clone(), format!("tool `{name}` is declared twice")).help(
+                    format!("the first `{name}` is on line {line}: rename or remove one"),
+                ),
             );
             continue;
         }
         let ident = names::variant(name);
         for key in [ident.clone(), names::snake_bare(name)] {
-            if let Some((other, first)) = by_ident.insert(key, (name, span)) {
-                if other != name {
-                    let (line, _) = line_col(source, first.start);
-                    errors.push(
-                        Diagnostic::new(span.clone(), format!("tools `{other}` and `{name}` both become `Tool::{ident}` in Rust"))
-                            .help(format!("rename one of them (`{other}` is on line {line})")),
-                    );
-                    break;
-                }
+            if let Some((other, first)) = by_ident.insert(key, (name, span))
+                && other != name
+            {
+                let (line, _) = line_col(source, first.start);
+                errors.push(
+                    Diagnostic::new(
+                        span.clone(),
+                        format!("tools `{other}` and `{name}` both become `Tool::{ident}` in Rust"),
+                    )
+                    .help(format!("rename one of them (`{other}` is on line {line})")),
+                );
+                break;
             }
         }
     }
 }
 
-fn settings(raw: Option<&RawSettings>, names: &[Option<&str>], errors: &mut Errors) -> Option<Settings> {
+fn settings(
+    raw: Option<&RawSettings>,
+    names: &[Option<&str>],
+    errors: &mut Errors,
+) -> Option<Settings> {
     let Some(raw) = raw else {
         errors.push(
             Diagnostic::new(0..0, "the catalog has no `[settings]` table")
@@ -85,14 +101,22 @@ fn settings(raw: Option<&RawSettings>, names: &[Option<&str>], errors: &mut Erro
     let mut row = |setting: &Option<(String, Span)>, key: &str, role: &str| -> Option<usize> {
         let Some((name, span)) = setting else {
             errors.push(
-                Diagnostic::new(raw.span.start..raw.span.start, format!("`[settings]` has no `{key}`"))
-                    .help(format!("add `{key} = \"...\"` naming the row that is {role}; a catalog has exactly one")),
+                Diagnostic::new(
+                    raw.span.start..raw.span.start,
+                    format!("`[settings]` has no `{key}`"),
+                )
+                .help(format!(
+                    "add `{key} = \"...\"` naming the row that is {role}; a catalog has exactly one"
+                )),
             );
             return None;
         };
         let found = names.iter().position(|n| *n == Some(name.as_str()));
         if found.is_none() {
-            let d = Diagnostic::new(span.clone(), format!("`{key}` names `{name}`, which is not a tool of this catalog"));
+            let d = Diagnostic::new(
+                span.clone(),
+                format!("`{key}` names `{name}`, which is not a tool of this catalog"),
+            );
             errors.push(match suggest(name, &known) {
                 Some(s) => d.help(format!("did you mean `{s}`?")),
                 None => d.help(format!("add a `[[tool]]` row named `{name}` ({role})")),
@@ -102,13 +126,13 @@ fn settings(raw: Option<&RawSettings>, names: &[Option<&str>], errors: &mut Erro
     };
     let search_tool = row(&raw.search_tool, "search-tool", "the search tool");
     let ask_tool = row(&raw.ask_tool, "ask-tool", "the tool that asks the user");
-    if let (Some(s), Some(a), Some((_, span))) = (search_tool, ask_tool, &raw.ask_tool) {
-        if s == a {
-            errors.push(
-                Diagnostic::new(span.clone(), "the search tool cannot also be the ask tool")
-                    .help("name a separate row that asks the user a question"),
-            );
-        }
+    if let (Some(s), Some(a), Some((_, span))) = (search_tool, ask_tool, &raw.ask_tool)
+        && s == a
+    {
+        errors.push(
+            Diagnostic::new(span.clone(), "the search tool cannot also be the ask tool")
+                .help("name a separate row that asks the user a question"),
+        );
     }
     Some(Settings {
         search_tool: search_tool?,
@@ -122,17 +146,27 @@ fn tool(row: RawTool, is_search: bool, is_ask: bool, errors: &mut Errors) -> Opt
     let (name, name_span) = row.name.clone()?;
     let at = name_span.clone();
     let missing = |key: &str, help: &str, errors: &mut Errors| {
-        errors.push(Diagnostic::new(at.clone(), format!("tool `{name}` has no `{key}`")).help(help.to_string()));
+        errors.push(
+            Diagnostic::new(at.clone(), format!("tool `{name}` has no `{key}`"))
+                .help(help.to_string()),
+        );
     };
     let description = match &row.description {
         None => {
-            missing("description", "add `description = \"...\"`: what search returns and the model reads", errors);
+            missing(
+                "description",
+                "add `description = \"...\"`: what search returns and the model reads",
+                errors,
+            );
             None
         }
         Some((d, span)) if d.trim().is_empty() => {
             errors.push(
-                Diagnostic::new(span.clone(), format!("tool `{name}` has an empty description"))
-                    .help("say what the tool does and when to use it: the model chooses by this text"),
+                Diagnostic::new(
+                    span.clone(),
+                    format!("tool `{name}` has an empty description"),
+                )
+                .help("say what the tool does and when to use it: the model chooses by this text"),
             );
             None
         }
@@ -145,13 +179,25 @@ fn tool(row: RawTool, is_search: bool, is_ask: bool, errors: &mut Errors) -> Opt
         let tier = row.tier.as_ref().map(|(t, _)| *t);
         let access = row.access.as_ref().map(|(a, _)| *a);
         if visibility.is_none() {
-            missing("visibility", "add `visibility = \"inline\"` (in the active set from the first step) or `\"discoverable\"` (joins after a search finds it)", errors);
+            missing(
+                "visibility",
+                "add `visibility = \"inline\"` (in the active set from the first step) or `\"discoverable\"` (joins after a search finds it)",
+                errors,
+            );
         }
         if tier.is_none() {
-            missing("tier", "add `tier = \"silent\"` (runs without asking) or `\"gated\"` (passes the permission check first)", errors);
+            missing(
+                "tier",
+                "add `tier = \"silent\"` (runs without asking) or `\"gated\"` (passes the permission check first)",
+                errors,
+            );
         }
         if access.is_none() {
-            missing("access", "add `access = \"read-only\"`, `\"read-and-stage\"` or `\"full-access\"`: the lowest MCP level that may call it", errors);
+            missing(
+                "access",
+                "add `access = \"read-only\"`, `\"read-and-stage\"` or `\"full-access\"`: the lowest MCP level that may call it",
+                errors,
+            );
         }
         if let (Some((Tier::Silent, span)), Some(Access::FullAccess)) = (&row.tier, access) {
             errors.push(
@@ -159,15 +205,18 @@ fn tool(row: RawTool, is_search: bool, is_ask: bool, errors: &mut Errors) -> Opt
                     .help("full-access tools commit or destroy data: make it `tier = \"gated\"`, or lower its `access`"),
             );
         }
-        if is_ask {
-            if let Some((Visibility::Discoverable, span)) = &row.visibility {
-                errors.push(
+        if is_ask && let Some((Visibility::Discoverable, span)) = &row.visibility {
+            errors.push(
                     Diagnostic::new(span.clone(), format!("the ask tool `{name}` is discoverable"))
                         .help("make it `visibility = \"inline\"`: the search budget error tells the model to call it, so it must always be callable"),
                 );
-            }
         }
-        (visibility, tier.map(Some), access.map(Some), row.mcp.as_ref().is_none_or(|(m, _)| *m))
+        (
+            visibility,
+            tier.map(Some),
+            access.map(Some),
+            row.mcp.as_ref().is_none_or(|(m, _)| *m),
+        )
     };
     rust_names(&row.params, &format!("tool `{name}`"), errors);
     Some(Tool {
@@ -192,33 +241,51 @@ fn search_tool_rules(
     row: &RawTool,
     name: &str,
     errors: &mut Errors,
-) -> (Option<Visibility>, Option<Option<Tier>>, Option<Option<Access>>, bool) {
+) -> (
+    Option<Visibility>,
+    Option<Option<Tier>>,
+    Option<Option<Access>>,
+    bool,
+) {
     if let Some((Visibility::Discoverable, span)) = &row.visibility {
         errors.push(
-            Diagnostic::new(span.clone(), format!("the search tool `{name}` is discoverable"))
-                .help("remove `visibility` (the search tool is always inline): nothing could find it"),
+            Diagnostic::new(
+                span.clone(),
+                format!("the search tool `{name}` is discoverable"),
+            )
+            .help("remove `visibility` (the search tool is always inline): nothing could find it"),
         );
     }
     if let Some((_, span)) = &row.tier {
         errors.push(
-            Diagnostic::new(span.clone(), format!("the search tool `{name}` has a `tier`"))
-                .help("remove `tier`: the search tool is part of the agent loop and touches no data"),
+            Diagnostic::new(
+                span.clone(),
+                format!("the search tool `{name}` has a `tier`"),
+            )
+            .help("remove `tier`: the search tool is part of the agent loop and touches no data"),
         );
     }
     if let Some((_, span)) = &row.access {
         errors.push(
-            Diagnostic::new(span.clone(), format!("the search tool `{name}` has an `access` level"))
-                .help("remove `access`: the search tool is never exposed to MCP"),
+            Diagnostic::new(
+                span.clone(),
+                format!("the search tool `{name}` has an `access` level"),
+            )
+            .help("remove `access`: the search tool is never exposed to MCP"),
         );
     }
     if let Some((true, span)) = &row.mcp {
         errors.push(
-            Diagnostic::new(span.clone(), format!("the search tool `{name}` is exposed to MCP"))
-                .help("remove `mcp = true`: MCP clients bring their own discovery"),
+            Diagnostic::new(
+                span.clone(),
+                format!("the search tool `{name}` is exposed to MCP"),
+            )
+            .help("remove `mcp = true`: MCP clients bring their own discovery"),
         );
     }
     let query = row.params.iter().find(|p| p.name == "query");
-    if !matches!(query, Some(Field { required: true, ty, .. }) if matches!(ty.kind, Kind::String { values: None })) {
+    if !matches!(query, Some(Field { required: true, ty, .. }) if matches!(ty.kind, Kind::String { values: None }))
+    {
         errors.push(
             Diagnostic::new(row.name.as_ref().map_or(row.span.clone(), |(_, s)| s.clone()), format!("the search tool `{name}` needs a required string parameter `query`"))
                 .help("add `[tool.params] query = { type = \"string\", description = \"What the tool should do.\" }`"),
@@ -235,8 +302,14 @@ fn rust_names(fields: &[Field], owner: &str, errors: &mut Errors) {
         let ident = names::snake_bare(&f.name);
         if let Some(first) = seen.insert(ident.clone(), &f.name) {
             errors.push(
-                Diagnostic::new(f.span.clone(), format!("in {owner}, `{first}` and `{}` both become the Rust field `{ident}`", f.name))
-                    .help("rename one of them"),
+                Diagnostic::new(
+                    f.span.clone(),
+                    format!(
+                        "in {owner}, `{first}` and `{}` both become the Rust field `{ident}`",
+                        f.name
+                    ),
+                )
+                .help("rename one of them"),
             );
         }
         let mut ty = &f.ty;

@@ -20,7 +20,11 @@ pub struct Diagnostic {
 impl Diagnostic {
     /// A diagnostic without help.
     pub fn new(span: Span, message: impl Into<String>) -> Self {
-        Self { span, message: message.into(), help: None }
+        Self {
+            span,
+            message: message.into(),
+            help: None,
+        }
     }
 
     /// Adds the fix.
@@ -98,7 +102,12 @@ impl<'a> Located<'a> {
     #[must_use]
     pub fn new(file: &'a str, source: &str, diagnostic: &'a Diagnostic) -> Self {
         let (line, column) = line_col(source, diagnostic.span.start);
-        Located { file, line, column, diagnostic }
+        Located {
+            file,
+            line,
+            column,
+            diagnostic,
+        }
     }
 }
 
@@ -126,7 +135,11 @@ pub fn render(file: &str, source: &str, d: &Diagnostic) -> String {
     let end = floor_char_boundary(source, d.span.end.max(start));
     let on_line = source[start..end].split('\n').next().unwrap_or("");
     let width = on_line.chars().count().max(1);
-    let indent: String = text.chars().take(col - 1).map(|c| if c == '\t' { '\t' } else { ' ' }).collect();
+    let indent: String = text
+        .chars()
+        .take(col - 1)
+        .map(|c| if c == '\t' { '\t' } else { ' ' })
+        .collect();
     let _ = writeln!(out, "{pad} | {indent}{}", "^".repeat(width));
     if let Some(help) = &d.help {
         let _ = writeln!(out, "{pad} = help: {help}");

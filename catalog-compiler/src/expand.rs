@@ -24,7 +24,10 @@ pub struct Options {
 
 impl Default for Options {
     fn default() -> Self {
-        Options { core: syn::parse_quote!(::catalog_core), track: None }
+        Options {
+            core: syn::parse_quote!(::catalog_core),
+            track: None,
+        }
     }
 }
 
@@ -40,7 +43,10 @@ fn doc(text: &str) -> TokenStream {
 /// The whole API for a valid catalog.
 #[must_use]
 pub fn expand(catalog: &Catalog, opts: &Options) -> TokenStream {
-    let g = Gen { c: catalog, core: &opts.core };
+    let g = Gen {
+        c: catalog,
+        core: &opts.core,
+    };
     let track = tracking(opts);
     let tool = g.tool_enum();
     let sets = g.catalog_struct();
@@ -96,7 +102,11 @@ struct Gen<'a> {
 
 impl Gen<'_> {
     fn variants(&self) -> Vec<syn::Ident> {
-        self.c.tools.iter().map(|t| ident(&names::variant(&t.name))).collect()
+        self.c
+            .tools
+            .iter()
+            .map(|t| ident(&names::variant(&t.name)))
+            .collect()
     }
 
     fn words(&self) -> usize {
@@ -105,12 +115,27 @@ impl Gen<'_> {
 
     fn tool_enum(&self) -> TokenStream {
         let core = self.core;
-        let n = self.c.tools.len();
+        let n = Literal::usize_unsuffixed(self.c.tools.len());
         let variants = self.variants();
-        let docs = self.c.tools.iter().map(|t| doc(&format!("`{}`: {}", t.name, t.description)));
+        let docs = self
+            .c
+            .tools
+            .iter()
+            .map(|t| doc(&format!("`{}`: {}", t.name, t.description)));
         let names = self.c.tools.iter().map(|t| &t.name);
-        let specs = self.c.tools.iter().enumerate().map(|(i, t)| self.spec(i, t));
-        let mut sorted: Vec<(&str, &syn::Ident)> = self.c.tools.iter().map(|t| t.name.as_str()).zip(&variants).collect();
+        let specs = self
+            .c
+            .tools
+            .iter()
+            .enumerate()
+            .map(|(i, t)| self.spec(i, t));
+        let mut sorted: Vec<(&str, &syn::Ident)> = self
+            .c
+            .tools
+            .iter()
+            .map(|t| t.name.as_str())
+            .zip(&variants)
+            .collect();
         sorted.sort_by(|a, b| a.0.cmp(b.0));
         let (sorted_names, sorted_variants): (Vec<_>, Vec<_>) = sorted.into_iter().unzip();
         quote! {
@@ -183,8 +208,11 @@ impl Gen<'_> {
     fn spec(&self, i: usize, t: &Tool) -> TokenStream {
         let core = self.core;
         let name = &t.name;
-        let description =
-            if i == self.c.settings.search_tool { self.c.search_description() } else { t.description.clone() };
+        let description = if i == self.c.settings.search_tool {
+            self.c.search_description()
+        } else {
+            t.description.clone()
+        };
         let keywords = &t.keywords;
         let examples = &t.examples;
         let visibility = match t.visibility {
@@ -225,18 +253,24 @@ impl Gen<'_> {
                 words[i / 64] |= 1 << (i % 64);
             }
         }
-        let words = words.into_iter().map(Literal::u64_suffixed);
+        let words = words.into_iter().map(Literal::u64_unsuffixed);
         quote!(ToolSet::from_words([ #( #words ),* ]))
     }
 
     fn catalog_struct(&self) -> TokenStream {
         let core = self.core;
-        let w = self.words();
+        let w = Literal::usize_unsuffixed(self.words());
         let s = &self.c.settings;
-        let (search_results, searches_per_turn) = (s.search_results, s.searches_per_turn);
+        let (search_results, searches_per_turn) = (
+            Literal::usize_unsuffixed(s.search_results),
+            Literal::usize_unsuffixed(s.searches_per_turn),
+        );
         let search = ident(&names::variant(&self.c.tools[s.search_tool].name));
         let ask = ident(&names::variant(&self.c.tools[s.ask_tool].name));
-        let (search_name, ask_name) = (&self.c.tools[s.search_tool].name, &self.c.tools[s.ask_tool].name);
+        let (search_name, ask_name) = (
+            &self.c.tools[s.search_tool].name,
+            &self.c.tools[s.ask_tool].name,
+        );
         let search_description = self.c.search_description();
         let sets = DERIVED_SETS.iter().map(|d| {
             let name = ident(d.name);
@@ -244,7 +278,7 @@ impl Gen<'_> {
             let value = self.set(d.contains);
             quote! { #[doc = #doc] pub const #name: ToolSet = #value; }
         });
-        let [l_ro, l_rs, l_fa] = Access::ALL.map(|a| access_tokens(core, a));
+        let [read_only, read_and_stage, full_access] = Access::ALL.map(|a| access_tokens(core, a));
         quote! {
             /// A set of this catalog's tools: a const, allocation-free bitset.
             pub type ToolSet = #core::ToolSet<Tool, #w>;
@@ -278,9 +312,9 @@ impl Gen<'_> {
                 #[must_use]
                 pub const fn mcp_allowed(level: #core::Access) -> ToolSet {
                     match level {
-                        #l_ro => Catalog::MCP_READ_ONLY,
-                        #l_rs => Catalog::MCP_READ_AND_STAGE,
-                        #l_fa => Catalog::MCP_FULL_ACCESS,
+                        #read_only => Catalog::MCP_READ_ONLY,
+                        #read_and_stage => Catalog::MCP_READ_AND_STAGE,
+                        #full_access => Catalog::MCP_FULL_ACCESS,
                     }
                 }
             }
@@ -298,7 +332,13 @@ impl Gen<'_> {
     }
 
     /// A struct for an object's fields, and the types its fields need.
-    fn object(&self, name: &str, doc_text: &str, fields: &[Field], deny_unknown: bool) -> TokenStream {
+    fn object(
+        &self,
+        name: &str,
+        doc_text: &str,
+        fields: &[Field],
+        deny_unknown: bool,
+    ) -> TokenStream {
         let core = self.core;
         let serde_crate = format!("{}::__private::serde", path_string(core));
         let ty = ident(name);
@@ -307,7 +347,10 @@ impl Gen<'_> {
         let members = fields.iter().map(|f| {
             let field = ident(&names::snake(&f.name));
             let inner = self.rust_type(&f.ty, &format!("{}{}", name.trim_end_matches("Args"), names::type_name(&f.name, "Field")), &mut nested);
-            let json = &f.name;
+            let rename = (names::snake_bare(&f.name) != f.name || field.to_string().starts_with("r#")).then(|| {
+                let json = &f.name;
+                quote!(rename = #json,)
+            });
             let d = doc(f.ty.description.as_deref().unwrap_or(&format!("`{}`.", f.name)));
             if let Some(default) = &f.default {
                 let fn_name = format_ident!("__default_{}", names::snake_bare(&f.name));
@@ -316,13 +359,14 @@ impl Gen<'_> {
                 defaults.push(quote! {
                     fn #fn_name() -> #inner { #value }
                 });
-                quote! { #d #[serde(rename = #json, default = #path)] pub #field: #inner }
+                quote! { #d #[serde(#rename default = #path)] pub #field: #inner }
             } else if f.required {
-                quote! { #d #[serde(rename = #json)] pub #field: #inner }
+                let attr = rename.map(|r| quote!(#[serde(#r)]));
+                quote! { #d #attr pub #field: #inner }
             } else {
                 quote! {
                     #d
-                    #[serde(rename = #json, default, skip_serializing_if = "::core::option::Option::is_none")]
+                    #[serde(#rename default, skip_serializing_if = "::core::option::Option::is_none")]
                     pub #field: ::core::option::Option<#inner>
                 }
             }
@@ -345,7 +389,9 @@ impl Gen<'_> {
         let core = self.core;
         match &t.kind {
             Kind::String { values: None } => quote!(#core::__private::String),
-            Kind::String { values: Some(values) } => {
+            Kind::String {
+                values: Some(values),
+            } => {
                 nested.extend(self.string_enum(name, t.description.as_deref(), values));
                 let ty = ident(name);
                 quote!(#ty)
@@ -357,9 +403,14 @@ impl Gen<'_> {
                 let inner = self.rust_type(item, &format!("{name}Item"), nested);
                 quote!(#core::__private::Vec<#inner>)
             }
-            Kind::Object(None) => quote!(#core::__private::Map<#core::__private::String, #core::__private::Value>),
+            Kind::Object(None) => {
+                quote!(#core::__private::Map<#core::__private::String, #core::__private::Value>)
+            }
             Kind::Object(Some(fields)) => {
-                let doc_text = t.description.clone().unwrap_or_else(|| format!("`{name}`."));
+                let doc_text = t
+                    .description
+                    .clone()
+                    .unwrap_or_else(|| format!("`{name}`."));
                 nested.extend(self.object(name, &doc_text, fields, true));
                 let ty = ident(name);
                 quote!(#ty)
@@ -398,7 +449,12 @@ impl Gen<'_> {
             (Kind::String { values: None }, Value::String(s)) => {
                 quote!(<#core::__private::String as ::core::convert::From<&str>>::from(#s))
             }
-            (Kind::String { values: Some(values) }, Value::String(s)) => {
+            (
+                Kind::String {
+                    values: Some(values),
+                },
+                Value::String(s),
+            ) => {
                 let variants = enum_variants(values);
                 let i = values.iter().position(|x| x == s).unwrap_or(0);
                 let variant = ident(&variants[i]);
@@ -429,7 +485,10 @@ impl Gen<'_> {
     fn tool_call(&self) -> TokenStream {
         let core = self.core;
         let variants = self.variants();
-        let args: Vec<_> = variants.iter().map(|v| format_ident!("{}Args", v)).collect();
+        let args: Vec<_> = variants
+            .iter()
+            .map(|v| format_ident!("{}Args", v))
+            .collect();
         let search = ident(&names::variant(&self.c.search_tool().name));
         let search_args = format_ident!("{}Args", search);
         let handled: Vec<_> = self.handled().collect();
@@ -494,9 +553,18 @@ impl Gen<'_> {
     /// Every tool but the search tool: (row, variant, handler method).
     fn handled(&self) -> impl Iterator<Item = (&Tool, syn::Ident, syn::Ident)> {
         let search = self.c.settings.search_tool;
-        self.c.tools.iter().enumerate().filter(move |(i, _)| *i != search).map(|(_, t)| {
-            (t, ident(&names::variant(&t.name)), ident(&names::snake(&t.name)))
-        })
+        self.c
+            .tools
+            .iter()
+            .enumerate()
+            .filter(move |(i, _)| *i != search)
+            .map(|(_, t)| {
+                (
+                    t,
+                    ident(&names::variant(&t.name)),
+                    ident(&names::snake(&t.name)),
+                )
+            })
     }
 
     fn handler(&self) -> TokenStream {
@@ -552,9 +620,10 @@ impl Gen<'_> {
 }
 
 fn option(t: Option<TokenStream>) -> TokenStream {
-    match t {
-        Some(t) => quote!(::core::option::Option::Some(#t)),
-        None => quote!(::core::option::Option::None),
+    if let Some(t) = t {
+        quote!(::core::option::Option::Some(#t))
+    } else {
+        quote!(::core::option::Option::None)
     }
 }
 
@@ -575,6 +644,12 @@ fn path_string(p: &syn::Path) -> String {
 fn enum_variants(values: &[String]) -> Vec<String> {
     let named: Vec<String> = values.iter().map(|v| names::type_name(v, "V")).collect();
     let mut seen = std::collections::HashSet::new();
-    let distinct = named.iter().all(|n| n != "V" && syn::parse_str::<syn::Ident>(n).is_ok() && seen.insert(n.clone()));
-    if distinct { named } else { (0..values.len()).map(|i| format!("V{i}")).collect() }
+    let distinct = named
+        .iter()
+        .all(|n| n != "V" && syn::parse_str::<syn::Ident>(n).is_ok() && seen.insert(n.clone()));
+    if distinct {
+        named
+    } else {
+        (0..values.len()).map(|i| format!("V{i}")).collect()
+    }
 }

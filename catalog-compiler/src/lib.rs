@@ -5,8 +5,8 @@
 //! The pipeline is `parse` (keys and local rules) → `check` (rules across keys and rows)
 //! → `expand` (tokens), each collecting every error it finds.
 
-pub mod diag;
 mod check;
+pub mod diag;
 mod expand;
 pub mod model;
 pub mod names;
@@ -23,7 +23,8 @@ pub use model::Catalog;
 /// The diagnostics, when the text is not valid TOML or breaks any catalog rule.
 pub fn compile(source: &str) -> Result<Catalog, Vec<Diagnostic>> {
     let mut errors = diag::Errors::default();
-    let catalog = parse::parse(source, &mut errors).and_then(|raw| check::lower(source, raw, &mut errors));
+    let catalog =
+        parse::parse(source, &mut errors).and_then(|raw| check::lower(source, raw, &mut errors));
     match catalog {
         Some(c) if errors.is_empty() => Ok(c),
         _ => Err(errors.into_sorted()),

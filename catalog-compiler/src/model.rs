@@ -140,15 +140,51 @@ pub struct DerivedSet {
 
 /// Every derived set: the one list the generated `Catalog` and `check-catalog` both read.
 pub const DERIVED_SETS: &[DerivedSet] = &[
-    DerivedSet { name: "ALL", doc: "Every tool.", contains: |_| true },
-    DerivedSet { name: "INLINE", doc: "In the active set from the first step.", contains: |t| t.visibility == Visibility::Inline },
-    DerivedSet { name: "DISCOVERABLE", doc: "Joins the active set only after a search returned it.", contains: |t| t.visibility == Visibility::Discoverable },
-    DerivedSet { name: "SILENT", doc: "Runs without a permission check.", contains: |t| t.tier == Some(Tier::Silent) },
-    DerivedSet { name: "GATED", doc: "Passes the permission check first, whoever calls it.", contains: |t| t.tier == Some(Tier::Gated) },
-    DerivedSet { name: "WRITES", doc: "Changes data: access above read-only (staging counts as a write).", contains: Tool::writes },
-    DerivedSet { name: "MCP_READ_ONLY", doc: "What an MCP client at `read-only` may list and call.", contains: |t| t.mcp_allows(Access::ReadOnly) },
-    DerivedSet { name: "MCP_READ_AND_STAGE", doc: "What an MCP client at `read-and-stage` may list and call.", contains: |t| t.mcp_allows(Access::ReadAndStage) },
-    DerivedSet { name: "MCP_FULL_ACCESS", doc: "What an MCP client at `full-access` may list and call.", contains: |t| t.mcp_allows(Access::FullAccess) },
+    DerivedSet {
+        name: "ALL",
+        doc: "Every tool.",
+        contains: |_| true,
+    },
+    DerivedSet {
+        name: "INLINE",
+        doc: "In the active set from the first step.",
+        contains: |t| t.visibility == Visibility::Inline,
+    },
+    DerivedSet {
+        name: "DISCOVERABLE",
+        doc: "Joins the active set only after a search returned it.",
+        contains: |t| t.visibility == Visibility::Discoverable,
+    },
+    DerivedSet {
+        name: "SILENT",
+        doc: "Runs without a permission check.",
+        contains: |t| t.tier == Some(Tier::Silent),
+    },
+    DerivedSet {
+        name: "GATED",
+        doc: "Passes the permission check first, whoever calls it.",
+        contains: |t| t.tier == Some(Tier::Gated),
+    },
+    DerivedSet {
+        name: "WRITES",
+        doc: "Changes data: access above read-only (staging counts as a write).",
+        contains: Tool::writes,
+    },
+    DerivedSet {
+        name: "MCP_READ_ONLY",
+        doc: "What an MCP client at `read-only` may list and call.",
+        contains: |t| t.mcp_allows(Access::ReadOnly),
+    },
+    DerivedSet {
+        name: "MCP_READ_AND_STAGE",
+        doc: "What an MCP client at `read-and-stage` may list and call.",
+        contains: |t| t.mcp_allows(Access::ReadAndStage),
+    },
+    DerivedSet {
+        name: "MCP_FULL_ACCESS",
+        doc: "What an MCP client at `full-access` may list and call.",
+        contains: |t| t.mcp_allows(Access::FullAccess),
+    },
 ];
 
 impl Catalog {

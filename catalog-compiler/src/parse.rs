@@ -5,8 +5,8 @@
 
 use catalog_core::{Access, Tier, Visibility};
 use serde_json::{Map, Number, Value};
-use toml::de::{DeTable, DeValue};
 use toml::Spanned;
+use toml::de::{DeTable, DeValue};
 
 use crate::diag::{Diagnostic, Errors, Span};
 use crate::model::{Field, Kind, TypeSpec};
@@ -43,17 +43,45 @@ pub(crate) struct RawTool {
 }
 
 pub(crate) const TOP_KEYS: &[&str] = &["settings", "tool"];
-pub(crate) const SETTINGS_KEYS: &[&str] =
-    &["search-tool", "ask-tool", "search-results", "searches-per-turn"];
-pub(crate) const TOOL_KEYS: &[&str] = &[
-    "name", "description", "keywords", "examples", "visibility", "tier", "access", "mcp",
-    "params", "output",
+pub(crate) const SETTINGS_KEYS: &[&str] = &[
+    "search-tool",
+    "ask-tool",
+    "search-results",
+    "searches-per-turn",
 ];
-const TYPE_KEYS: &[&str] =
-    &["type", "description", "enum", "items", "properties", "minimum", "maximum", "schema"];
+pub(crate) const TOOL_KEYS: &[&str] = &[
+    "name",
+    "description",
+    "keywords",
+    "examples",
+    "visibility",
+    "tier",
+    "access",
+    "mcp",
+    "params",
+    "output",
+];
+const TYPE_KEYS: &[&str] = &[
+    "type",
+    "description",
+    "enum",
+    "items",
+    "properties",
+    "minimum",
+    "maximum",
+    "schema",
+];
 const FIELD_KEYS: &[&str] = &[
-    "type", "description", "enum", "items", "properties", "minimum", "maximum", "schema",
-    "required", "default",
+    "type",
+    "description",
+    "enum",
+    "items",
+    "properties",
+    "minimum",
+    "maximum",
+    "schema",
+    "required",
+    "default",
 ];
 const TYPE_NAMES: &[&str] = &["string", "integer", "number", "boolean", "array", "object"];
 
@@ -76,10 +104,10 @@ pub(crate) fn parse(source: &str, errors: &mut Errors) -> Option<RawCatalog> {
     }
     let mut raw = RawCatalog::default();
     let mut top = Table::new(doc.get_ref(), doc.span(), "the catalog");
-    if let Some((v, _)) = top.take("settings") {
-        if let Some(t) = table(v, "`settings`", errors) {
-            raw.settings = Some(settings(t, v.span(), errors));
-        }
+    if let Some((v, _)) = top.take("settings")
+        && let Some(t) = table(v, "`settings`", errors)
+    {
+        raw.settings = Some(settings(t, v.span(), errors));
     }
     if let Some((v, _)) = top.take("tool") {
         match v.get_ref() {
@@ -104,8 +132,12 @@ fn settings(t: &DeTable<'_>, span: Span, errors: &mut Errors) -> RawSettings {
     let mut t = Table::new(t, span.clone(), "`[settings]`");
     let s = RawSettings {
         span,
-        search_tool: t.take("search-tool").and_then(|(v, _)| string(v, "search-tool", errors)),
-        ask_tool: t.take("ask-tool").and_then(|(v, _)| string(v, "ask-tool", errors)),
+        search_tool: t
+            .take("search-tool")
+            .and_then(|(v, _)| string(v, "search-tool", errors)),
+        ask_tool: t
+            .take("ask-tool")
+            .and_then(|(v, _)| string(v, "ask-tool", errors)),
         search_results: t
             .take("search-results")
             .and_then(|(v, _)| count(v, "search-results", 1, MAX_SEARCH_RESULTS, errors)),
@@ -126,15 +158,36 @@ fn tool(t: &DeTable<'_>, span: Span, errors: &mut Errors) -> RawTool {
     let mut row = RawTool {
         span,
         name,
-        description: t.take("description").and_then(|(v, _)| string(v, "description", errors)),
-        keywords: t.take("keywords").map(|(v, _)| strings(v, "keywords", errors)).unwrap_or_default(),
-        examples: t.take("examples").map(|(v, _)| strings(v, "examples", errors)).unwrap_or_default(),
+        description: t
+            .take("description")
+            .and_then(|(v, _)| string(v, "description", errors)),
+        keywords: t
+            .take("keywords")
+            .map(|(v, _)| strings(v, "keywords", errors))
+            .unwrap_or_default(),
+        examples: t
+            .take("examples")
+            .map(|(v, _)| strings(v, "examples", errors))
+            .unwrap_or_default(),
         visibility: t.take("visibility").and_then(|(v, _)| {
-            choice(v, "visibility", &[("inline", Visibility::Inline), ("discoverable", Visibility::Discoverable)], errors)
+            choice(
+                v,
+                "visibility",
+                &[
+                    ("inline", Visibility::Inline),
+                    ("discoverable", Visibility::Discoverable),
+                ],
+                errors,
+            )
         }),
-        tier: t
-            .take("tier")
-            .and_then(|(v, _)| choice(v, "tier", &[("silent", Tier::Silent), ("gated", Tier::Gated)], errors)),
+        tier: t.take("tier").and_then(|(v, _)| {
+            choice(
+                v,
+                "tier",
+                &[("silent", Tier::Silent), ("gated", Tier::Gated)],
+                errors,
+            )
+        }),
         access: t.take("access").and_then(|(v, _)| {
             let levels = Access::ALL.map(|a| (a.as_str(), a));
             choice(v, "access", &levels, errors)
@@ -143,15 +196,15 @@ fn tool(t: &DeTable<'_>, span: Span, errors: &mut Errors) -> RawTool {
         params: Vec::new(),
         output: None,
     };
-    if let Some((v, _)) = t.take("params") {
-        if let Some(params) = table(v, "`params`", errors) {
-            row.params = fields(params, "parameter", errors);
-        }
+    if let Some((v, _)) = t.take("params")
+        && let Some(params) = table(v, "`params`", errors)
+    {
+        row.params = fields(params, "parameter", errors);
     }
-    if let Some((v, _)) = t.take("output") {
-        if let Some(out) = table(v, "`output`", errors) {
-            row.output = Some(type_spec(out, v.span(), "`output`", false, errors).0);
-        }
+    if let Some((v, _)) = t.take("output")
+        && let Some(out) = table(v, "`output`", errors)
+    {
+        row.output = Some(type_spec(out, v.span(), "`output`", false, errors).0);
     }
     t.finish(TOOL_KEYS, errors);
     row
@@ -160,11 +213,19 @@ fn tool(t: &DeTable<'_>, span: Span, errors: &mut Errors) -> RawTool {
 /// Reads a table of named fields (`params`, or an object's `properties`).
 fn fields(t: &DeTable<'_>, what: &str, errors: &mut Errors) -> Vec<Field> {
     let mut out = Vec::new();
-    for (key, value) in t.iter() {
+    for (key, value) in t {
         let name = key.get_ref().to_string();
         check_field_name(&name, key.span(), what, errors);
-        let Some(spec) = table(value, &format!("{what} `{name}`"), errors) else { continue };
-        let (ty, extra) = type_spec(spec, value.span(), &format!("{what} `{name}`"), true, errors);
+        let Some(spec) = table(value, &format!("{what} `{name}`"), errors) else {
+            continue;
+        };
+        let (ty, extra) = type_spec(
+            spec,
+            value.span(),
+            &format!("{what} `{name}`"),
+            true,
+            errors,
+        );
         let Extra { required, default } = extra;
         let default = default.and_then(|(v, span)| check_default(&ty, v, span, errors));
         let required = match (required, &default) {
@@ -178,18 +239,29 @@ fn fields(t: &DeTable<'_>, what: &str, errors: &mut Errors) -> Vec<Field> {
             (Some((r, _)), _) => r,
             (None, d) => d.is_none(),
         };
-        out.push(Field { name, span: key.span(), ty, required, default });
+        out.push(Field {
+            name,
+            span: key.span(),
+            ty,
+            required,
+            default,
+        });
     }
     out
 }
 
 fn check_field_name(name: &str, span: Span, what: &str, errors: &mut Errors) {
     let ok = (1..=64).contains(&name.len())
-        && name.bytes().all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-'));
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-'));
     if !ok {
         errors.push(
-            Diagnostic::new(span, format!("{what} name `{name}` is not accepted by model providers"))
-                .help("use 1 to 64 characters of A-Z a-z 0-9 _ . -"),
+            Diagnostic::new(
+                span,
+                format!("{what} name `{name}` is not accepted by model providers"),
+            )
+            .help("use 1 to 64 characters of A-Z a-z 0-9 _ . -"),
         );
     }
 }
@@ -202,38 +274,51 @@ struct Extra {
 
 /// Reads a type; `field` says whether `required` and `default` may appear (parameters and
 /// properties), as opposed to `items` and `output`.
-fn type_spec(t: &DeTable<'_>, span: Span, what: &str, field: bool, errors: &mut Errors) -> (TypeSpec, Extra) {
+fn type_spec(
+    t: &DeTable<'_>,
+    span: Span,
+    what: &str,
+    field: bool,
+    errors: &mut Errors,
+) -> (TypeSpec, Extra) {
     let mut t = Table::new(t, span.clone(), what);
-    let description = t.take("description").and_then(|(v, _)| string(v, "description", errors)).map(|(s, _)| s);
-    let mut extra = Extra { required: None, default: None };
+    let description = t
+        .take("description")
+        .and_then(|(v, _)| string(v, "description", errors))
+        .map(|(s, _)| s);
+    let mut extra = Extra {
+        required: None,
+        default: None,
+    };
     if field {
-        extra.required = t.take("required").and_then(|(v, _)| boolean(v, "required", errors));
-        extra.default = t.take("default").and_then(|(v, _)| json(v, errors).map(|j| (j, v.span())));
+        extra.required = t
+            .take("required")
+            .and_then(|(v, _)| boolean(v, "required", errors));
+        extra.default = t
+            .take("default")
+            .and_then(|(v, _)| json(v, errors).map(|j| (j, v.span())));
     }
     let schema = t.take("schema");
     let ty = t.take("type");
     let values = t.take("enum");
     let items = t.take("items");
     let properties = t.take("properties");
-    let minimum = t.take("minimum").and_then(|(v, _)| number(v, "minimum", errors));
-    let maximum = t.take("maximum").and_then(|(v, _)| number(v, "maximum", errors));
+    let minimum = t
+        .take("minimum")
+        .and_then(|(v, _)| number(v, "minimum", errors));
+    let maximum = t
+        .take("maximum")
+        .and_then(|(v, _)| number(v, "maximum", errors));
     let keys = t.finish_keys(if field { FIELD_KEYS } else { TYPE_KEYS }, errors);
-
-    let not_for = |key: &str, kind: &str, errors: &mut Errors| {
-        if let Some(span) = keys.get(key) {
-            errors.push(
-                Diagnostic::new(span.clone(), format!("`{key}` does not apply to {kind} ({what})"))
-                    .help(format!("remove `{key}`")),
-            );
-        }
-    };
 
     let kind = if let Some((raw, _)) = schema {
         for key in ["type", "enum", "items", "properties", "minimum", "maximum"] {
             if let Some(span) = keys.get(key) {
                 errors.push(
                     Diagnostic::new(span.clone(), format!("`schema` replaces `{key}` ({what})"))
-                        .help(format!("remove `{key}`, or remove `schema` and use the type keys only")),
+                        .help(format!(
+                            "remove `{key}`, or remove `schema` and use the type keys only"
+                        )),
                 );
             }
         }
@@ -242,34 +327,48 @@ fn type_spec(t: &DeTable<'_>, span: Span, what: &str, field: bool, errors: &mut 
         match string(v, "type", errors) {
             None => Kind::Raw(Value::Object(Map::new())),
             Some((name, tspan)) => match name.as_str() {
-                "string" => Kind::String { values: values.and_then(|(v, _)| enum_values(v, errors)) },
+                "string" => Kind::String {
+                    values: values.and_then(|(v, _)| enum_values(v, errors)),
+                },
                 "integer" | "number" => {
-                    if let (Some(lo), Some(hi)) = (minimum, maximum) {
-                        if lo > hi {
-                            errors.push(
-                                Diagnostic::new(keys["minimum"].clone(), format!("`minimum` {lo} is above `maximum` {hi} ({what})"))
-                                    .help("swap the bounds"),
-                            );
-                        }
+                    if let (Some(lo), Some(hi)) = (minimum, maximum)
+                        && lo > hi
+                    {
+                        errors.push(
+                            Diagnostic::new(
+                                keys["minimum"].clone(),
+                                format!("`minimum` {lo} is above `maximum` {hi} ({what})"),
+                            )
+                            .help("swap the bounds"),
+                        );
                     }
-                    if name == "integer" { Kind::Integer { minimum, maximum } } else { Kind::Number { minimum, maximum } }
+                    if name == "integer" {
+                        Kind::Integer { minimum, maximum }
+                    } else {
+                        Kind::Number { minimum, maximum }
+                    }
                 }
                 "boolean" => Kind::Boolean,
-                "array" => match items {
-                    Some((v, _)) => match table(v, &format!("{what} items"), errors) {
-                        Some(it) => Kind::Array(Box::new(type_spec(it, v.span(), &format!("{what} items"), false, errors).0)),
-                        None => Kind::Raw(Value::Object(Map::new())),
-                    },
-                    None => {
+                "array" => {
+                    if let Some((v, _)) = items {
+                        match table(v, &format!("{what} items"), errors) {
+                            Some(it) => Kind::Array(Box::new(
+                                type_spec(it, v.span(), &format!("{what} items"), false, errors).0,
+                            )),
+                            None => Kind::Raw(Value::Object(Map::new())),
+                        }
+                    } else {
                         errors.push(
-                            Diagnostic::new(tspan, format!("array without `items` ({what})"))
-                                .help("say what the array holds, e.g. `items = { type = \"string\" }`"),
+                            Diagnostic::new(tspan, format!("array without `items` ({what})")).help(
+                                "say what the array holds, e.g. `items = { type = \"string\" }`",
+                            ),
                         );
                         Kind::Raw(Value::Object(Map::new()))
                     }
-                },
+                }
                 "object" => Kind::Object(properties.and_then(|(v, _)| {
-                    table(v, &format!("{what} properties"), errors).map(|p| fields(p, "property", errors))
+                    table(v, &format!("{what} properties"), errors)
+                        .map(|p| fields(p, "property", errors))
                 })),
                 other => {
                     errors.push(unknown_value(tspan, "type", other, TYPE_NAMES));
@@ -284,7 +383,37 @@ fn type_spec(t: &DeTable<'_>, span: Span, what: &str, field: bool, errors: &mut 
         );
         Kind::Raw(Value::Object(Map::new()))
     };
-    match &kind {
+    keys_apply(&kind, &keys, what, errors);
+    (
+        TypeSpec {
+            kind,
+            description,
+            span,
+        },
+        extra,
+    )
+}
+
+/// Reports keys that do not apply to the kind declared (`items` on a string, ...).
+fn keys_apply(
+    kind: &Kind,
+    keys: &std::collections::HashMap<String, Span>,
+    what: &str,
+    errors: &mut Errors,
+) {
+    let not_for = |key: &str, kind: &str, errors: &mut Errors| {
+        if let Some(span) = keys.get(key) {
+            errors.push(
+                Diagnostic::new(
+                    span.clone(),
+                    format!("`{key}` does not apply to {kind} ({what})"),
+                )
+                .help(format!("remove `{key}`")),
+            );
+        }
+    };
+
+    match kind {
         Kind::String { .. } => {
             not_for("items", "a string", errors);
             not_for("properties", "a string", errors);
@@ -313,42 +442,49 @@ fn type_spec(t: &DeTable<'_>, span: Span, what: &str, field: bool, errors: &mut 
         }
         Kind::Raw(_) => {}
     }
-    (TypeSpec { kind, description, span }, extra)
 }
 
 fn enum_values(v: &Spanned<DeValue<'_>>, errors: &mut Errors) -> Option<Vec<String>> {
     let values = strings(v, "enum", errors);
     if values.is_empty() {
         errors.push(
-            Diagnostic::new(v.span(), "`enum` is empty: no value could ever be passed")
-                .help("list the allowed values, e.g. `enum = [\"asc\", \"desc\"]`, or remove `enum`"),
+            Diagnostic::new(v.span(), "`enum` is empty: no value could ever be passed").help(
+                "list the allowed values, e.g. `enum = [\"asc\", \"desc\"]`, or remove `enum`",
+            ),
         );
         return None;
     }
     let mut seen = std::collections::BTreeSet::new();
     for s in &values {
         if !seen.insert(s.as_str()) {
-            errors.push(Diagnostic::new(v.span(), format!("`enum` lists `{s}` twice")).help("remove the repeated value"));
+            errors.push(
+                Diagnostic::new(v.span(), format!("`enum` lists `{s}` twice"))
+                    .help("remove the repeated value"),
+            );
         }
     }
     Some(values)
 }
 
 fn raw_schema(v: &Spanned<DeValue<'_>>, errors: &mut Errors) -> Kind {
-    let Some((text, span)) = string(v, "schema", errors) else { return Kind::Raw(Value::Object(Map::new())) };
+    let Some((text, span)) = string(v, "schema", errors) else {
+        return Kind::Raw(Value::Object(Map::new()));
+    };
     match serde_json::from_str::<Value>(&text) {
         Ok(schema @ (Value::Object(_) | Value::Bool(_))) => Kind::Raw(schema),
         Ok(_) => {
             errors.push(
-                Diagnostic::new(span, "`schema` must hold a JSON object (a JSON Schema)")
-                    .help("write it as a single-quoted TOML string: schema = '{\"type\": \"string\"}'"),
+                Diagnostic::new(span, "`schema` must hold a JSON object (a JSON Schema)").help(
+                    "write it as a single-quoted TOML string: schema = '{\"type\": \"string\"}'",
+                ),
             );
             Kind::Raw(Value::Object(Map::new()))
         }
         Err(e) => {
             errors.push(
-                Diagnostic::new(span, format!("`schema` is not valid JSON: {e}"))
-                    .help("write it as a single-quoted TOML string: schema = '{\"type\": \"string\"}'"),
+                Diagnostic::new(span, format!("`schema` is not valid JSON: {e}")).help(
+                    "write it as a single-quoted TOML string: schema = '{\"type\": \"string\"}'",
+                ),
             );
             Kind::Raw(Value::Object(Map::new()))
         }
@@ -360,7 +496,10 @@ fn check_default(ty: &TypeSpec, value: Value, span: Span, errors: &mut Errors) -
     match fits(&ty.kind, &value) {
         Ok(()) => Some(value),
         Err(why) => {
-            errors.push(Diagnostic::new(span, format!("default {value} {why}")).help("give a default of the declared type, or remove it"));
+            errors.push(
+                Diagnostic::new(span, format!("default {value} {why}"))
+                    .help("give a default of the declared type, or remove it"),
+            );
             None
         }
     }
@@ -369,22 +508,32 @@ fn check_default(ty: &TypeSpec, value: Value, span: Span, errors: &mut Errors) -
 /// Whether a JSON value fits a kind; the reason when it does not.
 fn fits(kind: &Kind, v: &Value) -> Result<(), String> {
     match (kind, v) {
-        (Kind::String { values: Some(vals) }, Value::String(s)) if !vals.contains(s) => {
-            Err(format!("is not one of the enum values ({})", vals.join(", ")))
-        }
-        (Kind::String { .. }, Value::String(_)) | (Kind::Boolean, Value::Bool(_)) | (Kind::Raw(_), _) => Ok(()),
+        (Kind::String { values: Some(vals) }, Value::String(s)) if !vals.contains(s) => Err(
+            format!("is not one of the enum values ({})", vals.join(", ")),
+        ),
+        (Kind::String { .. }, Value::String(_))
+        | (Kind::Boolean, Value::Bool(_))
+        | (Kind::Object(None), Value::Object(_))
+        | (Kind::Raw(_), _) => Ok(()),
         (Kind::Integer { minimum, maximum }, Value::Number(n)) if n.is_i64() || n.is_u64() => {
             in_range(n.as_f64().unwrap_or(0.0), *minimum, *maximum)
         }
-        (Kind::Number { minimum, maximum }, Value::Number(n)) => in_range(n.as_f64().unwrap_or(0.0), *minimum, *maximum),
+        (Kind::Number { minimum, maximum }, Value::Number(n)) => {
+            in_range(n.as_f64().unwrap_or(0.0), *minimum, *maximum)
+        }
         (Kind::Array(item), Value::Array(xs)) => xs.iter().try_for_each(|x| fits(&item.kind, x)),
-        (Kind::Object(None), Value::Object(_)) => Ok(()),
         (Kind::Object(Some(props)), Value::Object(map)) => {
             for (k, x) in map {
-                let p = props.iter().find(|p| &p.name == k).ok_or_else(|| format!("has unknown property `{k}`"))?;
+                let p = props
+                    .iter()
+                    .find(|p| &p.name == k)
+                    .ok_or_else(|| format!("has unknown property `{k}`"))?;
                 fits(&p.ty.kind, x)?;
             }
-            match props.iter().find(|p| p.required && !map.contains_key(&p.name)) {
+            match props
+                .iter()
+                .find(|p| p.required && !map.contains_key(&p.name))
+            {
                 Some(p) => Err(format!("lacks required property `{}`", p.name)),
                 None => Ok(()),
             }
@@ -415,7 +564,10 @@ fn kind_name(k: &Kind) -> &'static str {
 
 /// A table's entries, taken one by one so that what is left at the end is unknown.
 struct Table<'a, 'i> {
-    entries: Vec<(&'a Spanned<std::borrow::Cow<'i, str>>, &'a Spanned<DeValue<'i>>)>,
+    entries: Vec<(
+        &'a Spanned<std::borrow::Cow<'i, str>>,
+        &'a Spanned<DeValue<'i>>,
+    )>,
     taken: Vec<(&'a str, Span)>,
     span: Span,
     what: String,
@@ -423,7 +575,12 @@ struct Table<'a, 'i> {
 
 impl<'a, 'i> Table<'a, 'i> {
     fn new(t: &'a DeTable<'i>, span: Span, what: &str) -> Self {
-        Table { entries: t.iter().collect(), taken: Vec::new(), span, what: what.to_string() }
+        Table {
+            entries: t.iter().collect(),
+            taken: Vec::new(),
+            span,
+            what: what.to_string(),
+        }
     }
 
     fn take(&mut self, key: &str) -> Option<(&'a Spanned<DeValue<'i>>, Span)> {
@@ -439,7 +596,11 @@ impl<'a, 'i> Table<'a, 'i> {
     }
 
     /// Like `finish`, and returns where each taken key was written.
-    fn finish_keys(self, known: &[&str], errors: &mut Errors) -> std::collections::HashMap<String, Span> {
+    fn finish_keys(
+        self,
+        known: &[&str],
+        errors: &mut Errors,
+    ) -> std::collections::HashMap<String, Span> {
         let _ = &self.span;
         for (k, _) in &self.entries {
             let key = k.get_ref().as_ref();
@@ -450,7 +611,10 @@ impl<'a, 'i> Table<'a, 'i> {
             };
             errors.push(d);
         }
-        self.taken.into_iter().map(|(k, s)| (k.to_string(), s)).collect()
+        self.taken
+            .into_iter()
+            .map(|(k, s)| (k.to_string(), s))
+            .collect()
     }
 }
 
@@ -458,7 +622,12 @@ impl<'a, 'i> Table<'a, 'i> {
 pub(crate) fn suggest<'c>(word: &str, candidates: &[&'c str]) -> Option<&'c str> {
     candidates
         .iter()
-        .map(|c| (strsim::jaro_winkler(&word.to_lowercase(), &c.to_lowercase()), *c))
+        .map(|c| {
+            (
+                strsim::jaro_winkler(&word.to_lowercase(), &c.to_lowercase()),
+                *c,
+            )
+        })
         .filter(|(score, _)| *score > 0.8)
         .max_by(|a, b| a.0.total_cmp(&b.0))
         .map(|(_, c)| c)
@@ -466,20 +635,31 @@ pub(crate) fn suggest<'c>(word: &str, candidates: &[&'c str]) -> Option<&'c str>
 
 fn unknown_value(span: Span, key: &str, value: &str, allowed: &[&str]) -> Diagnostic {
     let d = Diagnostic::new(span, format!("`{value}` is not a valid `{key}`"));
-    let list = allowed.iter().map(|a| format!("`{a}`")).collect::<Vec<_>>().join(", ");
+    let list = allowed
+        .iter()
+        .map(|a| format!("`{a}`"))
+        .collect::<Vec<_>>()
+        .join(", ");
     match suggest(value, allowed) {
         Some(s) => d.help(format!("did you mean `{s}`? `{key}` is one of {list}")),
         None => d.help(format!("`{key}` is one of {list}")),
     }
 }
 
-fn table<'a, 'i>(v: &'a Spanned<DeValue<'i>>, what: &str, errors: &mut Errors) -> Option<&'a DeTable<'i>> {
+fn table<'a, 'i>(
+    v: &'a Spanned<DeValue<'i>>,
+    what: &str,
+    errors: &mut Errors,
+) -> Option<&'a DeTable<'i>> {
     match v.get_ref() {
         DeValue::Table(t) => Some(t),
         other => {
             errors.push(
-                Diagnostic::new(v.span(), format!("{what} must be a table, found {}", other.type_str()))
-                    .help("write it as `key = { ... }` or as a `[section]`"),
+                Diagnostic::new(
+                    v.span(),
+                    format!("{what} must be a table, found {}", other.type_str()),
+                )
+                .help("write it as `key = { ... }` or as a `[section]`"),
             );
             None
         }
@@ -513,7 +693,13 @@ fn number(v: &Spanned<DeValue<'_>>, key: &str, errors: &mut Errors) -> Option<f6
     }
 }
 
-fn count(v: &Spanned<DeValue<'_>>, key: &str, lo: i64, hi: i64, errors: &mut Errors) -> Option<At<usize>> {
+fn count(
+    v: &Spanned<DeValue<'_>>,
+    key: &str,
+    lo: i64,
+    hi: i64,
+    errors: &mut Errors,
+) -> Option<At<usize>> {
     let n = match json(v, errors) {
         Some(Value::Number(n)) if n.is_i64() => n.as_i64().unwrap_or(0),
         Some(_) => {
@@ -523,7 +709,10 @@ fn count(v: &Spanned<DeValue<'_>>, key: &str, lo: i64, hi: i64, errors: &mut Err
         None => return None,
     };
     if n < lo || n > hi {
-        errors.push(Diagnostic::new(v.span(), format!("`{key}` is {n}")).help(format!("use a whole number from {lo} to {hi}")));
+        errors.push(
+            Diagnostic::new(v.span(), format!("`{key}` is {n}"))
+                .help(format!("use a whole number from {lo} to {hi}")),
+        );
         return None;
     }
     usize::try_from(n).ok().map(|n| (n, v.span()))
@@ -538,14 +727,21 @@ fn strings(v: &Spanned<DeValue<'_>>, key: &str, errors: &mut Errors) -> Vec<Stri
     for item in items {
         match item.get_ref().as_str() {
             Some(s) if !s.trim().is_empty() => out.push(s.to_string()),
-            Some(_) => errors.push(Diagnostic::new(item.span(), format!("empty string in `{key}`")).help("remove it")),
+            Some(_) => errors.push(
+                Diagnostic::new(item.span(), format!("empty string in `{key}`")).help("remove it"),
+            ),
             None => errors.push(wrong_type(item, key, "a string")),
         }
     }
     out
 }
 
-fn choice<T: Copy>(v: &Spanned<DeValue<'_>>, key: &str, options: &[(&str, T)], errors: &mut Errors) -> Option<At<T>> {
+fn choice<T: Copy>(
+    v: &Spanned<DeValue<'_>>,
+    key: &str,
+    options: &[(&str, T)],
+    errors: &mut Errors,
+) -> Option<At<T>> {
     let (s, span) = string(v, key, errors)?;
     if let Some((_, t)) = options.iter().find(|(name, _)| *name == s) {
         return Some((*t, span));
@@ -556,8 +752,14 @@ fn choice<T: Copy>(v: &Spanned<DeValue<'_>>, key: &str, options: &[(&str, T)], e
 }
 
 fn wrong_type(v: &Spanned<DeValue<'_>>, key: &str, expected: &str) -> Diagnostic {
-    Diagnostic::new(v.span(), format!("`{key}` must be {expected}, found {}", v.get_ref().type_str()))
-        .help(format!("write `{key}` as {expected}"))
+    Diagnostic::new(
+        v.span(),
+        format!(
+            "`{key}` must be {expected}, found {}",
+            v.get_ref().type_str()
+        ),
+    )
+    .help(format!("write `{key}` as {expected}"))
 }
 
 /// Converts a TOML value to JSON, the form defaults and schemas take.
@@ -571,33 +773,49 @@ fn json(v: &Spanned<DeValue<'_>>, errors: &mut Errors) -> Option<Value> {
                 Some(d) => (true, d.to_string()),
                 None => (false, digits.trim_start_matches('+').to_string()),
             };
-            let digits = if i.radix() == 10 { digits.as_str() } else { &digits[2..] };
-            match i64::from_str_radix(digits, i.radix()) {
-                Ok(n) => Value::from(if neg { -n } else { n }),
-                Err(_) => {
-                    errors.push(Diagnostic::new(v.span(), "integer out of range").help("use a value that fits in 64 bits"));
-                    return None;
-                }
+            let digits = if i.radix() == 10 {
+                digits.as_str()
+            } else {
+                &digits[2..]
+            };
+            if let Ok(n) = i64::from_str_radix(digits, i.radix()) {
+                Value::from(if neg { -n } else { n })
+            } else {
+                errors.push(
+                    Diagnostic::new(v.span(), "integer out of range")
+                        .help("use a value that fits in 64 bits"),
+                );
+                return None;
             }
         }
         DeValue::Float(f) => {
             let x: f64 = f.as_str().replace('_', "").parse().unwrap_or(f64::NAN);
-            match Number::from_f64(x) {
-                Some(n) => Value::Number(n),
-                None => {
-                    errors.push(Diagnostic::new(v.span(), "`inf` and `nan` are not JSON numbers").help("use a finite number"));
-                    return None;
-                }
+            if let Some(n) = Number::from_f64(x) {
+                Value::Number(n)
+            } else {
+                errors.push(
+                    Diagnostic::new(v.span(), "`inf` and `nan` are not JSON numbers")
+                        .help("use a finite number"),
+                );
+                return None;
             }
         }
         DeValue::Datetime(_) => {
-            errors.push(Diagnostic::new(v.span(), "a TOML datetime has no JSON form").help("quote it as a string"));
+            errors.push(
+                Diagnostic::new(v.span(), "a TOML datetime has no JSON form")
+                    .help("quote it as a string"),
+            );
             return None;
         }
-        DeValue::Array(items) => Value::Array(items.iter().map(|x| json(x, errors)).collect::<Option<_>>()?),
+        DeValue::Array(items) => Value::Array(
+            items
+                .iter()
+                .map(|x| json(x, errors))
+                .collect::<Option<_>>()?,
+        ),
         DeValue::Table(t) => {
             let mut map = Map::new();
-            for (k, x) in t.iter() {
+            for (k, x) in t {
                 map.insert(k.get_ref().to_string(), json(x, errors)?);
             }
             Value::Object(map)

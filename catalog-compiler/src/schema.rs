@@ -1,6 +1,6 @@
 //! JSON Schema of a tool's input and output, as MCP and the model providers read it.
 
-use serde_json::{json, Map, Value};
+use serde_json::{Map, Value, json};
 
 use crate::model::{Field, Kind, Tool, TypeSpec};
 
@@ -32,7 +32,11 @@ fn object(fields: &[Field], description: Option<&str>) -> Value {
         props.insert(f.name.clone(), p);
     }
     schema.insert("properties".into(), Value::Object(props));
-    let required: Vec<Value> = fields.iter().filter(|f| f.required).map(|f| f.name.clone().into()).collect();
+    let required: Vec<Value> = fields
+        .iter()
+        .filter(|f| f.required)
+        .map(|f| f.name.clone().into())
+        .collect();
     if !required.is_empty() {
         schema.insert("required".into(), Value::Array(required));
     }
@@ -46,7 +50,9 @@ fn type_spec(t: &TypeSpec) -> Value {
         Kind::Object(Some(fields)) => return object(fields, description),
         Kind::Object(None) => json!({"type": "object"}),
         Kind::String { values: None } => json!({"type": "string"}),
-        Kind::String { values: Some(values) } => json!({"type": "string", "enum": values}),
+        Kind::String {
+            values: Some(values),
+        } => json!({"type": "string", "enum": values}),
         Kind::Integer { minimum, maximum } => bounded("integer", *minimum, *maximum),
         Kind::Number { minimum, maximum } => bounded("number", *minimum, *maximum),
         Kind::Boolean => json!({"type": "boolean"}),

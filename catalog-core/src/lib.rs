@@ -50,7 +50,11 @@ pub mod __private {
         let mut i = 0;
         while i < a.len() && i < b.len() {
             if a[i] != b[i] {
-                return if a[i] < b[i] { Ordering::Less } else { Ordering::Greater };
+                return if a[i] < b[i] {
+                    Ordering::Less
+                } else {
+                    Ordering::Greater
+                };
             }
             i += 1;
         }

@@ -39,7 +39,10 @@ impl<T, const W: usize> ToolSet<T, W> {
     /// A set from its raw words (bit `i % 64` of word `i / 64` is the tool with index `i`).
     #[must_use]
     pub const fn from_words(words: [u64; W]) -> Self {
-        Self { words, tool: PhantomData }
+        Self {
+            words,
+            tool: PhantomData,
+        }
     }
 
     /// The raw words.
@@ -189,7 +192,11 @@ impl<T: ToolId, const W: usize> ToolSet<T, W> {
     /// The tools in the set, in catalog order.
     #[must_use]
     pub fn iter(&self) -> Iter<T, W> {
-        Iter { words: self.words, word: 0, tool: PhantomData }
+        Iter {
+            words: self.words,
+            word: 0,
+            tool: PhantomData,
+        }
     }
 }
 
@@ -272,7 +279,13 @@ macro_rules! set_op {
 set_op!(BitOr, bitor, BitOrAssign, bitor_assign, union);
 set_op!(BitAnd, bitand, BitAndAssign, bitand_assign, intersection);
 set_op!(Sub, sub, SubAssign, sub_assign, difference);
-set_op!(BitXor, bitxor, BitXorAssign, bitxor_assign, symmetric_difference);
+set_op!(
+    BitXor,
+    bitxor,
+    BitXorAssign,
+    bitxor_assign,
+    symmetric_difference
+);
 
 /// Iterator over a [`ToolSet`], in catalog order.
 pub struct Iter<T, const W: usize> {
@@ -297,7 +310,10 @@ impl<T: ToolId, const W: usize> Iterator for Iter<T, W> {
     }
 
     fn size_hint(&self) -> (usize, Option<usize>) {
-        let n = self.words[self.word.min(W)..].iter().map(|w| w.count_ones() as usize).sum();
+        let n = self.words[self.word.min(W)..]
+            .iter()
+            .map(|w| w.count_ones() as usize)
+            .sum();
         (n, Some(n))
     }
 }
@@ -327,7 +343,10 @@ mod tests {
         let b: Set = [T(63), T(100)].into_iter().collect();
         assert_eq!((a | b).len(), 5);
         assert_eq!((a & b).iter().collect::<alloc::vec::Vec<_>>(), [T(63)]);
-        assert_eq!((a - b).iter().collect::<alloc::vec::Vec<_>>(), [T(0), T(64), T(129)]);
+        assert_eq!(
+            (a - b).iter().collect::<alloc::vec::Vec<_>>(),
+            [T(0), T(64), T(129)]
+        );
         assert_eq!((a ^ b).len(), 4);
         assert!((a & b).is_subset(&a));
         assert!(!a.is_subset(&b));

@@ -45,17 +45,34 @@ impl Parse for Input {
 
 fn expand(input: &Input) -> proc_macro2::TokenStream {
     let rel = input.path.value();
-    let opts = catalog_compiler::Options { core: input.core.clone(), track: Some(rel.clone()) };
+    let opts = catalog_compiler::Options {
+        core: input.core.clone(),
+        track: Some(rel.clone()),
+    };
     let span = input.path.span();
     let Some(dir) = std::env::var_os("CARGO_MANIFEST_DIR") else {
         let msg = "catalog!: CARGO_MANIFEST_DIR is not set; build with cargo";
-        return error(span, msg, catalog_compiler::skeleton(&Options { track: None, ..opts }));
+        return error(
+            span,
+            msg,
+            catalog_compiler::skeleton(&Options {
+                track: None,
+                ..opts
+            }),
+        );
     };
     let source = match std::fs::read_to_string(Path::new(&dir).join(&rel)) {
         Ok(s) => s,
         Err(e) => {
             let msg = format!("cannot read `{rel}` (relative to this crate's Cargo.toml): {e}");
-            return error(span, &msg, catalog_compiler::skeleton(&Options { track: None, ..opts }));
+            return error(
+                span,
+                &msg,
+                catalog_compiler::skeleton(&Options {
+                    track: None,
+                    ..opts
+                }),
+            );
         }
     };
     match catalog_compiler::compile(&source) {
@@ -73,7 +90,11 @@ fn expand(input: &Input) -> proc_macro2::TokenStream {
 
 use catalog_compiler::Options;
 
-fn error(span: proc_macro2::Span, msg: &str, mut skeleton: proc_macro2::TokenStream) -> proc_macro2::TokenStream {
+fn error(
+    span: proc_macro2::Span,
+    msg: &str,
+    mut skeleton: proc_macro2::TokenStream,
+) -> proc_macro2::TokenStream {
     skeleton.extend(quote_spanned!(span=> ::core::compile_error! { #msg }));
     skeleton
 }

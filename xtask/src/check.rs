@@ -24,16 +24,28 @@ pub fn run(path: &str, source: &str, format: Format) -> ExitCode {
             ExitCode::SUCCESS
         }
         (Ok(catalog), Format::Json) => {
-            println!("{:#}", json!({ "file": path, "valid": true, "errors": [], "summary": summary_json(&catalog) }));
+            println!(
+                "{:#}",
+                json!({ "file": path, "valid": true, "errors": [], "summary": summary_json(&catalog) })
+            );
             ExitCode::SUCCESS
         }
         (Err(diagnostics), Format::Human) => {
-            eprint!("{}", catalog_compiler::render_all(path, source, &diagnostics));
+            eprint!(
+                "{}",
+                catalog_compiler::render_all(path, source, &diagnostics)
+            );
             ExitCode::FAILURE
         }
         (Err(diagnostics), Format::Json) => {
-            let errors: Vec<_> = diagnostics.iter().map(|d| error_json(path, source, d)).collect();
-            println!("{:#}", json!({ "file": path, "valid": false, "errors": errors }));
+            let errors: Vec<_> = diagnostics
+                .iter()
+                .map(|d| error_json(path, source, d))
+                .collect();
+            println!(
+                "{:#}",
+                json!({ "file": path, "valid": false, "errors": errors })
+            );
             ExitCode::FAILURE
         }
     }
@@ -48,28 +60,52 @@ fn error_json(path: &str, source: &str, d: &Diagnostic) -> serde_json::Value {
 fn sets(c: &Catalog) -> Vec<(&'static str, Vec<&str>)> {
     DERIVED_SETS
         .iter()
-        .map(|d| (d.name, c.tools.iter().filter(|t| (d.contains)(t)).map(|t| t.name.as_str()).collect()))
+        .map(|d| {
+            (
+                d.name,
+                c.tools
+                    .iter()
+                    .filter(|t| (d.contains)(t))
+                    .map(|t| t.name.as_str())
+                    .collect(),
+            )
+        })
         .collect()
 }
 
 fn summary(path: &str, c: &Catalog) -> String {
     let mut out = format!("{path}: valid, {} tools\n\n", c.tools.len());
     for (name, tools) in sets(c) {
-        let _ = writeln!(out, "{:<20} {:>3}  {}", name.to_lowercase(), tools.len(), tools.join(", "));
+        let _ = writeln!(
+            out,
+            "{:<20} {:>3}  {}",
+            name.to_lowercase(),
+            tools.len(),
+            tools.join(", ")
+        );
     }
     let s = &c.settings;
     let _ = writeln!(
         out,
         "\nsearch tool `{}` ({} results per call, {} searches per turn); ask tool `{}`",
-        c.search_tool().name, s.search_results, s.searches_per_turn, c.ask_tool().name
+        c.search_tool().name,
+        s.search_results,
+        s.searches_per_turn,
+        c.ask_tool().name
     );
-    let _ = writeln!(out, "\nsearch tool description:\n{}", c.search_description());
+    let _ = writeln!(
+        out,
+        "\nsearch tool description:\n{}",
+        c.search_description()
+    );
     out
 }
 
 fn summary_json(c: &Catalog) -> serde_json::Value {
-    let sets: serde_json::Map<String, serde_json::Value> =
-        sets(c).into_iter().map(|(k, v)| (k.to_string(), json!(v))).collect();
+    let sets: serde_json::Map<String, serde_json::Value> = sets(c)
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), json!(v)))
+        .collect();
     let s = &c.settings;
     json!({
         "tools": c.tools.len(),

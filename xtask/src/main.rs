@@ -43,7 +43,11 @@ fn run(args: &[String]) -> Result<ExitCode, Usage> {
             let format = match opts.get("format").unwrap_or("human") {
                 "human" => check::Format::Human,
                 "json" => check::Format::Json,
-                other => return Err(Usage(format!("unknown format `{other}`: use human or json"))),
+                other => {
+                    return Err(Usage(format!(
+                        "unknown format `{other}`: use human or json"
+                    )));
+                }
             };
             opts.only(&["catalog", "format"])?;
             let (path, source) = read(&opts)?;
@@ -54,7 +58,8 @@ fn run(args: &[String]) -> Result<ExitCode, Usage> {
             let (path, source) = read(&opts)?;
             match catalog_compiler::compile(&source) {
                 Ok(catalog) => {
-                    let tokens = catalog_compiler::expand(&catalog, &catalog_compiler::Options::default());
+                    let tokens =
+                        catalog_compiler::expand(&catalog, &catalog_compiler::Options::default());
                     match catalog_compiler::format(tokens) {
                         Ok(code) => {
                             let _ = std::io::stdout().write_all(code.as_bytes());
@@ -67,7 +72,10 @@ fn run(args: &[String]) -> Result<ExitCode, Usage> {
                     }
                 }
                 Err(diagnostics) => {
-                    eprint!("{}", catalog_compiler::render_all(&path, &source, &diagnostics));
+                    eprint!(
+                        "{}",
+                        catalog_compiler::render_all(&path, &source, &diagnostics)
+                    );
                     Ok(ExitCode::FAILURE)
                 }
             }
@@ -104,7 +112,11 @@ impl Flags {
     }
 
     fn get(&self, key: &str) -> Option<&str> {
-        self.0.iter().rev().find(|(k, _)| k == key).map(|(_, v)| v.as_str())
+        self.0
+            .iter()
+            .rev()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.as_str())
     }
 
     fn only(&self, allowed: &[&str]) -> Result<(), Usage> {
@@ -122,7 +134,9 @@ fn read(opts: &Flags) -> Result<(String, String), Usage> {
     let full = if opts.get("catalog").is_some() {
         std::path::PathBuf::from(&path)
     } else {
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("..").join(&path)
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("..")
+            .join(&path)
     };
     match std::fs::read_to_string(&full) {
         Ok(source) => Ok((path, source)),
