@@ -66,8 +66,8 @@ fn unique_names(source: &str, rows: &[RawTool], errors: &mut Errors) {
             );
             continue;
         }
-        let ident = names::variant(name);
-        for key in [ident.clone(), names::snake_bare(name)] {
+        let ident = row.rust_name.as_ref().map_or_else(|| names::variant(name), |(r, _)| r.clone());
+        for key in [ident.clone(), names::snake_bare(&ident)] {
             if let Some((other, first)) = by_ident.insert(key, (name, span))
                 && other != name
             {
@@ -77,7 +77,9 @@ fn unique_names(source: &str, rows: &[RawTool], errors: &mut Errors) {
                         span.clone(),
                         format!("tools `{other}` and `{name}` both become `Tool::{ident}` in Rust"),
                     )
-                    .help(format!("rename one of them (`{other}` is on line {line})")),
+                    .help(format!(
+                        "rename one of them, or give one a `rust-name = \"...\"` (`{other}` is on line {line})"
+                    )),
                 );
                 break;
             }
@@ -218,10 +220,18 @@ fn tool(row: RawTool, is_search: bool, is_ask: bool, errors: &mut Errors) -> Opt
             row.mcp.as_ref().is_none_or(|(m, _)| *m),
         )
     };
-    rust_names(&row.params, &format!("tool `{name}`"), errors);
+    if let (Some(_), Some((_, span))) = (&row.params, &row.input_schema) {
+        errors.push(
+            Diagnostic::new(span.clone(), format!("tool `{name}` has both `params` and `input-schema`"))
+                .help("`input-schema` replaces `params`: keep one of them"),
+        );
+    }
+    let params = row.params.map(|(p, _)| p).unwrap_or_default();
+    rust_names(&params, &format!("tool `{name}`"), errors);
     Some(Tool {
         name,
         name_span,
+        rust_name: row.rust_name.map(|(r, _)| r),
         description: description?,
         keywords: row.keywords,
         examples: row.examples,
@@ -229,7 +239,8 @@ fn tool(row: RawTool, is_search: bool, is_ask: bool, errors: &mut Errors) -> Opt
         tier: tier?,
         access: access?,
         mcp,
-        params: row.params,
+        params,
+        input_schema: row.input_schema.map(|(s, _)| s),
         output: row.output,
     })
 }
@@ -283,7 +294,7 @@ fn search_tool_rules(
             .help("remove `mcp = true`: MCP clients bring their own discovery"),
         );
     }
-    let query = row.params.iter().find(|p| p.name == "query");
+    let query = row.params.iter().flat_map(|(p, _)| p).find(|p| p.name == "query");
     if !matches!(query, Some(Field { required: true, ty, .. }) if matches!(ty.kind, Kind::String { values: None }))
     {
         errors.push(
@@ -299,7 +310,7 @@ fn search_tool_rules(
 fn rust_names(fields: &[Field], owner: &str, errors: &mut Errors) {
     let mut seen: HashMap<String, &str> = HashMap::new();
     for f in fields {
-        let ident = names::snake_bare(&f.name);
+        let ident = f.ident_bare();
         if let Some(first) = seen.insert(ident.clone(), &f.name) {
             errors.push(
                 Diagnostic::new(
@@ -309,7 +320,7 @@ fn rust_names(fields: &[Field], owner: &str, errors: &mut Errors) {
                         f.name
                     ),
                 )
-                .help("rename one of them"),
+                .help("rename one of them, or give one a `rust-name = \"...\"`"),
             );
         }
         let mut ty = &f.ty;

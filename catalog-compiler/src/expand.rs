@@ -105,7 +105,7 @@ impl Gen<'_> {
         self.c
             .tools
             .iter()
-            .map(|t| ident(&names::variant(&t.name)))
+            .map(|t| ident(&t.variant()))
             .collect()
     }
 
@@ -265,8 +265,8 @@ impl Gen<'_> {
             Literal::usize_unsuffixed(s.search_results),
             Literal::usize_unsuffixed(s.searches_per_turn),
         );
-        let search = ident(&names::variant(&self.c.tools[s.search_tool].name));
-        let ask = ident(&names::variant(&self.c.tools[s.ask_tool].name));
+        let search = ident(&self.c.search_tool().variant());
+        let ask = ident(&self.c.ask_tool().variant());
         let (search_name, ask_name) = (
             &self.c.tools[s.search_tool].name,
             &self.c.tools[s.ask_tool].name,
@@ -324,11 +324,33 @@ impl Gen<'_> {
     fn argument_types(&self) -> TokenStream {
         let mut out = TokenStream::new();
         for t in &self.c.tools {
-            let name = format!("{}Args", names::variant(&t.name));
+            let name = format!("{}Args", t.variant());
             let doc = format!("Arguments of `{}`.", t.name);
-            out.extend(self.object(&name, &doc, &t.params, true));
+            if t.input_schema.is_some() {
+                out.extend(self.raw_arguments(&name, &doc));
+            } else {
+                out.extend(self.object(&name, &doc, &t.params, true));
+            }
         }
         out
+    }
+
+    /// Arguments declared by `input-schema`: the JSON object itself, checked against the
+    /// schema at run time rather than by a Rust type.
+    fn raw_arguments(&self, name: &str, doc_text: &str) -> TokenStream {
+        let core = self.core;
+        let serde_crate = format!("{}::__private::serde", path_string(core));
+        let ty = ident(name);
+        let d = doc(doc_text);
+        quote! {
+            #d
+            #[derive(Clone, Debug, PartialEq, #core::__private::serde::Serialize, #core::__private::serde::Deserialize)]
+            #[serde(crate = #serde_crate, transparent)]
+            pub struct #ty(
+                /// The arguments as the model sent them.
+                pub #core::__private::Map<#core::__private::String, #core::__private::Value>,
+            );
+        }
     }
 
     /// A struct for an object's fields, and the types its fields need.
@@ -345,15 +367,15 @@ impl Gen<'_> {
         let mut nested = TokenStream::new();
         let mut defaults = Vec::new();
         let members = fields.iter().map(|f| {
-            let field = ident(&names::snake(&f.name));
+            let field = ident(&f.ident());
             let inner = self.rust_type(&f.ty, &format!("{}{}", name.trim_end_matches("Args"), names::type_name(&f.name, "Field")), &mut nested);
-            let rename = (names::snake_bare(&f.name) != f.name || field.to_string().starts_with("r#")).then(|| {
+            let rename = (f.ident_bare() != f.name).then(|| {
                 let json = &f.name;
                 quote!(rename = #json,)
             });
             let d = doc(f.ty.description.as_deref().unwrap_or(&format!("`{}`.", f.name)));
             if let Some(default) = &f.default {
-                let fn_name = format_ident!("__default_{}", names::snake_bare(&f.name));
+                let fn_name = format_ident!("__default_{}", f.ident_bare());
                 let path = format!("{name}::{fn_name}");
                 let value = self.default_value(&f.ty, default, &inner);
                 defaults.push(quote! {
@@ -489,7 +511,7 @@ impl Gen<'_> {
             .iter()
             .map(|v| format_ident!("{}Args", v))
             .collect();
-        let search = ident(&names::variant(&self.c.search_tool().name));
+        let search = ident(&self.c.search_tool().variant());
         let search_args = format_ident!("{}Args", search);
         let handled: Vec<_> = self.handled().collect();
         let h_variants = handled.iter().map(|(_, v, _)| v);
@@ -561,8 +583,8 @@ impl Gen<'_> {
             .map(|(_, t)| {
                 (
                     t,
-                    ident(&names::variant(&t.name)),
-                    ident(&names::snake(&t.name)),
+                    ident(&t.variant()),
+                    ident(&t.method()),
                 )
             })
     }

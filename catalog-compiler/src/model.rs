@@ -4,6 +4,7 @@ pub use catalog_core::{Access, Tier, Visibility};
 use serde_json::Value;
 
 use crate::diag::Span;
+use crate::names;
 
 /// A whole catalog.
 #[derive(Debug, Clone)]
@@ -34,6 +35,8 @@ pub struct Tool {
     pub name: String,
     /// Where the name is written.
     pub name_span: Span,
+    /// The Rust identifier, when the row overrides the derived one (`rust-name`).
+    pub rust_name: Option<String>,
     /// What search returns and the model reads.
     pub description: String,
     /// Extra search terms.
@@ -50,6 +53,9 @@ pub struct Tool {
     pub mcp: bool,
     /// Input parameters, in file order.
     pub params: Vec<Field>,
+    /// The escape hatch for a whole input the type language cannot express
+    /// (`input-schema`), kept exactly as written; `params` is then empty.
+    pub input_schema: Option<Value>,
     /// Shape of a successful result.
     pub output: Option<TypeSpec>,
 }
@@ -61,6 +67,8 @@ pub struct Field {
     pub name: String,
     /// Where the name is written.
     pub span: Span,
+    /// The Rust field name, when the row overrides the derived one (`rust-name`).
+    pub rust_name: Option<String>,
     /// Its type.
     pub ty: TypeSpec,
     /// Whether a call must supply it.
@@ -113,6 +121,18 @@ pub enum Kind {
 }
 
 impl Tool {
+    /// The enum variant: `rust-name`, or derived from the name (`openTable` → `OpenTable`).
+    #[must_use]
+    pub fn variant(&self) -> String {
+        self.rust_name.clone().unwrap_or_else(|| names::variant(&self.name))
+    }
+
+    /// The handler method: the variant in snake case (`OpenTable` → `open_table`).
+    #[must_use]
+    pub fn method(&self) -> String {
+        names::snake(&self.variant())
+    }
+
     /// The rule for writes: a tool writes when its lowest access level is above read-only
     /// (staging counts as a write).
     #[must_use]
@@ -125,6 +145,20 @@ impl Tool {
     #[must_use]
     pub fn mcp_allows(&self, level: Access) -> bool {
         self.mcp && self.access.is_some_and(|a| a <= level)
+    }
+}
+
+impl Field {
+    /// The Rust field, as source text (`r#type` for a keyword): `rust-name`, or derived.
+    #[must_use]
+    pub fn ident(&self) -> String {
+        self.rust_name.clone().unwrap_or_else(|| names::snake(&self.name))
+    }
+
+    /// [`Field::ident`] without a raw prefix: what collision checks compare.
+    #[must_use]
+    pub fn ident_bare(&self) -> String {
+        self.ident().trim_start_matches("r#").to_string()
     }
 }
 

@@ -31,6 +31,7 @@ pub(crate) struct RawSettings {
 pub(crate) struct RawTool {
     pub span: Span,
     pub name: Option<At<String>>,
+    pub rust_name: Option<At<String>>,
     pub description: Option<At<String>>,
     pub keywords: Vec<String>,
     pub examples: Vec<String>,
@@ -38,7 +39,8 @@ pub(crate) struct RawTool {
     pub tier: Option<At<Tier>>,
     pub access: Option<At<Access>>,
     pub mcp: Option<At<bool>>,
-    pub params: Vec<Field>,
+    pub params: Option<At<Vec<Field>>>,
+    pub input_schema: Option<At<Value>>,
     pub output: Option<TypeSpec>,
 }
 
@@ -51,6 +53,7 @@ pub(crate) const SETTINGS_KEYS: &[&str] = &[
 ];
 pub(crate) const TOOL_KEYS: &[&str] = &[
     "name",
+    "rust-name",
     "description",
     "keywords",
     "examples",
@@ -59,6 +62,7 @@ pub(crate) const TOOL_KEYS: &[&str] = &[
     "access",
     "mcp",
     "params",
+    "input-schema",
     "output",
 ];
 const TYPE_KEYS: &[&str] = &[
@@ -82,6 +86,7 @@ const FIELD_KEYS: &[&str] = &[
     "schema",
     "required",
     "default",
+    "rust-name",
 ];
 const TYPE_NAMES: &[&str] = &["string", "integer", "number", "boolean", "array", "object"];
 
@@ -158,6 +163,7 @@ fn tool(t: &DeTable<'_>, span: Span, errors: &mut Errors) -> RawTool {
     let mut row = RawTool {
         span,
         name,
+        rust_name: t.take("rust-name").and_then(|(v, _)| rust_ident(v, errors)),
         description: t
             .take("description")
             .and_then(|(v, _)| string(v, "description", errors)),
@@ -193,13 +199,25 @@ fn tool(t: &DeTable<'_>, span: Span, errors: &mut Errors) -> RawTool {
             choice(v, "access", &levels, errors)
         }),
         mcp: t.take("mcp").and_then(|(v, _)| boolean(v, "mcp", errors)),
-        params: Vec::new(),
+        params: None,
+        input_schema: None,
         output: None,
     };
     if let Some((v, _)) = t.take("params")
         && let Some(params) = table(v, "`params`", errors)
     {
-        row.params = fields(params, "parameter", errors);
+        row.params = Some((fields(params, "parameter", errors), v.span()));
+    }
+    if let Some((v, _)) = t.take("input-schema")
+        && let Kind::Raw(schema) = raw_schema(v, "input-schema", errors)
+    {
+        if schema.get("type").is_some_and(|t| t != "object") {
+            errors.push(
+                Diagnostic::new(v.span(), "`input-schema` must describe an object")
+                    .help("tool arguments are always a JSON object: use `\"type\": \"object\"`"),
+            );
+        }
+        row.input_schema = Some((schema, v.span()));
     }
     if let Some((v, _)) = t.take("output")
         && let Some(out) = table(v, "`output`", errors)
@@ -226,7 +244,11 @@ fn fields(t: &DeTable<'_>, what: &str, errors: &mut Errors) -> Vec<Field> {
             true,
             errors,
         );
-        let Extra { required, default } = extra;
+        let Extra {
+            required,
+            default,
+            rust_name,
+        } = extra;
         let default = default.and_then(|(v, span)| check_default(&ty, v, span, errors));
         let required = match (required, &default) {
             (Some((true, span)), Some(_)) => {
@@ -242,6 +264,7 @@ fn fields(t: &DeTable<'_>, what: &str, errors: &mut Errors) -> Vec<Field> {
         out.push(Field {
             name,
             span: key.span(),
+            rust_name,
             ty,
             required,
             default,
@@ -270,6 +293,7 @@ fn check_field_name(name: &str, span: Span, what: &str, errors: &mut Errors) {
 struct Extra {
     required: Option<At<bool>>,
     default: Option<At<Value>>,
+    rust_name: Option<String>,
 }
 
 /// Reads a type; `field` says whether `required` and `default` may appear (parameters and
@@ -289,8 +313,13 @@ fn type_spec(
     let mut extra = Extra {
         required: None,
         default: None,
+        rust_name: None,
     };
     if field {
+        extra.rust_name = t
+            .take("rust-name")
+            .and_then(|(v, _)| rust_ident(v, errors))
+            .map(|(s, _)| s);
         extra.required = t
             .take("required")
             .and_then(|(v, _)| boolean(v, "required", errors));
@@ -322,7 +351,7 @@ fn type_spec(
                 );
             }
         }
-        raw_schema(raw, errors)
+        raw_schema(raw, "schema", errors)
     } else if let Some((v, _)) = ty {
         match string(v, "type", errors) {
             None => Kind::Raw(Value::Object(Map::new())),
@@ -466,25 +495,23 @@ fn enum_values(v: &Spanned<DeValue<'_>>, errors: &mut Errors) -> Option<Vec<Stri
     Some(values)
 }
 
-fn raw_schema(v: &Spanned<DeValue<'_>>, errors: &mut Errors) -> Kind {
-    let Some((text, span)) = string(v, "schema", errors) else {
+fn raw_schema(v: &Spanned<DeValue<'_>>, key: &str, errors: &mut Errors) -> Kind {
+    let Some((text, span)) = string(v, key, errors) else {
         return Kind::Raw(Value::Object(Map::new()));
     };
     match serde_json::from_str::<Value>(&text) {
         Ok(schema @ (Value::Object(_) | Value::Bool(_))) => Kind::Raw(schema),
         Ok(_) => {
             errors.push(
-                Diagnostic::new(span, "`schema` must hold a JSON object (a JSON Schema)").help(
-                    "write it as a single-quoted TOML string: schema = '{\"type\": \"string\"}'",
-                ),
+                Diagnostic::new(span, format!("`{key}` must hold a JSON object (a JSON Schema)"))
+                    .help(format!("write it as a single-quoted TOML string: {key} = '{{\"type\": \"string\"}}'")),
             );
             Kind::Raw(Value::Object(Map::new()))
         }
         Err(e) => {
             errors.push(
-                Diagnostic::new(span, format!("`schema` is not valid JSON: {e}")).help(
-                    "write it as a single-quoted TOML string: schema = '{\"type\": \"string\"}'",
-                ),
+                Diagnostic::new(span, format!("`{key}` is not valid JSON: {e}"))
+                    .help(format!("write it as a single-quoted TOML string: {key} = '{{\"type\": \"string\"}}'")),
             );
             Kind::Raw(Value::Object(Map::new()))
         }
@@ -666,6 +693,19 @@ fn table<'a, 'i>(
     }
 }
 
+/// A `rust-name`: a plain Rust identifier (not a keyword).
+fn rust_ident(v: &Spanned<DeValue<'_>>, errors: &mut Errors) -> Option<At<String>> {
+    let (s, span) = string(v, "rust-name", errors)?;
+    if syn::parse_str::<syn::Ident>(&s).is_err() {
+        errors.push(
+            Diagnostic::new(span, format!("`rust-name` `{s}` is not a Rust identifier"))
+                .help("use letters, digits and `_`, not starting with a digit, and not a keyword"),
+        );
+        return None;
+    }
+    Some((s, span))
+}
+
 fn string(v: &Spanned<DeValue<'_>>, key: &str, errors: &mut Errors) -> Option<At<String>> {
     if let Some(s) = v.get_ref().as_str() {
         return Some((s.to_string(), v.span()));
@@ -821,4 +861,34 @@ fn json(v: &Spanned<DeValue<'_>>, errors: &mut Errors) -> Option<Value> {
             Value::Object(map)
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The editor schema is a second list of the format's keys; it must match the parser's.
+    #[test]
+    fn editor_schema_lists_exactly_the_keys_the_parser_reads() {
+        let text = include_str!("../../catalog.schema.json");
+        let schema: Value = serde_json::from_str(text).unwrap();
+        let keys = |def: &str| -> Vec<String> {
+            let mut k: Vec<String> =
+                schema["definitions"][def]["properties"].as_object().unwrap().keys().cloned().collect();
+            k.sort();
+            k
+        };
+        let sorted = |list: &[&str]| -> Vec<String> {
+            let mut k: Vec<String> = list.iter().map(ToString::to_string).collect();
+            k.sort();
+            k
+        };
+        let mut top: Vec<String> = schema["properties"].as_object().unwrap().keys().cloned().collect();
+        top.sort();
+        assert_eq!(top, sorted(TOP_KEYS));
+        assert_eq!(keys("settings"), sorted(SETTINGS_KEYS));
+        assert_eq!(keys("tool"), sorted(TOOL_KEYS));
+        assert_eq!(keys("typeSpec"), sorted(TYPE_KEYS));
+        assert_eq!(keys("param"), sorted(FIELD_KEYS));
+    }
 }

@@ -8,7 +8,10 @@ use crate::model::{Field, Kind, Tool, TypeSpec};
 /// since a model that invents an argument has misread the tool.
 #[must_use]
 pub fn input(tool: &Tool) -> Value {
-    object(&tool.params, None)
+    match &tool.input_schema {
+        Some(raw) => raw.clone(),
+        None => object(&tool.params, None),
+    }
 }
 
 /// The output schema, when the row declares one.
