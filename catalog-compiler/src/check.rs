@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use catalog_core::{Access, Tier, Visibility};
+use catalog_core::{Access, Retention, Tier, Visibility};
 
 use crate::diag::{Diagnostic, Errors, Span, line_col};
 use crate::model::{Catalog, Field, Kind, Settings, Tool};
@@ -141,6 +141,10 @@ fn settings(
         ask_tool: ask_tool?,
         search_results: raw.search_results.as_ref().map_or(5, |(n, _)| *n),
         searches_per_turn: raw.searches_per_turn.as_ref().map_or(3, |(n, _)| *n),
+        keep_discovered: raw
+            .keep_discovered
+            .as_ref()
+            .map_or(Retention::Conversation, |(r, _)| *r),
     })
 }
 

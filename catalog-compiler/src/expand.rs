@@ -4,7 +4,8 @@
 //! `#![no_implicit_prelude]`) and reaches `serde` through the runtime crate, so the user's
 //! crate needs no dependency of its own on it.
 
-use catalog_core::{Access, Tier, Visibility};
+use catalog_core::search::Weights;
+use catalog_core::{Access, Retention, Tier, Visibility};
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 use serde_json::Value;
@@ -195,6 +196,15 @@ impl Gen<'_> {
                 fn from_index(index: usize) -> ::core::option::Option<Tool> {
                     if index < #n { ::core::option::Option::Some(Tool::ALL[index]) } else { ::core::option::Option::None }
                 }
+                fn name(self) -> &'static str {
+                    Tool::name(self)
+                }
+                fn from_name(name: &str) -> ::core::option::Option<Tool> {
+                    Tool::from_name(name)
+                }
+                fn spec(self) -> &'static #core::ToolSpec {
+                    Tool::spec(self)
+                }
             }
 
             impl ::core::fmt::Display for Tool {
@@ -257,6 +267,29 @@ impl Gen<'_> {
         quote!(ToolSet::from_words([ #( #words ),* ]))
     }
 
+    /// The search index as static tables: a program pays nothing to build it.
+    fn index(&self) -> TokenStream {
+        let core = self.core;
+        let idx = crate::search::index(self.c, Weights::DEFAULT);
+        let terms = &idx.terms;
+        let term_ends = idx.term_ends.iter().map(|&n| Literal::u32_unsuffixed(n));
+        let posting_ends = idx.posting_ends.iter().map(|&n| Literal::u32_unsuffixed(n));
+        let docs = idx.docs.iter().map(|&n| Literal::u32_unsuffixed(n));
+        // Rust prints the shortest text that reads back to the same f32, so this is exact.
+        let impacts = idx.impacts.iter().map(|&x| Literal::f32_unsuffixed(x));
+        let name_rank = idx.name_rank.iter().map(|&n| Literal::u32_unsuffixed(n));
+        quote! {
+            #core::search::Index {
+                terms: #terms,
+                term_ends: &[ #( #term_ends ),* ],
+                posting_ends: &[ #( #posting_ends ),* ],
+                docs: &[ #( #docs ),* ],
+                impacts: &[ #( #impacts ),* ],
+                name_rank: &[ #( #name_rank ),* ],
+            }
+        }
+    }
+
     fn catalog_struct(&self) -> TokenStream {
         let core = self.core;
         let w = Literal::usize_unsuffixed(self.words());
@@ -272,6 +305,11 @@ impl Gen<'_> {
             &self.c.tools[s.ask_tool].name,
         );
         let search_description = self.c.search_description();
+        let keep = match s.keep_discovered {
+            Retention::Turn => quote!(#core::Retention::Turn),
+            Retention::Conversation => quote!(#core::Retention::Conversation),
+        };
+        let index = self.index();
         let sets = DERIVED_SETS.iter().map(|d| {
             let name = ident(d.name);
             let doc = d.doc;
@@ -299,7 +337,24 @@ impl Gen<'_> {
                     searches_per_turn: #searches_per_turn,
                     search_tool: #search_name,
                     ask_tool: #ask_name,
+                    keep_discovered: #keep,
                 };
+                /// What the discovery loop needs: the sets, the roles, the settings and the
+                /// search index, built at compile time.
+                pub const INFO: #core::Info<'static, Tool, #w> = #core::Info {
+                    inline: Catalog::INLINE,
+                    discoverable: Catalog::DISCOVERABLE,
+                    search_tool: Tool::#search,
+                    ask_tool: Tool::#ask,
+                    settings: Catalog::SETTINGS,
+                    index: #index,
+                };
+
+                /// A new conversation's discovery state: the inline tools are active.
+                #[must_use]
+                pub fn discovery() -> #core::Discovery<'static, Tool, #w> {
+                    #core::Discovery::new(Catalog::INFO)
+                }
                 /// The search tool, answered by the agent loop.
                 pub const SEARCH_TOOL: Tool = Tool::#search;
                 /// The tool that asks the user a question.

@@ -12,6 +12,7 @@ pub mod model;
 pub mod names;
 mod parse;
 pub mod schema;
+pub mod search;
 
 pub use diag::{Diagnostic, Located, render, render_all};
 pub use expand::{Options, expand, skeleton};

@@ -1,6 +1,6 @@
 //! The typed model of a `catalog.toml`, after parsing and before code generation.
 
-pub use catalog_core::{Access, Tier, Visibility};
+pub use catalog_core::{Access, Retention, Tier, Visibility};
 use serde_json::Value;
 
 use crate::diag::Span;
@@ -26,6 +26,8 @@ pub struct Settings {
     pub search_results: usize,
     /// Search calls per user turn.
     pub searches_per_turn: usize,
+    /// How long a tool found by search stays callable (default: the conversation).
+    pub keep_discovered: Retention,
 }
 
 /// One `[[tool]]` row.

@@ -3,7 +3,7 @@
 //! Rules that need more than one row (names, the search tool, contradictions between keys
 //! of a row) live in `check`, which lowers the raw rows into the final model.
 
-use catalog_core::{Access, Tier, Visibility};
+use catalog_core::{Access, Retention, Tier, Visibility};
 use serde_json::{Map, Number, Value};
 use toml::Spanned;
 use toml::de::{DeTable, DeValue};
@@ -26,6 +26,7 @@ pub(crate) struct RawSettings {
     pub ask_tool: Option<At<String>>,
     pub search_results: Option<At<usize>>,
     pub searches_per_turn: Option<At<usize>>,
+    pub keep_discovered: Option<At<Retention>>,
 }
 
 pub(crate) struct RawTool {
@@ -50,6 +51,7 @@ pub(crate) const SETTINGS_KEYS: &[&str] = &[
     "ask-tool",
     "search-results",
     "searches-per-turn",
+    "keep-discovered",
 ];
 pub(crate) const TOOL_KEYS: &[&str] = &[
     "name",
@@ -149,6 +151,10 @@ fn settings(t: &DeTable<'_>, span: Span, errors: &mut Errors) -> RawSettings {
         searches_per_turn: t
             .take("searches-per-turn")
             .and_then(|(v, _)| count(v, "searches-per-turn", 1, 1000, errors)),
+        keep_discovered: t.take("keep-discovered").and_then(|(v, _)| {
+            let options = [Retention::Turn, Retention::Conversation].map(|r| (r.as_str(), r));
+            choice(v, "keep-discovered", &options, errors)
+        }),
     };
     t.finish(SETTINGS_KEYS, errors);
     s

@@ -8,10 +8,15 @@
 #![no_std]
 
 extern crate alloc;
+#[cfg(test)]
+extern crate std;
 
+mod discovery;
+pub mod search;
 mod set;
 mod spec;
 
+pub use discovery::{Discovery, Found, Info, Retention, SearchOutcome, Unavailable};
 pub use set::{Iter, ToolId, ToolSet};
 pub use spec::{Access, CallError, Caller, Dispatch, Settings, Tier, ToolSpec, Visibility};
 

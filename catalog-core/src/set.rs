@@ -14,6 +14,12 @@ pub trait ToolId: Copy + 'static {
     fn index(self) -> usize;
     /// The tool with this index, if any.
     fn from_index(index: usize) -> Option<Self>;
+    /// The name the model sees.
+    fn name(self) -> &'static str;
+    /// The tool with this name, if any.
+    fn from_name(name: &str) -> Option<Self>;
+    /// Everything its row declares.
+    fn spec(self) -> &'static crate::ToolSpec;
 }
 
 #[derive(Clone, Copy)]
@@ -333,6 +339,15 @@ mod tests {
         }
         fn from_index(i: usize) -> Option<Self> {
             (i < Self::COUNT).then_some(T(i))
+        }
+        fn name(self) -> &'static str {
+            "t"
+        }
+        fn from_name(_: &str) -> Option<Self> {
+            None
+        }
+        fn spec(self) -> &'static crate::ToolSpec {
+            unreachable!("set tests never read specs")
         }
     }
     type Set = ToolSet<T, 3>;

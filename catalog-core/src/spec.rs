@@ -122,6 +122,8 @@ pub struct Settings {
     pub search_tool: &'static str,
     /// Name of the tool that asks the user a question.
     pub ask_tool: &'static str,
+    /// How long a tool found by search stays callable.
+    pub keep_discovered: crate::Retention,
 }
 
 /// Where a parsed call goes: to the application's handler, or to the agent loop's search.

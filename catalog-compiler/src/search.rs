@@ -1,0 +1,74 @@
+//! The text of each row that search reads, fed to the runtime's index builder — the same
+//! code for a compiled catalog (whose index becomes static tables) and one read at run time.
+
+use catalog_core::search::{Builder, Field as Source, OwnedIndex, Weights};
+use serde_json::Value;
+
+use crate::model::{Catalog, Field, Kind, TypeSpec};
+
+/// Builds the search index of a catalog. Document `i` is tool `i`; the search tool's
+/// document is empty, so a search never returns it.
+#[must_use]
+pub fn index(catalog: &Catalog, weights: Weights) -> OwnedIndex {
+    let mut b = Builder::new(weights);
+    for (i, t) in catalog.tools.iter().enumerate() {
+        b.document(&t.name);
+        if i == catalog.settings.search_tool {
+            continue;
+        }
+        b.add(Source::Name, &t.name);
+        for k in &t.keywords {
+            b.add(Source::Keyword, k);
+        }
+        b.add(Source::Description, &t.description);
+        for e in &t.examples {
+            b.add(Source::Example, e);
+        }
+        fields(&mut b, &t.params);
+        if let Some(raw) = &t.input_schema {
+            raw_schema(&mut b, raw);
+        }
+    }
+    b.build()
+}
+
+fn fields(b: &mut Builder, fields: &[Field]) {
+    for f in fields {
+        b.add(Source::ParamName, &f.name);
+        type_spec(b, &f.ty);
+    }
+}
+
+fn type_spec(b: &mut Builder, t: &TypeSpec) {
+    if let Some(d) = &t.description {
+        b.add(Source::ParamDescription, d);
+    }
+    match &t.kind {
+        Kind::Array(item) => type_spec(b, item),
+        Kind::Object(Some(props)) => fields(b, props),
+        Kind::Raw(raw) => raw_schema(b, raw),
+        _ => {}
+    }
+}
+
+/// Property names and descriptions anywhere in a JSON Schema kept as written.
+fn raw_schema(b: &mut Builder, v: &Value) {
+    match v {
+        Value::Object(map) => {
+            for (k, x) in map {
+                match (k.as_str(), x) {
+                    ("description", Value::String(d)) => b.add(Source::ParamDescription, d),
+                    ("properties", Value::Object(props)) => {
+                        for (name, schema) in props {
+                            b.add(Source::ParamName, name);
+                            raw_schema(b, schema);
+                        }
+                    }
+                    _ => raw_schema(b, x),
+                }
+            }
+        }
+        Value::Array(items) => items.iter().for_each(|x| raw_schema(b, x)),
+        _ => {}
+    }
+}

@@ -1,0 +1,232 @@
+//! The discovery loop's state: which tools the model may call at each step, the search
+//! tool with its per-turn budget, and the messages that tell a model how to recover.
+//!
+//! A conversation is a series of turns (a user message and the agent steps that answer
+//! it). The active set starts as the inline set; a search adds the discoverable tools it
+//! returns *during the search call*, so the very next step may call them. Discovered
+//! tools stay for the rest of the turn or of the conversation, as the catalog's
+//! `keep-discovered` setting says.
+
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+use core::fmt;
+
+use crate::search::{Index, Scratch};
+use crate::{Settings, ToolId, ToolSet};
+
+/// How long a tool found by search stays in the active set.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Retention {
+    /// Until the next user message.
+    Turn,
+    /// Until the conversation ends.
+    Conversation,
+}
+
+impl Retention {
+    /// The spelling in `catalog.toml`.
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Retention::Turn => "turn",
+            Retention::Conversation => "conversation",
+        }
+    }
+}
+
+/// What the loop needs to know about a catalog; generated as `Catalog::INFO`.
+#[derive(Clone, Copy)]
+pub struct Info<'a, T, const W: usize> {
+    /// Tools callable from the first step (the search tool among them).
+    pub inline: ToolSet<T, W>,
+    /// Tools a search can add.
+    pub discoverable: ToolSet<T, W>,
+    /// The search tool.
+    pub search_tool: T,
+    /// The tool that asks the user.
+    pub ask_tool: T,
+    /// The catalog's settings.
+    pub settings: Settings,
+    /// The search index; document `i` is the tool with index `i`.
+    pub index: Index<'a>,
+}
+
+/// One conversation's discovery state.
+pub struct Discovery<'a, T, const W: usize> {
+    info: Info<'a, T, W>,
+    allowed: ToolSet<T, W>,
+    discovered: ToolSet<T, W>,
+    searches: usize,
+    scratch: Scratch,
+}
+
+impl<T: ToolId + fmt::Debug, const W: usize> fmt::Debug for Discovery<'_, T, W> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Discovery")
+            .field("active", &self.active())
+            .field("discovered", &self.discovered)
+            .field("searches", &self.searches)
+            .finish_non_exhaustive()
+    }
+}
+
+/// A call the active set does not allow. Its `Display` is the message for the model, in the
+/// words the Vercel AI SDK uses, so a model sees one convention.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Unavailable {
+    /// The name the model called.
+    pub name: String,
+    /// The active set's names, in catalog order.
+    pub available: Vec<&'static str>,
+}
+
+impl fmt::Display for Unavailable {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "Model tried to call unavailable tool '{}'. ", self.name)?;
+        if self.available.is_empty() {
+            f.write_str("No tools are available.")
+        } else {
+            write!(f, "Available tools: {}.", self.available.join(", "))
+        }
+    }
+}
+
+impl core::error::Error for Unavailable {}
+
+/// One search hit as the model reads it.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Found<T> {
+    /// The tool.
+    pub tool: T,
+    /// Its score (higher is better).
+    pub score: f32,
+    /// Whether the model may call it from the next step on.
+    pub callable: bool,
+}
+
+/// The result of a search call.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SearchOutcome<T> {
+    /// The hits, best first, ties in name order.
+    Found(Vec<Found<T>>),
+    /// The turn's budget is spent; nothing was searched.
+    BudgetExhausted {
+        /// The per-turn cap.
+        cap: usize,
+        /// The ask tool's name, which the message points to.
+        ask_tool: &'static str,
+    },
+}
+
+#[derive(serde::Serialize)]
+struct HitJson<'a> {
+    name: &'a str,
+    description: &'a str,
+    callable: bool,
+}
+
+impl<T: ToolId> SearchOutcome<T> {
+    /// The tool result the model reads, as JSON.
+    #[must_use]
+    pub fn to_json(&self) -> String {
+        match self {
+            SearchOutcome::Found(hits) => {
+                let results: Vec<HitJson<'_>> = hits
+                    .iter()
+                    .map(|h| HitJson { name: h.tool.name(), description: h.tool.spec().description, callable: h.callable })
+                    .collect();
+                let mut out = String::from("{\"results\":");
+                out.push_str(&serde_json::to_string(&results).unwrap_or_else(|_| String::from("[]")));
+                out.push('}');
+                out
+            }
+            // Names are limited to `A-Z a-z 0-9 _ - .`, so nothing here needs escaping.
+            SearchOutcome::BudgetExhausted { cap, ask_tool } => format!(
+                "{{\"error\":\"search-budget-exhausted\",\"message\":\"search budget exhausted, call {ask_tool}() to clarify with the user or use a previously-discovered tool\",\"budgetCap\":{cap}}}"
+            ),
+        }
+    }
+}
+
+impl<'a, T: ToolId, const W: usize> Discovery<'a, T, W> {
+    /// A new conversation: only the inline tools are active.
+    #[must_use]
+    pub fn new(info: Info<'a, T, W>) -> Self {
+        let all = (0..T::COUNT).filter_map(T::from_index).collect();
+        Discovery { info, allowed: all, discovered: ToolSet::EMPTY, searches: 0, scratch: Scratch::default() }
+    }
+
+    /// Limits the conversation to `allowed` (a read-only chat mode, say): tools outside it
+    /// never become active, and searches report them as not callable. The search tool
+    /// always stays.
+    #[must_use]
+    pub fn restricted_to(mut self, allowed: ToolSet<T, W>) -> Self {
+        self.allowed = allowed.with_index(self.info.search_tool.index());
+        self
+    }
+
+    /// The tools the model may call at this step.
+    #[must_use]
+    pub fn active(&self) -> ToolSet<T, W> {
+        (self.info.inline | self.discovered) & self.allowed
+    }
+
+    /// Tools found by search and still held.
+    #[must_use]
+    pub fn discovered(&self) -> ToolSet<T, W> {
+        self.discovered
+    }
+
+    /// Searches left in this turn.
+    #[must_use]
+    pub fn searches_left(&self) -> usize {
+        self.info.settings.searches_per_turn.saturating_sub(self.searches)
+    }
+
+    /// A new user message: a fresh search budget, and with [`Retention::Turn`] the
+    /// discovered tools are dropped.
+    pub fn new_turn(&mut self) {
+        self.searches = 0;
+        if self.info.settings.keep_discovered == Retention::Turn {
+            self.discovered = ToolSet::EMPTY;
+        }
+    }
+
+    /// Checks a call by name against the active set. Unknown names and known but
+    /// undiscovered names get the same message, which lists what may be called.
+    ///
+    /// # Errors
+    /// [`Unavailable`] when the tool is not in the active set.
+    pub fn check(&self, name: &str) -> Result<T, Unavailable> {
+        let active = self.active();
+        match T::from_name(name) {
+            Some(tool) if active.contains(tool) => Ok(tool),
+            _ => Err(Unavailable { name: String::from(name), available: active.iter().map(T::name).collect() }),
+        }
+    }
+
+    /// Answers a search call: scores the whole catalog, returns the top K, and adds every
+    /// discoverable hit to the active set before returning. Over the turn's budget it does
+    /// not search.
+    pub fn search(&mut self, query: &str) -> SearchOutcome<T> {
+        if self.searches >= self.info.settings.searches_per_turn {
+            return SearchOutcome::BudgetExhausted {
+                cap: self.info.settings.searches_per_turn,
+                ask_tool: self.info.ask_tool.name(),
+            };
+        }
+        self.searches += 1;
+        let hits = self.info.index.search(query, self.info.settings.search_results, &mut self.scratch);
+        let mut found = Vec::with_capacity(hits.len());
+        for hit in hits {
+            let Some(tool) = T::from_index(hit.doc as usize) else { continue };
+            let callable = self.allowed.contains(tool);
+            if callable && self.info.discoverable.contains(tool) {
+                self.discovered.insert(tool);
+            }
+            found.push(Found { tool, score: hit.score, callable });
+        }
+        SearchOutcome::Found(found)
+    }
+}

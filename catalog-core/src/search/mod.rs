@@ -1,0 +1,9 @@
+//! Tool search: the tokenizer, the stemmer and the index, shared by the compiler (which
+//! builds a compiled catalog's index into static tables) and the run time.
+
+mod index;
+mod stem;
+mod text;
+
+pub use index::{Builder, Field, Hit, Index, OwnedIndex, Scratch, Weights};
+pub use text::terms;

@@ -1,0 +1,103 @@
+//! The discovery loop on the example catalog: the scenarios the design answers.
+
+use app_catalog::{Catalog, Tool};
+use app_catalog::tools;
+use catalog_core::{Discovery, Info, Retention, SearchOutcome, Settings};
+
+fn found(outcome: &SearchOutcome<Tool>) -> Vec<Tool> {
+    match outcome {
+        SearchOutcome::Found(hits) => hits.iter().map(|h| h.tool).collect(),
+        SearchOutcome::BudgetExhausted { .. } => panic!("unexpected budget error"),
+    }
+}
+
+#[test]
+fn a_bulk_edit_is_callable_at_step_one_without_search() {
+    let d = Catalog::discovery();
+    assert_eq!(d.check("bulkEdit"), Ok(Tool::BulkEdit));
+    assert_eq!(d.active(), Catalog::INLINE);
+}
+
+#[test]
+fn export_to_csv_is_found_then_callable() {
+    let mut d = Catalog::discovery();
+    let before = d.check("exportCsv").unwrap_err().to_string();
+    let active: Vec<&str> = Catalog::INLINE.iter().map(Tool::name).collect();
+    assert_eq!(
+        before,
+        format!("Model tried to call unavailable tool 'exportCsv'. Available tools: {}.", active.join(", "))
+    );
+    assert!(before.contains("searchTools"), "the message always names the search tool");
+
+    let outcome = d.search("export this to CSV");
+    assert!(found(&outcome).contains(&Tool::ExportCsv), "{outcome:?}");
+    assert_eq!(d.check("exportCsv"), Ok(Tool::ExportCsv));
+    let json: serde_json::Value = serde_json::from_str(&outcome.to_json()).unwrap();
+    let first = &json["results"][0];
+    assert!(first["name"].is_string() && first["description"].is_string());
+    assert_eq!(first["callable"], true);
+}
+
+#[test]
+fn unknown_and_undiscovered_names_get_the_same_message() {
+    let d = Catalog::discovery();
+    let unknown = d.check("frobnicate").unwrap_err().to_string();
+    let hidden = d.check("dropTable").unwrap_err().to_string();
+    assert_eq!(unknown.replace("frobnicate", "X"), hidden.replace("dropTable", "X"));
+}
+
+#[test]
+fn the_fourth_search_in_a_turn_hits_the_budget_and_the_next_turn_searches_again() {
+    let mut d = Catalog::discovery();
+    assert_eq!(Catalog::SETTINGS.searches_per_turn, 3);
+    for q in ["export csv", "index statistics", "vector search"] {
+        assert!(matches!(d.search(q), SearchOutcome::Found(_)));
+    }
+    let over = d.search("commit");
+    assert_eq!(
+        over.to_json(),
+        r#"{"error":"search-budget-exhausted","message":"search budget exhausted, call ask() to clarify with the user or use a previously-discovered tool","budgetCap":3}"#
+    );
+    assert_eq!(d.searches_left(), 0);
+    d.new_turn();
+    assert!(matches!(d.search("commit staged changes"), SearchOutcome::Found(_)));
+}
+
+#[test]
+fn a_search_that_finds_only_inline_tools_adds_nothing() {
+    // One hit per search, so the query decides exactly what is found.
+    let info = Info { settings: Settings { search_results: 1, ..Catalog::SETTINGS }, ..Catalog::INFO };
+    let mut d = Discovery::new(info);
+    let hits = found(&d.search("ask the user a clarifying question"));
+    assert_eq!(hits, [Tool::Ask]);
+    assert_eq!(d.active(), Catalog::INLINE, "ask is inline: nothing joins");
+    let hits = found(&d.search("export rows to a csv file"));
+    assert_eq!(hits, [Tool::ExportCsv]);
+    assert_eq!(d.active(), Catalog::INLINE.union(tools![exportCsv]));
+}
+
+#[test]
+fn discovered_tools_stay_for_the_conversation_by_default() {
+    assert_eq!(Catalog::SETTINGS.keep_discovered, Retention::Conversation);
+    let mut d = Catalog::discovery();
+    d.search("export rows to a csv file");
+    assert!(d.active().contains(Tool::ExportCsv));
+    d.new_turn();
+    assert!(d.active().contains(Tool::ExportCsv));
+}
+
+#[test]
+fn the_search_tool_is_never_a_hit() {
+    let mut d = Catalog::discovery();
+    let hits = found(&d.search("search tools find discover"));
+    assert!(!hits.contains(&Tool::SearchTools));
+}
+
+#[test]
+fn a_restricted_conversation_reports_hits_outside_it_as_not_callable() {
+    let mut d = Catalog::discovery().restricted_to(Catalog::MCP_READ_ONLY);
+    let SearchOutcome::Found(hits) = d.search("drop table delete") else { panic!() };
+    let drop = hits.iter().find(|h| h.tool == Tool::DropTable).expect("dropTable is found");
+    assert!(!drop.callable);
+    assert!(d.check("dropTable").is_err());
+}
