@@ -66,7 +66,10 @@ fn unique_names(source: &str, rows: &[RawTool], errors: &mut Errors) {
             );
             continue;
         }
-        let ident = row.rust_name.as_ref().map_or_else(|| names::variant(name), |(r, _)| r.clone());
+        let ident = row
+            .rust_name
+            .as_ref()
+            .map_or_else(|| names::variant(name), |(r, _)| r.clone());
         for key in [ident.clone(), names::snake_bare(&ident)] {
             if let Some((other, first)) = by_ident.insert(key, (name, span))
                 && other != name
@@ -181,53 +184,15 @@ fn tool(row: RawTool, is_search: bool, is_ask: bool, errors: &mut Errors) -> Opt
     let (visibility, tier, access, mcp) = if is_search {
         search_tool_rules(&row, &name, errors)
     } else {
-        let visibility = row.visibility.as_ref().map(|(v, _)| *v);
-        let tier = row.tier.as_ref().map(|(t, _)| *t);
-        let access = row.access.as_ref().map(|(a, _)| *a);
-        if visibility.is_none() {
-            missing(
-                "visibility",
-                "add `visibility = \"inline\"` (in the active set from the first step) or `\"discoverable\"` (joins after a search finds it)",
-                errors,
-            );
-        }
-        if tier.is_none() {
-            missing(
-                "tier",
-                "add `tier = \"silent\"` (runs without asking) or `\"gated\"` (passes the permission check first)",
-                errors,
-            );
-        }
-        if access.is_none() {
-            missing(
-                "access",
-                "add `access = \"read-only\"`, `\"read-and-stage\"` or `\"full-access\"`: the lowest MCP level that may call it",
-                errors,
-            );
-        }
-        if let (Some((Tier::Silent, span)), Some(Access::FullAccess)) = (&row.tier, access) {
-            errors.push(
-                Diagnostic::new(span.clone(), format!("tool `{name}` needs full access but runs silently"))
-                    .help("full-access tools commit or destroy data: make it `tier = \"gated\"`, or lower its `access`"),
-            );
-        }
-        if is_ask && let Some((Visibility::Discoverable, span)) = &row.visibility {
-            errors.push(
-                    Diagnostic::new(span.clone(), format!("the ask tool `{name}` is discoverable"))
-                        .help("make it `visibility = \"inline\"`: the search budget error tells the model to call it, so it must always be callable"),
-                );
-        }
-        (
-            visibility,
-            tier.map(Some),
-            access.map(Some),
-            row.mcp.as_ref().is_none_or(|(m, _)| *m),
-        )
+        row_rules(&row, &name, is_ask, errors)
     };
     if let (Some(_), Some((_, span))) = (&row.params, &row.input_schema) {
         errors.push(
-            Diagnostic::new(span.clone(), format!("tool `{name}` has both `params` and `input-schema`"))
-                .help("`input-schema` replaces `params`: keep one of them"),
+            Diagnostic::new(
+                span.clone(),
+                format!("tool `{name}` has both `params` and `input-schema`"),
+            )
+            .help("`input-schema` replaces `params`: keep one of them"),
         );
     }
     let params = row.params.map(|(p, _)| p).unwrap_or_default();
@@ -249,19 +214,74 @@ fn tool(row: RawTool, is_search: bool, is_ask: bool, errors: &mut Errors) -> Opt
     })
 }
 
-/// The search tool is part of the agent loop: always inline, no tier, no access, never on MCP,
-/// and it takes the request as a required string `query`.
-#[allow(clippy::type_complexity)]
-fn search_tool_rules(
-    row: &RawTool,
-    name: &str,
-    errors: &mut Errors,
-) -> (
+/// What the rules decided about a row: visibility, tier, access (each `None` when missing,
+/// the inner `None` for the search tool's absent tier and access) and MCP exposure.
+type Roles = (
     Option<Visibility>,
     Option<Option<Tier>>,
     Option<Option<Access>>,
     bool,
-) {
+);
+
+/// Every row but the search tool declares visibility, tier and access; full access is gated;
+/// the ask tool is inline.
+fn row_rules(row: &RawTool, name: &str, is_ask: bool, errors: &mut Errors) -> Roles {
+    let missing = |key: &str, help: &str, errors: &mut Errors| {
+        let at = row
+            .name
+            .as_ref()
+            .map_or(row.span.clone(), |(_, s)| s.clone());
+        errors.push(
+            Diagnostic::new(at, format!("tool `{name}` has no `{key}`")).help(help.to_string()),
+        );
+    };
+    let visibility = row.visibility.as_ref().map(|(v, _)| *v);
+    let tier = row.tier.as_ref().map(|(t, _)| *t);
+    let access = row.access.as_ref().map(|(a, _)| *a);
+    if visibility.is_none() {
+        missing(
+            "visibility",
+            "add `visibility = \"inline\"` (in the active set from the first step) or `\"discoverable\"` (joins after a search finds it)",
+            errors,
+        );
+    }
+    if tier.is_none() {
+        missing(
+            "tier",
+            "add `tier = \"silent\"` (runs without asking) or `\"gated\"` (passes the permission check first)",
+            errors,
+        );
+    }
+    if access.is_none() {
+        missing(
+            "access",
+            "add `access = \"read-only\"`, `\"read-and-stage\"` or `\"full-access\"`: the lowest MCP level that may call it",
+            errors,
+        );
+    }
+    if let (Some((Tier::Silent, span)), Some(Access::FullAccess)) = (&row.tier, access) {
+        errors.push(
+            Diagnostic::new(span.clone(), format!("tool `{name}` needs full access but runs silently"))
+                .help("full-access tools commit or destroy data: make it `tier = \"gated\"`, or lower its `access`"),
+        );
+    }
+    if is_ask && let Some((Visibility::Discoverable, span)) = &row.visibility {
+        errors.push(
+                Diagnostic::new(span.clone(), format!("the ask tool `{name}` is discoverable"))
+                    .help("make it `visibility = \"inline\"`: the search budget error tells the model to call it, so it must always be callable"),
+            );
+    }
+    (
+        visibility,
+        tier.map(Some),
+        access.map(Some),
+        row.mcp.as_ref().is_none_or(|(m, _)| *m),
+    )
+}
+
+/// The search tool is part of the agent loop: always inline, no tier, no access, never on MCP,
+/// and it takes the request as a required string `query`.
+fn search_tool_rules(row: &RawTool, name: &str, errors: &mut Errors) -> Roles {
     if let Some((Visibility::Discoverable, span)) = &row.visibility {
         errors.push(
             Diagnostic::new(
@@ -298,7 +318,11 @@ fn search_tool_rules(
             .help("remove `mcp = true`: MCP clients bring their own discovery"),
         );
     }
-    let query = row.params.iter().flat_map(|(p, _)| p).find(|p| p.name == "query");
+    let query = row
+        .params
+        .iter()
+        .flat_map(|(p, _)| p)
+        .find(|p| p.name == "query");
     if !matches!(query, Some(Field { required: true, ty, .. }) if matches!(ty.kind, Kind::String { values: None }))
     {
         errors.push(

@@ -103,11 +103,7 @@ struct Gen<'a> {
 
 impl Gen<'_> {
     fn variants(&self) -> Vec<syn::Ident> {
-        self.c
-            .tools
-            .iter()
-            .map(|t| ident(&t.variant()))
-            .collect()
+        self.c.tools.iter().map(|t| ident(&t.variant())).collect()
     }
 
     fn words(&self) -> usize {
@@ -570,13 +566,18 @@ impl Gen<'_> {
         let search_args = format_ident!("{}Args", search);
         let handled: Vec<_> = self.handled().collect();
         let h_variants = handled.iter().map(|(_, v, _)| v);
+        let call_docs = self
+            .c
+            .tools
+            .iter()
+            .map(|t| format!(" A call of `{}`.", t.name));
         let h_methods = handled.iter().map(|(_, _, m)| m);
         quote! {
             /// A model's call, parsed into the tool's typed arguments.
             #[derive(Clone, Debug, PartialEq)]
             #[allow(clippy::large_enum_variant)] // one variant per tool; boxing would cost every call
             pub enum ToolCall {
-                #( #[doc = ::core::concat!("A call of `", ::core::stringify!(#variants), "`.")] #variants(#args), )*
+                #( #[doc = #call_docs] #variants(#args), )*
             }
 
             impl ToolCall {
@@ -590,9 +591,8 @@ impl Gen<'_> {
                 /// as no arguments).
                 ///
                 /// # Errors
-                /// [`CallError::UnknownTool`](#core::CallError::UnknownTool) when no row has this
-                /// name; [`CallError::BadArguments`](#core::CallError::BadArguments) when the
-                /// arguments do not fit the tool's input.
+                /// `CallError::UnknownTool` when no row has this name; `CallError::BadArguments`
+                /// when the arguments do not fit the tool's input.
                 pub fn parse(name: &str, arguments: #core::__private::Value) -> ::core::result::Result<ToolCall, #core::CallError> {
                     let ::core::option::Option::Some(tool) = Tool::from_name(name) else {
                         return ::core::result::Result::Err(#core::CallError::UnknownTool(
@@ -635,13 +635,7 @@ impl Gen<'_> {
             .iter()
             .enumerate()
             .filter(move |(i, _)| *i != search)
-            .map(|(_, t)| {
-                (
-                    t,
-                    ident(&t.variant()),
-                    ident(&t.method()),
-                )
-            })
+            .map(|(_, t)| (t, ident(&t.variant()), ident(&t.method())))
     }
 
     fn handler(&self) -> TokenStream {

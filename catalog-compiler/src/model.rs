@@ -126,7 +126,9 @@ impl Tool {
     /// The enum variant: `rust-name`, or derived from the name (`openTable` → `OpenTable`).
     #[must_use]
     pub fn variant(&self) -> String {
-        self.rust_name.clone().unwrap_or_else(|| names::variant(&self.name))
+        self.rust_name
+            .clone()
+            .unwrap_or_else(|| names::variant(&self.name))
     }
 
     /// The handler method: the variant in snake case (`OpenTable` → `open_table`).
@@ -154,7 +156,9 @@ impl Field {
     /// The Rust field, as source text (`r#type` for a keyword): `rust-name`, or derived.
     #[must_use]
     pub fn ident(&self) -> String {
-        self.rust_name.clone().unwrap_or_else(|| names::snake(&self.name))
+        self.rust_name
+            .clone()
+            .unwrap_or_else(|| names::snake(&self.name))
     }
 
     /// [`Field::ident`] without a raw prefix: what collision checks compare.

@@ -361,55 +361,16 @@ fn type_spec(
     } else if let Some((v, _)) = ty {
         match string(v, "type", errors) {
             None => Kind::Raw(Value::Object(Map::new())),
-            Some((name, tspan)) => match name.as_str() {
-                "string" => Kind::String {
-                    values: values.and_then(|(v, _)| enum_values(v, errors)),
-                },
-                "integer" | "number" => {
-                    if let (Some(lo), Some(hi)) = (minimum, maximum)
-                        && lo > hi
-                    {
-                        errors.push(
-                            Diagnostic::new(
-                                keys["minimum"].clone(),
-                                format!("`minimum` {lo} is above `maximum` {hi} ({what})"),
-                            )
-                            .help("swap the bounds"),
-                        );
-                    }
-                    if name == "integer" {
-                        Kind::Integer { minimum, maximum }
-                    } else {
-                        Kind::Number { minimum, maximum }
-                    }
-                }
-                "boolean" => Kind::Boolean,
-                "array" => {
-                    if let Some((v, _)) = items {
-                        match table(v, &format!("{what} items"), errors) {
-                            Some(it) => Kind::Array(Box::new(
-                                type_spec(it, v.span(), &format!("{what} items"), false, errors).0,
-                            )),
-                            None => Kind::Raw(Value::Object(Map::new())),
-                        }
-                    } else {
-                        errors.push(
-                            Diagnostic::new(tspan, format!("array without `items` ({what})")).help(
-                                "say what the array holds, e.g. `items = { type = \"string\" }`",
-                            ),
-                        );
-                        Kind::Raw(Value::Object(Map::new()))
-                    }
-                }
-                "object" => Kind::Object(properties.and_then(|(v, _)| {
-                    table(v, &format!("{what} properties"), errors)
-                        .map(|p| fields(p, "property", errors))
-                })),
-                other => {
-                    errors.push(unknown_value(tspan, "type", other, TYPE_NAMES));
-                    Kind::Raw(Value::Object(Map::new()))
-                }
-            },
+            Some((name, tspan)) => {
+                let parts = Parts {
+                    values,
+                    items,
+                    properties,
+                    minimum,
+                    maximum,
+                };
+                declared_kind(&name, tspan, parts, &keys, what, errors)
+            }
         }
     } else {
         errors.push(
@@ -427,6 +388,80 @@ fn type_spec(
         },
         extra,
     )
+}
+
+/// The keys that shape a declared `type`.
+struct Parts<'a, 'i> {
+    values: Option<(&'a Spanned<DeValue<'i>>, Span)>,
+    items: Option<(&'a Spanned<DeValue<'i>>, Span)>,
+    properties: Option<(&'a Spanned<DeValue<'i>>, Span)>,
+    minimum: Option<f64>,
+    maximum: Option<f64>,
+}
+
+/// The kind a `type = "..."` declares, read with the keys that shape it.
+fn declared_kind(
+    name: &str,
+    tspan: Span,
+    parts: Parts<'_, '_>,
+    keys: &std::collections::HashMap<String, Span>,
+    what: &str,
+    errors: &mut Errors,
+) -> Kind {
+    let Parts {
+        values,
+        items,
+        properties,
+        minimum,
+        maximum,
+    } = parts;
+    match name {
+        "string" => Kind::String {
+            values: values.and_then(|(v, _)| enum_values(v, errors)),
+        },
+        "integer" | "number" => {
+            if let (Some(lo), Some(hi)) = (minimum, maximum)
+                && lo > hi
+            {
+                errors.push(
+                    Diagnostic::new(
+                        keys["minimum"].clone(),
+                        format!("`minimum` {lo} is above `maximum` {hi} ({what})"),
+                    )
+                    .help("swap the bounds"),
+                );
+            }
+            if name == "integer" {
+                Kind::Integer { minimum, maximum }
+            } else {
+                Kind::Number { minimum, maximum }
+            }
+        }
+        "boolean" => Kind::Boolean,
+        "array" => {
+            if let Some((v, _)) = items {
+                match table(v, &format!("{what} items"), errors) {
+                    Some(it) => Kind::Array(Box::new(
+                        type_spec(it, v.span(), &format!("{what} items"), false, errors).0,
+                    )),
+                    None => Kind::Raw(Value::Object(Map::new())),
+                }
+            } else {
+                errors.push(
+                    Diagnostic::new(tspan, format!("array without `items` ({what})"))
+                        .help("say what the array holds, e.g. `items = { type = \"string\" }`"),
+                );
+                Kind::Raw(Value::Object(Map::new()))
+            }
+        }
+        "object" => Kind::Object(properties.and_then(|(v, _)| {
+            table(v, &format!("{what} properties"), errors).map(|p| fields(p, "property", errors))
+        })),
+        other => {
+            errors.push(unknown_value(tspan, "type", other, TYPE_NAMES));
+            Kind::Raw(Value::Object(Map::new()))
+        }
+    }
 }
 
 /// Reports keys that do not apply to the kind declared (`items` on a string, ...).
@@ -509,15 +544,21 @@ fn raw_schema(v: &Spanned<DeValue<'_>>, key: &str, errors: &mut Errors) -> Kind 
         Ok(schema @ (Value::Object(_) | Value::Bool(_))) => Kind::Raw(schema),
         Ok(_) => {
             errors.push(
-                Diagnostic::new(span, format!("`{key}` must hold a JSON object (a JSON Schema)"))
-                    .help(format!("write it as a single-quoted TOML string: {key} = '{{\"type\": \"string\"}}'")),
+                Diagnostic::new(
+                    span,
+                    format!("`{key}` must hold a JSON object (a JSON Schema)"),
+                )
+                .help(format!(
+                    "write it as a single-quoted TOML string: {key} = '{{\"type\": \"string\"}}'"
+                )),
             );
             Kind::Raw(Value::Object(Map::new()))
         }
         Err(e) => {
             errors.push(
-                Diagnostic::new(span, format!("`{key}` is not valid JSON: {e}"))
-                    .help(format!("write it as a single-quoted TOML string: {key} = '{{\"type\": \"string\"}}'")),
+                Diagnostic::new(span, format!("`{key}` is not valid JSON: {e}")).help(format!(
+                    "write it as a single-quoted TOML string: {key} = '{{\"type\": \"string\"}}'"
+                )),
             );
             Kind::Raw(Value::Object(Map::new()))
         }
@@ -879,8 +920,12 @@ mod tests {
         let text = include_str!("../../catalog.schema.json");
         let schema: Value = serde_json::from_str(text).unwrap();
         let keys = |def: &str| -> Vec<String> {
-            let mut k: Vec<String> =
-                schema["definitions"][def]["properties"].as_object().unwrap().keys().cloned().collect();
+            let mut k: Vec<String> = schema["definitions"][def]["properties"]
+                .as_object()
+                .unwrap()
+                .keys()
+                .cloned()
+                .collect();
             k.sort();
             k
         };
@@ -889,7 +934,12 @@ mod tests {
             k.sort();
             k
         };
-        let mut top: Vec<String> = schema["properties"].as_object().unwrap().keys().cloned().collect();
+        let mut top: Vec<String> = schema["properties"]
+            .as_object()
+            .unwrap()
+            .keys()
+            .cloned()
+            .collect();
         top.sort();
         assert_eq!(top, sorted(TOP_KEYS));
         assert_eq!(keys("settings"), sorted(SETTINGS_KEYS));

@@ -134,10 +134,16 @@ impl<T: ToolId> SearchOutcome<T> {
             SearchOutcome::Found(hits) => {
                 let results: Vec<HitJson<'_>> = hits
                     .iter()
-                    .map(|h| HitJson { name: h.tool.name(), description: h.tool.spec().description, callable: h.callable })
+                    .map(|h| HitJson {
+                        name: h.tool.name(),
+                        description: h.tool.spec().description,
+                        callable: h.callable,
+                    })
                     .collect();
                 let mut out = String::from("{\"results\":");
-                out.push_str(&serde_json::to_string(&results).unwrap_or_else(|_| String::from("[]")));
+                out.push_str(
+                    &serde_json::to_string(&results).unwrap_or_else(|_| String::from("[]")),
+                );
                 out.push('}');
                 out
             }
@@ -154,7 +160,13 @@ impl<'a, T: ToolId, const W: usize> Discovery<'a, T, W> {
     #[must_use]
     pub fn new(info: Info<'a, T, W>) -> Self {
         let all = (0..T::COUNT).filter_map(T::from_index).collect();
-        Discovery { info, allowed: all, discovered: ToolSet::EMPTY, searches: 0, scratch: Scratch::default() }
+        Discovery {
+            info,
+            allowed: all,
+            discovered: ToolSet::EMPTY,
+            searches: 0,
+            scratch: Scratch::default(),
+        }
     }
 
     /// Limits the conversation to `allowed` (a read-only chat mode, say): tools outside it
@@ -181,7 +193,10 @@ impl<'a, T: ToolId, const W: usize> Discovery<'a, T, W> {
     /// Searches left in this turn.
     #[must_use]
     pub fn searches_left(&self) -> usize {
-        self.info.settings.searches_per_turn.saturating_sub(self.searches)
+        self.info
+            .settings
+            .searches_per_turn
+            .saturating_sub(self.searches)
     }
 
     /// A new user message: a fresh search budget, and with [`Retention::Turn`] the
@@ -202,7 +217,10 @@ impl<'a, T: ToolId, const W: usize> Discovery<'a, T, W> {
         let active = self.active();
         match T::from_name(name) {
             Some(tool) if active.contains(tool) => Ok(tool),
-            _ => Err(Unavailable { name: String::from(name), available: active.iter().map(T::name).collect() }),
+            _ => Err(Unavailable {
+                name: String::from(name),
+                available: active.iter().map(T::name).collect(),
+            }),
         }
     }
 
@@ -217,15 +235,24 @@ impl<'a, T: ToolId, const W: usize> Discovery<'a, T, W> {
             };
         }
         self.searches += 1;
-        let hits = self.info.index.search(query, self.info.settings.search_results, &mut self.scratch);
+        let hits =
+            self.info
+                .index
+                .search(query, self.info.settings.search_results, &mut self.scratch);
         let mut found = Vec::with_capacity(hits.len());
         for hit in hits {
-            let Some(tool) = T::from_index(hit.doc as usize) else { continue };
+            let Some(tool) = T::from_index(hit.doc as usize) else {
+                continue;
+            };
             let callable = self.allowed.contains(tool);
             if callable && self.info.discoverable.contains(tool) {
                 self.discovered.insert(tool);
             }
-            found.push(Found { tool, score: hit.score, callable });
+            found.push(Found {
+                tool,
+                score: hit.score,
+                callable,
+            });
         }
         SearchOutcome::Found(found)
     }

@@ -17,6 +17,8 @@ mod set;
 mod spec;
 
 pub use discovery::{Discovery, Found, Info, Retention, SearchOutcome, Unavailable};
+/// JSON values as handlers return them and as free-form arguments arrive.
+pub use serde_json::{Map, Value};
 pub use set::{Iter, ToolId, ToolSet};
 pub use spec::{Access, CallError, Caller, Dispatch, Settings, Tier, ToolSpec, Visibility};
 

@@ -127,7 +127,7 @@ pub struct Settings {
 }
 
 /// Where a parsed call goes: to the application's handler, or to the agent loop's search.
-#[derive(Debug)]
+#[derive(Debug, Clone, PartialEq)]
 pub enum Dispatch<Ran, Search> {
     /// A handler ran; its result.
     Ran(Ran),

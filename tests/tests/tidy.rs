@@ -28,26 +28,27 @@ fn light_crates_depend_only_on_the_allow_list() {
             let line = line.trim();
             if line.starts_with('[') {
                 section = line.trim_matches(|c| c == '[' || c == ']').to_string();
+                // `[dependencies.foo]` names its dependency in the header.
+                if let Some(name) = section.strip_prefix("dependencies.")
+                    && !allowed.contains(&name)
+                {
+                    problems.push(format!(
+                        "{rel}:{}: `{name}` is not on the allow-list for {krate}",
+                        i + 1
+                    ));
+                }
                 continue;
             }
             let is_dep_section = section == "dependencies"
                 || section.ends_with(".dependencies") && !section.contains("dev-dependencies");
-            if let Some(name) = dependency_name(line).filter(|_| is_dep_section) {
-                if !allowed.contains(&name) {
-                    problems.push(format!(
-                        "{rel}:{}: `{name}` is not on the allow-list for {krate} ({})",
-                        i + 1,
-                        allowed.join(", ")
-                    ));
-                }
-            }
-            if let Some(name) = section.strip_prefix("dependencies.") {
-                if !allowed.contains(&name) && i == 0 {
-                    problems.push(format!(
-                        "{rel}:{}: `{name}` is not on the allow-list",
-                        i + 1
-                    ));
-                }
+            if let Some(name) = dependency_name(line).filter(|_| is_dep_section)
+                && !allowed.contains(&name)
+            {
+                problems.push(format!(
+                    "{rel}:{}: `{name}` is not on the allow-list for {krate} ({})",
+                    i + 1,
+                    allowed.join(", ")
+                ));
             }
         }
     }

@@ -2,11 +2,14 @@
 //!
 //! - `check-catalog [--catalog PATH] [--format human|json]`: exit 0 valid, 1 errors, 2 usage.
 //! - `expand [--catalog PATH]`: the Rust that `catalog!` generates, formatted.
+//! - `import --from mcp FILE --out PATH`: an MCP `tools/list` result as a catalog.
 
 use std::io::Write as _;
 use std::process::ExitCode;
 
 mod check;
+mod import;
+mod search;
 
 const USAGE: &str = "\
 usage: cargo xtask <command> [options]
@@ -16,6 +19,12 @@ commands:
       validate a catalog; print every error, or a summary of what it declares
   expand [--catalog PATH]
       print the Rust code that `catalog!` generates for a catalog
+  import --from mcp FILE --out PATH
+      turn an MCP tools/list result (JSON) into a valid catalog; report what was mapped
+  search [--catalog PATH] [--k N] REQUEST
+      the catalog's own search: ranked hits with scores
+  eval-search --catalog PATH --queries FILE.jsonl [--k 5] [--format human|json]
+      recall@k, hit@k, MRR@k and median time per query (use --release for timings)
 
 --catalog defaults to catalog.toml in the workspace root.";
 
@@ -39,6 +48,8 @@ fn run(args: &[String]) -> Result<ExitCode, Usage> {
     };
     let opts = Flags::parse(rest)?;
     match command.as_str() {
+        // `import` reads its own arguments (`--from mcp FILE --out PATH`).
+        "import" => import::run(rest),
         "check-catalog" => {
             let format = match opts.get("format").unwrap_or("human") {
                 "human" => check::Format::Human,
@@ -80,6 +91,39 @@ fn run(args: &[String]) -> Result<ExitCode, Usage> {
                 }
             }
         }
+        "search" => {
+            opts.only_options(&["catalog", "k"])?;
+            let k = opts.count("k", 5)?;
+            let [query] = opts.positional.as_slice() else {
+                return Err(Usage("search takes one request, in quotes".into()));
+            };
+            let (path, source) = read(&opts)?;
+            Ok(match search::load(&path, &source) {
+                Ok((catalog, index)) => search::search(&catalog, &index, query, k),
+                Err(code) => code,
+            })
+        }
+        "eval-search" => {
+            opts.only(&["catalog", "queries", "k", "format"])?;
+            let k = opts.count("k", 5)?;
+            let format = match opts.get("format").unwrap_or("human") {
+                "human" => search::Format::Human,
+                "json" => search::Format::Json,
+                other => {
+                    return Err(Usage(format!(
+                        "unknown format `{other}`: use human or json"
+                    )));
+                }
+            };
+            let Some(queries) = opts.get("queries") else {
+                return Err(Usage("eval-search needs --queries FILE.jsonl".into()));
+            };
+            let (path, source) = read(&opts)?;
+            match search::load(&path, &source) {
+                Ok((catalog, index)) => search::eval(&catalog, &index, queries, k, format),
+                Err(code) => Ok(code),
+            }
+        }
         "help" | "--help" | "-h" => {
             println!("{USAGE}");
             Ok(ExitCode::SUCCESS)
@@ -88,16 +132,21 @@ fn run(args: &[String]) -> Result<ExitCode, Usage> {
     }
 }
 
-/// `--key value` pairs.
-struct Flags(Vec<(String, String)>);
+/// `--key value` pairs and positional arguments.
+struct Flags {
+    pairs: Vec<(String, String)>,
+    positional: Vec<String>,
+}
 
 impl Flags {
     fn parse(args: &[String]) -> Result<Flags, Usage> {
         let mut out = Vec::new();
+        let mut positional = Vec::new();
         let mut it = args.iter();
         while let Some(a) = it.next() {
             let Some(key) = a.strip_prefix("--") else {
-                return Err(Usage(format!("unexpected argument `{a}`")));
+                positional.push(a.clone());
+                continue;
             };
             let (key, value) = match key.split_once('=') {
                 Some((k, v)) => (k.to_string(), v.to_string()),
@@ -108,21 +157,49 @@ impl Flags {
             };
             out.push((key, value));
         }
-        Ok(Flags(out))
+        Ok(Flags {
+            pairs: out,
+            positional,
+        })
     }
 
     fn get(&self, key: &str) -> Option<&str> {
-        self.0
+        self.pairs
             .iter()
             .rev()
             .find(|(k, _)| k == key)
             .map(|(_, v)| v.as_str())
     }
 
+    /// Fails on options outside `allowed` and on positional arguments.
     fn only(&self, allowed: &[&str]) -> Result<(), Usage> {
-        match self.0.iter().find(|(k, _)| !allowed.contains(&k.as_str())) {
+        if let Some(p) = self.positional.first() {
+            return Err(Usage(format!("unexpected argument `{p}`")));
+        }
+        self.only_options(allowed)
+    }
+
+    fn only_options(&self, allowed: &[&str]) -> Result<(), Usage> {
+        match self
+            .pairs
+            .iter()
+            .find(|(k, _)| !allowed.contains(&k.as_str()))
+        {
             Some((k, _)) => Err(Usage(format!("unknown option `--{k}`"))),
             None => Ok(()),
+        }
+    }
+
+    /// A positive whole number option.
+    fn count(&self, key: &str, default: usize) -> Result<usize, Usage> {
+        match self.get(key) {
+            None => Ok(default),
+            Some(v) => match v.parse::<usize>() {
+                Ok(n) if n > 0 => Ok(n),
+                _ => Err(Usage(format!(
+                    "`--{key}` must be a positive whole number, not `{v}`"
+                ))),
+            },
         }
     }
 }

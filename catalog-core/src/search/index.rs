@@ -111,7 +111,11 @@ impl<'a> Index<'a> {
     }
 
     fn term(&self, i: usize) -> &'a str {
-        let start = if i == 0 { 0 } else { self.term_ends[i - 1] as usize };
+        let start = if i == 0 {
+            0
+        } else {
+            self.term_ends[i - 1] as usize
+        };
         &self.terms[start..self.term_ends[i] as usize]
     }
 
@@ -123,7 +127,11 @@ impl<'a> Index<'a> {
                 Ordering::Less => lo = mid + 1,
                 Ordering::Greater => hi = mid,
                 Ordering::Equal => {
-                    let start = if mid == 0 { 0 } else { self.posting_ends[mid - 1] as usize };
+                    let start = if mid == 0 {
+                        0
+                    } else {
+                        self.posting_ends[mid - 1] as usize
+                    };
                     let end = self.posting_ends[mid] as usize;
                     return (&self.docs[start..end], &self.impacts[start..end]);
                 }
@@ -149,18 +157,21 @@ impl<'a> Index<'a> {
         });
         let mut top: Vec<Hit> = Vec::with_capacity(k + 1);
         for &doc in &scratch.touched {
-            let hit = Hit { doc, score: scratch.scores[doc as usize] };
-            if top.len() == k && !self.better(&hit, &top[k - 1]) {
+            let hit = Hit {
+                doc,
+                score: scratch.scores[doc as usize],
+            };
+            if top.len() == k && !self.better(hit, top[k - 1]) {
                 continue;
             }
-            let at = top.partition_point(|h| self.better(h, &hit));
+            let at = top.partition_point(|h| self.better(*h, hit));
             top.insert(at, hit);
             top.truncate(k);
         }
         top
     }
 
-    fn better(&self, a: &Hit, b: &Hit) -> bool {
+    fn better(&self, a: Hit, b: Hit) -> bool {
         match a.score.total_cmp(&b.score) {
             Ordering::Greater => true,
             Ordering::Less => false,
@@ -207,7 +218,11 @@ impl Builder {
     /// An empty builder.
     #[must_use]
     pub fn new(weights: Weights) -> Self {
-        Builder { weights, names: Vec::new(), docs: Vec::new() }
+        Builder {
+            weights,
+            names: Vec::new(),
+            docs: Vec::new(),
+        }
     }
 
     /// Starts the next document (documents are numbered from 0 in the order added).
@@ -220,7 +235,9 @@ impl Builder {
     /// Adds text to the current document.
     pub fn add(&mut self, field: Field, text: &str) {
         let w = self.weights.of(field);
-        let Some(doc) = self.docs.last_mut() else { return };
+        let Some(doc) = self.docs.last_mut() else {
+            return;
+        };
         terms(text, |t| match doc.iter_mut().find(|(term, _)| term == t) {
             Some((_, f)) => *f += w,
             None => doc.push((String::from(t), w)),
@@ -232,8 +249,16 @@ impl Builder {
     #[allow(clippy::cast_precision_loss)] // counts far below 2^24
     pub fn build(self) -> OwnedIndex {
         let n = self.docs.len();
-        let lengths: Vec<f32> = self.docs.iter().map(|d| d.iter().map(|(_, f)| f).sum()).collect();
-        let avg = if n == 0 { 1.0 } else { (lengths.iter().sum::<f32>() / n as f32).max(f32::MIN_POSITIVE) };
+        let lengths: Vec<f32> = self
+            .docs
+            .iter()
+            .map(|d| d.iter().map(|(_, f)| f).sum())
+            .collect();
+        let avg = if n == 0 {
+            1.0
+        } else {
+            (lengths.iter().sum::<f32>() / n as f32).max(f32::MIN_POSITIVE)
+        };
         let mut all: Vec<(&str, u32, f32)> = Vec::new();
         for (doc, terms) in self.docs.iter().enumerate() {
             for (t, f) in terms {
@@ -255,8 +280,10 @@ impl Builder {
                 out.impacts.push(idf * tf * (k1 + 1.0) / (tf + norm));
             }
             out.terms.push_str(term);
-            out.term_ends.push(u32::try_from(out.terms.len()).unwrap_or(u32::MAX));
-            out.posting_ends.push(u32::try_from(out.docs.len()).unwrap_or(u32::MAX));
+            out.term_ends
+                .push(u32::try_from(out.terms.len()).unwrap_or(u32::MAX));
+            out.posting_ends
+                .push(u32::try_from(out.docs.len()).unwrap_or(u32::MAX));
             i = end;
         }
         let mut order: Vec<usize> = (0..n).collect();
@@ -351,7 +378,9 @@ mod tests {
     #[test]
     fn best_match_first() {
         let idx = index();
-        let hits = idx.view().search("export this table to csv", 5, &mut Scratch::default());
+        let hits = idx
+            .view()
+            .search("export this table to csv", 5, &mut Scratch::default());
         assert_eq!(hits[0].doc, 0);
         assert_eq!(hits.len(), 4);
     }
@@ -365,13 +394,20 @@ mod tests {
         let a = docs.iter().position(|&d| d == 3).unwrap();
         let b = docs.iter().position(|&d| d == 2).unwrap();
         assert!(a < b);
-        assert_eq!(idx.view().search("opens", 2, &mut Scratch::default()).len(), 2);
+        assert_eq!(
+            idx.view().search("opens", 2, &mut Scratch::default()).len(),
+            2
+        );
     }
 
     #[test]
     fn no_match_no_hits() {
         let idx = index();
-        assert!(idx.view().search("zebra", 5, &mut Scratch::default()).is_empty());
+        assert!(
+            idx.view()
+                .search("zebra", 5, &mut Scratch::default())
+                .is_empty()
+        );
     }
 
     #[test]

@@ -36,8 +36,9 @@ pub fn terms(text: &str, mut emit: impl FnMut(&str)) {
             // camelCase: a capital after a lowercase letter or digit starts a word; so does
             // the last capital of a run followed by a lowercase letter (`HTTPServer`).
             let lower_to_upper = c.is_uppercase() && (p.is_lowercase() || p.is_ascii_digit());
-            let acronym_end =
-                c.is_uppercase() && p.is_uppercase() && chars.peek().is_some_and(|n| n.is_lowercase());
+            let acronym_end = c.is_uppercase()
+                && p.is_uppercase()
+                && chars.peek().is_some_and(|n| n.is_lowercase());
             if lower_to_upper || acronym_end {
                 flush(&mut word);
             }
@@ -51,16 +52,16 @@ pub fn terms(text: &str, mut emit: impl FnMut(&str)) {
 /// Words too common to tell tools apart (English function words and request filler).
 const STOP_WORDS: &[&str] = &[
     "a", "about", "after", "all", "also", "am", "an", "and", "any", "are", "as", "at", "be",
-    "been", "before", "being", "between", "both", "but", "by", "can", "could", "did", "do",
-    "does", "doing", "during", "each", "either", "etc", "for", "from", "further", "given",
-    "had", "has", "have", "having", "he", "her", "here", "hers", "him", "his", "how", "i",
-    "if", "in", "into", "is", "it", "its", "itself", "just", "me", "might", "more", "most",
-    "must", "my", "myself", "no", "nor", "not", "of", "off", "on", "once", "only", "or",
-    "other", "our", "ours", "out", "over", "own", "please", "same", "shall", "she", "should",
-    "so", "some", "such", "than", "that", "the", "their", "theirs", "them", "then", "there",
-    "these", "they", "this", "those", "through", "to", "too", "under", "until", "up", "upon",
-    "us", "very", "via", "was", "we", "were", "what", "when", "where", "whether", "which",
-    "while", "who", "whom", "whose", "why", "will", "with", "would", "you", "your", "yours",
+    "been", "before", "being", "between", "both", "but", "by", "can", "could", "did", "do", "does",
+    "doing", "during", "each", "either", "etc", "for", "from", "further", "given", "had", "has",
+    "have", "having", "he", "her", "here", "hers", "him", "his", "how", "i", "if", "in", "into",
+    "is", "it", "its", "itself", "just", "me", "might", "more", "most", "must", "my", "myself",
+    "no", "nor", "not", "of", "off", "on", "once", "only", "or", "other", "our", "ours", "out",
+    "over", "own", "please", "same", "shall", "she", "should", "so", "some", "such", "than",
+    "that", "the", "their", "theirs", "them", "then", "there", "these", "they", "this", "those",
+    "through", "to", "too", "under", "until", "up", "upon", "us", "very", "via", "was", "we",
+    "were", "what", "when", "where", "whether", "which", "while", "who", "whom", "whose", "why",
+    "will", "with", "would", "you", "your", "yours",
 ];
 
 fn is_stop_word(word: &str) -> bool {
@@ -81,14 +82,20 @@ mod tests {
     #[test]
     fn identifiers_split() {
         assert_eq!(all("getCurrentTime"), ["get", "current", "time"]);
-        assert_eq!(all("triangle_properties.get"), ["triangl", "properti", "get"]);
+        assert_eq!(
+            all("triangle_properties.get"),
+            ["triangl", "properti", "get"]
+        );
         assert_eq!(all("HTTPServer"), ["http", "server"]);
         assert_eq!(all("coordinate_1"), ["coordin"]);
     }
 
     #[test]
     fn stop_words_and_numbers_go() {
-        assert_eq!(all("Find the area of a triangle with a base of 10 units"), ["find", "area", "triangl", "base", "unit"]);
+        assert_eq!(
+            all("Find the area of a triangle with a base of 10 units"),
+            ["find", "area", "triangl", "base", "unit"]
+        );
     }
 
     #[test]

@@ -1,0 +1,161 @@
+//! `cargo xtask search` and `cargo xtask eval-search`: the catalog's own search, run on a
+//! catalog read at run time with the code that builds a compiled catalog's index.
+
+use std::process::ExitCode;
+use std::time::Instant;
+
+use catalog_compiler::model::Catalog;
+use catalog_core::search::{Hit, OwnedIndex, Scratch, Weights};
+use serde_json::json;
+
+use crate::Usage;
+
+/// Compiles a catalog or prints its errors.
+pub fn load(path: &str, source: &str) -> Result<(Catalog, OwnedIndex), ExitCode> {
+    match catalog_compiler::compile(source) {
+        Ok(c) => {
+            let index = catalog_compiler::search::index(&c, Weights::DEFAULT);
+            Ok((c, index))
+        }
+        Err(d) => {
+            eprint!("{}", catalog_compiler::render_all(path, source, &d));
+            Err(ExitCode::FAILURE)
+        }
+    }
+}
+
+/// Prints the ranked hits for one request.
+pub fn search(catalog: &Catalog, index: &OwnedIndex, query: &str, k: usize) -> ExitCode {
+    let hits = index.view().search(query, k, &mut Scratch::default());
+    if hits.is_empty() {
+        println!("no tool matches {query:?}");
+    }
+    for (rank, Hit { doc, score }) in hits.iter().enumerate() {
+        let tool = &catalog.tools[*doc as usize];
+        println!(
+            "{:>2}. {score:>7.3}  {}  ({:?})",
+            rank + 1,
+            tool.name,
+            tool.visibility
+        );
+    }
+    ExitCode::SUCCESS
+}
+
+/// One line of a queries file (the `dev.jsonl` format).
+#[derive(serde::Deserialize)]
+struct QueryLine {
+    id: String,
+    query: String,
+    expected: Vec<String>,
+}
+
+/// Output format of `eval-search`.
+#[derive(Clone, Copy)]
+pub enum Format {
+    /// A table for people.
+    Human,
+    /// One JSON object.
+    Json,
+}
+
+/// Recall, hit rate and MRR at `k`, and the median time per query.
+pub fn eval(
+    catalog: &Catalog,
+    index: &OwnedIndex,
+    queries_path: &str,
+    k: usize,
+    format: Format,
+) -> Result<ExitCode, Usage> {
+    let text = std::fs::read_to_string(queries_path)
+        .map_err(|e| Usage(format!("cannot read `{queries_path}`: {e}")))?;
+    let mut queries = Vec::new();
+    for (i, line) in text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+    {
+        let q: QueryLine = serde_json::from_str(line)
+            .map_err(|e| Usage(format!("{queries_path}:{}: not a query line: {e}", i + 1)))?;
+        let mut expected = Vec::new();
+        for name in &q.expected {
+            match catalog.tools.iter().position(|t| &t.name == name) {
+                Some(doc) => expected.push(u32::try_from(doc).unwrap_or(u32::MAX)),
+                None => {
+                    return Err(Usage(format!(
+                        "{queries_path}:{}: query `{}` expects `{name}`, which the catalog lacks",
+                        i + 1,
+                        q.id
+                    )));
+                }
+            }
+        }
+        queries.push((q, expected));
+    }
+    if queries.is_empty() {
+        return Err(Usage(format!("`{queries_path}` holds no query")));
+    }
+    let view = index.view();
+    let mut scratch = Scratch::default();
+    let (mut recall, mut hit, mut mrr) = (0.0f64, 0.0f64, 0.0f64);
+    for (q, expected) in &queries {
+        let top: Vec<u32> = view
+            .search(&q.query, k, &mut scratch)
+            .iter()
+            .map(|h| h.doc)
+            .collect();
+        let found = expected.iter().filter(|e| top.contains(e)).count();
+        recall += count_f64(found) / count_f64(expected.len());
+        hit += f64::from(u8::from(found == expected.len()));
+        if let Some(rank) = top.iter().position(|d| expected.contains(d)) {
+            mrr += 1.0 / count_f64(rank + 1);
+        }
+    }
+    // Time every query on its own, a few rounds, and take the median: one slow outlier
+    // (a page fault, the other core) must not move the figure.
+    let mut times = Vec::with_capacity(queries.len() * 5);
+    for _ in 0..5 {
+        for (q, _) in &queries {
+            let start = Instant::now();
+            let hits = view.search(&q.query, k, &mut scratch);
+            times.push(start.elapsed().as_secs_f64() * 1e6);
+            std::hint::black_box(hits);
+        }
+    }
+    times.sort_by(f64::total_cmp);
+    let median = times[times.len() / 2];
+    let n = count_f64(queries.len());
+    let report = json!({
+        "tools": catalog.tools.len(),
+        "queries": queries.len(),
+        "k": k,
+        "recall_at_k": recall / n,
+        "hit_at_k": hit / n,
+        "mrr_at_k": mrr / n,
+        "median_query_us": median,
+    });
+    match format {
+        Format::Json => println!("{report:#}"),
+        Format::Human => {
+            println!("tools            {}", catalog.tools.len());
+            println!("queries          {}", queries.len());
+            println!("recall@{k:<9} {:.3}", recall / n);
+            println!("hit@{k:<12} {:.3}", hit / n);
+            println!("MRR@{k:<12} {:.3}", mrr / n);
+            println!(
+                "median query     {median:.2} µs{}",
+                if cfg!(debug_assertions) {
+                    " (debug build: use --release for timings)"
+                } else {
+                    ""
+                }
+            );
+        }
+    }
+    Ok(ExitCode::SUCCESS)
+}
+
+#[allow(clippy::cast_precision_loss)] // counts far below 2^52
+fn count_f64(n: usize) -> f64 {
+    n as f64
+}

@@ -1,0 +1,286 @@
+//! `cargo xtask import --from mcp`: the generated catalog compiles, looks as locked by the
+//! snapshots, and loses nothing — on a fixture of tricky cases and on the 1,853 real tools
+//! of the BFCL data set.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Instant;
+
+use catalog_compiler::model::{Access, Catalog, Tier, Visibility};
+use catalog_compiler::schema;
+use serde_json::Value;
+
+const FIXTURE: &str = "tests/fixtures/mcp_tools.json";
+const BFCL: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../shared/eval/bfcl/tools.json"
+);
+
+fn xtask(args: &[&str]) -> (i32, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_xtask"))
+        .args(args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+/// Where a test writes its catalog: under the target dir, never in the repository.
+fn out_path(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_TARGET_TMPDIR")).join(name)
+}
+
+/// Imports `input` into `out_name`; the catalog text and the report (the output path
+/// replaced by `[out]`).
+fn import(input: &str, out_name: &str) -> (String, String) {
+    let out = out_path(out_name);
+    let out_str = out.to_str().unwrap();
+    let (code, stderr) = xtask(&["import", "--from", "mcp", input, "--out", out_str]);
+    assert_eq!(code, 0, "{stderr}");
+    let text = std::fs::read_to_string(&out).unwrap();
+    (text, stderr.replace(out_str, "[out]"))
+}
+
+fn compile(text: &str) -> Catalog {
+    catalog_compiler::compile(text).unwrap_or_else(|d| {
+        panic!(
+            "{}",
+            catalog_compiler::render_all("imported.toml", text, &d)
+        )
+    })
+}
+
+fn read_json(path: &str) -> Value {
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join(path);
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    serde_json::from_str(&text).unwrap()
+}
+
+/// Removes from `compiled` what the compiler adds where `original` (the same position in
+/// the source schema) does not have it:
+/// - `"additionalProperties": false` on object schemas;
+/// - `"properties": {}` on an object schema that had no `properties` (a tool without any).
+fn strip_added(compiled: &mut Value, original: &Value) {
+    match (compiled, original) {
+        (Value::Object(c), Value::Object(o)) => {
+            if c.get("additionalProperties") == Some(&Value::Bool(false))
+                && !o.contains_key("additionalProperties")
+            {
+                c.remove("additionalProperties");
+            }
+            if c.get("properties")
+                .is_some_and(|p| p == &serde_json::json!({}))
+                && !o.contains_key("properties")
+            {
+                c.remove("properties");
+            }
+            for (k, v) in c.iter_mut() {
+                if let Some(ov) = o.get(k) {
+                    strip_added(v, ov);
+                }
+            }
+        }
+        (Value::Array(c), Value::Array(o)) => {
+            for (cv, ov) in c.iter_mut().zip(o) {
+                strip_added(cv, ov);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// `required` is a set: the compiler lists it in property order and leaves out an empty
+/// one. Applied to both sides.
+fn required_as_set(v: &mut Value) {
+    match v {
+        Value::Object(m) => {
+            if m.get("required")
+                .is_some_and(|r| r == &serde_json::json!([]))
+            {
+                m.remove("required");
+            }
+            if let Some(Value::Array(r)) = m.get_mut("required") {
+                r.sort_by_key(ToString::to_string);
+            }
+            m.values_mut().for_each(required_as_set);
+        }
+        Value::Array(xs) => xs.iter_mut().for_each(required_as_set),
+        _ => {}
+    }
+}
+
+/// The normalized pair: equal when nothing was lost. Key order does not count
+/// (`serde_json::Map` equality ignores it).
+fn normalized(compiled: &Value, original: &Value) -> (Value, Value) {
+    let (mut c, mut o) = (compiled.clone(), original.clone());
+    strip_added(&mut c, &o);
+    required_as_set(&mut c);
+    required_as_set(&mut o);
+    (c, o)
+}
+
+/// Every imported tool, in order after the search and ask tools: same name, same
+/// description, discoverable, access from `readOnlyHint`, and an input (and output)
+/// schema equal to the original after [`normalized`].
+fn assert_lossless(doc: &Value, catalog: &Catalog) {
+    let tools = doc["tools"].as_array().unwrap();
+    assert_eq!(catalog.tools.len(), tools.len() + 2);
+    assert_eq!(catalog.settings.search_tool, 0);
+    assert_eq!(catalog.settings.ask_tool, 1);
+    let mut lost = Vec::new();
+    for (orig, tool) in tools.iter().zip(&catalog.tools[2..]) {
+        assert_eq!(tool.name, orig["name"].as_str().unwrap());
+        if let Some(d) = orig["description"].as_str() {
+            assert_eq!(tool.description, d, "{}", tool.name);
+        }
+        assert_eq!(tool.visibility, Visibility::Discoverable);
+        let read_only = orig["annotations"]["readOnlyHint"] == Value::Bool(true);
+        let (tier, access) = if read_only {
+            (Tier::Silent, Access::ReadOnly)
+        } else {
+            (Tier::Gated, Access::FullAccess)
+        };
+        assert_eq!((tool.tier, tool.access), (Some(tier), Some(access)));
+        assert!(tool.mcp);
+        let (c, o) = normalized(&schema::input(tool), &orig["inputSchema"]);
+        if c != o {
+            lost.push(format!(
+                "{} input:\n  compiled {c}\n  original {o}",
+                tool.name
+            ));
+        }
+        match (schema::output(tool), orig.get("outputSchema")) {
+            (None, None) => {}
+            (Some(out), Some(orig_out)) => {
+                let (c, o) = normalized(&out, orig_out);
+                if c != o {
+                    lost.push(format!(
+                        "{} output:\n  compiled {c}\n  original {o}",
+                        tool.name
+                    ));
+                }
+            }
+            (c, o) => lost.push(format!("{} output: {c:?} vs {o:?}", tool.name)),
+        }
+    }
+    assert!(
+        lost.is_empty(),
+        "{} schemas changed:\n{}",
+        lost.len(),
+        lost.join("\n")
+    );
+}
+
+#[test]
+fn fixture_imports_to_a_valid_catalog() {
+    let (text, report) = import(FIXTURE, "fixture.toml");
+    let catalog = compile(&text);
+    insta::assert_snapshot!("fixture_catalog", text);
+    insta::assert_snapshot!("fixture_report", report);
+
+    let tool = |name: &str| catalog.tools.iter().find(|t| t.name == name).unwrap();
+    // The imported `searchTools` keeps its name; the search tool takes the next free one.
+    assert_eq!(catalog.search_tool().name, "searchTools_2");
+    assert_eq!(catalog.ask_tool().name, "ask");
+    assert!(tool("searchTools").input_schema.is_some());
+    // readOnlyHint: read-only and silent; anything else: full access, gated.
+    assert_eq!(tool("get_weather").access, Some(Access::ReadOnly));
+    assert_eq!(tool("send_message").tier, Some(Tier::Gated));
+    // Rust collisions: a later row gets a numbered identifier.
+    assert_eq!(tool("calculate_bmi").variant(), "CalculateBmi");
+    assert_eq!(tool("calculate_BMI").variant(), "CalculateBmi2");
+    assert_eq!(tool("math_gcd").variant(), "MathGcd2");
+    let fields: Vec<String> = tool("create_order")
+        .params
+        .iter()
+        .map(catalog_compiler::model::Field::ident)
+        .collect();
+    assert_eq!(fields[..2], ["date_range", "date_range_2"]);
+    // A property name the format rejects keeps the whole input.
+    assert!(tool("obtener_cotizacion").input_schema.is_some());
+    // A tool without a description is described by its name.
+    assert_eq!(tool("ping").description, "ping");
+
+    assert_lossless(&read_json(FIXTURE), &catalog);
+}
+
+#[test]
+fn output_is_deterministic() {
+    let (a, _) = import(FIXTURE, "fixture-a.toml");
+    let (b, _) = import(FIXTURE, "fixture-b.toml");
+    assert_eq!(a, b);
+}
+
+/// The real data: 1,853 tools in, 1,855 rows out, nothing lost.
+#[test]
+fn bfcl_imports_without_loss() {
+    assert!(
+        Path::new(BFCL).exists(),
+        "the BFCL data is expected at {BFCL} (shared/ beside the clone)"
+    );
+    let (text, report) = import(BFCL, "bfcl.toml");
+    let started = Instant::now();
+    let catalog = compile(&text);
+    let took = started.elapsed();
+    eprintln!("compiled {} rows in {took:?}", catalog.tools.len());
+    assert_eq!(catalog.tools.len(), 1_853 + 2);
+    insta::assert_snapshot!("bfcl_report", report);
+    let doc: Value = serde_json::from_str(&std::fs::read_to_string(BFCL).unwrap()).unwrap();
+    assert_lossless(&doc, &catalog);
+}
+
+#[test]
+fn unusable_arguments_exit_2() {
+    let out = out_path("unused.toml");
+    let out = out.to_str().unwrap();
+    for args in [
+        &["import"][..],
+        &["import", FIXTURE, "--out", out],
+        &["import", "--from", "openapi", FIXTURE, "--out", out],
+        &["import", "--from", "mcp", "--out", out],
+        &["import", "--from", "mcp", FIXTURE],
+        &["import", "--from", "mcp", FIXTURE, FIXTURE, "--out", out],
+        &[
+            "import", "--from", "mcp", FIXTURE, "--out", out, "--nope", "x",
+        ],
+        &["import", "--from", "mcp", FIXTURE, "--out"],
+        &["import", "--from", "mcp", "missing.json", "--out", out],
+    ] {
+        let (code, stderr) = xtask(args);
+        assert_eq!(code, 2, "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("usage:") || stderr.contains("cannot read"),
+            "{args:?}: {stderr}"
+        );
+    }
+}
+
+#[test]
+fn input_that_is_not_a_tools_list_exits_1() {
+    let out = out_path("not-tools.toml");
+    let out = out.to_str().unwrap();
+    for input in ["Cargo.toml", "tests/fixtures/broken.toml"] {
+        let (code, stderr) = xtask(&["import", "--from", "mcp", input, "--out", out]);
+        assert_eq!(code, 1, "{input}: {stderr}");
+        assert!(stderr.contains("is not JSON"), "{stderr}");
+    }
+    let no_tools = out_path("no-tools.json");
+    std::fs::write(&no_tools, r#"{"jsonrpc": "2.0", "result": {}}"#).unwrap();
+    let (code, stderr) = xtask(&[
+        "import",
+        "--from",
+        "mcp",
+        no_tools.to_str().unwrap(),
+        "--out",
+        out,
+    ]);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(
+        stderr.contains("is not an MCP `tools/list` result"),
+        "{stderr}"
+    );
+}
