@@ -1,7 +1,7 @@
 //! The discovery loop on the example catalog: the scenarios the design answers.
 
-use app_catalog::{Catalog, Tool};
 use app_catalog::tools;
+use app_catalog::{Catalog, Tool};
 use catalog_core::{Discovery, Info, Retention, SearchOutcome, Settings};
 
 fn found(outcome: &SearchOutcome<Tool>) -> Vec<Tool> {
@@ -25,9 +25,15 @@ fn export_to_csv_is_found_then_callable() {
     let active: Vec<&str> = Catalog::INLINE.iter().map(Tool::name).collect();
     assert_eq!(
         before,
-        format!("Model tried to call unavailable tool 'exportCsv'. Available tools: {}.", active.join(", "))
+        format!(
+            "Model tried to call unavailable tool 'exportCsv'. Available tools: {}.",
+            active.join(", ")
+        )
     );
-    assert!(before.contains("searchTools"), "the message always names the search tool");
+    assert!(
+        before.contains("searchTools"),
+        "the message always names the search tool"
+    );
 
     let outcome = d.search("export this to CSV");
     assert!(found(&outcome).contains(&Tool::ExportCsv), "{outcome:?}");
@@ -43,7 +49,10 @@ fn unknown_and_undiscovered_names_get_the_same_message() {
     let d = Catalog::discovery();
     let unknown = d.check("frobnicate").unwrap_err().to_string();
     let hidden = d.check("dropTable").unwrap_err().to_string();
-    assert_eq!(unknown.replace("frobnicate", "X"), hidden.replace("dropTable", "X"));
+    assert_eq!(
+        unknown.replace("frobnicate", "X"),
+        hidden.replace("dropTable", "X")
+    );
 }
 
 #[test]
@@ -60,13 +69,22 @@ fn the_fourth_search_in_a_turn_hits_the_budget_and_the_next_turn_searches_again(
     );
     assert_eq!(d.searches_left(), 0);
     d.new_turn();
-    assert!(matches!(d.search("commit staged changes"), SearchOutcome::Found(_)));
+    assert!(matches!(
+        d.search("commit staged changes"),
+        SearchOutcome::Found(_)
+    ));
 }
 
 #[test]
 fn a_search_that_finds_only_inline_tools_adds_nothing() {
     // One hit per search, so the query decides exactly what is found.
-    let info = Info { settings: Settings { search_results: 1, ..Catalog::SETTINGS }, ..Catalog::INFO };
+    let info = Info {
+        settings: Settings {
+            search_results: 1,
+            ..Catalog::SETTINGS
+        },
+        ..Catalog::INFO
+    };
     let mut d = Discovery::new(info);
     let hits = found(&d.search("ask the user a clarifying question"));
     assert_eq!(hits, [Tool::Ask]);
@@ -96,8 +114,13 @@ fn the_search_tool_is_never_a_hit() {
 #[test]
 fn a_restricted_conversation_reports_hits_outside_it_as_not_callable() {
     let mut d = Catalog::discovery().restricted_to(Catalog::MCP_READ_ONLY);
-    let SearchOutcome::Found(hits) = d.search("drop table delete") else { panic!() };
-    let drop = hits.iter().find(|h| h.tool == Tool::DropTable).expect("dropTable is found");
+    let SearchOutcome::Found(hits) = d.search("drop table delete") else {
+        panic!()
+    };
+    let drop = hits
+        .iter()
+        .find(|h| h.tool == Tool::DropTable)
+        .expect("dropTable is found");
     assert!(!drop.callable);
     assert!(d.check("dropTable").is_err());
 }
