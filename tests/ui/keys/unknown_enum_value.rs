@@ -1,0 +1,3 @@
+catalog_macros::catalog!("ui/keys/unknown_enum_value.toml");
+
+fn main() {}

@@ -1,0 +1,3 @@
+catalog_macros::catalog!("ui/keys/unknown_param_key.toml");
+
+fn main() {}

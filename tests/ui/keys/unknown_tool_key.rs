@@ -1,0 +1,3 @@
+catalog_macros::catalog!("ui/keys/unknown_tool_key.toml");
+
+fn main() {}

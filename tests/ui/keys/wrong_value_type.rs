@@ -1,0 +1,3 @@
+catalog_macros::catalog!("ui/keys/wrong_value_type.toml");
+
+fn main() {}

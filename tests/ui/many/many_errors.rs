@@ -1,0 +1,3 @@
+catalog_macros::catalog!("ui/many/many_errors.toml");
+
+fn main() {}

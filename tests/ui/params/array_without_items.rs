@@ -1,0 +1,3 @@
+catalog_macros::catalog!("ui/params/array_without_items.toml");
+
+fn main() {}

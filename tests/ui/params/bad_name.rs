@@ -1,0 +1,3 @@
+catalog_macros::catalog!("ui/params/bad_name.toml");
+
+fn main() {}

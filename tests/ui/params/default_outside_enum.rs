@@ -1,0 +1,3 @@
+catalog_macros::catalog!("ui/params/default_outside_enum.toml");
+
+fn main() {}

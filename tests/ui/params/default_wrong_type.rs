@@ -1,0 +1,3 @@
+catalog_macros::catalog!("ui/params/default_wrong_type.toml");
+
+fn main() {}

@@ -1,0 +1,3 @@
+catalog_macros::catalog!("ui/params/empty_enum.toml");
+
+fn main() {}

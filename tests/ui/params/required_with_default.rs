@@ -1,0 +1,3 @@
+catalog_macros::catalog!("ui/params/required_with_default.toml");
+
+fn main() {}

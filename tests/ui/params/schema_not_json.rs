@@ -1,0 +1,3 @@
+catalog_macros::catalog!("ui/params/schema_not_json.toml");
+
+fn main() {}

@@ -1,0 +1,25 @@
+// `rust-name` separates names that would collide in Rust (`openTable`/`open_table`,
+// `dateRange`/`date_range`) without changing what the model sees; `input-schema` keeps a
+// tool's whole input as raw JSON.
+catalog_macros::catalog!("ui/pass/rust_names.toml");
+
+use catalog_core::__private::serde_json::{self, json};
+
+fn main() {
+    assert_eq!(Tool::from_name("openTable"), Some(Tool::OpenTable));
+    assert_eq!(Tool::from_name("open_table"), Some(Tool::OpenTableForm));
+    assert_eq!(tool!(open_table), Tool::OpenTableForm);
+    assert_eq!(Tool::OpenTableForm.name(), "open_table");
+
+    let args: OpenTableArgs = serde_json::from_value(
+        json!({"dateRange": "2025-01-01/2025-01-31", "date_range": "January"}),
+    )
+    .unwrap();
+    assert_eq!(args.date_range, "2025-01-01/2025-01-31");
+    assert_eq!(args.date_range_text.as_deref(), Some("January"));
+    let _ = OpenTableFormArgs {};
+
+    let call = ToolCall::parse("runQuery", json!({"sql": "select 1"})).unwrap();
+    assert_eq!(call.tool(), Tool::RunQuery);
+    assert!(Tool::RunQuery.spec().input_schema.contains("\"sql\""));
+}

@@ -1,0 +1,3 @@
+catalog_macros::catalog!("ui/rows/ask_discoverable.toml");
+
+fn main() {}

@@ -1,0 +1,3 @@
+catalog_macros::catalog!("ui/rows/bad_rust_name.toml");
+
+fn main() {}

@@ -1,0 +1,3 @@
+catalog_macros::catalog!("ui/rows/duplicate_name.toml");
+
+fn main() {}

@@ -1,0 +1,3 @@
+catalog_macros::catalog!("ui/rows/empty_description.toml");
+
+fn main() {}

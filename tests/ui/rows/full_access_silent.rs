@@ -1,0 +1,3 @@
+catalog_macros::catalog!("ui/rows/full_access_silent.toml");
+
+fn main() {}

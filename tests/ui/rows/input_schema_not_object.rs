@@ -1,0 +1,3 @@
+catalog_macros::catalog!("ui/rows/input_schema_not_object.toml");
+
+fn main() {}

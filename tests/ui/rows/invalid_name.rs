@@ -1,0 +1,3 @@
+catalog_macros::catalog!("ui/rows/invalid_name.toml");
+
+fn main() {}

@@ -1,0 +1,3 @@
+catalog_macros::catalog!("ui/rows/missing_fields.toml");
+
+fn main() {}

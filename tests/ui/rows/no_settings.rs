@@ -1,0 +1,3 @@
+catalog_macros::catalog!("ui/rows/no_settings.toml");
+
+fn main() {}

@@ -1,0 +1,3 @@
+catalog_macros::catalog!("ui/search/discoverable.toml");
+
+fn main() {}

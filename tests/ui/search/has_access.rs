@@ -1,0 +1,3 @@
+catalog_macros::catalog!("ui/search/has_access.toml");
+
+fn main() {}

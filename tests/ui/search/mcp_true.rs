@@ -1,0 +1,3 @@
+catalog_macros::catalog!("ui/search/mcp_true.toml");
+
+fn main() {}

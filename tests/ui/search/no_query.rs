@@ -1,0 +1,3 @@
+catalog_macros::catalog!("ui/search/no_query.toml");
+
+fn main() {}

@@ -1,0 +1,3 @@
+catalog_macros::catalog!("ui/syntax/invalid_toml.toml");
+
+fn main() {}
