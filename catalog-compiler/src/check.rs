@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use catalog_core::{Access, Retention, Tier, Visibility};
 
 use crate::diag::{Diagnostic, Errors, Span, line_col};
-use crate::model::{Catalog, Field, Kind, Settings, Tool};
+use crate::model::{self, Catalog, Field, Kind, Settings, Tool, field_origin};
 use crate::names;
 use crate::parse::{RawCatalog, RawSettings, RawTool, suggest};
 
@@ -18,15 +18,21 @@ pub(crate) fn lower(source: &str, raw: RawCatalog, errors: &mut Errors) -> Optio
         .iter()
         .map(|t| t.name.as_ref().map(|(n, _)| n.as_str()))
         .collect();
-    unique_names(source, &raw.tools, errors);
-    let settings = settings(raw.settings.as_ref(), &names, errors);
-    let (search, ask) = settings
-        .as_ref()
-        .map_or((None, None), |s| (Some(s.search_tool), Some(s.ask_tool)));
+    let well_named = unique_names(source, &raw.tools, errors);
+    let roles = settings(
+        raw.settings.as_ref(),
+        raw.seen.has("settings"),
+        &raw.tools,
+        &names,
+        errors,
+    );
+    let distinct = raw.tools.iter().zip(&well_named).filter(|(_, ok)| **ok);
+    type_names(source, distinct.map(|(row, _)| row), errors);
     let mut tools = tools;
     for (i, row) in raw.tools.into_iter().enumerate() {
-        tools[i] = tool(row, search == Some(i), ask == Some(i), errors);
+        tools[i] = tool(row, roles.search == Some(i), roles.ask == Some(i), errors);
     }
+    let settings = roles.settings;
     let tools: Option<Vec<Tool>> = tools.into_iter().collect();
     match (settings, tools) {
         (Some(settings), Some(tools)) if errors.is_empty() => Some(Catalog { settings, tools }),
@@ -35,22 +41,25 @@ pub(crate) fn lower(source: &str, raw: RawCatalog, errors: &mut Errors) -> Optio
 }
 
 /// Names follow MCP's rule, and no two rows share a name or a Rust identifier.
-fn unique_names(source: &str, rows: &[RawTool], errors: &mut Errors) {
+/// Returns, per row, whether its name passed: the rows that did not are left out of the
+/// checks that would only repeat the same mistake (the types named after them).
+fn unique_names(source: &str, rows: &[RawTool], errors: &mut Errors) -> Vec<bool> {
+    let mut passed = vec![false; rows.len()];
     let mut by_name: HashMap<&str, &Span> = HashMap::new();
     let mut by_ident: HashMap<String, (&str, &Span)> = HashMap::new();
-    for row in rows {
+    for (i, row) in rows.iter().enumerate() {
         let Some((name, span)) = &row.name else {
+            if row.seen.has("name") {
+                // Written but not a string, or misspelt: already reported.
+                continue;
+            }
             errors.push(
                 Diagnostic::new(row.span.start..row.span.start, "a tool row has no `name`")
                     .help("add `name = \"...\"`: the name the model sees"),
             );
             continue;
         };
-        let valid = (1..=128).contains(&name.len())
-            && name
-                .bytes()
-                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'));
-        if !valid {
+        if !names::is_tool_name(name) {
             errors.push(
                 Diagnostic::new(span.clone(), format!("`{name}` is not a valid tool name"))
                     .help("MCP accepts 1 to 128 characters of A-Z a-z 0-9 _ - ."),
@@ -70,6 +79,7 @@ fn unique_names(source: &str, rows: &[RawTool], errors: &mut Errors) {
             .rust_name
             .as_ref()
             .map_or_else(|| names::variant(name), |(r, _)| r.clone());
+        passed[i] = true;
         for key in [ident.clone(), names::snake_bare(&ident)] {
             if let Some((other, first)) = by_ident.insert(key, (name, span))
                 && other != name
@@ -84,70 +94,138 @@ fn unique_names(source: &str, rows: &[RawTool], errors: &mut Errors) {
                         "rename one of them, or give one a `rust-name = \"...\"` (`{other}` is on line {line})"
                     )),
                 );
+                passed[i] = false;
                 break;
             }
         }
     }
+    passed
+}
+
+/// What `[settings]` decided: the settings, when valid, and the rows the row rules treat
+/// as the search tool and the ask tool. Those are the rows the settings name; when
+/// `search-tool` is unresolved, the row it most likely meant (did you mean), else the row
+/// that looks like a search tool (no `tier`, no `access`, a `query` parameter), so that one
+/// mistake in `[settings]` does not also report the search row as missing its tier and access.
+struct Resolved {
+    settings: Option<Settings>,
+    search: Option<usize>,
+    ask: Option<usize>,
+}
+
+/// How a setting naming a row resolved.
+enum Named {
+    /// The row it names.
+    Found(usize),
+    /// Not a row: the row it most likely meant, if any.
+    Unresolved(Option<usize>),
 }
 
 fn settings(
     raw: Option<&RawSettings>,
+    written: bool,
+    rows: &[RawTool],
     names: &[Option<&str>],
     errors: &mut Errors,
-) -> Option<Settings> {
+) -> Resolved {
     let Some(raw) = raw else {
-        errors.push(
-            Diagnostic::new(0..0, "the catalog has no `[settings]` table")
-                .help("add `[settings]` with `search-tool = \"...\"` and `ask-tool = \"...\"`, naming two of the rows"),
-        );
-        return None;
+        if !written {
+            errors.push(
+                Diagnostic::new(0..0, "the catalog has no `[settings]` table")
+                    .help("add `[settings]` with `search-tool = \"...\"` and `ask-tool = \"...\"`, naming two of the rows"),
+            );
+        }
+        return Resolved {
+            settings: None,
+            search: search_like(rows),
+            ask: None,
+        };
     };
     let known: Vec<&str> = names.iter().flatten().copied().collect();
-    let mut row = |setting: &Option<(String, Span)>, key: &str, role: &str| -> Option<usize> {
+    let mut row = |setting: &Option<(String, Span)>, key: &str, role: &str| -> Named {
         let Some((name, span)) = setting else {
-            errors.push(
-                Diagnostic::new(
-                    raw.span.start..raw.span.start,
-                    format!("`[settings]` has no `{key}`"),
-                )
-                .help(format!(
-                    "add `{key} = \"...\"` naming the row that is {role}; a catalog has exactly one"
-                )),
-            );
-            return None;
+            if !raw.seen.has(key) {
+                errors.push(
+                    Diagnostic::new(
+                        raw.span.start..raw.span.start,
+                        format!("`[settings]` has no `{key}`"),
+                    )
+                    .help(format!(
+                        "add `{key} = \"...\"` naming the row that is {role}; a catalog has exactly one"
+                    )),
+                );
+            }
+            return Named::Unresolved(None);
         };
-        let found = names.iter().position(|n| *n == Some(name.as_str()));
-        if found.is_none() {
-            let d = Diagnostic::new(
-                span.clone(),
-                format!("`{key}` names `{name}`, which is not a tool of this catalog"),
-            );
-            errors.push(match suggest(name, &known) {
-                Some(s) => d.help(format!("did you mean `{s}`?")),
-                None => d.help(format!("add a `[[tool]]` row named `{name}` ({role})")),
-            });
+        if let Some(i) = names.iter().position(|n| *n == Some(name.as_str())) {
+            return Named::Found(i);
         }
-        found
+        let d = Diagnostic::new(
+            span.clone(),
+            format!("`{key}` names `{name}`, which is not a tool of this catalog"),
+        );
+        let meant = suggest(name, &known);
+        errors.push(match meant {
+            Some(s) => d.help(format!("did you mean `{s}`?")),
+            None => d.help(format!("add a `[[tool]]` row named `{name}` ({role})")),
+        });
+        Named::Unresolved(meant.and_then(|m| names.iter().position(|n| *n == Some(m))))
     };
     let search_tool = row(&raw.search_tool, "search-tool", "the search tool");
     let ask_tool = row(&raw.ask_tool, "ask-tool", "the tool that asks the user");
-    if let (Some(s), Some(a), Some((_, span))) = (search_tool, ask_tool, &raw.ask_tool)
-        && s == a
-    {
-        errors.push(
-            Diagnostic::new(span.clone(), "the search tool cannot also be the ask tool")
-                .help("name a separate row that asks the user a question"),
-        );
+    let (search, ask) = match (search_tool, ask_tool) {
+        (Named::Found(s), Named::Found(a)) => {
+            if s == a
+                && let Some((_, span)) = &raw.ask_tool
+            {
+                errors.push(
+                    Diagnostic::new(span.clone(), "the search tool cannot also be the ask tool")
+                        .help("name a separate row that asks the user a question"),
+                );
+            }
+            let settings = Settings {
+                search_tool: s,
+                ask_tool: a,
+                search_results: raw.search_results.as_ref().map_or(5, |(n, _)| *n),
+                searches_per_turn: raw.searches_per_turn.as_ref().map_or(3, |(n, _)| *n),
+                keep_discovered: raw
+                    .keep_discovered
+                    .as_ref()
+                    .map_or(Retention::Conversation, |(r, _)| *r),
+            };
+            return Resolved {
+                settings: Some(settings),
+                search: Some(s),
+                ask: Some(a),
+            };
+        }
+        (search, ask) => (search, ask),
+    };
+    let search = match search {
+        Named::Found(i) | Named::Unresolved(Some(i)) => Some(i),
+        Named::Unresolved(None) => search_like(rows),
+    };
+    let ask = match ask {
+        Named::Found(i) => Some(i),
+        Named::Unresolved(_) => None,
+    };
+    Resolved {
+        settings: None,
+        search,
+        ask,
     }
-    Some(Settings {
-        search_tool: search_tool?,
-        ask_tool: ask_tool?,
-        search_results: raw.search_results.as_ref().map_or(5, |(n, _)| *n),
-        searches_per_turn: raw.searches_per_turn.as_ref().map_or(3, |(n, _)| *n),
-        keep_discovered: raw
-            .keep_discovered
-            .as_ref()
-            .map_or(Retention::Conversation, |(r, _)| *r),
+}
+
+/// The first row that looks like the search tool: no `tier`, no `access`, a `query`
+/// parameter. Used only to spare it the other rows' rules when the settings do not name it.
+fn search_like(rows: &[RawTool]) -> Option<usize> {
+    rows.iter().position(|r| {
+        !r.seen.has("tier")
+            && !r.seen.has("access")
+            && r.params
+                .iter()
+                .flat_map(|(p, _)| p)
+                .any(|p| p.name == "query")
     })
 }
 
@@ -161,6 +239,7 @@ fn tool(row: RawTool, is_search: bool, is_ask: bool, errors: &mut Errors) -> Opt
         );
     };
     let description = match &row.description {
+        None if row.seen.has("description") => None,
         None => {
             missing(
                 "description",
@@ -196,7 +275,7 @@ fn tool(row: RawTool, is_search: bool, is_ask: bool, errors: &mut Errors) -> Opt
         );
     }
     let params = row.params.map(|(p, _)| p).unwrap_or_default();
-    rust_names(&params, &format!("tool `{name}`"), errors);
+    rust_names(&params, &name, errors);
     Some(Tool {
         name,
         name_span,
@@ -238,21 +317,22 @@ fn row_rules(row: &RawTool, name: &str, is_ask: bool, errors: &mut Errors) -> Ro
     let visibility = row.visibility.as_ref().map(|(v, _)| *v);
     let tier = row.tier.as_ref().map(|(t, _)| *t);
     let access = row.access.as_ref().map(|(a, _)| *a);
-    if visibility.is_none() {
+    // A key written with a wrong value, or misspelt, is reported where it is written.
+    if !row.seen.has("visibility") {
         missing(
             "visibility",
             "add `visibility = \"inline\"` (in the active set from the first step) or `\"discoverable\"` (joins after a search finds it)",
             errors,
         );
     }
-    if tier.is_none() {
+    if !row.seen.has("tier") {
         missing(
             "tier",
             "add `tier = \"silent\"` (runs without asking) or `\"gated\"` (passes the permission check first)",
             errors,
         );
     }
-    if access.is_none() {
+    if !row.seen.has("access") {
         missing(
             "access",
             "add `access = \"read-only\"`, `\"read-and-stage\"` or `\"full-access\"`: the lowest MCP level that may call it",
@@ -335,28 +415,103 @@ fn search_tool_rules(row: &RawTool, name: &str, errors: &mut Errors) -> Roles {
 
 /// Fields of one object must stay distinct as Rust identifiers (`dateRange` and `date_range`
 /// would both be `date_range`).
-fn rust_names(fields: &[Field], owner: &str, errors: &mut Errors) {
+fn rust_names(fields: &[Field], tool: &str, errors: &mut Errors) {
+    fields_distinct(fields, tool, None, errors);
+}
+
+/// `rust_names` for the fields of one object; `parent` names the field that holds them
+/// (``parameter `filter` ``), `None` for a tool's parameters.
+fn fields_distinct(fields: &[Field], tool: &str, parent: Option<&str>, errors: &mut Errors) {
     let mut seen: HashMap<String, &str> = HashMap::new();
+    let kind = if parent.is_some() {
+        "property"
+    } else {
+        "parameter"
+    };
     for f in fields {
         let ident = f.ident_bare();
         if let Some(first) = seen.insert(ident.clone(), &f.name) {
+            let at = parent.map_or_else(String::new, |p| format!(", {p}"));
             errors.push(
                 Diagnostic::new(
                     f.span.clone(),
                     format!(
-                        "in {owner}, `{first}` and `{}` both become the Rust field `{ident}`",
+                        "in tool `{tool}`{at}: {kind} `{first}` and {kind} `{}` both become the Rust field `{ident}`",
                         f.name
                     ),
                 )
                 .help("rename one of them, or give one a `rust-name = \"...\"`"),
             );
         }
+        let mut origin = field_origin(kind, &f.name, parent);
         let mut ty = &f.ty;
         while let Kind::Array(item) = &ty.kind {
             ty = item;
+            origin = format!("the items of {origin}");
         }
         if let Kind::Object(Some(props)) = &ty.kind {
-            rust_names(props, &format!("{owner}, `{}`", f.name), errors);
+            fields_distinct(props, tool, Some(&origin), errors);
+        }
+    }
+}
+
+/// Every type the expansion defines has a name of its own: no two rows or fields generate
+/// the same type, and none takes the name of an item of the API (`Tool`, `ToolSet`, ...).
+/// Checked on the raw rows, so a row with other errors still has its types checked.
+fn type_names<'a>(source: &str, rows: impl Iterator<Item = &'a RawTool>, errors: &mut Errors) {
+    let mut seen: HashMap<String, (&str, String, Span)> = HashMap::new();
+    for row in rows {
+        let Some((name, name_span)) = &row.name else {
+            continue;
+        };
+        let variant = row
+            .rust_name
+            .as_ref()
+            .map_or_else(|| names::variant(name), |(r, _)| r.clone());
+        let params = match (&row.params, &row.input_schema) {
+            (Some((params, _)), None) => &params[..],
+            _ => &[],
+        };
+        for g in model::generated_types(&variant, name_span, params) {
+            if names::RESERVED_TYPES.contains(&g.name.as_str()) {
+                let taken: Vec<String> = names::RESERVED_TYPES
+                    .iter()
+                    .map(|r| format!("`{r}`"))
+                    .collect();
+                errors.push(
+                    Diagnostic::new(
+                        g.span.clone(),
+                        format!(
+                            "in tool `{}`, {} becomes the Rust type `{}`, which the generated API already defines",
+                            name, g.origin, g.name
+                        ),
+                    )
+                    .help(format!(
+                        "rename it, or give it a `rust-name = \"...\"` (a type is named after its tool and field); {} are taken",
+                        taken.join(", ")
+                    )),
+                );
+                continue;
+            }
+            if let Some((first_tool, first, first_span)) = seen.get(&g.name) {
+                let (line, _) = line_col(source, first_span.start);
+                let message = if first_tool == name {
+                    format!(
+                        "in tool `{}`, {first} and {} both become the Rust type `{}`",
+                        name, g.origin, g.name
+                    )
+                } else {
+                    format!(
+                        "{first} of tool `{first_tool}` and {} of tool `{}` both become the Rust type `{}`",
+                        g.origin, name, g.name
+                    )
+                };
+                errors.push(Diagnostic::new(g.span.clone(), message).help(format!(
+                    "rename one of them, or give one a `rust-name = \"...\"` (a type is named after its tool and field; the first is on line {line})"
+                )));
+                continue;
+            }
+            seen.insert(g.name, (name.as_str(), g.origin, g.span));
         }
     }
 }

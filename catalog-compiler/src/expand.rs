@@ -10,8 +10,9 @@ use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 use serde_json::Value;
 
-use crate::model::{Catalog, DERIVED_SETS, Field, Kind, Tool, TypeSpec};
-use crate::{names, schema};
+use crate::model::{Catalog, DERIVED_SETS, Field, Kind, Outline, Tool, TypeSpec};
+use crate::names::{self, TypeStep};
+use crate::schema;
 
 /// How the expansion refers to the world outside the catalog.
 #[derive(Clone)]
@@ -54,36 +55,134 @@ pub fn expand(catalog: &Catalog, opts: &Options) -> TokenStream {
     let types = g.argument_types();
     let call = g.tool_call();
     let handler = g.handler();
-    let macros = g.list_macros();
+    let macros = list_macros();
     quote! { #track #tool #sets #types #call #handler #macros }
 }
 
-/// A skeleton of the same API with no tools, emitted when the catalog has errors, so the
-/// user's crate reports the catalog's errors and not a cascade of missing items.
+/// A skeleton of the same API, emitted when the catalog has errors, so the user's crate
+/// reports the catalog's errors and not a cascade of missing items. It holds every item but
+/// the argument types and the handler's methods: `Tool` with a variant for each row of the
+/// outline (a row whose name is valid and unique), `tool!`/`tools!`, `ToolSet`, `Catalog`
+/// with every derived set (empty), `ToolCall` (empty) and `Handler`.
 #[must_use]
-pub fn skeleton(opts: &Options) -> TokenStream {
+pub fn skeleton(outline: &Outline, opts: &Options) -> TokenStream {
     let core = &opts.core;
     let track = tracking(opts);
+    let rows: Vec<Row> = outline
+        .tools
+        .iter()
+        .map(|t| Row {
+            name: t.name.clone(),
+            variant: ident(&t.variant),
+            doc: format!("`{}` (the catalog has errors).", t.name),
+        })
+        .collect();
+    let specs: Vec<TokenStream> = rows
+        .iter()
+        .map(|r| {
+            let name = &r.name;
+            quote! {
+                #core::ToolSpec {
+                    name: #name,
+                    description: "",
+                    keywords: &[],
+                    examples: &[],
+                    visibility: #core::Visibility::Inline,
+                    tier: ::core::option::Option::None,
+                    access: ::core::option::Option::None,
+                    mcp: false,
+                    input_schema: "{}",
+                    output_schema: ::core::option::Option::None,
+                }
+            }
+        })
+        .collect();
+    let tool = tool_enum(core, &rows, &specs);
+    let w = Literal::usize_unsuffixed(rows.len().div_ceil(64));
+    let sets = DERIVED_SETS.iter().map(|d| {
+        let name = ident(d.name);
+        let doc = d.doc;
+        quote! { #[doc = #doc] pub const #name: ToolSet = ToolSet::EMPTY; }
+    });
+    let role = |i: Option<usize>, constant: &str, doc: &str| {
+        let row = &rows[i?];
+        let (constant, variant, name) = (ident(constant), &row.variant, row.name.as_str());
+        Some((
+            quote! { #[doc = #doc] pub const #constant: Tool = Tool::#variant; },
+            name,
+        ))
+    };
+    let (search, search_name) =
+        role(outline.search_tool, "SEARCH_TOOL", "The search tool.").unzip();
+    let (ask, ask_name) = role(
+        outline.ask_tool,
+        "ASK_TOOL",
+        "The tool that asks the user a question.",
+    )
+    .unzip();
+    let (search_name, ask_name) = (search_name.unwrap_or(""), ask_name.unwrap_or(""));
+    let macros = list_macros();
     quote! {
         #track
-        /// A tool of the catalog (none: the catalog has errors).
-        #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
-        pub enum Tool {}
-        /// A set of tools.
-        pub type ToolSet = #core::ToolSet<Tool, 0>;
+        #tool
+
+        /// A set of this catalog's tools.
+        pub type ToolSet = #core::ToolSet<Tool, #w>;
+
+        /// The catalog as a whole (its sets are empty: the catalog has errors).
+        pub struct Catalog;
+
+        impl Catalog {
+            /// The `[settings]` table.
+            pub const SETTINGS: #core::Settings = #core::Settings {
+                search_results: 5,
+                searches_per_turn: 3,
+                search_tool: #search_name,
+                ask_tool: #ask_name,
+                keep_discovered: #core::Retention::Conversation,
+            };
+            #search
+            #ask
+            /// The search tool's description.
+            pub const SEARCH_DESCRIPTION: &'static str = "";
+            #( #sets )*
+
+            /// What an MCP client at a level may list and call.
+            #[must_use]
+            pub const fn mcp_allowed(_level: #core::Access) -> ToolSet {
+                ToolSet::EMPTY
+            }
+        }
+
         /// A parsed call (none: the catalog has errors).
         #[derive(Clone, Debug, PartialEq)]
         pub enum ToolCall {}
-        /// The tools' implementations.
+
+        impl ToolCall {
+            /// Which tool is called.
+            #[must_use]
+            pub const fn tool(&self) -> Tool {
+                match *self {}
+            }
+
+            /// Parses a call (never: the catalog has errors).
+            ///
+            /// # Errors
+            /// Always `CallError::UnknownTool`.
+            pub fn parse(name: &str, _arguments: #core::__private::Value) -> ::core::result::Result<ToolCall, #core::CallError> {
+                ::core::result::Result::Err(#core::CallError::UnknownTool(
+                    <#core::__private::String as ::core::convert::From<&str>>::from(name),
+                ))
+            }
+        }
+
+        /// The tools' implementations (no methods: the catalog has errors).
         pub trait Handler: ::core::marker::Sync {
             /// What a handler returns when it fails.
             type Error;
         }
-        /// The catalog as a whole.
-        pub struct Catalog;
-        /// A checked list of tools.
-        #[macro_export]
-        macro_rules! tools { ($($name:tt),* $(,)?) => { $crate::ToolSet::EMPTY }; }
+
+        #macros
     }
 }
 
@@ -110,105 +209,28 @@ impl Gen<'_> {
         self.c.tools.len().div_ceil(64)
     }
 
-    fn tool_enum(&self) -> TokenStream {
-        let core = self.core;
-        let n = Literal::usize_unsuffixed(self.c.tools.len());
-        let variants = self.variants();
-        let docs = self
-            .c
+    fn rows(&self) -> Vec<Row> {
+        self.c
             .tools
             .iter()
-            .map(|t| doc(&format!("`{}`: {}", t.name, t.description)));
-        let names = self.c.tools.iter().map(|t| &t.name);
-        let specs = self
+            .zip(self.variants())
+            .map(|(t, variant)| Row {
+                name: t.name.clone(),
+                variant,
+                doc: format!("`{}`: {}", t.name, t.description),
+            })
+            .collect()
+    }
+
+    fn tool_enum(&self) -> TokenStream {
+        let specs: Vec<TokenStream> = self
             .c
             .tools
             .iter()
             .enumerate()
-            .map(|(i, t)| self.spec(i, t));
-        let mut sorted: Vec<(&str, &syn::Ident)> = self
-            .c
-            .tools
-            .iter()
-            .map(|t| t.name.as_str())
-            .zip(&variants)
+            .map(|(i, t)| self.spec(i, t))
             .collect();
-        sorted.sort_by(|a, b| a.0.cmp(b.0));
-        let (sorted_names, sorted_variants): (Vec<_>, Vec<_>) = sorted.into_iter().unzip();
-        quote! {
-            /// A tool of the catalog, in `catalog.toml` order.
-            #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
-            pub enum Tool {
-                #( #docs #variants, )*
-            }
-
-            impl Tool {
-                /// Every tool, in catalog order.
-                pub const ALL: [Tool; #n] = [ #( Tool::#variants ),* ];
-                /// Number of tools.
-                pub const COUNT: usize = #n;
-                const SPECS: &'static [#core::ToolSpec] = &[ #( #specs ),* ];
-                const BY_NAME: &'static [(&'static str, Tool)] = &[ #( (#sorted_names, Tool::#sorted_variants) ),* ];
-
-                /// The name the model sees.
-                #[must_use]
-                pub const fn name(self) -> &'static str {
-                    match self { #( Tool::#variants => #names, )* }
-                }
-
-                /// Position in catalog order, `0..COUNT`.
-                #[must_use]
-                pub const fn index(self) -> usize {
-                    self as usize
-                }
-
-                /// Everything the row declares.
-                #[must_use]
-                pub const fn spec(self) -> &'static #core::ToolSpec {
-                    &Tool::SPECS[self as usize]
-                }
-
-                /// The tool with this name (binary search over the sorted names).
-                #[must_use]
-                pub const fn from_name(name: &str) -> ::core::option::Option<Tool> {
-                    #core::__private::lookup(Tool::BY_NAME, name)
-                }
-
-                #[doc(hidden)]
-                #[must_use]
-                pub const fn __from_token(token: &str) -> Tool {
-                    match Tool::from_name(#core::__private::unquote(token)) {
-                        ::core::option::Option::Some(tool) => tool,
-                        ::core::option::Option::None => ::core::panic!("tools![...] names a tool that is not in the catalog"),
-                    }
-                }
-            }
-
-            impl #core::ToolId for Tool {
-                const COUNT: usize = #n;
-                fn index(self) -> usize {
-                    self as usize
-                }
-                fn from_index(index: usize) -> ::core::option::Option<Tool> {
-                    if index < #n { ::core::option::Option::Some(Tool::ALL[index]) } else { ::core::option::Option::None }
-                }
-                fn name(self) -> &'static str {
-                    Tool::name(self)
-                }
-                fn from_name(name: &str) -> ::core::option::Option<Tool> {
-                    Tool::from_name(name)
-                }
-                fn spec(self) -> &'static #core::ToolSpec {
-                    Tool::spec(self)
-                }
-            }
-
-            impl ::core::fmt::Display for Tool {
-                fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                    f.write_str(self.name())
-                }
-            }
-        }
+        tool_enum(self.core, &self.rows(), &specs)
     }
 
     fn spec(&self, i: usize, t: &Tool) -> TokenStream {
@@ -274,6 +296,7 @@ impl Gen<'_> {
         // Rust prints the shortest text that reads back to the same f32, so this is exact.
         let impacts = idx.impacts.iter().map(|&x| Literal::f32_unsuffixed(x));
         let name_rank = idx.name_rank.iter().map(|&n| Literal::u32_unsuffixed(n));
+        let diversity = Literal::f32_unsuffixed(idx.diversity);
         quote! {
             #core::search::Index {
                 terms: #terms,
@@ -282,6 +305,7 @@ impl Gen<'_> {
                 docs: &[ #( #docs ),* ],
                 impacts: &[ #( #impacts ),* ],
                 name_rank: &[ #( #name_rank ),* ],
+                diversity: #diversity,
             }
         }
     }
@@ -375,12 +399,12 @@ impl Gen<'_> {
     fn argument_types(&self) -> TokenStream {
         let mut out = TokenStream::new();
         for t in &self.c.tools {
-            let name = format!("{}Args", t.variant());
+            let name = t.args_type();
             let doc = format!("Arguments of `{}`.", t.name);
             if t.input_schema.is_some() {
                 out.extend(self.raw_arguments(&name, &doc));
             } else {
-                out.extend(self.object(&name, &doc, &t.params, true));
+                out.extend(self.object(&name, &t.variant(), &doc, &t.params, true));
             }
         }
         out
@@ -404,10 +428,12 @@ impl Gen<'_> {
         }
     }
 
-    /// A struct for an object's fields, and the types its fields need.
+    /// A struct for an object's fields, and the types its fields need, named after `stem`
+    /// (the tool's variant for its arguments, else the object's own name).
     fn object(
         &self,
         name: &str,
+        stem: &str,
         doc_text: &str,
         fields: &[Field],
         deny_unknown: bool,
@@ -419,7 +445,8 @@ impl Gen<'_> {
         let mut defaults = Vec::new();
         let members = fields.iter().map(|f| {
             let field = ident(&f.ident());
-            let inner = self.rust_type(&f.ty, &format!("{}{}", name.trim_end_matches("Args"), names::type_name(&f.name, "Field")), &mut nested);
+            let ty_name = names::generated_type(stem, TypeStep::Field(f.type_word()));
+            let inner = self.rust_type(&f.ty, &ty_name, &mut nested);
             let rename = (f.ident_bare() != f.name).then(|| {
                 let json = &f.name;
                 quote!(rename = #json,)
@@ -473,7 +500,8 @@ impl Gen<'_> {
             Kind::Number { .. } => quote!(f64),
             Kind::Boolean => quote!(bool),
             Kind::Array(item) => {
-                let inner = self.rust_type(item, &format!("{name}Item"), nested);
+                let inner =
+                    self.rust_type(item, &names::generated_type(name, TypeStep::Item), nested);
                 quote!(#core::__private::Vec<#inner>)
             }
             Kind::Object(None) => {
@@ -484,7 +512,7 @@ impl Gen<'_> {
                     .description
                     .clone()
                     .unwrap_or_else(|| format!("`{name}`."));
-                nested.extend(self.object(name, &doc_text, fields, true));
+                nested.extend(self.object(name, name, &doc_text, fields, true));
                 let ty = ident(name);
                 quote!(#ty)
             }
@@ -558,12 +586,9 @@ impl Gen<'_> {
     fn tool_call(&self) -> TokenStream {
         let core = self.core;
         let variants = self.variants();
-        let args: Vec<_> = variants
-            .iter()
-            .map(|v| format_ident!("{}Args", v))
-            .collect();
+        let args: Vec<_> = self.c.tools.iter().map(|t| ident(&t.args_type())).collect();
         let search = ident(&self.c.search_tool().variant());
-        let search_args = format_ident!("{}Args", search);
+        let search_args = ident(&self.c.search_tool().args_type());
         let handled: Vec<_> = self.handled().collect();
         let h_variants = handled.iter().map(|(_, v, _)| v);
         let call_docs = self
@@ -640,8 +665,8 @@ impl Gen<'_> {
 
     fn handler(&self) -> TokenStream {
         let core = self.core;
-        let methods = self.handled().map(|(t, v, m)| {
-            let args = format_ident!("{}Args", v);
+        let methods = self.handled().map(|(t, _, m)| {
+            let args = ident(&t.args_type());
             let d = doc(&format!("`{}`: {}", t.name, t.description));
             quote! {
                 #d
@@ -662,30 +687,156 @@ impl Gen<'_> {
             }
         }
     }
+}
 
-    fn list_macros(&self) -> TokenStream {
-        let _ = self;
-        quote! {
-            /// A tool set written by the names the model sees, checked at compile time:
-            /// `tools![openTable, "triangle_properties.get"]`. A name the catalog lacks fails
-            /// to compile.
-            #[macro_export]
-            macro_rules! tools {
-                ($($name:tt),* $(,)?) => {{
-                    const SET: $crate::ToolSet = $crate::ToolSet::EMPTY
-                        $( .with_index($crate::Tool::__from_token(::core::stringify!($name)).index()) )*;
-                    SET
-                }};
+/// A variant of `Tool`: the name the model sees, the variant, its doc.
+struct Row {
+    name: String,
+    variant: syn::Ident,
+    doc: String,
+}
+
+/// `Tool` and its `impl`s, for the full expansion and for the skeleton alike.
+fn tool_enum(core: &syn::Path, rows: &[Row], specs: &[TokenStream]) -> TokenStream {
+    let n = Literal::usize_unsuffixed(rows.len());
+    let variants: Vec<&syn::Ident> = rows.iter().map(|r| &r.variant).collect();
+    let docs = rows.iter().map(|r| doc(&r.doc));
+    let names = rows.iter().map(|r| &r.name);
+    let mut sorted: Vec<(&str, &syn::Ident)> =
+        rows.iter().map(|r| (r.name.as_str(), &r.variant)).collect();
+    sorted.sort_by(|a, b| a.0.cmp(b.0));
+    let (sorted_names, sorted_variants): (Vec<_>, Vec<_>) = sorted.into_iter().unzip();
+    let constants = tool_constants(rows);
+    quote! {
+        /// A tool of the catalog, in `catalog.toml` order.
+        #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+        pub enum Tool {
+            #( #docs #variants, )*
+        }
+
+        impl Tool {
+            /// Every tool, in catalog order.
+            pub const ALL: [Tool; #n] = [ #( Tool::#variants ),* ];
+            /// Number of tools.
+            pub const COUNT: usize = #n;
+            const SPECS: &'static [#core::ToolSpec] = &[ #( #specs ),* ];
+            const BY_NAME: &'static [(&'static str, Tool)] = &[ #( (#sorted_names, Tool::#sorted_variants) ),* ];
+
+            /// The name the model sees.
+            #[must_use]
+            pub const fn name(self) -> &'static str {
+                match self { #( Tool::#variants => #names, )* }
             }
 
-            /// One tool by the name the model sees, checked at compile time: `tool!(openTable)`.
-            #[macro_export]
-            macro_rules! tool {
-                ($name:tt) => {{
-                    const TOOL: $crate::Tool = $crate::Tool::__from_token(::core::stringify!($name));
-                    TOOL
-                }};
+            /// Position in catalog order, `0..COUNT`.
+            #[must_use]
+            pub const fn index(self) -> usize {
+                self as usize
             }
+
+            /// Everything the row declares.
+            #[must_use]
+            pub const fn spec(self) -> &'static #core::ToolSpec {
+                &Tool::SPECS[self as usize]
+            }
+
+            /// The tool with this name (binary search over the sorted names).
+            #[must_use]
+            pub const fn from_name(name: &str) -> ::core::option::Option<Tool> {
+                #core::__private::lookup(Tool::BY_NAME, name)
+            }
+
+            #[doc(hidden)]
+            #[must_use]
+            pub const fn __from_token(token: &str) -> Tool {
+                match Tool::from_name(#core::__private::unquote(token)) {
+                    ::core::option::Option::Some(tool) => tool,
+                    ::core::option::Option::None => ::core::panic!("tools![...] names a tool that is not in the catalog"),
+                }
+            }
+        }
+
+        impl #core::ToolId for Tool {
+            const COUNT: usize = #n;
+            fn index(self) -> usize {
+                self as usize
+            }
+            fn from_index(index: usize) -> ::core::option::Option<Tool> {
+                if index < Tool::COUNT { ::core::option::Option::Some(Tool::ALL[index]) } else { ::core::option::Option::None }
+            }
+            fn name(self) -> &'static str {
+                Tool::name(self)
+            }
+            fn from_name(name: &str) -> ::core::option::Option<Tool> {
+                Tool::from_name(name)
+            }
+            fn spec(self) -> &'static #core::ToolSpec {
+                Tool::spec(self)
+            }
+        }
+
+        impl ::core::fmt::Display for Tool {
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                f.write_str(self.name())
+            }
+        }
+
+        #constants
+    }
+}
+
+/// One constant per tool whose name is a Rust identifier, named exactly as the model sees
+/// it: what `tool!(openTable)` and `tools![openTable]` resolve to, so a name the catalog
+/// lacks is rustc's own "cannot find value" error, on the user's token, with its
+/// similar-name suggestions.
+fn tool_constants(rows: &[Row]) -> TokenStream {
+    let constants = rows.iter().filter_map(|r| {
+        let name = ident(&names::value_ident(&r.name)?);
+        let variant = &r.variant;
+        Some(quote! { pub const #name: super::Tool = super::Tool::#variant; })
+    });
+    quote! {
+        /// The tools by the names the model sees, for `tool!` and `tools!`.
+        #[doc(hidden)]
+        #[allow(non_upper_case_globals, missing_docs)]
+        pub mod __tools {
+            #( #constants )*
+        }
+    }
+}
+
+/// `tools!` and `tool!`. Each is self-contained: a `#[macro_export]` macro that a macro
+/// generated cannot be named by `$crate::` path inside its own crate, so neither calls the
+/// other. A name is an identifier (`openTable`, resolved through `__tools`) or a string
+/// literal (`"triangle_properties.get"`, looked up at compile time).
+fn list_macros() -> TokenStream {
+    quote! {
+        /// A tool set written by the names the model sees, checked at compile time:
+        /// `tools![openTable, "triangle_properties.get"]`. A name the catalog lacks fails
+        /// to compile.
+        #[macro_export]
+        macro_rules! tools {
+            ($($name:tt),* $(,)?) => {{
+                #[allow(unused_macros)] // `tools![]`
+                macro_rules! __catalog_tool {
+                    ($tool:ident) => { $crate::__tools::$tool };
+                    ($tool:literal) => { $crate::Tool::__from_token($tool) };
+                }
+                const SET: $crate::ToolSet = $crate::ToolSet::EMPTY
+                    $( .with_index(__catalog_tool!($name).index()) )*;
+                SET
+            }};
+        }
+
+        /// One tool by the name the model sees, checked at compile time: `tool!(openTable)`,
+        /// `tool!("triangle_properties.get")`.
+        #[macro_export]
+        macro_rules! tool {
+            ($name:ident) => { $crate::__tools::$name };
+            ($name:literal) => {{
+                const TOOL: $crate::Tool = $crate::Tool::__from_token($name);
+                TOOL
+            }};
         }
     }
 }

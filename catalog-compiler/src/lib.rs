@@ -16,7 +16,7 @@ pub mod search;
 
 pub use diag::{Diagnostic, Located, render, render_all};
 pub use expand::{Options, expand, skeleton};
-pub use model::Catalog;
+pub use model::{Catalog, Outline};
 
 /// Reads and validates a catalog. Every error in the file is returned, in source order.
 ///
@@ -32,10 +32,228 @@ pub fn compile(source: &str) -> Result<Catalog, Vec<Diagnostic>> {
     }
 }
 
+/// Reads as much of a catalog with errors as the skeleton of its API needs: the rows whose
+/// name is valid and unique, and the search and ask tools when the settings name such rows.
+/// Checks nothing; never fails.
+#[must_use]
+pub fn outline(source: &str) -> Outline {
+    parse::outline(source)
+}
+
 /// Formats generated tokens as Rust source, as `cargo xtask expand` prints them.
 ///
 /// # Errors
 /// When the tokens are not a valid Rust file (a bug in the generator).
 pub fn format(tokens: proc_macro2::TokenStream) -> Result<String, syn::Error> {
     Ok(prettyplease::unparse(&syn::parse2(tokens)?))
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+
+    use super::*;
+
+    const HEAD: &str = r#"
+[settings]
+search-tool = "searchTools"
+ask-tool = "ask"
+
+[[tool]]
+name = "searchTools"
+description = "Finds tools."
+[tool.params]
+query = { type = "string" }
+
+[[tool]]
+name = "ask"
+description = "Asks the user."
+visibility = "inline"
+tier = "silent"
+access = "read-only"
+"#;
+
+    /// Messages of a catalog's errors.
+    fn errors(source: &str) -> Vec<String> {
+        compile(source)
+            .err()
+            .unwrap_or_default()
+            .into_iter()
+            .map(|d| d.message)
+            .collect()
+    }
+
+    /// The types the expansion defines are exactly the ones the collision check names.
+    #[test]
+    fn generated_types_are_the_types_the_expansion_defines() {
+        let nested = format!(
+            "{HEAD}{}",
+            r#"
+[[tool]]
+name = "listRows"
+description = "Lists rows."
+visibility = "inline"
+tier = "silent"
+access = "read-only"
+[tool.params]
+order = { type = "string", enum = ["asc", "desc"], required = false }
+tags = { type = "array", items = { type = "array", items = { type = "string", enum = ["a", "b"] } } }
+rows = { type = "array", items = { type = "object", properties.kind = { type = "string", enum = ["x"] } } }
+[tool.params.opts]
+type = "object"
+properties.args = { type = "object", properties.deep = { type = "string", enum = ["y"] } }
+properties.mode = { type = "string", enum = ["on"], rust-name = "switch" }
+"#
+        );
+        for source in [include_str!("../../catalog.toml"), &nested] {
+            let catalog = compile(source).unwrap();
+            let file: syn::File = syn::parse2(expand(&catalog, &Options::default())).unwrap();
+            let defined: BTreeSet<String> = file
+                .items
+                .iter()
+                .filter_map(|item| match item {
+                    syn::Item::Struct(s) => Some(s.ident.to_string()),
+                    syn::Item::Enum(e) => Some(e.ident.to_string()),
+                    _ => None,
+                })
+                .filter(|n| !names::RESERVED_TYPES.contains(&n.as_str()))
+                .collect();
+            let named: Vec<String> = catalog
+                .tools
+                .iter()
+                .flat_map(model::Tool::generated_types)
+                .map(|g| g.name)
+                .collect();
+            assert_eq!(named.len(), defined.len(), "{named:?}");
+            if source == nested {
+                for name in [
+                    "ListRowsOptsArgsDeep",
+                    "ListRowsOptsSwitch",
+                    "ListRowsTagsItemItem",
+                ] {
+                    assert!(defined.contains(name), "{name} in {defined:?}");
+                }
+            }
+            assert_eq!(named.into_iter().collect::<BTreeSet<_>>(), defined);
+        }
+    }
+
+    #[test]
+    fn generated_type_names_that_clash_are_errors() {
+        let source = format!(
+            "{HEAD}{}",
+            r#"
+[[tool]]
+name = "listRows"
+description = "Lists rows."
+visibility = "inline"
+tier = "silent"
+access = "read-only"
+[tool.params]
+sortOrder = { type = "string", enum = ["asc", "desc"] }
+sort = { type = "object", properties.order = { type = "string", enum = ["up"] } }
+set = { type = "array", items = { type = "string", enum = ["x"] } }
+
+[[tool]]
+name = "tool"
+description = "A tool named tool."
+visibility = "inline"
+tier = "silent"
+access = "read-only"
+[tool.params]
+set = { type = "string", enum = ["on"] }
+"#
+        );
+        assert_eq!(
+            errors(&source),
+            [
+                "in tool `listRows`, parameter `sortOrder` and property `order` of parameter `sort` both become the Rust type `ListRowsSortOrder`",
+                "in tool `tool`, parameter `set` becomes the Rust type `ToolSet`, which the generated API already defines",
+            ]
+        );
+    }
+
+    /// A key written with a bad value, or misspelt, is never also reported as missing.
+    #[test]
+    fn present_keys_are_not_missing() {
+        let source = format!(
+            "{HEAD}{}",
+            r#"
+[[tool]]
+name = "openTable"
+description = 1
+visiblity = "inline"
+tier = "silentt"
+access = true
+"#
+        );
+        let errors = errors(&source);
+        assert_eq!(errors.len(), 4, "{errors:#?}");
+        assert!(errors.iter().all(|e| !e.contains("has no")), "{errors:#?}");
+    }
+
+    /// Without `[settings]` (here misspelt), the row that looks like the search tool is
+    /// spared the other rows' rules.
+    #[test]
+    fn a_settings_mistake_does_not_cascade_to_the_search_row() {
+        let misspelt = HEAD.replace("[settings]", "[setings]");
+        assert_eq!(errors(&misspelt), ["unknown key `setings` in the catalog"]);
+        let missing = HEAD
+            .replace("[settings]", "")
+            .replace("search-tool", "x-search");
+        let errors = errors(&missing);
+        assert!(
+            errors.iter().all(|e| !e.contains("searchTools")),
+            "{errors:#?}"
+        );
+    }
+
+    #[test]
+    fn outline_keeps_rows_with_valid_unique_names() {
+        let source = r#"
+[settings]
+search-tool = "find"
+ask-tool = "nope"
+
+[[tool]]
+name = "find"
+tier = "silentt"
+
+[[tool]]
+name = "find"
+
+[[tool]]
+name = "find_"
+[[tool]]
+name = "bad name"
+[[tool]]
+name = 3
+[[tool]]
+name = "open_table"
+rust-name = "OpenTableForm"
+[[tool]]
+name = "a.b"
+rust-name = "not an ident"
+[[tool]]
+name = "broken" =
+"#;
+        let outline = outline(source);
+        let rows: Vec<(&str, &str)> = outline
+            .tools
+            .iter()
+            .map(|t| (t.name.as_str(), t.variant.as_str()))
+            .collect();
+        assert_eq!(
+            rows,
+            [
+                ("find", "Find"),
+                ("open_table", "OpenTableForm"),
+                ("a.b", "AB"),
+                // TOML recovery still reads the name before the syntax error.
+                ("broken", "Broken"),
+            ]
+        );
+        assert_eq!(outline.search_tool, Some(0));
+        assert_eq!(outline.ask_tool, None);
+    }
 }

@@ -4,7 +4,7 @@ pub use catalog_core::{Access, Retention, Tier, Visibility};
 use serde_json::Value;
 
 use crate::diag::Span;
-use crate::names;
+use crate::names::{self, TypeStep};
 
 /// A whole catalog.
 #[derive(Debug, Clone)]
@@ -60,6 +60,27 @@ pub struct Tool {
     pub input_schema: Option<Value>,
     /// Shape of a successful result.
     pub output: Option<TypeSpec>,
+}
+
+/// As much of a catalog as can be read when it has errors: what the skeleton of the API
+/// is built from, so the user's crate sees the catalog's errors and not a cascade.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Outline {
+    /// Every row whose name is valid and not taken by an earlier row, in file order.
+    pub tools: Vec<OutlineTool>,
+    /// Index in [`Outline::tools`] of the row `search-tool` names, if it is there.
+    pub search_tool: Option<usize>,
+    /// Index in [`Outline::tools`] of the row `ask-tool` names, if it is there.
+    pub ask_tool: Option<usize>,
+}
+
+/// A row of an [`Outline`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OutlineTool {
+    /// The name the model sees.
+    pub name: String,
+    /// The enum variant: `rust-name` when it is a valid one, else derived from the name.
+    pub variant: String,
 }
 
 /// A named, typed value: a tool parameter or an object property.
@@ -137,6 +158,26 @@ impl Tool {
         names::snake(&self.variant())
     }
 
+    /// The type of its arguments (`OpenTableArgs`).
+    #[must_use]
+    pub fn args_type(&self) -> String {
+        names::generated_type(&self.variant(), TypeStep::Args)
+    }
+
+    /// Every type the generator defines for this row, in the order it defines them: the
+    /// arguments, then a type per enum or object field, depth first. The collision check
+    /// reads this list; the generator names the same types with the same
+    /// [`names::generated_type`].
+    #[must_use]
+    pub fn generated_types(&self) -> Vec<GeneratedType> {
+        let params = if self.input_schema.is_none() {
+            &self.params[..]
+        } else {
+            &[]
+        };
+        generated_types(&self.variant(), &self.name_span, params)
+    }
+
     /// The rule for writes: a tool writes when its lowest access level is above read-only
     /// (staging counts as a write).
     #[must_use]
@@ -161,10 +202,97 @@ impl Field {
             .unwrap_or_else(|| names::snake(&self.name))
     }
 
+    /// What a type generated for the field is named after: `rust-name`, or the name.
+    #[must_use]
+    pub fn type_word(&self) -> &str {
+        self.rust_name.as_deref().unwrap_or(&self.name)
+    }
+
     /// [`Field::ident`] without a raw prefix: what collision checks compare.
     #[must_use]
     pub fn ident_bare(&self) -> String {
         self.ident().trim_start_matches("r#").to_string()
+    }
+}
+
+/// A Rust type the generator defines for a row.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct GeneratedType {
+    /// Its name (`ListRowsSortOrder`).
+    pub name: String,
+    /// What it is generated for, as an error names it: `the arguments`,
+    /// ``parameter `sortOrder` ``, ``property `order` of parameter `sort` ``,
+    /// ``the items of parameter `tags` ``.
+    pub origin: String,
+    /// Where that is written: the field's name, or the tool's for its arguments.
+    pub span: Span,
+}
+
+/// [`Tool::generated_types`] of a row given by its variant, where its name is written, and
+/// its parameters (none for an `input-schema` row): usable before the row is complete.
+#[must_use]
+pub fn generated_types(variant: &str, name_span: &Span, params: &[Field]) -> Vec<GeneratedType> {
+    let mut out = vec![GeneratedType {
+        name: names::generated_type(variant, TypeStep::Args),
+        origin: "the arguments".to_string(),
+        span: name_span.clone(),
+    }];
+    field_types(variant, params, None, &mut out);
+    out
+}
+
+/// How an error names a field: ``parameter `sort` ``, or
+/// ``property `order` of parameter `sort` `` under `parent`.
+#[must_use]
+pub fn field_origin(kind: &str, name: &str, parent: Option<&str>) -> String {
+    match parent {
+        None => format!("{kind} `{name}`"),
+        Some(p) => format!("{kind} `{name}` of {p}"),
+    }
+}
+
+/// The types generated for the fields of one object, whose own type (or tool variant, for
+/// parameters) is `stem`.
+fn field_types(stem: &str, fields: &[Field], parent: Option<&str>, out: &mut Vec<GeneratedType>) {
+    let kind = if parent.is_some() {
+        "property"
+    } else {
+        "parameter"
+    };
+    for f in fields {
+        let name = names::generated_type(stem, TypeStep::Field(f.type_word()));
+        let origin = field_origin(kind, &f.name, parent);
+        value_types(&f.ty, name, origin, &f.span, out);
+    }
+}
+
+/// The types generated for one value, which would be named `name`.
+fn value_types(
+    ty: &TypeSpec,
+    name: String,
+    origin: String,
+    span: &Span,
+    out: &mut Vec<GeneratedType>,
+) {
+    match &ty.kind {
+        Kind::String { values: Some(_) } => out.push(GeneratedType {
+            name,
+            origin,
+            span: span.clone(),
+        }),
+        Kind::Array(item) => {
+            let item_name = names::generated_type(&name, TypeStep::Item);
+            value_types(item, item_name, format!("the items of {origin}"), span, out);
+        }
+        Kind::Object(Some(fields)) => {
+            out.push(GeneratedType {
+                name: name.clone(),
+                origin: origin.clone(),
+                span: span.clone(),
+            });
+            field_types(&name, fields, Some(&origin), out);
+        }
+        _ => {}
     }
 }
 

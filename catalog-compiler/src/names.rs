@@ -16,15 +16,75 @@ const KEYWORDS: &[&str] = &[
 const NOT_RAW: &[&str] = &["crate", "self", "super", "Self"];
 
 /// `openTable` → `OpenTable`, `triangle_properties.get` → `TrianglePropertiesGet`.
-/// A name starting with a digit gets a `Tool` prefix (`3dView` → `Tool3dView`).
+/// A name that cannot stand alone as a type name gets `prefix`: one starting with a digit
+/// (`3dView` → `Tool3dView` for a tool) and `self` (`Self` is a keyword: `ToolSelf`); a name
+/// with no letter or digit is the prefix alone (`_` → `Tool`). The result is always a plain
+/// Rust identifier in upper camel case, so the types named after it (`ToolSelfArgs`) are too.
 #[must_use]
-pub fn type_name(name: &str, prefix_if_digit: &str) -> String {
+pub fn type_name(name: &str, prefix: &str) -> String {
     let camel = name.to_upper_camel_case();
     match camel.chars().next() {
-        None => prefix_if_digit.to_string(),
-        Some(c) if c.is_ascii_digit() => format!("{prefix_if_digit}{camel}"),
+        None => prefix.to_string(),
+        Some(c) if c.is_ascii_digit() => format!("{prefix}{camel}"),
+        Some(_) if camel == "Self" => format!("{prefix}{camel}"),
         Some(_) => camel,
     }
+}
+
+/// Names of the API's own items: no generated type may take one.
+pub const RESERVED_TYPES: &[&str] = &["Tool", "ToolSet", "ToolCall", "Catalog", "Handler"];
+
+/// One step from a named thing to a type the generator defines for it.
+#[derive(Clone, Copy, Debug)]
+pub enum TypeStep<'a> {
+    /// A tool's arguments: the parent is the tool's variant (`OpenTable` → `OpenTableArgs`).
+    Args,
+    /// A field (an enum or an object) of the parent type or tool, by the field's name, or
+    /// its `rust-name` when it has one (`ListRows` + `sortOrder` → `ListRowsSortOrder`).
+    Field(&'a str),
+    /// The items of an array whose own type would be the parent (`ListRowsTags` →
+    /// `ListRowsTagsItem`).
+    Item,
+}
+
+/// The name of every type the generator defines, built one step at a time. The one place
+/// such names are made: the generator (`expand`) and the collision check (`check`, through
+/// [`crate::model::Tool::generated_types`]) both call it, so they cannot disagree.
+#[must_use]
+pub fn generated_type(parent: &str, step: TypeStep<'_>) -> String {
+    match step {
+        TypeStep::Args => format!("{parent}Args"),
+        TypeStep::Field(field) => format!("{parent}{}", type_name(field, "Field")),
+        TypeStep::Item => format!("{parent}Item"),
+    }
+}
+
+/// A tool's name as a Rust value identifier, exactly as written (`openTable`; `r#type` for
+/// a keyword), for the constants `tool!(openTable)` resolves to; `None` when the name cannot
+/// be an identifier (`triangle_properties.get`, `3d`, `self`, `_`).
+#[must_use]
+pub fn value_ident(name: &str) -> Option<String> {
+    let mut chars = name.chars();
+    let first = chars.next()?;
+    let plain = (first.is_ascii_alphabetic() || first == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_');
+    if !plain || name == "_" || NOT_RAW.contains(&name) {
+        return None;
+    }
+    Some(if KEYWORDS.contains(&name) {
+        format!("r#{name}")
+    } else {
+        name.to_string()
+    })
+}
+
+/// Whether a tool name follows MCP's rule: 1 to 128 of A-Z a-z 0-9 _ - .
+#[must_use]
+pub fn is_tool_name(name: &str) -> bool {
+    (1..=128).contains(&name.len())
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
 }
 
 /// The enum variant of a tool.
@@ -69,6 +129,61 @@ mod tests {
         assert_eq!(variant("triangle_properties.get"), "TrianglePropertiesGet");
         assert_eq!(variant("get-time"), "GetTime");
         assert_eq!(variant("3dView"), "Tool3dView");
+    }
+
+    /// Every valid catalog name derives valid identifiers: variant, handler method, field,
+    /// argument type and `tool!` constant (when it has one).
+    #[test]
+    fn tricky_names_become_valid_identifiers() {
+        let ident = |s: &str| {
+            assert!(
+                syn::parse_str::<syn::Ident>(s).is_ok(),
+                "`{s}` is not a Rust identifier"
+            );
+        };
+        let cases = [
+            ("self", "ToolSelf", "tool_self", None),
+            ("Self", "ToolSelf", "tool_self", None),
+            ("crate", "Crate", "crate_", None),
+            ("super", "Super", "super_", None),
+            ("_", "Tool", "tool", None),
+            ("3d", "Tool3d", "tool3d", None),
+            ("a.b-c", "ABC", "abc", None),
+            ("type", "Type", "r#type", Some("r#type")),
+            ("openTable", "OpenTable", "open_table", Some("openTable")),
+            ("__", "Tool", "tool", Some("__")),
+            ("-", "Tool", "tool", None),
+        ];
+        for (name, v, method, value) in cases {
+            assert_eq!(variant(name), v, "variant of `{name}`");
+            assert_eq!(snake(&variant(name)), method, "method of `{name}`");
+            assert_eq!(value_ident(name).as_deref(), value, "value of `{name}`");
+            ident(&variant(name));
+            ident(&snake(&variant(name)));
+            ident(&snake(name));
+            ident(&generated_type(&variant(name), TypeStep::Args));
+            ident(&generated_type("T", TypeStep::Field(name)));
+            if let Some(v) = value_ident(name) {
+                ident(&v);
+            }
+        }
+    }
+
+    #[test]
+    fn generated_types_are_named_in_one_place() {
+        assert_eq!(generated_type("OpenTable", TypeStep::Args), "OpenTableArgs");
+        assert_eq!(
+            generated_type("ListRows", TypeStep::Field("sortOrder")),
+            "ListRowsSortOrder"
+        );
+        assert_eq!(
+            generated_type("ListRows", TypeStep::Field("3d")),
+            "ListRowsField3d"
+        );
+        assert_eq!(
+            generated_type("ListRowsTags", TypeStep::Item),
+            "ListRowsTagsItem"
+        );
     }
 
     #[test]

@@ -9,19 +9,24 @@ use toml::Spanned;
 use toml::de::{DeTable, DeValue};
 
 use crate::diag::{Diagnostic, Errors, Span};
-use crate::model::{Field, Kind, TypeSpec};
+use crate::model::{Field, Kind, Outline, OutlineTool, TypeSpec};
+use crate::names;
 
 /// A value and where it was written.
 pub(crate) type At<T> = (T, Span);
 
 #[derive(Default)]
 pub(crate) struct RawCatalog {
+    /// The top-level keys written, valid or not.
+    pub seen: Seen,
     pub settings: Option<RawSettings>,
     pub tools: Vec<RawTool>,
 }
 
 pub(crate) struct RawSettings {
     pub span: Span,
+    /// The keys written, valid or not (see [`Seen::has`]).
+    pub seen: Seen,
     pub search_tool: Option<At<String>>,
     pub ask_tool: Option<At<String>>,
     pub search_results: Option<At<usize>>,
@@ -31,6 +36,8 @@ pub(crate) struct RawSettings {
 
 pub(crate) struct RawTool {
     pub span: Span,
+    /// The keys written, valid or not (see [`Seen::has`]).
+    pub seen: Seen,
     pub name: Option<At<String>>,
     pub rust_name: Option<At<String>>,
     pub description: Option<At<String>>,
@@ -131,14 +138,60 @@ pub(crate) fn parse(source: &str, errors: &mut Errors) -> Option<RawCatalog> {
             ),
         }
     }
-    top.finish(TOP_KEYS, errors);
+    raw.seen = top.finish(TOP_KEYS, errors);
     Some(raw)
+}
+
+/// Reads what it can of a catalog that may have errors, checking nothing: the rows whose
+/// name is valid and unique (by name and by variant), and the roles the settings name.
+pub(crate) fn outline(source: &str) -> Outline {
+    let (doc, _) = DeTable::parse_recoverable(source);
+    let doc = doc.get_ref();
+    let mut out = Outline::default();
+    let rows = match doc.get("tool").map(Spanned::get_ref) {
+        Some(DeValue::Array(rows)) => &rows[..],
+        _ => &[],
+    };
+    let text = |t: &DeTable<'_>, key: &str| -> Option<String> {
+        t.get(key)
+            .and_then(|v| v.get_ref().as_str())
+            .map(ToString::to_string)
+    };
+    for row in rows {
+        let DeValue::Table(t) = row.get_ref() else {
+            continue;
+        };
+        let Some(name) = text(t, "name").filter(|n| names::is_tool_name(n)) else {
+            continue;
+        };
+        let variant = text(t, "rust-name")
+            .filter(|r| syn::parse_str::<syn::Ident>(r).is_ok())
+            .unwrap_or_else(|| names::variant(&name));
+        if out
+            .tools
+            .iter()
+            .any(|o| o.name == name || o.variant == variant)
+        {
+            continue;
+        }
+        out.tools.push(OutlineTool { name, variant });
+    }
+    if let Some(DeValue::Table(settings)) = doc.get("settings").map(Spanned::get_ref) {
+        let role = |key: &str| {
+            let name = text(settings, key)?;
+            out.tools.iter().position(|o| o.name == name)
+        };
+        out.search_tool = role("search-tool");
+        out.ask_tool = role("ask-tool");
+    }
+    out
 }
 
 fn settings(t: &DeTable<'_>, span: Span, errors: &mut Errors) -> RawSettings {
     let mut t = Table::new(t, span.clone(), "`[settings]`");
-    let s = RawSettings {
+    let mut s = RawSettings {
         span,
+        seen: Seen::default(),
         search_tool: t
             .take("search-tool")
             .and_then(|(v, _)| string(v, "search-tool", errors)),
@@ -156,7 +209,7 @@ fn settings(t: &DeTable<'_>, span: Span, errors: &mut Errors) -> RawSettings {
             choice(v, "keep-discovered", &options, errors)
         }),
     };
-    t.finish(SETTINGS_KEYS, errors);
+    s.seen = t.finish(SETTINGS_KEYS, errors);
     s
 }
 
@@ -168,6 +221,7 @@ fn tool(t: &DeTable<'_>, span: Span, errors: &mut Errors) -> RawTool {
     }
     let mut row = RawTool {
         span,
+        seen: Seen::default(),
         name,
         rust_name: t.take("rust-name").and_then(|(v, _)| rust_ident(v, errors)),
         description: t
@@ -230,7 +284,7 @@ fn tool(t: &DeTable<'_>, span: Span, errors: &mut Errors) -> RawTool {
     {
         row.output = Some(type_spec(out, v.span(), "`output`", false, errors).0);
     }
-    t.finish(TOOL_KEYS, errors);
+    row.seen = t.finish(TOOL_KEYS, errors);
     row
 }
 
@@ -344,7 +398,8 @@ fn type_spec(
     let maximum = t
         .take("maximum")
         .and_then(|(v, _)| number(v, "maximum", errors));
-    let keys = t.finish_keys(if field { FIELD_KEYS } else { TYPE_KEYS }, errors);
+    let seen = t.finish(if field { FIELD_KEYS } else { TYPE_KEYS }, errors);
+    let keys = &seen.taken;
 
     let kind = if let Some((raw, _)) = schema {
         for key in ["type", "enum", "items", "properties", "minimum", "maximum"] {
@@ -369,17 +424,20 @@ fn type_spec(
                     minimum,
                     maximum,
                 };
-                declared_kind(&name, tspan, parts, &keys, what, errors)
+                declared_kind(&name, tspan, parts, keys, what, errors)
             }
         }
     } else {
-        errors.push(
+        // A misspelt `type` (`tpye`) is already reported as an unknown key.
+        if !seen.has("type") {
+            errors.push(
             Diagnostic::new(span.clone(), format!("{what} has no `type`"))
                 .help("add `type = \"string\"` (or integer, number, boolean, array, object), or `schema = '...'` for a JSON Schema the type language cannot express"),
         );
+        }
         Kind::Raw(Value::Object(Map::new()))
     };
-    keys_apply(&kind, &keys, what, errors);
+    keys_apply(&kind, keys, what, errors);
     (
         TypeSpec {
             kind,
@@ -664,31 +722,49 @@ impl<'a, 'i> Table<'a, 'i> {
         Some((v, k.span()))
     }
 
-    /// Reports every key not taken, with the closest known key as a suggestion.
-    fn finish(self, known: &[&str], errors: &mut Errors) {
-        self.finish_keys(known, errors);
-    }
-
-    /// Like `finish`, and returns where each taken key was written.
-    fn finish_keys(
-        self,
-        known: &[&str],
-        errors: &mut Errors,
-    ) -> std::collections::HashMap<String, Span> {
+    /// Reports every key not taken, with the closest known key as a suggestion, and
+    /// returns which keys the table had.
+    fn finish(self, known: &[&str], errors: &mut Errors) -> Seen {
         let _ = &self.span;
+        let mut meant = std::collections::BTreeSet::new();
         for (k, _) in &self.entries {
             let key = k.get_ref().as_ref();
             let mut d = Diagnostic::new(k.span(), format!("unknown key `{key}` in {}", self.what));
             d = match suggest(key, known) {
-                Some(s) => d.help(format!("did you mean `{s}`?")),
+                Some(s) => {
+                    meant.insert(s.to_string());
+                    d.help(format!("did you mean `{s}`?"))
+                }
                 None => d.help(format!("the keys here are: {}", known.join(", "))),
             };
             errors.push(d);
         }
-        self.taken
-            .into_iter()
-            .map(|(k, s)| (k.to_string(), s))
-            .collect()
+        Seen {
+            taken: self
+                .taken
+                .into_iter()
+                .map(|(k, s)| (k.to_string(), s))
+                .collect(),
+            meant,
+        }
+    }
+}
+
+/// The keys a table had: the known ones, valid or not, and the known keys that its unknown
+/// ones most likely meant. A rule that a key is missing asks [`Seen::has`] first, so
+/// `tier = "silentt"` or `tiér = "silent"` is reported once, not also as a missing `tier`.
+#[derive(Default, Debug)]
+pub(crate) struct Seen {
+    /// Every known key written, and where.
+    pub taken: std::collections::HashMap<String, Span>,
+    /// Known keys that an unknown key was taken for (`visiblity` → `visibility`).
+    pub meant: std::collections::BTreeSet<String>,
+}
+
+impl Seen {
+    /// Whether the key was written, or likely meant by a misspelt key.
+    pub fn has(&self, key: &str) -> bool {
+        self.taken.contains_key(key) || self.meant.contains(key)
     }
 }
 

@@ -55,10 +55,13 @@ fn expand(input: &Input) -> proc_macro2::TokenStream {
         return error(
             span,
             msg,
-            catalog_compiler::skeleton(&Options {
-                track: None,
-                ..opts
-            }),
+            catalog_compiler::skeleton(
+                &Outline::default(),
+                &Options {
+                    track: None,
+                    ..opts
+                },
+            ),
         );
     };
     let source = match std::fs::read_to_string(Path::new(&dir).join(&rel)) {
@@ -68,17 +71,20 @@ fn expand(input: &Input) -> proc_macro2::TokenStream {
             return error(
                 span,
                 &msg,
-                catalog_compiler::skeleton(&Options {
-                    track: None,
-                    ..opts
-                }),
+                catalog_compiler::skeleton(
+                    &Outline::default(),
+                    &Options {
+                        track: None,
+                        ..opts
+                    },
+                ),
             );
         }
     };
     match catalog_compiler::compile(&source) {
         Ok(catalog) => catalog_compiler::expand(&catalog, &opts),
         Err(diagnostics) => {
-            let mut out = catalog_compiler::skeleton(&opts);
+            let mut out = catalog_compiler::skeleton(&catalog_compiler::outline(&source), &opts);
             for d in &diagnostics {
                 let msg = catalog_compiler::render(&rel, &source, d);
                 out.extend(quote_spanned!(span=> ::core::compile_error! { #msg }));
@@ -88,7 +94,7 @@ fn expand(input: &Input) -> proc_macro2::TokenStream {
     }
 }
 
-use catalog_compiler::Options;
+use catalog_compiler::{Options, Outline};
 
 fn error(
     span: proc_macro2::Span,

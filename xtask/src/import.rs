@@ -6,15 +6,20 @@
 //! not fit, ...) is kept as the original JSON through the `schema = '...'` escape hatch, at
 //! the smallest level that needs it (a property, an array's items, a parameter). A whole
 //! input that the parameter table cannot hold (extra top-level keys, property names the
-//! format rejects) goes through the tool-level `input-schema = '...'` instead. The result is
-//! compiled with the catalog compiler before the command reports success.
+//! format rejects) goes through the tool-level `input-schema = '...'` instead.
+//!
+//! Every tool is discoverable; `readOnlyHint: true` makes it read-only and silent, anything
+//! else full-access and gated. Names are kept exactly: where two of them would become the
+//! same Rust identifier or generated type, the later one gets a numbered `rust-name`. A
+//! search tool and an ask tool are added. The result is compiled with the catalog compiler
+//! before the command reports success.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::{self, Write as _};
 use std::path::Path;
 use std::process::ExitCode;
 
-use catalog_compiler::names;
+use catalog_compiler::names::{self, TypeStep};
 use serde_json::{Map, Value};
 
 use super::Usage;
@@ -219,7 +224,12 @@ impl fmt::Display for Reason {
             Reason::Bound => write!(f, "a bound the compiler would rewrite (e.g. `1.0`)"),
             Reason::BoundsReversed => write!(f, "`minimum` above `maximum`"),
             Reason::DefaultNull => write!(f, "default null"),
-            Reason::DefaultUnwritable => write!(f, "a default TOML cannot hold (null inside)"),
+            Reason::DefaultUnwritable => {
+                write!(
+                    f,
+                    "a default TOML cannot hold (a null inside, an integer above i64)"
+                )
+            }
             Reason::DefaultDoesNotFit => write!(f, "a default that does not fit the type"),
             Reason::RequiredWithDefault => write!(f, "required and has a default"),
             Reason::TopLevelKey(k) => write!(f, "extra top-level key `{k}`"),
@@ -286,7 +296,7 @@ fn import(base: &str, doc: &Value) -> Result<(String, Report), String> {
         });
     }
     let (search, ask) = agent_tools(&rows);
-    assign_variants(&mut rows, &search, &ask);
+    assign_rust_names(&mut rows, &search, &ask);
     for row in &rows {
         report.add(row);
     }
@@ -340,35 +350,101 @@ fn variant_keys(variant: &str) -> [String; 2] {
     [variant.to_string(), names::snake_bare(variant)]
 }
 
-/// Gives each tool whose Rust identifier an earlier row already has a unique `rust-name`
-/// (`Variant2`, `Variant3`, ...), avoiding every identifier some row derives on its own.
-fn assign_variants(rows: &mut [Row], search: &str, ask: &str) {
+/// Gives rows and fields the `rust-name`s that keep every Rust name distinct, as the
+/// compiler requires: tool variants (`calculate_BMI` after `calculate_bmi` → `CalculateBmi2`),
+/// fields of one object (`date_range` after `dateRange` → `date_range_2`), and the types
+/// generated for arguments, enums and objects (a field's type is named after its tool and
+/// its `rust-name`, so a colliding one is renamed the same way). Earlier rows and fields
+/// keep their derived names; a new name avoids every name some row derives on its own.
+fn assign_rust_names(rows: &mut [Row], search: &str, ask: &str) {
     let natural: BTreeSet<String> = [search, ask]
         .into_iter()
         .chain(rows.iter().map(|r| r.name.as_str()))
         .flat_map(|n| variant_keys(&names::variant(n)))
         .collect();
-    let mut used: BTreeSet<String> = [search, ask]
-        .into_iter()
-        .flat_map(|n| variant_keys(&names::variant(n)))
+    let mut used = BTreeSet::new();
+    let mut types: BTreeSet<String> = names::RESERVED_TYPES
+        .iter()
+        .map(ToString::to_string)
         .collect();
+    for name in [search, ask] {
+        let variant = names::variant(name);
+        types.insert(names::generated_type(&variant, TypeStep::Args));
+        used.extend(variant_keys(&variant));
+    }
     for row in rows {
-        let variant = names::variant(&row.name);
-        let keys = variant_keys(&variant);
-        if keys.iter().any(|k| used.contains(k)) {
-            let pick = first_free(
-                |n| format!("{variant}{n}"),
-                |c| {
-                    variant_keys(c)
-                        .iter()
-                        .all(|k| !used.contains(k) && !natural.contains(k))
-                },
-            );
-            used.extend(variant_keys(&pick));
-            row.rust_name = Some(pick);
+        let free = |v: &str| {
+            variant_keys(v).iter().all(|k| !used.contains(k))
+                && !types.contains(&names::generated_type(v, TypeStep::Args))
+        };
+        let derived = names::variant(&row.name);
+        let variant = if free(&derived) {
+            derived
         } else {
-            used.extend(keys);
+            let pick = first_free(
+                |n| format!("{derived}{n}"),
+                |c| free(c) && variant_keys(c).iter().all(|k| !natural.contains(k)),
+            );
+            row.rust_name = Some(pick.clone());
+            pick
+        };
+        used.extend(variant_keys(&variant));
+        types.insert(names::generated_type(&variant, TypeStep::Args));
+        if let Input::Params(params) = &mut row.input {
+            place_fields(&variant, params, &mut types);
         }
+    }
+}
+
+/// `assign_rust_names` for the fields of one object, whose types are named from `stem`.
+fn place_fields(stem: &str, fields: &mut [Field], types: &mut BTreeSet<String>) {
+    let natural: BTreeSet<String> = fields.iter().map(|f| names::snake_bare(&f.name)).collect();
+    let mut idents = BTreeSet::new();
+    for f in fields {
+        let ok = |word: &str, ident: &str| {
+            !idents.contains(ident)
+                && own_type(field_type(stem, word), &f.ty).is_none_or(|t| !types.contains(&t))
+        };
+        let derived = names::snake_bare(&f.name);
+        if !ok(&f.name, &derived) {
+            let pick = first_free(
+                |n| format!("{derived}_{n}"),
+                |c| !natural.contains(c) && ok(c, c),
+            );
+            f.rust_name = Some(pick);
+        }
+        idents.insert(f.rust_name.clone().unwrap_or(derived));
+        let word = f.rust_name.as_deref().unwrap_or(&f.name);
+        if let Some(own) = own_type(field_type(stem, word), &f.ty) {
+            types.insert(own.clone());
+            if let Some(children) = object_fields(&mut f.ty) {
+                place_fields(&own, children, types);
+            }
+        }
+    }
+}
+
+/// The type the generator names after a field (`ListRows` + `sortOrder` → `ListRowsSortOrder`).
+fn field_type(stem: &str, word: &str) -> String {
+    names::generated_type(stem, TypeStep::Field(word))
+}
+
+/// The type generated for a value that would be named `name`: an enum or an object, also
+/// as the items of arrays (`...Item`); `None` when the value needs no type of its own.
+fn own_type(name: String, ty: &Type) -> Option<String> {
+    match &ty.kind {
+        Kind::String(Some(_)) | Kind::Object(Some(_)) => Some(name),
+        Kind::Array(item) => own_type(names::generated_type(&name, TypeStep::Item), item),
+        _ => None,
+    }
+}
+
+/// The fields of an object value, also as the items of arrays.
+fn object_fields(ty: &mut Type) -> Option<&mut Vec<Field>> {
+    match &mut ty.kind {
+        Kind::Object(Some(fields)) => Some(fields),
+        Kind::Array(item) => object_fields(item),
+        _ => None,
     }
 }
 
@@ -428,31 +504,10 @@ fn fields(obj: &Map<String, Value>) -> Result<Vec<Field>, Reason> {
     if set.len() != required.len() || set.iter().any(|r| !props.contains_key(*r)) {
         return Err(Reason::RequiredList);
     }
-    let mut out: Vec<Field> = props
+    Ok(props
         .iter()
         .map(|(name, schema)| field(name, schema, set.contains(name.as_str())))
-        .collect();
-    assign_field_names(&mut out);
-    Ok(out)
-}
-
-/// Fields of one object that become the same Rust field get `rust-name = "<snake>_2"`, ...
-fn assign_field_names(fields: &mut [Field]) {
-    let natural: BTreeSet<String> = fields.iter().map(|f| names::snake_bare(&f.name)).collect();
-    let mut used = BTreeSet::new();
-    for f in fields {
-        let ident = names::snake_bare(&f.name);
-        if used.contains(&ident) {
-            let pick = first_free(
-                |n| format!("{ident}_{n}"),
-                |c| !used.contains(c) && !natural.contains(c),
-            );
-            used.insert(pick.clone());
-            f.rust_name = Some(pick);
-        } else {
-            used.insert(ident);
-        }
-    }
+        .collect())
 }
 
 /// A parameter or property: exact when its type and default can be written, the original

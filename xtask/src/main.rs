@@ -21,10 +21,13 @@ commands:
       print the Rust code that `catalog!` generates for a catalog
   import --from mcp FILE --out PATH
       turn an MCP tools/list result (JSON) into a valid catalog; report what was mapped
-  search [--catalog PATH] [--k N] REQUEST
+  search [--catalog PATH] [--k N] [--weights W] REQUEST
       the catalog's own search: ranked hits with scores
   eval-search --catalog PATH --queries FILE.jsonl [--k 5] [--format human|json]
-      recall@k, hit@k, MRR@k and median time per query (use --release for timings)
+              [--weights W] [--show-misses N]
+      recall@k, hit@k, MRR@k and median time per query (use --release for timings);
+      W overrides field weights: name=3,keyword=2,description=1,param_name=0.5,
+      param_description=0.3,example=1,k1=1.2,b=0.75
 
 --catalog defaults to catalog.toml in the workspace root.";
 
@@ -48,7 +51,6 @@ fn run(args: &[String]) -> Result<ExitCode, Usage> {
     };
     let opts = Flags::parse(rest)?;
     match command.as_str() {
-        // `import` reads its own arguments (`--from mcp FILE --out PATH`).
         "import" => import::run(rest),
         "check-catalog" => {
             let format = match opts.get("format").unwrap_or("human") {
@@ -92,20 +94,33 @@ fn run(args: &[String]) -> Result<ExitCode, Usage> {
             }
         }
         "search" => {
-            opts.only_options(&["catalog", "k"])?;
+            opts.only_options(&["catalog", "k", "weights"])?;
             let k = opts.count("k", 5)?;
+            let weights = search::weights(opts.get("weights"))?;
             let [query] = opts.positional.as_slice() else {
                 return Err(Usage("search takes one request, in quotes".into()));
             };
             let (path, source) = read(&opts)?;
-            Ok(match search::load(&path, &source) {
+            Ok(match search::load(&path, &source, weights) {
                 Ok((catalog, index)) => search::search(&catalog, &index, query, k),
                 Err(code) => code,
             })
         }
         "eval-search" => {
-            opts.only(&["catalog", "queries", "k", "format"])?;
+            opts.only(&[
+                "catalog",
+                "queries",
+                "k",
+                "format",
+                "weights",
+                "show-misses",
+            ])?;
             let k = opts.count("k", 5)?;
+            let weights = search::weights(opts.get("weights"))?;
+            let show_misses = match opts.get("show-misses") {
+                None => 0,
+                Some(_) => opts.count("show-misses", 1)?,
+            };
             let format = match opts.get("format").unwrap_or("human") {
                 "human" => search::Format::Human,
                 "json" => search::Format::Json,
@@ -119,8 +134,10 @@ fn run(args: &[String]) -> Result<ExitCode, Usage> {
                 return Err(Usage("eval-search needs --queries FILE.jsonl".into()));
             };
             let (path, source) = read(&opts)?;
-            match search::load(&path, &source) {
-                Ok((catalog, index)) => search::eval(&catalog, &index, queries, k, format),
+            match search::load(&path, &source, weights) {
+                Ok((catalog, index)) => {
+                    search::eval(&catalog, &index, queries, k, format, show_misses)
+                }
                 Err(code) => Ok(code),
             }
         }

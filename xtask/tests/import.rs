@@ -284,3 +284,41 @@ fn input_that_is_not_a_tools_list_exits_1() {
         "{stderr}"
     );
 }
+
+/// Names are kept exactly, so a name MCP allows but the format does not (`/`) or a repeated
+/// name makes an invalid catalog: the command says so with the compiler's diagnostics.
+#[test]
+fn an_invalid_catalog_fails_loudly() {
+    let input = out_path("bad-names.json");
+    let schema = r#"{"type": "object", "properties": {}}"#;
+    std::fs::write(
+        &input,
+        format!(
+            r#"{{"tools": [
+                {{"name": "fs/read", "description": "Reads.", "inputSchema": {schema}}},
+                {{"name": "twice", "description": "One.", "inputSchema": {schema}}},
+                {{"name": "twice", "description": "Two.", "inputSchema": {schema}}}
+            ]}}"#
+        ),
+    )
+    .unwrap();
+    let out = out_path("bad-names.toml");
+    let (code, stderr) = xtask(&[
+        "import",
+        "--from",
+        "mcp",
+        input.to_str().unwrap(),
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(
+        stderr.contains("`fs/read` is not a valid tool name"),
+        "{stderr}"
+    );
+    assert!(
+        stderr.contains("tool `twice` is declared twice"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("does not compile"), "{stderr}");
+}

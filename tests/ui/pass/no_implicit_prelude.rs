@@ -5,9 +5,16 @@
 
 ::catalog_macros::catalog!("ui/example.toml");
 
+const NONE: ToolSet = tools![];
+const SOME: ToolSet = tools![openTable, "listTables",];
+
 fn main() {
     ::std::assert_eq!(
         Tool::from_name("openTable"),
         ::std::option::Option::Some(Tool::OpenTable)
     );
+    ::std::assert!(NONE.is_empty());
+    ::std::assert_eq!(SOME.len(), 2);
+    ::std::assert_eq!(tool!(openTable), Tool::OpenTable);
+    ::std::assert_eq!(tool!("listTables"), Tool::ListTables);
 }

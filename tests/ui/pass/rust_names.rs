@@ -1,6 +1,7 @@
 // `rust-name` separates names that would collide in Rust (`openTable`/`open_table`,
-// `dateRange`/`date_range`) without changing what the model sees; `input-schema` keeps a
-// tool's whole input as raw JSON.
+// `dateRange`/`date_range`, and the types `sortOrder` and `sort.order` would both generate)
+// without changing what the model sees; `input-schema` keeps a tool's whole input as raw
+// JSON.
 catalog_macros::catalog!("ui/pass/rust_names.toml");
 
 use catalog_core::__private::serde_json::{self, json};
@@ -18,6 +19,17 @@ fn main() {
     assert_eq!(args.date_range, "2025-01-01/2025-01-31");
     assert_eq!(args.date_range_text.as_deref(), Some("January"));
     let _ = OpenTableFormArgs {};
+
+    let sorted: OpenTableArgs = serde_json::from_value(json!({
+        "dateRange": "2025",
+        "sortOrder": "desc",
+        "sort": {"column": "name", "order": "up"},
+    }))
+    .unwrap();
+    assert_eq!(sorted.sort_order, Some(OpenTableSortOrder::Desc));
+    let sort = sorted.sort.unwrap();
+    assert_eq!(sort.direction, OpenTableSortDirection::Up);
+    assert_eq!(sort.column, "name");
 
     let call = ToolCall::parse("runQuery", json!({"sql": "select 1"})).unwrap();
     assert_eq!(call.tool(), Tool::RunQuery);
