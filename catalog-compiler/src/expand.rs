@@ -285,29 +285,43 @@ impl Gen<'_> {
         quote!(ToolSet::from_words([ #( #words ),* ]))
     }
 
-    /// The search index as static tables: a program pays nothing to build it.
-    fn index(&self) -> TokenStream {
+    /// The search index as static tables: a program pays nothing to build it. Statics in
+    /// a hidden module, since a `const` holding arrays this large is copied where used.
+    fn index(&self) -> (TokenStream, TokenStream) {
         let core = self.core;
         let idx = crate::search::index(self.c, Weights::DEFAULT);
-        let terms = &idx.terms;
-        let term_ends = idx.term_ends.iter().map(|&n| Literal::u32_unsuffixed(n));
+        let slots = idx.slots.iter().map(|&n| Literal::u64_unsuffixed(n));
         let posting_ends = idx.posting_ends.iter().map(|&n| Literal::u32_unsuffixed(n));
         let docs = idx.docs.iter().map(|&n| Literal::u32_unsuffixed(n));
         // Rust prints the shortest text that reads back to the same f32, so this is exact.
         let impacts = idx.impacts.iter().map(|&x| Literal::f32_unsuffixed(x));
         let name_rank = idx.name_rank.iter().map(|&n| Literal::u32_unsuffixed(n));
-        let diversity = Literal::f32_unsuffixed(idx.diversity);
-        quote! {
-            #core::search::Index {
-                terms: #terms,
-                term_ends: &[ #( #term_ends ),* ],
-                posting_ends: &[ #( #posting_ends ),* ],
-                docs: &[ #( #docs ),* ],
-                impacts: &[ #( #impacts ),* ],
-                name_rank: &[ #( #name_rank ),* ],
-                diversity: #diversity,
+        let (ns, np, nd, nr) = (
+            Literal::usize_unsuffixed(idx.slots.len()),
+            Literal::usize_unsuffixed(idx.posting_ends.len()),
+            Literal::usize_unsuffixed(idx.docs.len()),
+            Literal::usize_unsuffixed(idx.name_rank.len()),
+        );
+        let tables = quote! {
+            #[doc(hidden)]
+            pub mod __search_index {
+                pub static SLOTS: [u64; #ns] = [ #( #slots ),* ];
+                pub static POSTING_ENDS: [u32; #np] = [ #( #posting_ends ),* ];
+                pub static DOCS: [u32; #nd] = [ #( #docs ),* ];
+                pub static IMPACTS: [f32; #nd] = [ #( #impacts ),* ];
+                pub static NAME_RANK: [u32; #nr] = [ #( #name_rank ),* ];
             }
-        }
+        };
+        let value = quote! {
+            #core::search::Index {
+                slots: &__search_index::SLOTS,
+                posting_ends: &__search_index::POSTING_ENDS,
+                docs: &__search_index::DOCS,
+                impacts: &__search_index::IMPACTS,
+                name_rank: &__search_index::NAME_RANK,
+            }
+        };
+        (tables, value)
     }
 
     fn catalog_struct(&self) -> TokenStream {
@@ -329,7 +343,7 @@ impl Gen<'_> {
             Retention::Turn => quote!(#core::Retention::Turn),
             Retention::Conversation => quote!(#core::Retention::Conversation),
         };
-        let index = self.index();
+        let (index_tables, index) = self.index();
         let sets = DERIVED_SETS.iter().map(|d| {
             let name = ident(d.name);
             let doc = d.doc;
@@ -338,6 +352,8 @@ impl Gen<'_> {
         });
         let [read_only, read_and_stage, full_access] = Access::ALL.map(|a| access_tokens(core, a));
         quote! {
+            #index_tables
+
             /// A set of this catalog's tools: a const, allocation-free bitset.
             pub type ToolSet = #core::ToolSet<Tool, #w>;
 

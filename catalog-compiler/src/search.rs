@@ -1,5 +1,7 @@
-//! The text of each row that search reads, fed to the runtime's index builder — the same
-//! code for a compiled catalog (whose index becomes static tables) and one read at run time.
+//! The text of each row that search reads — name, keywords, description, examples, and
+//! parameter names, descriptions and allowed values — fed to the runtime's index builder:
+//! the same code for a compiled catalog (whose index becomes static tables) and for one
+//! read at run time.
 
 use catalog_core::search::{Builder, Field as Source, OwnedIndex, Weights};
 use serde_json::Value;
@@ -44,6 +46,14 @@ fn type_spec(b: &mut Builder, t: &TypeSpec) {
         b.add(Source::ParamDescription, d);
     }
     match &t.kind {
+        // Allowed values are words users say ("celsius", "descending").
+        Kind::String {
+            values: Some(values),
+        } => {
+            for v in values {
+                b.add(Source::ParamDescription, v);
+            }
+        }
         Kind::Array(item) => type_spec(b, item),
         Kind::Object(Some(props)) => fields(b, props),
         Kind::Raw(raw) => raw_schema(b, raw),
@@ -51,13 +61,18 @@ fn type_spec(b: &mut Builder, t: &TypeSpec) {
     }
 }
 
-/// Property names and descriptions anywhere in a JSON Schema kept as written.
+/// Property names, descriptions and enum values anywhere in a JSON Schema kept as written.
 fn raw_schema(b: &mut Builder, v: &Value) {
     match v {
         Value::Object(map) => {
             for (k, x) in map {
                 match (k.as_str(), x) {
                     ("description", Value::String(d)) => b.add(Source::ParamDescription, d),
+                    ("enum", Value::Array(values)) => {
+                        for v in values.iter().filter_map(Value::as_str) {
+                            b.add(Source::ParamDescription, v);
+                        }
+                    }
                     ("properties", Value::Object(props)) => {
                         for (name, schema) in props {
                             b.add(Source::ParamName, name);

@@ -8,8 +8,6 @@
 #![no_std]
 
 extern crate alloc;
-#[cfg(test)]
-extern crate std;
 
 mod discovery;
 pub mod search;

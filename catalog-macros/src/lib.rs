@@ -15,7 +15,7 @@ use syn::{LitStr, Token};
 /// The path is relative to the calling crate's `Cargo.toml`. Add `crate = path` when the
 /// runtime crate is not reachable as `::catalog_core` (for example when renamed).
 ///
-/// ```ignore
+/// ```text
 /// catalog_macros::catalog!("catalog.toml");
 /// ```
 #[proc_macro]

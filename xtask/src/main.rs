@@ -26,8 +26,8 @@ commands:
   eval-search --catalog PATH --queries FILE.jsonl [--k 5] [--format human|json]
               [--weights W] [--show-misses N]
       recall@k, hit@k, MRR@k and median time per query (use --release for timings);
-      W overrides field weights: name=3,keyword=2,description=1,param_name=0.5,
-      param_description=0.3,example=1,k1=1.2,b=0.75
+      W overrides search weights, e.g. name=2.5,keyword=2,description=1,param_name=1,
+      param_description=0.8,example=1,k1=2.5,b=0.75,prefix=0.3,pair=0.4
 
 --catalog defaults to catalog.toml in the workspace root.";
 
@@ -69,29 +69,7 @@ fn run(args: &[String]) -> Result<ExitCode, Usage> {
         "expand" => {
             opts.only(&["catalog"])?;
             let (path, source) = read(&opts)?;
-            match catalog_compiler::compile(&source) {
-                Ok(catalog) => {
-                    let tokens =
-                        catalog_compiler::expand(&catalog, &catalog_compiler::Options::default());
-                    match catalog_compiler::format(tokens) {
-                        Ok(code) => {
-                            let _ = std::io::stdout().write_all(code.as_bytes());
-                            Ok(ExitCode::SUCCESS)
-                        }
-                        Err(e) => {
-                            eprintln!("internal error: the generated code does not parse: {e}");
-                            Ok(ExitCode::FAILURE)
-                        }
-                    }
-                }
-                Err(diagnostics) => {
-                    eprint!(
-                        "{}",
-                        catalog_compiler::render_all(&path, &source, &diagnostics)
-                    );
-                    Ok(ExitCode::FAILURE)
-                }
-            }
+            Ok(expand(&path, &source))
         }
         "search" => {
             opts.only_options(&["catalog", "k", "weights"])?;
@@ -146,6 +124,32 @@ fn run(args: &[String]) -> Result<ExitCode, Usage> {
             Ok(ExitCode::SUCCESS)
         }
         other => Err(Usage(format!("unknown command `{other}`"))),
+    }
+}
+
+/// Prints the formatted code `catalog!` generates for a catalog.
+fn expand(path: &str, source: &str) -> ExitCode {
+    match catalog_compiler::compile(source) {
+        Ok(catalog) => {
+            let tokens = catalog_compiler::expand(&catalog, &catalog_compiler::Options::default());
+            match catalog_compiler::format(tokens) {
+                Ok(code) => {
+                    let _ = std::io::stdout().write_all(code.as_bytes());
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("internal error: the generated code does not parse: {e}");
+                    ExitCode::FAILURE
+                }
+            }
+        }
+        Err(diagnostics) => {
+            eprint!(
+                "{}",
+                catalog_compiler::render_all(path, source, &diagnostics)
+            );
+            ExitCode::FAILURE
+        }
     }
 }
 

@@ -11,10 +11,10 @@ use serde_json::json;
 use crate::Usage;
 
 /// Compiles a catalog or prints its errors.
-pub fn load(path: &str, source: &str) -> Result<(Catalog, OwnedIndex), ExitCode> {
+pub fn load(path: &str, source: &str, weights: Weights) -> Result<(Catalog, OwnedIndex), ExitCode> {
     match catalog_compiler::compile(source) {
         Ok(c) => {
-            let index = catalog_compiler::search::index(&c, Weights::DEFAULT);
+            let index = catalog_compiler::search::index(&c, weights);
             Ok((c, index))
         }
         Err(d) => {
@@ -50,6 +50,35 @@ struct QueryLine {
     expected: Vec<String>,
 }
 
+/// Field weights from `name=3,keyword=2,...` (unnamed ones keep their defaults), for
+/// trying other weights on a catalog's own queries.
+pub fn weights(spec: Option<&str>) -> Result<Weights, Usage> {
+    let mut w = Weights::DEFAULT;
+    for pair in spec.unwrap_or("").split(',').filter(|p| !p.is_empty()) {
+        let (key, value) = pair
+            .split_once('=')
+            .ok_or_else(|| Usage(format!("weight `{pair}` is not key=value")))?;
+        let value: f32 = value
+            .parse()
+            .map_err(|_| Usage(format!("weight `{pair}` is not a number")))?;
+        let slot = match key {
+            "name" => &mut w.name,
+            "keyword" => &mut w.keyword,
+            "description" => &mut w.description,
+            "param_name" => &mut w.param_name,
+            "param_description" => &mut w.param_description,
+            "example" => &mut w.example,
+            "k1" => &mut w.k1,
+            "b" => &mut w.b,
+            "prefix" => &mut w.prefix,
+            "pair" => &mut w.pair,
+            other => return Err(Usage(format!("unknown weight `{other}`"))),
+        };
+        *slot = value;
+    }
+    Ok(w)
+}
+
 /// Output format of `eval-search`.
 #[derive(Clone, Copy)]
 pub enum Format {
@@ -59,14 +88,11 @@ pub enum Format {
     Json,
 }
 
-/// Recall, hit rate and MRR at `k`, and the median time per query.
-pub fn eval(
+/// The queries of a `dev.jsonl`-format file, each with its expected tools' indexes.
+fn read_queries(
     catalog: &Catalog,
-    index: &OwnedIndex,
     queries_path: &str,
-    k: usize,
-    format: Format,
-) -> Result<ExitCode, Usage> {
+) -> Result<Vec<(QueryLine, Vec<u32>)>, Usage> {
     let text = std::fs::read_to_string(queries_path)
         .map_err(|e| Usage(format!("cannot read `{queries_path}`: {e}")))?;
     let mut queries = Vec::new();
@@ -95,9 +121,23 @@ pub fn eval(
     if queries.is_empty() {
         return Err(Usage(format!("`{queries_path}` holds no query")));
     }
+    Ok(queries)
+}
+
+/// Recall, hit rate and MRR at `k`, and the median time per query.
+pub fn eval(
+    catalog: &Catalog,
+    index: &OwnedIndex,
+    queries_path: &str,
+    k: usize,
+    format: Format,
+    show_misses: usize,
+) -> Result<ExitCode, Usage> {
+    let queries = read_queries(catalog, queries_path)?;
     let view = index.view();
     let mut scratch = Scratch::default();
     let (mut recall, mut hit, mut mrr) = (0.0f64, 0.0f64, 0.0f64);
+    let mut misses = 0;
     for (q, expected) in &queries {
         let top: Vec<u32> = view
             .search(&q.query, k, &mut scratch)
@@ -105,6 +145,23 @@ pub fn eval(
             .map(|h| h.doc)
             .collect();
         let found = expected.iter().filter(|e| top.contains(e)).count();
+        if found < expected.len() && misses < show_misses {
+            misses += 1;
+            let names = |docs: &[u32]| {
+                let names: Vec<&str> = docs
+                    .iter()
+                    .map(|&d| catalog.tools[d as usize].name.as_str())
+                    .collect();
+                names.join(", ")
+            };
+            eprintln!(
+                "miss {}: {}\n  expected: {}\n  got:      {}",
+                q.id,
+                q.query,
+                names(expected),
+                names(&top)
+            );
+        }
         recall += count_f64(found) / count_f64(expected.len());
         hit += f64::from(u8::from(found == expected.len()));
         if let Some(rank) = top.iter().position(|d| expected.contains(d)) {

@@ -6,7 +6,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::cmp::Ordering;
 
-use super::text::terms;
+use super::text::{PAIR_MARK, PREFIX_MARK, terms};
 
 /// Where a piece of a tool's text comes from; each field has its own weight.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -44,41 +44,43 @@ pub struct Weights {
     pub k1: f32,
     /// Length normalisation.
     pub b: f32,
+    /// Weight of a word's prefix term (see [`PREFIX`](super::text::PREFIX)) relative to
+    /// its stem.
+    pub prefix: f32,
+    /// Weight of a pair of neighbouring stems (see [`PAIR_MARK`](super::text::PAIR_MARK))
+    /// relative to a single stem.
+    pub pair: f32,
 }
 
 impl Weights {
     /// The weights every catalog uses unless told otherwise.
+    ///
+    /// Chosen on the BFCL development split (`cargo xtask eval-search`): names count
+    /// most, parameter names as much as the description, `k1` high because tool texts are
+    /// short and a repeated word is real evidence.
     pub const DEFAULT: Weights = Weights {
-        name: 3.0,
+        name: 2.5,
         keyword: 2.0,
         description: 1.0,
-        param_name: 0.5,
-        param_description: 0.3,
+        param_name: 1.0,
+        param_description: 0.8,
         example: 1.0,
-        k1: 1.2,
+        k1: 2.5,
         b: 0.75,
+        prefix: 0.3,
+        pair: 0.4,
     };
-
-    fn of(&self, field: Field) -> f32 {
-        match field {
-            Field::Name => self.name,
-            Field::Keyword => self.keyword,
-            Field::Description => self.description,
-            Field::ParamName => self.param_name,
-            Field::ParamDescription => self.param_description,
-            Field::Example => self.example,
-        }
-    }
 }
 
 /// A built index, borrowed: the form the generated statics take.
 #[derive(Clone, Copy, Debug)]
 pub struct Index<'a> {
-    /// Every term, sorted, concatenated.
-    pub terms: &'a str,
-    /// End offset of each term in `terms`.
-    pub term_ends: &'a [u32],
-    /// End offset of each term's postings in `docs` and `impacts`.
+    /// Open-addressing hash table of the terms, a power of two long: each term's [`hash`]
+    /// sits at the slot its low bits pick, or the next free one after it; 0 marks a free
+    /// slot. Terms are known by their 64-bit hash alone, so a lookup reads no text.
+    pub slots: &'a [u64],
+    /// Per slot, where its postings end in `docs` and `impacts` (they start where the
+    /// previous slot's end; a free slot has none).
     pub posting_ends: &'a [u32],
     /// All posting lists, one after another: the tool of each posting...
     pub docs: &'a [u32],
@@ -110,63 +112,64 @@ impl<'a> Index<'a> {
         self.name_rank.is_empty()
     }
 
-    fn term(&self, i: usize) -> &'a str {
-        let start = if i == 0 {
-            0
-        } else {
-            self.term_ends[i - 1] as usize
-        };
-        &self.terms[start..self.term_ends[i] as usize]
-    }
-
-    fn postings_of(&self, term: &str) -> (&'a [u32], &'a [f32]) {
-        let (mut lo, mut hi) = (0, self.term_ends.len());
-        while lo < hi {
-            let mid = lo + (hi - lo) / 2;
-            match self.term(mid).cmp(term) {
-                Ordering::Less => lo = mid + 1,
-                Ordering::Greater => hi = mid,
-                Ordering::Equal => {
-                    let start = if mid == 0 {
-                        0
-                    } else {
-                        self.posting_ends[mid - 1] as usize
-                    };
-                    let end = self.posting_ends[mid] as usize;
-                    return (&self.docs[start..end], &self.impacts[start..end]);
-                }
+    /// The slot holding `term`, if the index has it.
+    fn slot(&self, term: &str) -> Option<usize> {
+        let mask = self.slots.len().checked_sub(1)?;
+        let h = hash(term);
+        #[allow(clippy::cast_possible_truncation)] // masked to the table's length
+        let mut at = h as usize & mask;
+        loop {
+            match self.slots[at] {
+                0 => return None,
+                x if x == h => return Some(at),
+                _ => at = (at + 1) & mask,
             }
         }
-        (&[], &[])
+    }
+
+    fn postings(&self, slot: usize) -> (&'a [u32], &'a [f32]) {
+        let start = if slot == 0 {
+            0
+        } else {
+            self.posting_ends[slot - 1] as usize
+        };
+        let end = self.posting_ends[slot] as usize;
+        (&self.docs[start..end], &self.impacts[start..end])
     }
 
     /// The `k` best documents for `query`, best first; equal scores in name order.
     /// Documents that match no query term are never returned.
     pub fn search(&self, query: &str, k: usize, scratch: &mut Scratch) -> Vec<Hit> {
         scratch.reset(self.len());
-        let mut seen: Vec<String> = Vec::new();
         terms(query, |t| {
-            if seen.iter().any(|s| s == t) {
+            let Some(id) = self.slot(t) else { return };
+            // A term the query repeats counts once.
+            if scratch.terms.contains(&id) {
                 return;
             }
-            seen.push(String::from(t));
-            let (docs, impacts) = self.postings_of(t);
+            scratch.terms.push(id);
+            let (docs, impacts) = self.postings(id);
             for (&doc, &impact) in docs.iter().zip(impacts) {
                 scratch.add(doc, impact);
             }
         });
-        let mut top: Vec<Hit> = Vec::with_capacity(k + 1);
+        self.best(k, scratch)
+    }
+
+    /// The `n` highest-scoring touched documents, best first.
+    fn best(&self, n: usize, scratch: &Scratch) -> Vec<Hit> {
+        let mut top: Vec<Hit> = Vec::with_capacity(n + 1);
         for &doc in &scratch.touched {
             let hit = Hit {
                 doc,
                 score: scratch.scores[doc as usize],
             };
-            if top.len() == k && !self.better(hit, top[k - 1]) {
+            if top.len() == n && !self.better(hit, top[n - 1]) {
                 continue;
             }
             let at = top.partition_point(|h| self.better(*h, hit));
             top.insert(at, hit);
-            top.truncate(k);
+            top.truncate(n);
         }
         top
     }
@@ -185,6 +188,7 @@ impl<'a> Index<'a> {
 pub struct Scratch {
     scores: Vec<f32>,
     touched: Vec<u32>,
+    terms: Vec<usize>,
 }
 
 impl Scratch {
@@ -193,6 +197,7 @@ impl Scratch {
             self.scores[d as usize] = 0.0;
         }
         self.touched.clear();
+        self.terms.clear();
         self.scores.resize(docs, 0.0);
     }
 
@@ -210,9 +215,13 @@ impl Scratch {
 pub struct Builder {
     weights: Weights,
     names: Vec<String>,
-    /// Per document: (term, weighted frequency), unsorted.
-    docs: Vec<Vec<(String, f32)>>,
+    /// Per document: each term and how often it occurs in each field.
+    docs: Vec<Vec<(String, [f32; FIELDS])>>,
+    /// Per document: the number of terms in each field.
+    lengths: Vec<[f32; FIELDS]>,
 }
+
+const FIELDS: usize = 6;
 
 impl Builder {
     /// An empty builder.
@@ -222,6 +231,7 @@ impl Builder {
             weights,
             names: Vec::new(),
             docs: Vec::new(),
+            lengths: Vec::new(),
         }
     }
 
@@ -229,62 +239,118 @@ impl Builder {
     pub fn document(&mut self, name: &str) -> u32 {
         self.names.push(String::from(name));
         self.docs.push(Vec::new());
+        self.lengths.push([0.0; FIELDS]);
         u32::try_from(self.docs.len() - 1).unwrap_or(u32::MAX)
     }
 
     /// Adds text to the current document.
     pub fn add(&mut self, field: Field, text: &str) {
-        let w = self.weights.of(field);
-        let Some(doc) = self.docs.last_mut() else {
+        let (Some(doc), Some(len)) = (self.docs.last_mut(), self.lengths.last_mut()) else {
             return;
         };
-        terms(text, |t| match doc.iter_mut().find(|(term, _)| term == t) {
-            Some((_, f)) => *f += w,
-            None => doc.push((String::from(t), w)),
+        let f = field as usize;
+        let (prefix_weight, pair_weight) = (self.weights.prefix, self.weights.pair);
+        terms(text, |t| {
+            let x = if t.starts_with(PREFIX_MARK) {
+                prefix_weight
+            } else if t.starts_with(PAIR_MARK) {
+                pair_weight
+            } else {
+                len[f] += 1.0;
+                1.0
+            };
+            if let Some((_, counts)) = doc.iter_mut().find(|(term, _)| term == t) {
+                counts[f] += x;
+            } else {
+                let mut counts = [0.0; FIELDS];
+                counts[f] = x;
+                doc.push((String::from(t), counts));
+            }
         });
     }
 
-    /// Computes every posting's BM25F impact.
+    /// Computes every posting's BM25F impact: each field's term frequency is normalised by
+    /// that field's length (a long parameter list does not dilute a name match), weighted,
+    /// summed, then saturated once.
     #[must_use]
     #[allow(clippy::cast_precision_loss)] // counts far below 2^24
     pub fn build(self) -> OwnedIndex {
         let n = self.docs.len();
-        let lengths: Vec<f32> = self
-            .docs
-            .iter()
-            .map(|d| d.iter().map(|(_, f)| f).sum())
-            .collect();
-        let avg = if n == 0 {
-            1.0
-        } else {
-            (lengths.iter().sum::<f32>() / n as f32).max(f32::MIN_POSITIVE)
-        };
+        let mut avg = [0.0f32; FIELDS];
+        for len in &self.lengths {
+            for (a, l) in avg.iter_mut().zip(len) {
+                *a += l;
+            }
+        }
+        for a in &mut avg {
+            *a = if n == 0 {
+                1.0
+            } else {
+                (*a / n as f32).max(f32::MIN_POSITIVE)
+            };
+        }
+        let w = self.weights;
+        let field_weights = [
+            w.name,
+            w.keyword,
+            w.description,
+            w.param_name,
+            w.param_description,
+            w.example,
+        ];
         let mut all: Vec<(&str, u32, f32)> = Vec::new();
         for (doc, terms) in self.docs.iter().enumerate() {
-            for (t, f) in terms {
-                all.push((t.as_str(), u32::try_from(doc).unwrap_or(u32::MAX), *f));
+            let len = &self.lengths[doc];
+            for (t, counts) in terms {
+                let tf: f32 = (0..FIELDS)
+                    .map(|f| field_weights[f] * counts[f] / (1.0 - w.b + w.b * len[f] / avg[f]))
+                    .sum();
+                all.push((t.as_str(), u32::try_from(doc).unwrap_or(u32::MAX), tf));
             }
         }
         all.sort_by(|a, b| a.0.cmp(b.0).then(a.1.cmp(&b.1)));
-        let mut out = OwnedIndex::default();
-        let Weights { k1, b, .. } = self.weights;
+        // Each term's posting list, keyed by the term's hash.
+        let mut lists: Vec<(u64, Vec<(u32, f32)>)> = Vec::new();
         let mut i = 0;
         while i < all.len() {
             let term = all[i].0;
             let end = i + all[i..].iter().take_while(|x| x.0 == term).count();
             let df = (end - i) as f32;
             let idf = libm_ln(1.0 + (n as f32 - df + 0.5) / (df + 0.5));
-            for &(_, doc, tf) in &all[i..end] {
-                let norm = k1 * (1.0 - b + b * lengths[doc as usize] / avg);
-                out.docs.push(doc);
-                out.impacts.push(idf * tf * (k1 + 1.0) / (tf + norm));
+            let list = all[i..end]
+                .iter()
+                .map(|&(_, doc, tf)| (doc, idf * tf * (w.k1 + 1.0) / (tf + w.k1)))
+                .collect();
+            lists.push((hash(term), list));
+            i = end;
+        }
+        // Half full at most, so a lookup probes one or two slots.
+        let size = (lists.len() * 2).next_power_of_two().max(2);
+        let mut slots: Vec<Option<usize>> = alloc::vec![None; size];
+        let mut out = OwnedIndex {
+            slots: alloc::vec![0; size],
+            ..OwnedIndex::default()
+        };
+        for (l, (h, _)) in lists.iter().enumerate() {
+            #[allow(clippy::cast_possible_truncation)] // masked to the table's length
+            let mut at = *h as usize & (size - 1);
+            // Two terms with one 64-bit hash (about one chance in 10^7 for a million terms)
+            // would share a slot and its postings.
+            while out.slots[at] != 0 && out.slots[at] != *h {
+                at = (at + 1) & (size - 1);
             }
-            out.terms.push_str(term);
-            out.term_ends
-                .push(u32::try_from(out.terms.len()).unwrap_or(u32::MAX));
+            out.slots[at] = *h;
+            slots[at].get_or_insert(l);
+        }
+        for slot in slots {
+            if let Some(l) = slot {
+                for &(doc, impact) in &lists[l].1 {
+                    out.docs.push(doc);
+                    out.impacts.push(impact);
+                }
+            }
             out.posting_ends
                 .push(u32::try_from(out.docs.len()).unwrap_or(u32::MAX));
-            i = end;
         }
         let mut order: Vec<usize> = (0..n).collect();
         order.sort_by(|&a, &b| self.names[a].cmp(&self.names[b]));
@@ -294,6 +360,18 @@ impl Builder {
         }
         out
     }
+}
+
+/// FNV-1a: tiny, and the same at build time and at run time on every target. Never 0,
+/// which marks a free slot.
+#[must_use]
+pub fn hash(term: &str) -> u64 {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in term.bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    h.max(1)
 }
 
 /// Natural logarithm without `std`: `ln(x) = 2·atanh((x-1)/(x+1))`, after scaling `x` into
@@ -327,10 +405,8 @@ fn libm_ln(x: f32) -> f32 {
 /// An index that owns its tables (built at run time); borrow it with [`OwnedIndex::view`].
 #[derive(Default, Debug, Clone)]
 pub struct OwnedIndex {
-    /// See [`Index::terms`].
-    pub terms: String,
-    /// See [`Index::term_ends`].
-    pub term_ends: Vec<u32>,
+    /// See [`Index::slots`].
+    pub slots: Vec<u64>,
     /// See [`Index::posting_ends`].
     pub posting_ends: Vec<u32>,
     /// See [`Index::docs`].
@@ -346,8 +422,7 @@ impl OwnedIndex {
     #[must_use]
     pub fn view(&self) -> Index<'_> {
         Index {
-            terms: &self.terms,
-            term_ends: &self.term_ends,
+            slots: &self.slots,
             posting_ends: &self.posting_ends,
             docs: &self.docs,
             impacts: &self.impacts,
@@ -412,8 +487,17 @@ mod tests {
 
     #[test]
     fn ln_is_accurate() {
-        for x in [0.01f32, 0.5, 1.0, 2.0, 10.0, 1853.0] {
-            assert!((libm_ln(x) - x.ln()).abs() < 1e-5, "{x}");
+        use core::f32::consts::{LN_2, LN_10};
+        // Reference values of ln(x).
+        for (x, ln) in [
+            (0.01f32, -2.0 * LN_10),
+            (0.5, -LN_2),
+            (1.0, 0.0),
+            (2.0, LN_2),
+            (10.0, LN_10),
+            (1853.0, 7.524_561),
+        ] {
+            assert!((libm_ln(x) - ln).abs() < 1e-5, "{x}");
         }
     }
 }

@@ -7,28 +7,46 @@ use alloc::string::String;
 
 use super::stem::stem_into;
 
-/// Calls `emit` with each term of `text`, in order.
+/// Length of the prefix term emitted beside every longer stem.
 ///
-/// `getCurrentTime` → `get`, `current`, `time`; `triangle_properties.get` → `triangl`,
-/// `properti`, `get`; `HTTPServer` → `http`, `server`.
-pub fn terms(text: &str, mut emit: impl FnMut(&str)) {
-    let mut word = String::new();
-    let mut stemmed = String::new();
-    let mut flush = |word: &mut String| {
-        if !word.is_empty() {
-            if !is_stop_word(word) && !word.bytes().all(|b| b.is_ascii_digit()) {
-                stemmed.clear();
-                stem_into(word, &mut stemmed);
-                emit(&stemmed);
-            }
-            word.clear();
-        }
+/// Stemming leaves derived words apart (`convert` → `convert`, `conversion` → `convers`);
+/// a shared four-letter prefix (`^conv`) brings them together, at a lower weight
+/// ([`Weights::prefix`](super::Weights::prefix)), since it also joins unrelated words.
+pub const PREFIX: usize = 4;
+
+/// What a prefix term starts with, so it never equals a stem.
+pub const PREFIX_MARK: char = '^';
+
+/// What a pair term starts with: two stems that follow each other once stop words are
+/// gone (`area of a triangle` → `~area triangl`), so a phrase outranks its scattered words.
+pub const PAIR_MARK: char = '~';
+
+/// Calls `emit` with each term of `text`, in order: each word's stem, its prefix term (for
+/// stems longer than [`PREFIX`]), and the pair it makes with the previous stem.
+///
+/// `getCurrentTime` → `get`, `current`, `^curr`, `~get current`, `time`, `~current time`.
+pub fn terms(text: &str, emit: impl FnMut(&str)) {
+    let mut w = Words {
+        word: String::new(),
+        stemmed: String::new(),
+        prefix: String::from(PREFIX_MARK),
+        pair: String::from(PAIR_MARK),
+        emit,
     };
+    let bytes = text.as_bytes();
     let mut prev: Option<char> = None;
-    let mut chars = text.chars().peekable();
-    while let Some(c) = chars.next() {
+    let mut i = 0;
+    while i < bytes.len() {
+        // ASCII, nearly all of every catalog and request, skips UTF-8 decoding.
+        let (c, len) = if bytes[i].is_ascii() {
+            (char::from(bytes[i]), 1)
+        } else {
+            let c = text[i..].chars().next().unwrap_or(' ');
+            (c, c.len_utf8())
+        };
+        i += len;
         if !c.is_alphanumeric() {
-            flush(&mut word);
+            w.flush();
             prev = None;
             continue;
         }
@@ -38,15 +56,56 @@ pub fn terms(text: &str, mut emit: impl FnMut(&str)) {
             let lower_to_upper = c.is_uppercase() && (p.is_lowercase() || p.is_ascii_digit());
             let acronym_end = c.is_uppercase()
                 && p.is_uppercase()
-                && chars.peek().is_some_and(|n| n.is_lowercase());
+                && text[i..].chars().next().is_some_and(char::is_lowercase);
             if lower_to_upper || acronym_end {
-                flush(&mut word);
+                w.flush();
             }
         }
-        word.extend(c.to_lowercase());
+        if c.is_ascii() {
+            w.word.push(c.to_ascii_lowercase());
+        } else {
+            w.word.extend(c.to_lowercase());
+        }
         prev = Some(c);
     }
-    flush(&mut word);
+    w.flush();
+}
+
+/// The word being read and the buffers its terms are built in, reused across words.
+struct Words<F> {
+    word: String,
+    stemmed: String,
+    /// The prefix mark, then the current stem's prefix.
+    prefix: String,
+    /// The pair mark, then the previous stem (and, while emitting, this one).
+    pair: String,
+    emit: F,
+}
+
+impl<F: FnMut(&str)> Words<F> {
+    fn flush(&mut self) {
+        if self.word.is_empty() {
+            return;
+        }
+        if !is_stop_word(&self.word) && !self.word.bytes().all(|b| b.is_ascii_digit()) {
+            self.stemmed.clear();
+            stem_into(&self.word, &mut self.stemmed);
+            (self.emit)(&self.stemmed);
+            if self.stemmed.len() > PREFIX && self.stemmed.is_char_boundary(PREFIX) {
+                self.prefix.truncate(PREFIX_MARK.len_utf8());
+                self.prefix.push_str(&self.stemmed[..PREFIX]);
+                (self.emit)(&self.prefix);
+            }
+            if self.pair.len() > PAIR_MARK.len_utf8() {
+                self.pair.push(' ');
+                self.pair.push_str(&self.stemmed);
+                (self.emit)(&self.pair);
+            }
+            self.pair.truncate(PAIR_MARK.len_utf8());
+            self.pair.push_str(&self.stemmed);
+        }
+        self.word.clear();
+    }
 }
 
 /// Words too common to tell tools apart (English function words and request filler).
@@ -65,7 +124,8 @@ const STOP_WORDS: &[&str] = &[
 ];
 
 fn is_stop_word(word: &str) -> bool {
-    STOP_WORDS.binary_search(&word).is_ok()
+    // Stop words are short: most words are ruled out by length alone.
+    word.len() <= 8 && STOP_WORDS.binary_search(&word).is_ok()
 }
 
 #[cfg(test)]
@@ -79,27 +139,56 @@ mod tests {
         out
     }
 
+    /// The stems alone, without prefix and pair terms.
+    fn stems(text: &str) -> Vec<String> {
+        all(text)
+            .into_iter()
+            .filter(|t| !t.starts_with(PREFIX_MARK) && !t.starts_with(PAIR_MARK))
+            .collect()
+    }
+
     #[test]
     fn identifiers_split() {
-        assert_eq!(all("getCurrentTime"), ["get", "current", "time"]);
+        assert_eq!(stems("getCurrentTime"), ["get", "current", "time"]);
         assert_eq!(
-            all("triangle_properties.get"),
+            stems("triangle_properties.get"),
             ["triangl", "properti", "get"]
         );
-        assert_eq!(all("HTTPServer"), ["http", "server"]);
-        assert_eq!(all("coordinate_1"), ["coordin"]);
+        assert_eq!(stems("HTTPServer"), ["http", "server"]);
+        assert_eq!(stems("coordinate_1"), ["coordin"]);
     }
 
     #[test]
     fn stop_words_and_numbers_go() {
         assert_eq!(
-            all("Find the area of a triangle with a base of 10 units"),
+            stems("Find the area of a triangle with a base of 10 units"),
             ["find", "area", "triangl", "base", "unit"]
         );
     }
 
     #[test]
-    fn stop_word_list_is_sorted_for_binary_search() {
+    fn longer_stems_bring_a_prefix_term() {
+        assert_eq!(all("conversion"), ["convers", "^conv"]);
+        assert_eq!(all("convert"), ["convert", "^conv"]);
+        assert_eq!(all("tab"), ["tab"]);
+    }
+
+    #[test]
+    fn neighbouring_stems_make_pairs() {
+        assert_eq!(
+            all("area of a triangle"),
+            ["area", "triangl", "^tria", "~area triangl"]
+        );
+    }
+
+    #[test]
+    fn unicode_words_are_lowercased_and_kept() {
+        assert_eq!(stems("Año Vehículo"), ["año", "vehículo"]);
+    }
+
+    #[test]
+    fn stop_word_list_is_sorted_and_short() {
         assert!(STOP_WORDS.windows(2).all(|w| w[0] < w[1]));
+        assert!(STOP_WORDS.iter().all(|w| w.len() <= 8));
     }
 }
