@@ -8,6 +8,7 @@
 mod check;
 pub mod diag;
 mod expand;
+pub mod import;
 pub mod model;
 pub mod names;
 mod parse;

@@ -141,28 +141,46 @@ impl<'a> Index<'a> {
     /// Documents that match no query term are never returned.
     pub fn search(&self, query: &str, k: usize, scratch: &mut Scratch) -> Vec<Hit> {
         scratch.reset(self.len());
+        // Whether the previous and the current stem are in the index: a pair of stems can
+        // only be indexed if both are, which saves a lookup that would miss.
+        let (mut previous, mut current) = (false, false);
         terms(query, |t| {
-            let Some(id) = self.slot(t) else { return };
+            let kind = t.chars().next();
+            if kind == Some(PAIR_MARK) && !(previous && current) {
+                return;
+            }
+            let slot = self.slot(t);
+            if kind != Some(PAIR_MARK) && kind != Some(PREFIX_MARK) {
+                (previous, current) = (current, slot.is_some());
+            }
+            let Some(id) = slot else { return };
             // A term the query repeats counts once.
             if scratch.terms.contains(&id) {
                 return;
             }
             scratch.terms.push(id);
             let (docs, impacts) = self.postings(id);
+            let scores = scratch.scores.as_mut_slice();
             for (&doc, &impact) in docs.iter().zip(impacts) {
-                scratch.add(doc, impact);
+                scores[doc as usize] += impact;
             }
         });
         self.best(k, scratch)
     }
 
-    /// The `n` highest-scoring touched documents, best first.
+    /// The `n` highest-scoring documents, best first.
     fn best(&self, n: usize, scratch: &Scratch) -> Vec<Hit> {
         let mut top: Vec<Hit> = Vec::with_capacity(n + 1);
-        for &doc in &scratch.touched {
+        // A plain scan of every score beats tracking which documents were touched: the
+        // scores of even a 25,000-tool catalog fit in L2.
+        let mut floor = 0.0;
+        for (doc, &score) in scratch.scores.iter().enumerate() {
+            if score <= floor {
+                continue;
+            }
             let hit = Hit {
-                doc,
-                score: scratch.scores[doc as usize],
+                doc: u32::try_from(doc).unwrap_or(u32::MAX),
+                score,
             };
             if top.len() == n && !self.better(hit, top[n - 1]) {
                 continue;
@@ -170,6 +188,10 @@ impl<'a> Index<'a> {
             let at = top.partition_point(|h| self.better(*h, hit));
             top.insert(at, hit);
             top.truncate(n);
+            if top.len() == n {
+                // Equal scores still compete on name, so only strictly lower ones skip.
+                floor = top[n - 1].score - f32::EPSILON * top[n - 1].score.abs();
+            }
         }
         top
     }
@@ -187,26 +209,14 @@ impl<'a> Index<'a> {
 #[derive(Default, Debug)]
 pub struct Scratch {
     scores: Vec<f32>,
-    touched: Vec<u32>,
     terms: Vec<usize>,
 }
 
 impl Scratch {
     fn reset(&mut self, docs: usize) {
-        for &d in &self.touched {
-            self.scores[d as usize] = 0.0;
-        }
-        self.touched.clear();
-        self.terms.clear();
+        self.scores.clear();
         self.scores.resize(docs, 0.0);
-    }
-
-    fn add(&mut self, doc: u32, impact: f32) {
-        let s = &mut self.scores[doc as usize];
-        if *s == 0.0 {
-            self.touched.push(doc);
-        }
-        *s += impact;
+        self.terms.clear();
     }
 }
 
