@@ -87,10 +87,11 @@ fn summary(path: &str, c: &Catalog) -> String {
     let s = &c.settings;
     let _ = writeln!(
         out,
-        "\nsearch tool `{}` ({} results per call, {} searches per turn); ask tool `{}`",
+        "\nsearch tool `{}` ({} results per call, {} searches per turn, found tools kept for the {}); ask tool `{}`",
         c.search_tool().name,
         s.search_results,
         s.searches_per_turn,
+        s.keep_discovered.as_str(),
         c.ask_tool().name
     );
     let _ = writeln!(
@@ -114,6 +115,7 @@ fn summary_json(c: &Catalog) -> serde_json::Value {
         "askTool": c.ask_tool().name,
         "searchResults": s.search_results,
         "searchesPerTurn": s.searches_per_turn,
+        "keepDiscovered": s.keep_discovered.as_str(),
         "searchDescription": c.search_description(),
     })
 }

@@ -62,13 +62,9 @@ pub fn stem_into(word: &str, out: &mut String) {
     }
 }
 
-/// Convenience wrapper.
-#[must_use]
-#[allow(
-    dead_code,
-    reason = "the index stems into a reused buffer; this is for tests and callers to come"
-)]
-pub fn stem(word: &str) -> String {
+/// The stem as a new string; the index stems into a reused buffer instead.
+#[cfg(test)]
+fn stem(word: &str) -> String {
     let mut out = String::with_capacity(word.len() + 1);
     stem_into(word, &mut out);
     out
