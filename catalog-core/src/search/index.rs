@@ -99,6 +99,9 @@ pub struct Hit {
     pub score: f32,
 }
 
+/// Indexed terms of one request that count; far above what a real request has.
+pub const MAX_QUERY_TERMS: usize = 256;
+
 impl<'a> Index<'a> {
     /// Number of documents.
     #[must_use]
@@ -138,8 +141,13 @@ impl<'a> Index<'a> {
     }
 
     /// The `k` best documents for `query`, best first; equal scores in name order.
-    /// Documents that match no query term are never returned.
+    /// Documents that match no query term are never returned. Only the first
+    /// [`MAX_QUERY_TERMS`] indexed terms of a request count, so a model that sends a
+    /// novel as its query costs a bounded time.
     pub fn search(&self, query: &str, k: usize, scratch: &mut Scratch) -> Vec<Hit> {
+        if k == 0 {
+            return Vec::new();
+        }
         scratch.reset(self.len());
         // Whether the previous and the current stem are in the index: a pair of stems can
         // only be indexed if both are, which saves a lookup that would miss.
@@ -155,7 +163,7 @@ impl<'a> Index<'a> {
             }
             let Some(id) = slot else { return };
             // A term the query repeats counts once.
-            if scratch.terms.contains(&id) {
+            if scratch.terms.len() >= MAX_QUERY_TERMS || scratch.terms.contains(&id) {
                 return;
             }
             scratch.terms.push(id);
@@ -483,6 +491,31 @@ mod tests {
             idx.view().search("opens", 2, &mut Scratch::default()).len(),
             2
         );
+    }
+
+    #[test]
+    fn no_hits_wanted_none_given() {
+        assert!(
+            index()
+                .view()
+                .search("opens", 0, &mut Scratch::default())
+                .is_empty()
+        );
+    }
+
+    #[test]
+    fn only_the_first_terms_of_an_endless_request_count() {
+        // A thousand distinct indexed words, and a request naming all of them.
+        let words: Vec<String> = (0..1000).map(|i| alloc::format!("w{i}x")).collect();
+        let text = words.join(" ");
+        let mut b = Builder::new(Weights::DEFAULT);
+        b.document("all");
+        b.add(Field::Description, &text);
+        let idx = b.build();
+        let mut scratch = Scratch::default();
+        let hits = idx.view().search(&text, 5, &mut scratch);
+        assert_eq!(hits.len(), 1);
+        assert_eq!(scratch.terms.len(), MAX_QUERY_TERMS);
     }
 
     #[test]

@@ -5,5 +5,5 @@ mod index;
 mod stem;
 mod text;
 
-pub use index::{Builder, Field, Hit, Index, OwnedIndex, Scratch, Weights};
+pub use index::{Builder, Field, Hit, Index, MAX_QUERY_TERMS, OwnedIndex, Scratch, Weights};
 pub use text::terms;
