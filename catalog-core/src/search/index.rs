@@ -115,10 +115,9 @@ impl<'a> Index<'a> {
         self.name_rank.is_empty()
     }
 
-    /// The slot holding `term`, if the index has it.
-    fn slot(&self, term: &str) -> Option<usize> {
+    /// The slot holding the term with hash `h`, if the index has it.
+    fn slot_of(&self, h: u64) -> Option<usize> {
         let mask = self.slots.len().checked_sub(1)?;
-        let h = hash(term);
         #[allow(clippy::cast_possible_truncation)] // masked to the table's length
         let mut at = h as usize & mask;
         loop {
@@ -149,22 +148,17 @@ impl<'a> Index<'a> {
             return Vec::new();
         }
         scratch.reset(self.len());
-        // Whether the previous and the current stem are in the index: a pair of stems can
-        // only be indexed if both are, which saves a lookup that would miss.
-        let (mut previous, mut current) = (false, false);
-        terms(query, |t| {
-            let kind = t.chars().next();
-            if kind == Some(PAIR_MARK) && !(previous && current) {
-                return;
-            }
-            let slot = self.slot(t);
-            if kind != Some(PAIR_MARK) && kind != Some(PREFIX_MARK) {
-                (previous, current) = (current, slot.is_some());
-            }
-            let Some(id) = slot else { return };
+        // Hash every term first, then probe: the probes do not depend on each other, so the
+        // processor overlaps their cache misses instead of waiting for each in turn.
+        let hashes = &mut scratch.hashes;
+        terms(query, |t| hashes.push(hash(t)));
+        for i in 0..scratch.hashes.len() {
+            let Some(id) = self.slot_of(scratch.hashes[i]) else {
+                continue;
+            };
             // A term the query repeats counts once.
             if scratch.terms.len() >= MAX_QUERY_TERMS || scratch.terms.contains(&id) {
-                return;
+                continue;
             }
             scratch.terms.push(id);
             let (docs, impacts) = self.postings(id);
@@ -172,7 +166,7 @@ impl<'a> Index<'a> {
             for (&doc, &impact) in docs.iter().zip(impacts) {
                 scores[doc as usize] += impact;
             }
-        });
+        }
         self.best(k, scratch)
     }
 
@@ -217,6 +211,7 @@ impl<'a> Index<'a> {
 #[derive(Default, Debug)]
 pub struct Scratch {
     scores: Vec<f32>,
+    hashes: Vec<u64>,
     terms: Vec<usize>,
 }
 
@@ -224,6 +219,7 @@ impl Scratch {
     fn reset(&mut self, docs: usize) {
         self.scores.clear();
         self.scores.resize(docs, 0.0);
+        self.hashes.clear();
         self.terms.clear();
     }
 }
