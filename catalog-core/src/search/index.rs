@@ -44,10 +44,10 @@ pub struct Weights {
     pub k1: f32,
     /// Length normalisation.
     pub b: f32,
-    /// Weight of a word's prefix term (see [`PREFIX`](super::text::PREFIX)) relative to
+    /// Weight of a word's prefix term (see [`PREFIX`](crate::search::PREFIX)) relative to
     /// its stem.
     pub prefix: f32,
-    /// Weight of a pair of neighbouring stems (see [`PAIR_MARK`](super::text::PAIR_MARK))
+    /// Weight of a pair of neighbouring stems (see [`PAIR_MARK`](crate::search::PAIR_MARK))
     /// relative to a single stem.
     pub pair: f32,
 }

@@ -5,5 +5,6 @@ mod index;
 mod stem;
 mod text;
 
+pub use index::hash;
 pub use index::{Builder, Field, Hit, Index, MAX_QUERY_TERMS, OwnedIndex, Scratch, Weights};
-pub use text::terms;
+pub use text::{PAIR_MARK, PREFIX, PREFIX_MARK, terms};

@@ -11,7 +11,7 @@ use super::stem::stem_into;
 ///
 /// Stemming leaves derived words apart (`convert` → `convert`, `conversion` → `convers`);
 /// a shared four-letter prefix (`^conv`) brings them together, at a lower weight
-/// ([`Weights::prefix`](super::Weights::prefix)), since it also joins unrelated words.
+/// ([`Weights::prefix`](crate::search::Weights::prefix)), since it also joins unrelated words.
 pub const PREFIX: usize = 4;
 
 /// What a prefix term starts with, so it never equals a stem.
