@@ -290,34 +290,40 @@ impl Gen<'_> {
     fn index(&self) -> (TokenStream, TokenStream) {
         let core = self.core;
         let idx = crate::search::index(self.c, Weights::DEFAULT);
-        let slots = idx.slots.iter().map(|&n| Literal::u64_unsuffixed(n));
-        let posting_ends = idx.posting_ends.iter().map(|&n| Literal::u32_unsuffixed(n));
-        let docs = idx.docs.iter().map(|&n| Literal::u32_unsuffixed(n));
+        let slots = idx.slots.iter().map(|&(h, start, len)| {
+            let (h, start, len) = (
+                Literal::u64_unsuffixed(h),
+                Literal::u32_unsuffixed(start),
+                Literal::u32_unsuffixed(len),
+            );
+            quote!((#h, #start, #len))
+        });
         // Rust prints the shortest text that reads back to the same f32, so this is exact.
-        let impacts = idx.impacts.iter().map(|&x| Literal::f32_unsuffixed(x));
+        let postings = idx.postings.iter().map(|&(doc, impact)| {
+            let (doc, impact) = (
+                Literal::u32_unsuffixed(doc),
+                Literal::f32_unsuffixed(impact),
+            );
+            quote!((#doc, #impact))
+        });
         let name_rank = idx.name_rank.iter().map(|&n| Literal::u32_unsuffixed(n));
-        let (ns, np, nd, nr) = (
+        let (ns, np, nr) = (
             Literal::usize_unsuffixed(idx.slots.len()),
-            Literal::usize_unsuffixed(idx.posting_ends.len()),
-            Literal::usize_unsuffixed(idx.docs.len()),
+            Literal::usize_unsuffixed(idx.postings.len()),
             Literal::usize_unsuffixed(idx.name_rank.len()),
         );
         let tables = quote! {
             #[doc(hidden)]
             pub mod __search_index {
-                pub static SLOTS: [u64; #ns] = [ #( #slots ),* ];
-                pub static POSTING_ENDS: [u32; #np] = [ #( #posting_ends ),* ];
-                pub static DOCS: [u32; #nd] = [ #( #docs ),* ];
-                pub static IMPACTS: [f32; #nd] = [ #( #impacts ),* ];
+                pub static SLOTS: [(u64, u32, u32); #ns] = [ #( #slots ),* ];
+                pub static POSTINGS: [(u32, f32); #np] = [ #( #postings ),* ];
                 pub static NAME_RANK: [u32; #nr] = [ #( #name_rank ),* ];
             }
         };
         let value = quote! {
             #core::search::Index {
                 slots: &__search_index::SLOTS,
-                posting_ends: &__search_index::POSTING_ENDS,
-                docs: &__search_index::DOCS,
-                impacts: &__search_index::IMPACTS,
+                postings: &__search_index::POSTINGS,
                 name_rank: &__search_index::NAME_RANK,
             }
         };

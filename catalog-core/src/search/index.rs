@@ -75,17 +75,15 @@ impl Weights {
 /// A built index, borrowed: the form the generated statics take.
 #[derive(Clone, Copy, Debug)]
 pub struct Index<'a> {
-    /// Open-addressing hash table of the terms, a power of two long: each term's [`hash`]
-    /// sits at the slot its low bits pick, or the next free one after it; 0 marks a free
-    /// slot. Terms are known by their 64-bit hash alone, so a lookup reads no text.
-    pub slots: &'a [u64],
-    /// Per slot, where its postings end in `docs` and `impacts` (they start where the
-    /// previous slot's end; a free slot has none).
-    pub posting_ends: &'a [u32],
-    /// All posting lists, one after another: the tool of each posting...
-    pub docs: &'a [u32],
-    /// ...and the term's BM25F contribution to that tool's score.
-    pub impacts: &'a [f32],
+    /// Open-addressing hash table of the terms, a power of two long: each term sits at the
+    /// slot the low bits of its [`hash`] pick, or the next free one after it, as
+    /// `(hash, start, len)`: its 64-bit hash (0 marks a free slot) and where its postings
+    /// lie in `postings`. Terms are known by their hash alone, so a lookup reads no text,
+    /// and one read finds both the term and its postings.
+    pub slots: &'a [(u64, u32, u32)],
+    /// All posting lists, one after another: each a tool and the term's BM25F
+    /// contribution to that tool's score.
+    pub postings: &'a [(u32, f32)],
     /// Per document: its position when documents are sorted by name (breaks score ties).
     pub name_rank: &'a [u32],
 }
@@ -121,7 +119,7 @@ impl<'a> Index<'a> {
         #[allow(clippy::cast_possible_truncation)] // masked to the table's length
         let mut at = h as usize & mask;
         loop {
-            match self.slots[at] {
+            match self.slots[at].0 {
                 0 => return None,
                 x if x == h => return Some(at),
                 _ => at = (at + 1) & mask,
@@ -129,14 +127,9 @@ impl<'a> Index<'a> {
         }
     }
 
-    fn postings(&self, slot: usize) -> (&'a [u32], &'a [f32]) {
-        let start = if slot == 0 {
-            0
-        } else {
-            self.posting_ends[slot - 1] as usize
-        };
-        let end = self.posting_ends[slot] as usize;
-        (&self.docs[start..end], &self.impacts[start..end])
+    fn postings_of(&self, slot: usize) -> &'a [(u32, f32)] {
+        let (_, start, len) = self.slots[slot];
+        &self.postings[start as usize..start as usize + len as usize]
     }
 
     /// The `k` best documents for `query`, best first; equal scores in name order.
@@ -161,9 +154,8 @@ impl<'a> Index<'a> {
                 continue;
             }
             scratch.terms.push(id);
-            let (docs, impacts) = self.postings(id);
             let scores = scratch.scores.as_mut_slice();
-            for (&doc, &impact) in docs.iter().zip(impacts) {
+            for &(doc, impact) in self.postings_of(id) {
                 scores[doc as usize] += impact;
             }
         }
@@ -343,31 +335,24 @@ impl Builder {
         let size = (lists.len() + lists.len() / 3 + 1)
             .next_power_of_two()
             .max(2);
-        let mut slots: Vec<Option<usize>> = alloc::vec![None; size];
         let mut out = OwnedIndex {
-            slots: alloc::vec![0; size],
+            slots: alloc::vec![(0, 0, 0); size],
             ..OwnedIndex::default()
         };
-        for (l, (h, _)) in lists.iter().enumerate() {
+        for (h, list) in &lists {
             #[allow(clippy::cast_possible_truncation)] // masked to the table's length
             let mut at = *h as usize & (size - 1);
             // Two terms with one 64-bit hash (about one chance in 10^7 for a million terms)
-            // would share a slot and its postings.
-            while out.slots[at] != 0 && out.slots[at] != *h {
+            // would share a slot: the second's postings are dropped.
+            while out.slots[at].0 != 0 && out.slots[at].0 != *h {
                 at = (at + 1) & (size - 1);
             }
-            out.slots[at] = *h;
-            slots[at].get_or_insert(l);
-        }
-        for slot in slots {
-            if let Some(l) = slot {
-                for &(doc, impact) in &lists[l].1 {
-                    out.docs.push(doc);
-                    out.impacts.push(impact);
-                }
+            if out.slots[at].0 == 0 {
+                let start = u32::try_from(out.postings.len()).unwrap_or(u32::MAX);
+                let len = u32::try_from(list.len()).unwrap_or(u32::MAX);
+                out.slots[at] = (*h, start, len);
+                out.postings.extend_from_slice(list);
             }
-            out.posting_ends
-                .push(u32::try_from(out.docs.len()).unwrap_or(u32::MAX));
         }
         let mut order: Vec<usize> = (0..n).collect();
         order.sort_by(|&a, &b| self.names[a].cmp(&self.names[b]));
@@ -423,13 +408,9 @@ fn libm_ln(x: f32) -> f32 {
 #[derive(Default, Debug, Clone)]
 pub struct OwnedIndex {
     /// See [`Index::slots`].
-    pub slots: Vec<u64>,
-    /// See [`Index::posting_ends`].
-    pub posting_ends: Vec<u32>,
-    /// See [`Index::docs`].
-    pub docs: Vec<u32>,
-    /// See [`Index::impacts`].
-    pub impacts: Vec<f32>,
+    pub slots: Vec<(u64, u32, u32)>,
+    /// See [`Index::postings`].
+    pub postings: Vec<(u32, f32)>,
     /// See [`Index::name_rank`].
     pub name_rank: Vec<u32>,
 }
@@ -440,9 +421,7 @@ impl OwnedIndex {
     pub fn view(&self) -> Index<'_> {
         Index {
             slots: &self.slots,
-            posting_ends: &self.posting_ends,
-            docs: &self.docs,
-            impacts: &self.impacts,
+            postings: &self.postings,
             name_rank: &self.name_rank,
         }
     }
