@@ -84,19 +84,8 @@ const TYPE_KEYS: &[&str] = &[
     "maximum",
     "schema",
 ];
-const FIELD_KEYS: &[&str] = &[
-    "type",
-    "description",
-    "enum",
-    "items",
-    "properties",
-    "minimum",
-    "maximum",
-    "schema",
-    "required",
-    "default",
-    "rust-name",
-];
+/// Keys a parameter or property has beyond a type's: field keys are `TYPE_KEYS` and these.
+const FIELD_ONLY_KEYS: &[&str] = &["required", "default", "rust-name"];
 const TYPE_NAMES: &[&str] = &["string", "integer", "number", "boolean", "array", "object"];
 
 /// Upper bound on `search-results`: more hits than this floods the model's context.
@@ -398,7 +387,8 @@ fn type_spec(
     let maximum = t
         .take("maximum")
         .and_then(|(v, _)| number(v, "maximum", errors));
-    let seen = t.finish(if field { FIELD_KEYS } else { TYPE_KEYS }, errors);
+    let field_keys = [TYPE_KEYS, FIELD_ONLY_KEYS].concat();
+    let seen = t.finish(if field { &field_keys } else { TYPE_KEYS }, errors);
     let keys = &seen.taken;
 
     let kind = if let Some((raw, _)) = schema {
@@ -1021,6 +1011,9 @@ mod tests {
         assert_eq!(keys("settings"), sorted(SETTINGS_KEYS));
         assert_eq!(keys("tool"), sorted(TOOL_KEYS));
         assert_eq!(keys("typeSpec"), sorted(TYPE_KEYS));
-        assert_eq!(keys("param"), sorted(FIELD_KEYS));
+        assert_eq!(
+            keys("param"),
+            sorted(&[TYPE_KEYS, FIELD_ONLY_KEYS].concat())
+        );
     }
 }

@@ -19,6 +19,19 @@ impl Lcg {
     }
 }
 
+/// The byte range of the line holding `at`, without its newline.
+fn line_around(bytes: &[u8], at: usize) -> (usize, usize) {
+    let start = bytes[..at]
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i + 1);
+    let end = bytes[at..]
+        .iter()
+        .position(|&b| b == b'\n')
+        .map_or(bytes.len(), |i| at + i);
+    (start, end)
+}
+
 fn mutate(source: &str, rng: &mut Lcg) -> String {
     let mut bytes = source.as_bytes().to_vec();
     for _ in 0..=rng.next(3) {
@@ -37,26 +50,12 @@ fn mutate(source: &str, rng: &mut Lcg) -> String {
             }
             3 => {
                 // Drop the whole line.
-                let start = bytes[..at]
-                    .iter()
-                    .rposition(|&b| b == b'\n')
-                    .map_or(0, |i| i + 1);
-                let end = bytes[at..]
-                    .iter()
-                    .position(|&b| b == b'\n')
-                    .map_or(bytes.len(), |i| at + i);
+                let (start, end) = line_around(&bytes, at);
                 bytes.drain(start..end);
             }
             _ => {
                 // Duplicate a line elsewhere.
-                let start = bytes[..at]
-                    .iter()
-                    .rposition(|&b| b == b'\n')
-                    .map_or(0, |i| i + 1);
-                let end = bytes[at..]
-                    .iter()
-                    .position(|&b| b == b'\n')
-                    .map_or(bytes.len(), |i| at + i);
+                let (start, end) = line_around(&bytes, at);
                 let line = bytes[start..end].to_vec();
                 let to = rng.next(bytes.len());
                 bytes.splice(to..to, line);
