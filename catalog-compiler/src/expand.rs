@@ -290,13 +290,12 @@ impl Gen<'_> {
     fn index(&self) -> (TokenStream, TokenStream) {
         let core = self.core;
         let idx = crate::search::index(self.c, Weights::DEFAULT);
-        let slots = idx.slots.iter().map(|&(h, start, len)| {
-            let (h, start, len) = (
-                Literal::u64_unsuffixed(h),
+        let slots = idx.slots.iter().map(|&(print, start)| {
+            let (print, start) = (
+                Literal::u32_unsuffixed(print),
                 Literal::u32_unsuffixed(start),
-                Literal::u32_unsuffixed(len),
             );
-            quote!((#h, #start, #len))
+            quote!((#print, #start))
         });
         // Rust prints the shortest text that reads back to the same f32, so this is exact.
         let postings = idx.postings.iter().map(|&(doc, impact)| {
@@ -315,7 +314,7 @@ impl Gen<'_> {
         let tables = quote! {
             #[doc(hidden)]
             pub mod __search_index {
-                pub static SLOTS: [(u64, u32, u32); #ns] = [ #( #slots ),* ];
+                pub static SLOTS: [(u32, u32); #ns] = [ #( #slots ),* ];
                 pub static POSTINGS: [(u32, f32); #np] = [ #( #postings ),* ];
                 pub static NAME_RANK: [u32; #nr] = [ #( #name_rank ),* ];
             }

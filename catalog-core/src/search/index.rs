@@ -75,12 +75,14 @@ impl Weights {
 /// A built index, borrowed: the form the generated statics take.
 #[derive(Clone, Copy, Debug)]
 pub struct Index<'a> {
-    /// Open-addressing hash table of the terms, a power of two long: each term sits at the
-    /// slot the low bits of its [`hash`] pick, or the next free one after it, as
-    /// `(hash, start, len)`: its 64-bit hash (0 marks a free slot) and where its postings
-    /// lie in `postings`. Terms are known by their hash alone, so a lookup reads no text,
-    /// and one read finds both the term and its postings.
-    pub slots: &'a [(u64, u32, u32)],
+    /// Open-addressing hash table of the terms, a power of two long plus one closing
+    /// slot: each term sits at the slot the low bits of its [`hash`] pick, or the next free
+    /// one after it, as `(fingerprint, start)`: the hash's high half (0 marks a free slot)
+    /// and where its postings start in `postings`. Postings lie in slot order, so a term's
+    /// list ends where the next slot's starts (free slots hold that next start too). Terms
+    /// are known by their hash alone, so a lookup reads no text, and eight bytes a slot
+    /// keep the table small enough to stay in cache.
+    pub slots: &'a [(u32, u32)],
     /// All posting lists, one after another: each a tool and the term's BM25F
     /// contribution to that tool's score.
     pub postings: &'a [(u32, f32)],
@@ -96,6 +98,9 @@ pub struct Hit {
     /// Its score; higher is better.
     pub score: f32,
 }
+
+/// Scores tested at once when looking for the best (a few vector registers' worth).
+const CHUNK: usize = 32;
 
 /// Indexed terms of one request that count; far above what a real request has.
 pub const MAX_QUERY_TERMS: usize = 256;
@@ -115,21 +120,21 @@ impl<'a> Index<'a> {
 
     /// The slot holding the term with hash `h`, if the index has it.
     fn slot_of(&self, h: u64) -> Option<usize> {
-        let mask = self.slots.len().checked_sub(1)?;
+        let mask = self.slots.len().checked_sub(2)?;
+        let print = fingerprint(h);
         #[allow(clippy::cast_possible_truncation)] // masked to the table's length
         let mut at = h as usize & mask;
         loop {
             match self.slots[at].0 {
                 0 => return None,
-                x if x == h => return Some(at),
+                x if x == print => return Some(at),
                 _ => at = (at + 1) & mask,
             }
         }
     }
 
     fn postings_of(&self, slot: usize) -> &'a [(u32, f32)] {
-        let (_, start, len) = self.slots[slot];
-        &self.postings[start as usize..start as usize + len as usize]
+        &self.postings[self.slots[slot].1 as usize..self.slots[slot + 1].1 as usize]
     }
 
     /// The `k` best documents for `query`, best first; equal scores in name order.
@@ -141,21 +146,23 @@ impl<'a> Index<'a> {
             return Vec::new();
         }
         scratch.reset(self.len());
-        // Hash every term first, then probe: the probes do not depend on each other, so the
-        // processor overlaps their cache misses instead of waiting for each in turn.
+        // Hash every term, then find every term's slot, then add up postings: each pass's
+        // steps do not depend on each other, so the processor overlaps the table's cache
+        // misses instead of waiting for each in turn.
         let hashes = &mut scratch.hashes;
         terms(query, |t| hashes.push(hash(t)));
-        for i in 0..scratch.hashes.len() {
-            let Some(id) = self.slot_of(scratch.hashes[i]) else {
-                continue;
-            };
+        for &h in &scratch.hashes {
             // A term the query repeats counts once.
-            if scratch.terms.len() >= MAX_QUERY_TERMS || scratch.terms.contains(&id) {
-                continue;
+            if let Some(slot) = self.slot_of(h)
+                && scratch.terms.len() < MAX_QUERY_TERMS
+                && !scratch.terms.contains(&slot)
+            {
+                scratch.terms.push(slot);
             }
-            scratch.terms.push(id);
-            let scores = scratch.scores.as_mut_slice();
-            for &(doc, impact) in self.postings_of(id) {
+        }
+        let scores = scratch.scores.as_mut_slice();
+        for &slot in &scratch.terms {
+            for &(doc, impact) in self.postings_of(slot) {
                 scores[doc as usize] += impact;
             }
         }
@@ -168,23 +175,33 @@ impl<'a> Index<'a> {
         // A plain scan of every score beats tracking which documents were touched: the
         // scores of even a 25,000-tool catalog fit in L2.
         let mut floor = 0.0;
-        for (doc, &score) in scratch.scores.iter().enumerate() {
-            if score <= floor {
+        // Most documents score 0 or below the floor: a chunk is first tested whole, in a
+        // form the compiler turns into vector instructions.
+        for (chunk_at, chunk) in scratch.scores.chunks(CHUNK).enumerate() {
+            // `|`, not `||`: a branch per score would stop the vectorising.
+            #[allow(clippy::needless_bitwise_bool)]
+            if !chunk.iter().fold(false, |any, &s| any | (s > floor)) {
                 continue;
             }
-            let hit = Hit {
-                doc: u32::try_from(doc).unwrap_or(u32::MAX),
-                score,
-            };
-            if top.len() == n && !self.better(hit, top[n - 1]) {
-                continue;
-            }
-            let at = top.partition_point(|h| self.better(*h, hit));
-            top.insert(at, hit);
-            top.truncate(n);
-            if top.len() == n {
-                // Equal scores still compete on name, so only strictly lower ones skip.
-                floor = top[n - 1].score - f32::EPSILON * top[n - 1].score.abs();
+            for (i, &score) in chunk.iter().enumerate() {
+                if score <= floor {
+                    continue;
+                }
+                let doc = chunk_at * CHUNK + i;
+                let hit = Hit {
+                    doc: u32::try_from(doc).unwrap_or(u32::MAX),
+                    score,
+                };
+                if top.len() == n && !self.better(hit, top[n - 1]) {
+                    continue;
+                }
+                let at = top.partition_point(|h| self.better(*h, hit));
+                top.insert(at, hit);
+                top.truncate(n);
+                if top.len() == n {
+                    // Equal scores still compete on name, so only strictly lower ones skip.
+                    floor = top[n - 1].score - f32::EPSILON * top[n - 1].score.abs();
+                }
             }
         }
         top
@@ -335,25 +352,32 @@ impl Builder {
         let size = (lists.len() + lists.len() / 3 + 1)
             .next_power_of_two()
             .max(2);
-        let mut out = OwnedIndex {
-            slots: alloc::vec![(0, 0, 0); size],
-            ..OwnedIndex::default()
-        };
-        for (h, list) in &lists {
+        // Each slot's list, then the lists laid out in slot order.
+        let mut placed: Vec<Option<usize>> = alloc::vec![None; size];
+        for (i, (h, _)) in lists.iter().enumerate() {
             #[allow(clippy::cast_possible_truncation)] // masked to the table's length
             let mut at = *h as usize & (size - 1);
-            // Two terms with one 64-bit hash (about one chance in 10^7 for a million terms)
-            // would share a slot: the second's postings are dropped.
-            while out.slots[at].0 != 0 && out.slots[at].0 != *h {
+            // Two terms with one fingerprint in one run of slots (about one chance in 10^9
+            // for a million terms) would share a slot: the second's postings are dropped.
+            while let Some(j) = placed[at] {
+                if fingerprint(lists[j].0) == fingerprint(*h) {
+                    break;
+                }
                 at = (at + 1) & (size - 1);
             }
-            if out.slots[at].0 == 0 {
-                let start = u32::try_from(out.postings.len()).unwrap_or(u32::MAX);
-                let len = u32::try_from(list.len()).unwrap_or(u32::MAX);
-                out.slots[at] = (*h, start, len);
-                out.postings.extend_from_slice(list);
-            }
+            placed[at].get_or_insert(i);
         }
+        let mut out = OwnedIndex::default();
+        for term in placed {
+            let start = u32::try_from(out.postings.len()).unwrap_or(u32::MAX);
+            let print = term.map_or(0, |i| {
+                out.postings.extend_from_slice(&lists[i].1);
+                fingerprint(lists[i].0)
+            });
+            out.slots.push((print, start));
+        }
+        out.slots
+            .push((0, u32::try_from(out.postings.len()).unwrap_or(u32::MAX)));
         let mut order: Vec<usize> = (0..n).collect();
         order.sort_by(|&a, &b| self.names[a].cmp(&self.names[b]));
         out.name_rank = alloc::vec![0; n];
@@ -364,16 +388,40 @@ impl Builder {
     }
 }
 
-/// FNV-1a: tiny, and the same at build time and at run time on every target. Never 0,
-/// which marks a free slot.
+/// A term's 64-bit hash, the same at build time and at run time on every target. Reads
+/// eight bytes a step (a byte-at-a-time hash such as FNV-1a waits on one multiply per
+/// byte) and ends with the `MurmurHash3` finaliser, so both halves are well mixed: the low
+/// bits pick a slot, the high half is the fingerprint.
 #[must_use]
 pub fn hash(term: &str) -> u64 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in term.bytes() {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0100_0000_01b3);
+    const K: u64 = 0x9e37_79b9_7f4a_7c15;
+    let bytes = term.as_bytes();
+    let mut h = 0x243f_6a88_85a3_08d3 ^ bytes.len() as u64;
+    let mut chunks = bytes.chunks_exact(8);
+    for chunk in &mut chunks {
+        let mut word = [0; 8];
+        word.copy_from_slice(chunk);
+        h = (h ^ u64::from_le_bytes(word)).wrapping_mul(K);
+        h ^= h >> 29;
     }
-    h.max(1)
+    let rest = chunks.remainder();
+    if !rest.is_empty() {
+        // Zero padding is unambiguous: the length is already in `h`.
+        let mut word = [0; 8];
+        word[..rest.len()].copy_from_slice(rest);
+        h = (h ^ u64::from_le_bytes(word)).wrapping_mul(K);
+    }
+    h ^= h >> 33;
+    h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
+    h ^= h >> 33;
+    h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
+    h ^ h >> 33
+}
+
+/// The half of a term's hash a slot keeps: the other half picks the slot. Never 0, which
+/// marks a free slot.
+fn fingerprint(h: u64) -> u32 {
+    u32::try_from(h >> 32).unwrap_or(u32::MAX).max(1)
 }
 
 /// Natural logarithm without `std`: `ln(x) = 2·atanh((x-1)/(x+1))`, after scaling `x` into
@@ -408,7 +456,7 @@ fn libm_ln(x: f32) -> f32 {
 #[derive(Default, Debug, Clone)]
 pub struct OwnedIndex {
     /// See [`Index::slots`].
-    pub slots: Vec<(u64, u32, u32)>,
+    pub slots: Vec<(u32, u32)>,
     /// See [`Index::postings`].
     pub postings: Vec<(u32, f32)>,
     /// See [`Index::name_rank`].
