@@ -19,6 +19,14 @@ pub(crate) fn lower(source: &str, raw: RawCatalog, errors: &mut Errors) -> Optio
         .map(|t| t.name.as_ref().map(|(n, _)| n.as_str()))
         .collect();
     let well_named = unique_names(source, &raw.tools, errors);
+    let valid_rows: Vec<(&str, &Span)> = raw
+        .tools
+        .iter()
+        .zip(&well_named)
+        .filter(|(_, ok)| **ok)
+        .filter_map(|(row, _)| row.name.as_ref().map(|(n, s)| (n.as_str(), s)))
+        .collect();
+    unique_wire_names(source, &valid_rows, errors);
     let roles = settings(
         raw.settings.as_ref(),
         raw.seen.has("settings"),
@@ -100,6 +108,34 @@ fn unique_names(source: &str, rows: &[RawTool], errors: &mut Errors) -> Vec<bool
         }
     }
     passed
+}
+
+/// No two rows go on the wire under the same name. [`names::wire_names`] avoids every
+/// clash it can see; what is left (a hashed name that is also another row's name) must be
+/// an error, or one tool would answer for the other. `rows` are the rows whose name passed
+/// [`unique_names`], with where each name is written.
+fn unique_wire_names(source: &str, rows: &[(&str, &Span)], errors: &mut Errors) {
+    let names: Vec<&str> = rows.iter().map(|(n, _)| *n).collect();
+    let wire = names::wire_names(&names);
+    let mut seen: HashMap<&str, (&str, &Span)> = HashMap::new();
+    for (&(name, span), wire_name) in rows.iter().zip(&wire) {
+        let Some((first, first_span)) = seen.insert(wire_name, (name, span)) else {
+            continue;
+        };
+        let (line, _) = line_col(source, first_span.start);
+        errors.push(
+            Diagnostic::new(
+                span.clone(),
+                format!(
+                    "tools `{first}` and `{name}` both go on the wire as `{wire_name}`"
+                ),
+            )
+            .help(format!(
+                "providers that accept only {} characters of A-Z a-z 0-9 _ - could not tell them apart: rename one of them (`{first}` is on line {line})",
+                names::WIRE_NAME_MAX
+            )),
+        );
+    }
 }
 
 /// What `[settings]` decided: the settings, when valid, and the rows the row rules treat

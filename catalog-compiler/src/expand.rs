@@ -12,7 +12,7 @@ use serde_json::Value;
 
 use crate::model::{Catalog, DERIVED_SETS, Field, Kind, Outline, Tool, TypeSpec};
 use crate::names::{self, TypeStep};
-use crate::schema;
+use crate::spec::{self, Spec};
 
 /// How the expansion refers to the world outside the catalog.
 #[derive(Clone)]
@@ -68,35 +68,19 @@ pub fn expand(catalog: &Catalog, opts: &Options) -> TokenStream {
 pub fn skeleton(outline: &Outline, opts: &Options) -> TokenStream {
     let core = &opts.core;
     let track = tracking(opts);
+    let names: Vec<&str> = outline.tools.iter().map(|t| t.name.as_str()).collect();
     let rows: Vec<Row> = outline
         .tools
         .iter()
-        .map(|t| Row {
+        .zip(names::wire_names(&names))
+        .map(|(t, wire_name)| Row {
             name: t.name.clone(),
             variant: ident(&t.variant),
             doc: format!("`{}` (the catalog has errors).", t.name),
+            wire_name,
         })
         .collect();
-    let specs: Vec<TokenStream> = rows
-        .iter()
-        .map(|r| {
-            let name = &r.name;
-            quote! {
-                #core::ToolSpec {
-                    name: #name,
-                    description: "",
-                    keywords: &[],
-                    examples: &[],
-                    visibility: #core::Visibility::Inline,
-                    tier: ::core::option::Option::None,
-                    access: ::core::option::Option::None,
-                    mcp: false,
-                    input_schema: "{}",
-                    output_schema: ::core::option::Option::None,
-                }
-            }
-        })
-        .collect();
+    let specs: Vec<TokenStream> = rows.iter().map(|r| skeleton_spec(core, r)).collect();
     let tool = tool_enum(core, &rows, &specs);
     let w = Literal::usize_unsuffixed(rows.len().div_ceil(64));
     let sets = DERIVED_SETS.iter().map(|d| {
@@ -176,6 +160,18 @@ pub fn skeleton(outline: &Outline, opts: &Options) -> TokenStream {
             }
         }
 
+        impl #core::Call for ToolCall {
+            type Tool = Tool;
+
+            fn parse(_tool: Tool, _arguments: #core::__private::Value) -> ::core::result::Result<ToolCall, #core::__private::String> {
+                ::core::result::Result::Err(<#core::__private::String as ::core::convert::From<&str>>::from("the catalog has errors"))
+            }
+
+            fn tool(&self) -> Tool {
+                match *self {}
+            }
+        }
+
         /// The tools' implementations (no methods: the catalog has errors).
         pub trait Handler: ::core::marker::Sync {
             /// What a handler returns when it fails.
@@ -183,6 +179,29 @@ pub fn skeleton(outline: &Outline, opts: &Options) -> TokenStream {
         }
 
         #macros
+    }
+}
+
+/// A skeleton row's spec: its names, and nothing it could be called with.
+fn skeleton_spec(core: &syn::Path, row: &Row) -> TokenStream {
+    let (name, wire_name) = (&row.name, &row.wire_name);
+    quote! {
+        #core::ToolSpec {
+            name: #name,
+            description: "",
+            keywords: &[],
+            examples: &[],
+            visibility: #core::Visibility::Inline,
+            tier: ::core::option::Option::None,
+            access: ::core::option::Option::None,
+            mcp: false,
+            wire_name: #wire_name,
+            input_schema: "{}",
+            input: #core::Shape::Any,
+            strict: false,
+            output_schema: ::core::option::Option::None,
+            output: ::core::option::Option::None,
+        }
     }
 }
 
@@ -209,38 +228,27 @@ impl Gen<'_> {
         self.c.tools.len().div_ceil(64)
     }
 
-    fn rows(&self) -> Vec<Row> {
-        self.c
-            .tools
+    fn tool_enum(&self) -> TokenStream {
+        let specs = spec::rows(self.c);
+        let rows: Vec<Row> = specs
             .iter()
             .zip(self.variants())
-            .map(|(t, variant)| Row {
-                name: t.name.clone(),
+            .map(|(s, variant)| Row {
+                name: s.tool.name.clone(),
                 variant,
-                doc: format!("`{}`: {}", t.name, t.description),
+                doc: format!("`{}`: {}", s.tool.name, s.tool.description),
+                wire_name: s.wire_name.clone(),
             })
-            .collect()
-    }
-
-    fn tool_enum(&self) -> TokenStream {
-        let specs: Vec<TokenStream> = self
-            .c
-            .tools
-            .iter()
-            .enumerate()
-            .map(|(i, t)| self.spec(i, t))
             .collect();
-        tool_enum(self.core, &self.rows(), &specs)
+        let specs: Vec<TokenStream> = specs.iter().map(|s| self.spec(s)).collect();
+        tool_enum(self.core, &rows, &specs)
     }
 
-    fn spec(&self, i: usize, t: &Tool) -> TokenStream {
+    fn spec(&self, s: &Spec<'_>) -> TokenStream {
         let core = self.core;
+        let t = s.tool;
         let name = &t.name;
-        let description = if i == self.c.settings.search_tool {
-            self.c.search_description()
-        } else {
-            t.description.clone()
-        };
+        let description = &s.description;
         let keywords = &t.keywords;
         let examples = &t.examples;
         let visibility = match t.visibility {
@@ -253,11 +261,12 @@ impl Gen<'_> {
         }));
         let access = option(t.access.map(|a| access_tokens(core, a)));
         let mcp = t.mcp;
-        let input = schema::input(t).to_string();
-        let output = option(schema::output(t).map(|s| {
-            let s = s.to_string();
-            quote!(#s)
-        }));
+        let wire_name = &s.wire_name;
+        let input_schema = &s.input_schema;
+        let input = s.input.tokens(core);
+        let strict = s.strict;
+        let output_schema = option(s.output_schema.as_ref().map(|s| quote!(#s)));
+        let output = option(s.output.as_ref().map(|o| o.tokens(core)));
         quote! {
             #core::ToolSpec {
                 name: #name,
@@ -268,8 +277,12 @@ impl Gen<'_> {
                 tier: #tier,
                 access: #access,
                 mcp: #mcp,
-                input_schema: #input,
-                output_schema: #output,
+                wire_name: #wire_name,
+                input_schema: #input_schema,
+                input: #input,
+                strict: #strict,
+                output_schema: #output_schema,
+                output: #output,
             }
         }
     }
@@ -645,17 +658,9 @@ impl Gen<'_> {
                             <#core::__private::String as ::core::convert::From<&str>>::from(name),
                         ));
                     };
-                    let arguments = match arguments {
-                        #core::__private::Value::Null => #core::__private::Value::Object(#core::__private::Map::new()),
-                        other => other,
-                    };
-                    let bad = |e: #core::__private::serde_json::Error| #core::CallError::BadArguments {
-                        tool: tool.name(),
-                        message: #core::__private::ToString::to_string(&e),
-                    };
-                    match tool {
-                        #( Tool::#variants => #core::__private::serde_json::from_value(arguments).map(ToolCall::#variants).map_err(bad), )*
-                    }
+                    <ToolCall as #core::Call>::parse(tool, arguments).map_err(|message| {
+                        #core::CallError::BadArguments { tool: tool.name(), message }
+                    })
                 }
 
                 /// Runs the call: a handler method, or hands a search back to the agent loop.
@@ -668,6 +673,27 @@ impl Gen<'_> {
                         ToolCall::#search(args) => #core::Dispatch::Search(args),
                         #( ToolCall::#h_variants(args) => #core::Dispatch::Ran(H::#h_methods(handler, caller, args).await), )*
                     }
+                }
+            }
+
+            impl #core::Call for ToolCall {
+                type Tool = Tool;
+
+                /// Parses a call's JSON arguments into the tool's typed arguments (`null`
+                /// counts as no arguments).
+                fn parse(tool: Tool, arguments: #core::__private::Value) -> ::core::result::Result<ToolCall, #core::__private::String> {
+                    let arguments = match arguments {
+                        #core::__private::Value::Null => #core::__private::Value::Object(#core::__private::Map::new()),
+                        other => other,
+                    };
+                    let message = |e: #core::__private::serde_json::Error| #core::__private::ToString::to_string(&e);
+                    match tool {
+                        #( Tool::#variants => #core::__private::serde_json::from_value(arguments).map(ToolCall::#variants).map_err(message), )*
+                    }
+                }
+
+                fn tool(&self) -> Tool {
+                    ToolCall::tool(self)
                 }
             }
         }
@@ -710,11 +736,12 @@ impl Gen<'_> {
     }
 }
 
-/// A variant of `Tool`: the name the model sees, the variant, its doc.
+/// A variant of `Tool`: the name the model sees, the variant, its doc, its wire name.
 struct Row {
     name: String,
     variant: syn::Ident,
     doc: String,
+    wire_name: String,
 }
 
 /// `Tool` and its `impl`s, for the full expansion and for the skeleton alike.
@@ -727,6 +754,12 @@ fn tool_enum(core: &syn::Path, rows: &[Row], specs: &[TokenStream]) -> TokenStre
         rows.iter().map(|r| (r.name.as_str(), &r.variant)).collect();
     sorted.sort_by(|a, b| a.0.cmp(b.0));
     let (sorted_names, sorted_variants): (Vec<_>, Vec<_>) = sorted.into_iter().unzip();
+    let mut by_wire: Vec<(&str, &syn::Ident)> = rows
+        .iter()
+        .map(|r| (r.wire_name.as_str(), &r.variant))
+        .collect();
+    by_wire.sort_by(|a, b| a.0.cmp(b.0));
+    let (wire_names, wire_variants): (Vec<_>, Vec<_>) = by_wire.into_iter().unzip();
     let constants = tool_constants(rows);
     quote! {
         /// A tool of the catalog, in `catalog.toml` order.
@@ -742,6 +775,7 @@ fn tool_enum(core: &syn::Path, rows: &[Row], specs: &[TokenStream]) -> TokenStre
             pub const COUNT: usize = #n;
             const SPECS: &'static [#core::ToolSpec] = &[ #( #specs ),* ];
             const BY_NAME: &'static [(&'static str, Tool)] = &[ #( (#sorted_names, Tool::#sorted_variants) ),* ];
+            const BY_WIRE_NAME: &'static [(&'static str, Tool)] = &[ #( (#wire_names, Tool::#wire_variants) ),* ];
 
             /// The name the model sees.
             #[must_use]
@@ -765,6 +799,13 @@ fn tool_enum(core: &syn::Path, rows: &[Row], specs: &[TokenStream]) -> TokenStre
             #[must_use]
             pub const fn from_name(name: &str) -> ::core::option::Option<Tool> {
                 #core::__private::lookup(Tool::BY_NAME, name)
+            }
+
+            /// The tool with this name on the wire (`spec().wire_name`), as providers that
+            /// restrict names send it back (binary search over the sorted wire names).
+            #[must_use]
+            pub const fn from_wire_name(name: &str) -> ::core::option::Option<Tool> {
+                #core::__private::lookup(Tool::BY_WIRE_NAME, name)
             }
 
             #[doc(hidden)]

@@ -14,10 +14,13 @@ pub mod names;
 mod parse;
 pub mod schema;
 pub mod search;
+mod shape;
+mod spec;
 
 pub use diag::{Diagnostic, Located, render, render_all};
 pub use expand::{Options, expand, skeleton};
 pub use model::{Catalog, Outline};
+pub use spec::specs;
 
 /// Reads and validates a catalog. Every error in the file is returned, in source order.
 ///
@@ -172,6 +175,32 @@ set = { type = "string", enum = ["on"] }
                 "in tool `tool`, parameter `set` becomes the Rust type `ToolSet`, which the generated API already defines",
             ]
         );
+    }
+
+    /// A hashed wire name that is also another row's name is reported on the later row.
+    #[test]
+    fn wire_names_that_clash_are_errors() {
+        let long = "workbook.sheets.tables.columns.formatting.conditional_rules.list_all";
+        let hashed = &names::wire_names(&[long])[0];
+        let row = |name: &str| {
+            format!(
+                "\n[[tool]]\nname = \"{name}\"\ndescription = \"A tool.\"\nvisibility = \"inline\"\ntier = \"silent\"\naccess = \"read-only\"\n"
+            )
+        };
+        let source = format!("{HEAD}{}{}", row(long), row(hashed));
+        assert_eq!(
+            errors(&source),
+            [format!(
+                "tools `{long}` and `{hashed}` both go on the wire as `{hashed}`"
+            )]
+        );
+        let diagnostics = compile(&source).unwrap_err();
+        // The name's span, quotes included, on the second row.
+        let at = source.rfind(hashed.as_str()).unwrap();
+        assert_eq!(diagnostics[0].span, at - 1..at + hashed.len() + 1);
+        // Without the clash, each has its own.
+        let catalog = compile(&format!("{HEAD}{}", row(long))).unwrap();
+        assert_eq!(catalog.wire_names()[2], *hashed);
     }
 
     /// A key written with a bad value, or misspelt, is never also reported as missing.

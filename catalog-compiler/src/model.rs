@@ -368,6 +368,13 @@ impl Catalog {
         &self.tools[self.settings.ask_tool]
     }
 
+    /// Every tool's name on the wire, in catalog order (the rule: [`names::wire_names`]).
+    #[must_use]
+    pub fn wire_names(&self) -> Vec<String> {
+        let names: Vec<&str> = self.tools.iter().map(|t| t.name.as_str()).collect();
+        names::wire_names(&names)
+    }
+
     /// The search tool's description as the model reads it: the row's text, then the name
     /// of every discoverable tool, so the model knows what a search can find.
     #[must_use]

@@ -87,6 +87,75 @@ pub fn is_tool_name(name: &str) -> bool {
             .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
 }
 
+/// The longest name providers that restrict tool names accept (`OpenAI`, Bedrock).
+pub const WIRE_NAME_MAX: usize = 64;
+
+/// How much of a name a hashed wire name keeps: with `_` and 8 hex digits, it fits
+/// [`WIRE_NAME_MAX`].
+const WIRE_PREFIX: usize = WIRE_NAME_MAX - 9;
+
+/// Whether providers that accept only `[A-Za-z0-9_-]{1,64}` take `name` as it is.
+#[must_use]
+pub fn is_wire_name(name: &str) -> bool {
+    (1..=WIRE_NAME_MAX).contains(&name.len())
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-'))
+}
+
+/// Every tool's name on the wire, for the catalog's names in any order (the result follows
+/// it). The one place wire names are made: the generator and the uniqueness check both
+/// call it.
+///
+/// A name that fits [`is_wire_name`] is its own wire name. Any other has every character
+/// outside `[A-Za-z0-9_-]` replaced by `_` (`triangle_properties.get` →
+/// `triangle_properties_get`); when that is longer than 64 or is also another tool's
+/// spelling (its name, or its replaced name), the first 55 characters of it, `_` and the
+/// FNV-1a hash of the name in 8 hex digits. The rule looks at the set of names only, so
+/// moving a row does not rename a tool.
+#[must_use]
+pub fn wire_names(names: &[&str]) -> Vec<String> {
+    let spelt: Vec<String> = names.iter().map(|n| wire_spelling(n)).collect();
+    let mut count: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    for s in &spelt {
+        *count.entry(s.as_str()).or_default() += 1;
+    }
+    names
+        .iter()
+        .zip(&spelt)
+        .map(|(name, s)| {
+            if is_wire_name(name) {
+                (*name).to_string()
+            } else if s.len() > WIRE_NAME_MAX || s.is_empty() || count[s.as_str()] > 1 {
+                // Another row spelling the same: a fitting row keeps its own name.
+                format!("{}_{:08x}", &s[..s.len().min(WIRE_PREFIX)], fnv1a(name))
+            } else {
+                s.clone()
+            }
+        })
+        .collect()
+}
+
+/// `name` with every character outside `[A-Za-z0-9_-]` replaced by `_`.
+fn wire_spelling(name: &str) -> String {
+    name.chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || matches!(c, '_' | '-') {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect()
+}
+
+/// 32-bit FNV-1a: small, stable across versions and platforms, enough to tell names apart.
+fn fnv1a(text: &str) -> u32 {
+    text.bytes().fold(0x811c_9dc5, |h, b| {
+        (h ^ u32::from(b)).wrapping_mul(0x0100_0193)
+    })
+}
+
 /// The enum variant of a tool.
 #[must_use]
 pub fn variant(tool: &str) -> String {
@@ -184,6 +253,46 @@ mod tests {
             generated_type("ListRowsTags", TypeStep::Item),
             "ListRowsTagsItem"
         );
+    }
+
+    #[test]
+    fn wire_names_fit_restrictive_providers() {
+        let long = "a".repeat(70);
+        let names = [
+            "openTable",
+            "triangle_properties.get",
+            "a.b",
+            "a_b",
+            "x.y.z",
+            "x.y_z",
+            long.as_str(),
+            "",
+        ];
+        let wire = wire_names(&names);
+        assert_eq!(wire[0], "openTable");
+        assert_eq!(wire[1], "triangle_properties_get");
+        // `a_b` keeps its own name; `a.b`, which would spell the same, is hashed.
+        assert_eq!(wire[3], "a_b");
+        assert_eq!(wire[2], format!("a_b_{:08x}", fnv1a("a.b")));
+        // Two replaced spellings that meet are both hashed, whatever their order.
+        assert_eq!(wire[4], format!("x_y_z_{:08x}", fnv1a("x.y.z")));
+        assert_eq!(wire[5], format!("x_y_z_{:08x}", fnv1a("x.y_z")));
+        assert_eq!(wire[6], format!("{}_{:08x}", &long[..55], fnv1a(&long)));
+        assert_eq!(wire[6].len(), 64);
+        assert_eq!(wire[7], "_811c9dc5");
+        assert!(wire.iter().all(|w| is_wire_name(w)), "{wire:?}");
+        let mut reversed = names;
+        reversed.reverse();
+        let mut back = wire_names(&reversed);
+        back.reverse();
+        assert_eq!(back, wire);
+    }
+
+    #[test]
+    fn fnv1a_is_the_published_function() {
+        assert_eq!(fnv1a(""), 0x811c_9dc5);
+        assert_eq!(fnv1a("a"), 0xe40c_292c);
+        assert_eq!(fnv1a("foobar"), 0xbf9c_f968);
     }
 
     #[test]

@@ -20,6 +20,75 @@ pub fn output(tool: &Tool) -> Option<Value> {
     tool.output.as_ref().map(type_spec)
 }
 
+/// The keywords `OpenAI`'s strict mode reads; a schema with any other is not strict.
+const STRICT_KEYWORDS: &[&str] = &[
+    "type",
+    "properties",
+    "required",
+    "additionalProperties",
+    "enum",
+    "items",
+    "description",
+    "anyOf",
+    "minimum",
+    "maximum",
+];
+
+/// Whether an input schema meets `OpenAI`'s strict mode, so a renderer may set `strict`: the
+/// root is an object, every object (at any depth) declares its `properties`, lists every
+/// one in `required` and has `additionalProperties: false`, and no schema uses a keyword
+/// but `type`, `properties`, `required`, `additionalProperties`, `enum`, `items`,
+/// `description`, `anyOf`, `minimum` and `maximum` (so no `default`, no `$ref`, no
+/// `format`). A parameter that is optional or has a default therefore makes its tool not
+/// strict.
+#[must_use]
+pub fn strict(schema: &Value) -> bool {
+    schema.as_object().is_some_and(is_object) && strict_part(schema)
+}
+
+fn strict_part(schema: &Value) -> bool {
+    let Value::Object(m) = schema else {
+        // `true` or a tuple of items: not a schema strict mode reads.
+        return false;
+    };
+    if !m.keys().all(|k| STRICT_KEYWORDS.contains(&k.as_str())) {
+        return false;
+    }
+    if is_object(m) {
+        // Without `properties`, a free-form object: strict mode has no shape for it.
+        let Some(Value::Object(properties)) = m.get("properties") else {
+            return false;
+        };
+        let required: Vec<&str> = m
+            .get("required")
+            .and_then(Value::as_array)
+            .map(|r| r.iter().filter_map(Value::as_str).collect())
+            .unwrap_or_default();
+        if m.get("additionalProperties") != Some(&Value::Bool(false))
+            || !properties.keys().all(|k| required.contains(&k.as_str()))
+            || !properties.values().all(strict_part)
+        {
+            return false;
+        }
+    }
+    let items_strict = m.get("items").is_none_or(strict_part);
+    let branches_strict = m
+        .get("anyOf")
+        .is_none_or(|b| b.as_array().is_some_and(|b| b.iter().all(strict_part)));
+    items_strict && branches_strict
+}
+
+/// Whether a schema describes an object: its `type` is or includes `object`, or it has
+/// `properties`.
+fn is_object(m: &Map<String, Value>) -> bool {
+    let typed = match m.get("type") {
+        Some(Value::String(t)) => t == "object",
+        Some(Value::Array(types)) => types.iter().any(|t| t == "object"),
+        _ => false,
+    };
+    typed || m.contains_key("properties")
+}
+
 fn object(fields: &[Field], description: Option<&str>) -> Value {
     let mut schema = Map::new();
     schema.insert("type".into(), "object".into());
@@ -87,5 +156,90 @@ fn number(x: f64) -> Value {
         Value::from(x as i64)
     } else {
         json!(x)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn strict_schemas() {
+        let closed = json!({
+            "type": "object",
+            "description": "d",
+            "properties": {
+                "a": {"type": ["string", "null"], "enum": ["x", "y", null]},
+                "b": {"type": "array", "items": {
+                    "type": "object",
+                    "properties": {"c": {"type": "integer", "minimum": 0, "maximum": 9}},
+                    "required": ["c"],
+                    "additionalProperties": false
+                }},
+                "d": {"anyOf": [{"type": "string"}, {"type": "number"}]}
+            },
+            "required": ["a", "b", "d"],
+            "additionalProperties": false
+        });
+        assert!(strict(&closed));
+        let empty = json!({"type": "object", "properties": {}, "additionalProperties": false});
+        assert!(strict(&empty));
+    }
+
+    /// One schema per reason a schema is not strict.
+    #[test]
+    fn schemas_that_are_not_strict() {
+        let cases = [
+            (
+                "an object not closed",
+                json!({"type": "object", "properties": {"a": {"type": "string"}}, "required": ["a"]}),
+            ),
+            (
+                "a nested object open to more",
+                json!({"type": "object", "properties": {"a": {
+                    "type": "object", "properties": {}, "additionalProperties": true
+                }}, "required": ["a"], "additionalProperties": false}),
+            ),
+            (
+                "a property not required",
+                json!({"type": "object", "properties": {"a": {"type": "string"}}, "additionalProperties": false}),
+            ),
+            (
+                "a free-form object",
+                json!({"type": "object", "properties": {"a": {"type": "object"}}, "required": ["a"], "additionalProperties": false}),
+            ),
+            (
+                "a default",
+                json!({"type": "object", "properties": {"a": {"type": "string", "default": "x"}}, "required": ["a"], "additionalProperties": false}),
+            ),
+            (
+                "a keyword strict mode does not read",
+                json!({"type": "object", "properties": {"a": {"type": "string", "format": "date"}}, "required": ["a"], "additionalProperties": false}),
+            ),
+            (
+                "a keyword in an anyOf branch",
+                json!({"type": "object", "properties": {"a": {"anyOf": [{"$ref": "#/x"}]}}, "required": ["a"], "additionalProperties": false}),
+            ),
+            (
+                "tuple items",
+                json!({"type": "object", "properties": {"a": {"type": "array", "items": [{"type": "string"}]}}, "required": ["a"], "additionalProperties": false}),
+            ),
+            ("a root that is not an object", json!({"type": "string"})),
+        ];
+        for (reason, schema) in cases {
+            assert!(!strict(&schema), "strict despite {reason}: {schema}");
+        }
+    }
+
+    /// Properties named like keywords are names, not keywords.
+    #[test]
+    fn property_names_are_not_keywords() {
+        let schema = json!({
+            "type": "object",
+            "properties": {"default": {"type": "string"}, "format": {"type": "string"}},
+            "required": ["default", "format"],
+            "additionalProperties": false
+        });
+        assert!(strict(&schema));
     }
 }

@@ -12,13 +12,20 @@ extern crate alloc;
 mod discovery;
 pub mod search;
 mod set;
+pub mod shape;
 mod spec;
+mod verify;
 
 pub use discovery::{Discovery, Found, Info, Retention, SearchOutcome, Unavailable};
 /// JSON values as handlers return them and as free-form arguments arrive.
 pub use serde_json::{Map, Value};
 pub use set::{Iter, ToolId, ToolSet};
+pub use shape::Shape;
 pub use spec::{Access, CallError, Caller, Dispatch, Settings, Tier, ToolSpec, Visibility};
+pub use verify::{
+    AllowAll, Call, Decision, DenyAll, ErrorClass, Gate, Issue, MAX_CHECK_DEPTH, MAX_CHECK_ISSUES,
+    Permission, Rejection, Verified, check, check_output, verify,
+};
 
 /// Paths the generated code uses, so the calling crate needs no dependency of its own
 /// on `serde` or `serde_json`. Not part of the public API.

@@ -3,6 +3,8 @@
 use alloc::string::String;
 use core::fmt;
 
+use crate::shape::Shape;
+
 /// When a tool enters the model's active set.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
 pub enum Visibility {
@@ -91,10 +93,21 @@ pub struct ToolSpec {
     pub access: Option<Access>,
     /// Whether MCP clients may see and call the tool at all.
     pub mcp: bool,
+    /// The name on the wire for providers that accept only `[A-Za-z0-9_-]{1,64}` (OpenAI,
+    /// Bedrock): the name itself when it fits, else a deterministic spelling the compiler
+    /// checked is unique in the catalog.
+    pub wire_name: &'static str,
     /// JSON Schema of the tool's input, as compact JSON.
     pub input_schema: &'static str,
+    /// What the verifier checks arguments against: the input schema, read.
+    pub input: Shape,
+    /// Whether the input schema meets OpenAI's strict mode (every object closed, every
+    /// property required, only keywords strict mode reads), so renderers may set `strict`.
+    pub strict: bool,
     /// JSON Schema of a successful result, when the row declares one.
     pub output_schema: Option<&'static str>,
+    /// What a result is checked against, when the row declares an output.
+    pub output: Option<Shape>,
 }
 
 impl ToolSpec {

@@ -1,0 +1,252 @@
+//! What a refused call tells the model: one class, one message naming the way out, and
+//! every issue with its place in the arguments.
+
+use alloc::format;
+use alloc::string::String;
+use alloc::vec::Vec;
+use core::fmt;
+
+use serde::Serialize;
+
+use crate::{Access, ToolId};
+
+/// Why a call was refused, in four classes a model can tell apart.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum ErrorClass {
+    /// The call does not resolve against the schema: no such tool here, a wrong type, a
+    /// missing or unknown parameter. The model should correct the call.
+    SchemaResolution,
+    /// Every type fits but a value breaks a declared constraint (an enum, a bound).
+    ConstraintViolation,
+    /// The caller may not run the tool: its access level is too low, or the user or
+    /// the application's policy refused this call.
+    PermissionDenied,
+    /// The call was valid but the handler failed, or its result broke the declared output.
+    RuntimeError,
+}
+
+impl ErrorClass {
+    /// The class as the JSON of a rejection spells it.
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            ErrorClass::SchemaResolution => "SCHEMA_RESOLUTION",
+            ErrorClass::ConstraintViolation => "CONSTRAINT_VIOLATION",
+            ErrorClass::PermissionDenied => "PERMISSION_DENIED",
+            ErrorClass::RuntimeError => "RUNTIME_ERROR",
+        }
+    }
+}
+
+impl fmt::Display for ErrorClass {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+impl Serialize for ErrorClass {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.serialize_str(self.as_str())
+    }
+}
+
+/// One thing wrong with a value.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize)]
+pub struct Issue {
+    /// JSON Pointer (RFC 6901) to the offending place in the value: `/filter/column`, or
+    /// `""` for the whole value. A missing property's pointer is where it should be.
+    pub path: String,
+    /// Its class.
+    pub class: ErrorClass,
+    /// What is wrong, readable on its own (it repeats the place).
+    pub message: String,
+}
+
+/// A call the verifier refused, or a run that failed: what the model reads instead of a
+/// result.
+#[derive(Clone, PartialEq, Eq, Debug, Serialize)]
+pub struct Rejection {
+    /// The class: of the one issue, or the whole call's.
+    #[serde(rename = "error")]
+    pub class: ErrorClass,
+    /// The tool's name; `None` when the name resolves to no tool the caller may know of.
+    pub tool: Option<&'static str>,
+    /// A summary that names the way out.
+    pub message: String,
+    /// Each issue with the arguments (or the result); empty when the call failed as a whole.
+    pub issues: Vec<Issue>,
+}
+
+impl Rejection {
+    /// JSON-RPC "Invalid params": the code MCP gives an unknown tool and invalid arguments.
+    pub const INVALID_PARAMS: i32 = -32602;
+
+    /// The refusal for a call the user or the application's policy declined: what to send
+    /// back when [`Verified::Ask`](super::Verified::Ask) ended in "no", and what
+    /// [`Decision::Deny`](super::Decision::Deny) produces.
+    #[must_use]
+    pub fn denied<T: ToolId>(tool: T) -> Rejection {
+        let name = tool.name();
+        Rejection {
+            class: ErrorClass::PermissionDenied,
+            tool: Some(name),
+            message: format!(
+                "The user or the application's policy refused to run `{name}`. Do not call it again for this request; ask the user how to proceed instead."
+            ),
+            issues: Vec::new(),
+        }
+    }
+
+    /// The report of a handler that failed on a valid call.
+    #[must_use]
+    pub fn runtime<T: ToolId>(tool: T, message: impl fmt::Display) -> Rejection {
+        let name = tool.name();
+        Rejection {
+            class: ErrorClass::RuntimeError,
+            tool: Some(name),
+            message: format!("`{name}` failed: {message}"),
+            issues: Vec::new(),
+        }
+    }
+
+    /// The rejection as the model reads it: compact JSON with the keys `error`, `tool`,
+    /// `message`, `issues` (each `path`, `class`, `message`), always in that order.
+    #[must_use]
+    pub fn to_json(&self) -> String {
+        // Strings, an optional string and a list of them: serialising cannot fail, but the
+        // fallback keeps this function free of panics all the same.
+        serde_json::to_string(self).unwrap_or_else(|_| {
+            format!(
+                "{{\"error\":\"{}\",\"tool\":null,\"message\":\"\",\"issues\":[]}}",
+                self.class.as_str()
+            )
+        })
+    }
+
+    /// The JSON-RPC error code an MCP server answers `tools/call` with, or `None` when the
+    /// rejection belongs in a tool result with `isError: true` (its text being
+    /// [`Rejection::to_json`]).
+    ///
+    /// The verifier's own refusals (an unknown or excluded tool, a level too low, invalid
+    /// arguments, a refused permission) are protocol errors, [`Rejection::INVALID_PARAMS`],
+    /// as the 2025-06-18 MCP revision lists them. A failed handler or a result that breaks
+    /// its declared output ([`ErrorClass::RuntimeError`]) is a tool execution error: `None`.
+    /// A server that follows the later advice to report argument errors as tool results, so
+    /// the model can correct itself, sends `to_json()` as the result for those too.
+    #[must_use]
+    pub const fn mcp_code(&self) -> Option<i32> {
+        match self.class {
+            ErrorClass::SchemaResolution
+            | ErrorClass::ConstraintViolation
+            | ErrorClass::PermissionDenied => Some(Self::INVALID_PARAMS),
+            ErrorClass::RuntimeError => None,
+        }
+    }
+
+    /// A chat call to a tool outside the active set, with the discovery loop's message.
+    pub(super) fn unavailable(tool: Option<&'static str>, message: String) -> Rejection {
+        Rejection {
+            class: ErrorClass::SchemaResolution,
+            tool,
+            message,
+            issues: Vec::new(),
+        }
+    }
+
+    /// An MCP call to a tool that does not exist or is kept from MCP; both read the same,
+    /// so a client learns nothing about the tools it may not see.
+    pub(super) fn unknown_tool(name: &str) -> Rejection {
+        Rejection {
+            class: ErrorClass::SchemaResolution,
+            tool: None,
+            message: format!("Unknown tool: {name}"),
+            issues: Vec::new(),
+        }
+    }
+
+    /// An MCP call to a tool above the connection's access level.
+    pub(super) fn below_level(name: &'static str, needed: Access, level: Access) -> Rejection {
+        Rejection {
+            class: ErrorClass::PermissionDenied,
+            tool: Some(name),
+            message: format!(
+                "`{name}` needs the {needed} access level; this connection has {level}. Use the tools this level allows, or ask the user to connect at {needed}."
+            ),
+            issues: Vec::new(),
+        }
+    }
+
+    /// Arguments that do not fit the input shape; `total` counts the issues past the cap.
+    pub(super) fn arguments(name: &'static str, issues: Vec<Issue>, total: usize) -> Rejection {
+        let class = if issues
+            .iter()
+            .all(|i| i.class == ErrorClass::ConstraintViolation)
+        {
+            ErrorClass::ConstraintViolation
+        } else {
+            ErrorClass::SchemaResolution
+        };
+        let message = match issues.as_slice() {
+            [one] => format!(
+                "Invalid arguments for `{name}`: {}. Correct the arguments as the tool's input schema says and call `{name}` again.",
+                one.message
+            ),
+            _ => format!(
+                "Invalid arguments for `{name}`: {total} issues, listed in `issues`. Correct all of them as the tool's input schema says and call `{name}` again."
+            ),
+        };
+        Rejection {
+            class,
+            tool: Some(name),
+            message,
+            issues,
+        }
+    }
+
+    /// Arguments that passed the shape check but not the Rust type: a gap between the
+    /// compiler's shape and its generated type, reported in `serde_json`'s words.
+    pub(super) fn parse(name: &'static str, error: &str) -> Rejection {
+        Rejection {
+            class: ErrorClass::SchemaResolution,
+            tool: Some(name),
+            message: format!(
+                "Invalid arguments for `{name}`: {error}. Correct the arguments as the tool's input schema says and call `{name}` again."
+            ),
+            issues: alloc::vec![Issue {
+                path: String::new(),
+                class: ErrorClass::SchemaResolution,
+                message: String::from(error),
+            }],
+        }
+    }
+
+    /// A handler's result that breaks the tool's declared output.
+    pub(super) fn output(name: &'static str, issues: Vec<Issue>, total: usize) -> Rejection {
+        let what = match issues.as_slice() {
+            [one] => one.message.clone(),
+            _ => format!("{total} issues, listed in `issues`"),
+        };
+        Rejection {
+            class: ErrorClass::RuntimeError,
+            tool: Some(name),
+            message: format!(
+                "`{name}` returned a result that breaks its declared output: {what}. This is a fault of the application, not of the call; do not retry it unchanged."
+            ),
+            issues,
+        }
+    }
+}
+
+impl fmt::Display for Rejection {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)?;
+        if self.issues.len() > 1 {
+            for issue in &self.issues {
+                write!(f, "\n  - {}", issue.message)?;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl core::error::Error for Rejection {}

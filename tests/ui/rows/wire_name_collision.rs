@@ -1,0 +1,3 @@
+catalog_macros::catalog!("ui/rows/wire_name_collision.toml");
+
+fn main() {}
