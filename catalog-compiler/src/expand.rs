@@ -426,6 +426,21 @@ impl Gen<'_> {
                         #full_access => Catalog::MCP_FULL_ACCESS,
                     }
                 }
+
+                /// Checks a model's call before anything runs (see `catalog_core::verify`):
+                /// the tool is in reach of `gate`, the arguments fit its schema, and a gated
+                /// tool passed `permission`.
+                ///
+                /// # Errors
+                /// The rejection to show the model, which names the way to recover.
+                pub fn verify(
+                    gate: #core::Gate<'_, '_, Tool, #w>,
+                    name: &str,
+                    arguments: #core::__private::Value,
+                    permission: &mut impl #core::Permission<Tool>,
+                ) -> ::core::result::Result<#core::Verified<ToolCall>, #core::Rejection> {
+                    #core::verify::<ToolCall, #w>(gate, name, arguments, permission)
+                }
             }
         }
     }
@@ -672,6 +687,29 @@ impl Gen<'_> {
                     match self {
                         ToolCall::#search(args) => #core::Dispatch::Search(args),
                         #( ToolCall::#h_variants(args) => #core::Dispatch::Ran(H::#h_methods(handler, caller, args).await), )*
+                    }
+                }
+
+                /// [`ToolCall::dispatch`], then the result held to the tool's declared
+                /// output: a handler error, or a result that breaks the output, becomes a
+                /// `RUNTIME_ERROR` rejection for the model.
+                pub async fn run<H: Handler>(
+                    self,
+                    handler: &H,
+                    caller: #core::Caller,
+                ) -> #core::Dispatch<::core::result::Result<#core::__private::Value, #core::Rejection>, #search_args>
+                where
+                    H::Error: ::core::fmt::Display,
+                {
+                    let tool = self.tool();
+                    match self.dispatch(handler, caller).await {
+                        #core::Dispatch::Search(args) => #core::Dispatch::Search(args),
+                        #core::Dispatch::Ran(::core::result::Result::Ok(result)) => #core::Dispatch::Ran(
+                            #core::check_output(tool, &result).map(|()| result),
+                        ),
+                        #core::Dispatch::Ran(::core::result::Result::Err(e)) => {
+                            #core::Dispatch::Ran(::core::result::Result::Err(#core::Rejection::runtime(tool, e)))
+                        }
                     }
                 }
             }

@@ -178,6 +178,12 @@ impl<'a, T: ToolId, const W: usize> Discovery<'a, T, W> {
         self
     }
 
+    /// The catalog this state was made from.
+    #[must_use]
+    pub fn info(&self) -> &Info<'a, T, W> {
+        &self.info
+    }
+
     /// The tools the model may call at this step.
     #[must_use]
     pub fn active(&self) -> ToolSet<T, W> {

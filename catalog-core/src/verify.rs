@@ -143,7 +143,10 @@ pub fn verify<C: Call, const W: usize>(
     match permission.decide(gate.caller(), tool, &arguments) {
         Decision::Allow => Ok(Verified::Run(call)),
         Decision::Ask => Ok(Verified::Ask(call)),
-        Decision::Deny => Err(Rejection::denied(tool)),
+        Decision::Deny => Err(match gate {
+            Gate::Chat(discovery) => Rejection::denied_in_chat(tool, discovery.info().ask_tool),
+            Gate::Mcp(_) => Rejection::denied(tool),
+        }),
     }
 }
 

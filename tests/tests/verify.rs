@@ -183,6 +183,19 @@ fn a_refused_gated_call_is_permission_denied() {
         r#"{"error":"PERMISSION_DENIED","tool":"dropTable","message":"The user or the application's policy refused to run `dropTable`. Do not call it again for this request; ask the user how to proceed instead.","issues":[]}"#
     );
     assert_eq!(denied, Rejection::denied(Tool::DropTable));
+
+    // The chat agent has a tool to ask the user with; the refusal names it.
+    let in_chat = verify::<ToolCall, 1>(
+        Gate::Chat(&everything_active()),
+        "dropTable",
+        json!({"table": "orders"}),
+        &mut DenyAll,
+    )
+    .unwrap_err();
+    assert_eq!(
+        in_chat.message,
+        "The user or the application's policy refused to run `dropTable`. Do not call it again for this request; call `ask` to ask the user how to proceed instead."
+    );
 }
 
 #[test]

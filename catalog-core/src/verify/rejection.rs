@@ -86,12 +86,26 @@ impl Rejection {
     /// [`Decision::Deny`](super::Decision::Deny) produces.
     #[must_use]
     pub fn denied<T: ToolId>(tool: T) -> Rejection {
-        let name = tool.name();
+        Rejection::refused(tool.name(), "ask the user how to proceed instead")
+    }
+
+    /// [`Rejection::denied`] for the chat agent, which has a tool to ask the user with:
+    /// the message names it.
+    #[must_use]
+    pub fn denied_in_chat<T: ToolId>(tool: T, ask_tool: T) -> Rejection {
+        let ask = ask_tool.name();
+        Rejection::refused(
+            tool.name(),
+            &format!("call `{ask}` to ask the user how to proceed instead"),
+        )
+    }
+
+    fn refused(name: &'static str, way_out: &str) -> Rejection {
         Rejection {
             class: ErrorClass::PermissionDenied,
             tool: Some(name),
             message: format!(
-                "The user or the application's policy refused to run `{name}`. Do not call it again for this request; ask the user how to proceed instead."
+                "The user or the application's policy refused to run `{name}`. Do not call it again for this request; {way_out}."
             ),
             issues: Vec::new(),
         }
