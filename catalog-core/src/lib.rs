@@ -10,6 +10,7 @@
 extern crate alloc;
 
 mod discovery;
+pub mod render;
 pub mod search;
 mod set;
 pub mod shape;

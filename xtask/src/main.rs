@@ -3,18 +3,25 @@
 //! - `check-catalog [--catalog PATH] [--format human|json]`: exit 0 valid, 1 errors, 2 usage.
 //! - `expand [--catalog PATH]`: the Rust that `catalog!` generates, formatted.
 //! - `import --from mcp FILE --out PATH`: an MCP `tools/list` result as a catalog.
+//! - `render --provider P [--catalog PATH] [--tools inline|all] [--access L] [--search S]`:
+//!   the tools in one provider's request format.
 
 use std::io::Write as _;
 use std::process::ExitCode;
 
 mod check;
 mod import;
+mod render;
 mod search;
+mod test;
 
 const USAGE: &str = "\
 usage: cargo xtask <command> [options]
 
 commands:
+  test [CARGO TEST ARGS]
+      every test of the workspace, with the Python protocol peers the tests check our
+      output against installed into target/peers on first use
   check-catalog [--catalog PATH] [--format human|json]
       validate a catalog; print every error, or a summary of what it declares
   expand [--catalog PATH]
@@ -23,6 +30,13 @@ commands:
       turn an MCP tools/list result (JSON) into a valid catalog; report what was mapped
   search [--catalog PATH] [--k N] [--weights W] REQUEST
       the catalog's own search: ranked hits with scores
+  render --provider anthropic|anthropic-tool-search|openai-chat|openai-responses|bedrock|mcp
+         [--catalog PATH] [--tools inline|all] [--access read-only|read-and-stage|full-access]
+         [--search bm25|regex|catalog]
+      the tools as the provider's request takes them, as pretty JSON (bedrock: the whole
+      toolConfig; mcp: the tools/list result at --access, default full-access;
+      anthropic-tool-search: discoverable tools deferred, --search default bm25);
+      --tools inline is the first step's active set, all (the default) every tool
   eval-search --catalog PATH --queries FILE.jsonl [--k 5] [--format human|json]
               [--weights W] [--show-misses N]
       recall@k, hit@k, MRR@k and median time per query (use --release for timings);
@@ -49,6 +63,10 @@ fn run(args: &[String]) -> Result<ExitCode, Usage> {
     let Some((command, rest)) = args.split_first() else {
         return Err(Usage("no command given".into()));
     };
+    if command == "test" {
+        // Everything after `test` is cargo's, not ours.
+        return Ok(test::run(rest));
+    }
     let opts = Flags::parse(rest)?;
     match command.as_str() {
         "import" => import::run(rest),
@@ -119,6 +137,7 @@ fn run(args: &[String]) -> Result<ExitCode, Usage> {
                 Err(code) => Ok(code),
             }
         }
+        "render" => render::command(&opts),
         "help" | "--help" | "-h" => {
             println!("{USAGE}");
             Ok(ExitCode::SUCCESS)

@@ -1,0 +1,135 @@
+//! MCP: the `tools/list` result a server sends a client at one access level.
+
+use alloc::string::String;
+
+use super::{push_array, push_str};
+use crate::{Access, ToolSpec};
+
+/// The `tools/list` result for a client at `level`: `{"tools":[{"name","description",
+/// "inputSchema","outputSchema"?,"annotations"}]}`, with only the tools such a client may
+/// call — `mcp = true` and an access level at most `level` (so never the search tool) —
+/// under their catalog names.
+///
+/// `outputSchema` is sent when the row declares an output whose root is an object (MCP's
+/// structured content is always an object). The annotations say only what the row
+/// declares: `readOnlyHint` from the access level, and for writes `destructiveHint` —
+/// true for full-access tools, false for read-and-stage ones, whose changes wait in the
+/// staging area for review. Nothing is claimed about idempotence or the open world.
+#[must_use]
+pub fn mcp<'a>(tools: impl IntoIterator<Item = &'a ToolSpec>, level: Access) -> String {
+    let mut out = String::from("{\"tools\":");
+    let allowed = tools
+        .into_iter()
+        .filter(|spec| spec.mcp_level().is_some_and(|a| a <= level));
+    push_array(&mut out, allowed, |out, spec| {
+        out.reserve(
+            spec.input_schema.len()
+                + spec.output_schema.map_or(0, str::len)
+                + spec.description.len()
+                + 128,
+        );
+        out.push_str("{\"name\":");
+        push_str(out, spec.name);
+        out.push_str(",\"description\":");
+        push_str(out, spec.description);
+        out.push_str(",\"inputSchema\":");
+        out.push_str(spec.input_schema);
+        if let Some(schema) = spec.output_schema.filter(|s| is_object_schema(s)) {
+            out.push_str(",\"outputSchema\":");
+            out.push_str(schema);
+        }
+        out.push_str(match spec.access {
+            Some(Access::ReadOnly) | None => ",\"annotations\":{\"readOnlyHint\":true}}",
+            Some(Access::ReadAndStage) => {
+                ",\"annotations\":{\"readOnlyHint\":false,\"destructiveHint\":false}}"
+            }
+            Some(Access::FullAccess) => {
+                ",\"annotations\":{\"readOnlyHint\":false,\"destructiveHint\":true}}"
+            }
+        });
+    });
+    out.push('}');
+    out
+}
+
+/// Whether a schema's root says `"type": "object"`. Reads the root's keys only, skipping
+/// the values of the others without building them.
+fn is_object_schema(schema: &str) -> bool {
+    #[derive(serde::Deserialize)]
+    struct Root<'a> {
+        #[serde(rename = "type", borrow, default)]
+        ty: Option<&'a str>,
+    }
+    serde_json::from_str::<Root<'_>>(schema).is_ok_and(|root| root.ty == Some("object"))
+}
+
+#[cfg(test)]
+mod tests {
+    use alloc::vec::Vec;
+
+    use serde_json::{Value, json};
+
+    use super::*;
+    use crate::render::fixtures::{self, DROP, READ, STAGE, parse, schema};
+
+    fn entry(spec: &ToolSpec, annotations: &Value) -> Value {
+        let mut v = json!({
+            "name": spec.name,
+            "description": spec.description,
+            "inputSchema": schema(spec.input_schema),
+            "annotations": annotations,
+        });
+        if let Some(out) = spec.output_schema.filter(|s| is_object_schema(s)) {
+            v["outputSchema"] = schema(out);
+        }
+        v
+    }
+
+    #[test]
+    fn each_level_lists_the_tools_it_may_call_with_their_hints() {
+        let read = entry(&READ, &json!({"readOnlyHint": true}));
+        let stage = entry(
+            &STAGE,
+            &json!({"readOnlyHint": false, "destructiveHint": false}),
+        );
+        let drop = entry(
+            &DROP,
+            &json!({"readOnlyHint": false, "destructiveHint": true}),
+        );
+        let expected = [
+            (Access::ReadOnly, json!({"tools": [read]})),
+            (Access::ReadAndStage, json!({"tools": [read, stage]})),
+            (Access::FullAccess, json!({"tools": [read, stage, drop]})),
+        ];
+        for (level, expected) in expected {
+            assert_eq!(parse(&mcp(fixtures::all(), level)), expected, "{level}");
+        }
+        // The object output is listed, the array output is not.
+        let full = parse(&mcp(fixtures::all(), Access::FullAccess));
+        let outputs: Vec<bool> = full["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t.get("outputSchema").is_some())
+            .collect();
+        assert_eq!(outputs, [true, false, false]);
+        assert_eq!(mcp([], Access::FullAccess), r#"{"tools":[]}"#);
+    }
+
+    #[test]
+    fn object_schemas_are_told_by_their_root() {
+        for (schema, object) in [
+            (r#"{"type":"object"}"#, true),
+            (
+                r#"{"description":"x \"y\"","properties":{"type":{"type":"string"}},"type":"object"}"#,
+                true,
+            ),
+            (r#"{"properties":{"type":{"type":"object"}}}"#, false),
+            (r#"{"type":"array","items":{"type":"object"}}"#, false),
+            (r#"{"type":["object","null"]}"#, false),
+            (r"{}", false),
+        ] {
+            assert_eq!(is_object_schema(schema), object, "{schema}");
+        }
+    }
+}
