@@ -10,8 +10,10 @@ use std::io::Write as _;
 use std::process::ExitCode;
 
 mod check;
+mod r#gen;
 mod import;
 mod render;
+mod scale;
 mod search;
 mod test;
 
@@ -43,6 +45,13 @@ commands:
       W overrides search weights, e.g. name=2.5,keyword=2,description=1,param_name=1,
       param_description=0.8,example=1,k1=2.5,b=0.75,prefix=0.3,pair=0.4
 
+  gen-catalog --tools N --out FILE [--seed S] [--queries FILE.jsonl]
+      a synthetic catalog of N rows, the same for the same seed, and requests to search it
+  bench-scale [--sizes 100,1853,10000,25519] [--runs 3] [--seed 1] [--budget-minutes 90]
+              [--skip builds,search] [--shapes SIZES]
+      expansion, build and rebuild times, search against tantivy, sizes, per catalog size;
+      prints the tables of BENCHMARKS.md (run it with --release); --shapes also builds
+      rewritten forms of the expansion at those sizes, to see where rustc spends its time
 --catalog defaults to catalog.toml in the workspace root.";
 
 fn main() -> ExitCode {
@@ -138,6 +147,8 @@ fn run(args: &[String]) -> Result<ExitCode, Usage> {
             }
         }
         "render" => render::command(&opts),
+        "gen-catalog" => r#gen::run(&opts),
+        "bench-scale" => scale::run(&opts),
         "help" | "--help" | "-h" => {
             println!("{USAGE}");
             Ok(ExitCode::SUCCESS)

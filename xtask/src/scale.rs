@@ -1,0 +1,717 @@
+//! `cargo xtask bench-scale`: how the compiler and the search index behave as a catalog
+//! grows, measured in one run per size and printed as the tables of `BENCHMARKS.md`.
+//!
+//! For each size: the catalog (BFCL's imported tools at 1,853 when the data is there, a
+//! generated one otherwise, see [`crate::r#gen`]) and its requests are written under
+//! `target/scale/N/`, then
+//! - the expansion is timed in this process: what the macro runs (`compile` + `expand`);
+//! - two throwaway crates are built with cargo's dev profile, one calling `catalog!` on the
+//!   file, one holding the same expansion pasted as source; both share
+//!   `target/scale/target`, so their dependencies are built once, untimed; each clean
+//!   build is `cargo clean -p` of that crate then `cargo build`, wall time, so cargo's own
+//!   start-up is in both. The rebuild edits one row's description (for the pasted crate
+//!   the expansion is regenerated first, untimed) and times `cargo build`;
+//! - search runs in the `scale-bench` crate's bench, once per engine in its own process.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode, Stdio};
+use std::time::Instant;
+
+use serde_json::Value;
+
+use crate::{Flags, Usage, r#gen};
+
+mod shapes;
+
+/// Sizes measured when `--sizes` is not given: a small catalog, BFCL, the hosted tool
+/// search's limit and the largest published tool index.
+const SIZES: &[usize] = &[100, 1853, 10_000, 25_519];
+/// BFCL's tools and development requests, beside the workspace.
+const BFCL: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/eval/bfcl/");
+const BFCL_TOOLS: usize = 1853;
+
+/// A build's wall time and the processor time cargo and rustc spent on it (user +
+/// system, the whole process tree), in seconds. The processor time barely moves when
+/// other work shares the machine; the wall time is what a user waits.
+#[derive(Clone, Copy)]
+struct Timing {
+    wall: f64,
+    cpu: f64,
+}
+
+/// What one size measured; `None` where a step did not run (over budget or failed).
+#[derive(Default)]
+struct Row {
+    tools: usize,
+    source: String,
+    expand_ms: f64,
+    compile_ms: f64,
+    index_ms: f64,
+    format_ms: f64,
+    code_bytes: usize,
+    table_bytes: usize,
+    macro_build: Option<Timing>,
+    pasted_build: Option<Timing>,
+    macro_rebuild: Option<Timing>,
+    pasted_rebuild: Option<Timing>,
+    rlib_bytes: Option<u64>,
+    builds_timed: usize,
+    /// Each shape tried: its index in [`shapes::SHAPES`], its clean build, its rlib's size.
+    shapes: Vec<(usize, Option<Timing>, Option<u64>)>,
+    ours: Option<Value>,
+    tantivy: Option<Value>,
+}
+
+/// Runs the benchmark; `opts` holds `--sizes`, `--runs`, `--seed`, `--budget-minutes`.
+pub fn run(opts: &Flags) -> Result<ExitCode, Usage> {
+    opts.only(&["sizes", "runs", "seed", "budget-minutes", "skip", "shapes"])?;
+    let sizes = opts
+        .get("sizes")
+        .map_or(Ok(SIZES.to_vec()), |l| size_list("sizes", l))?;
+    let runs = opts.count("runs", 3)?;
+    let shape_sizes = opts
+        .get("shapes")
+        .map_or(Ok(Vec::new()), |l| size_list("shapes", l))?;
+    let seed = opts.get("seed").map_or(Ok(1), |s| {
+        s.parse::<u64>()
+            .map_err(|_| Usage(format!("`--seed {s}` is not a whole number")))
+    })?;
+    let budget_s = 60.0 * count(opts.count("budget-minutes", 90)?);
+    let skip: Vec<&str> = opts
+        .get("skip")
+        .map_or(Vec::new(), |s| s.split(',').collect());
+    for s in &skip {
+        if !["builds", "search"].contains(s) {
+            return Err(Usage(format!("`--skip {s}`: use builds, search or both")));
+        }
+    }
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let scale = root.join("target").join("scale");
+    let started = Instant::now();
+    if cfg!(debug_assertions) {
+        println!(
+            "note: xtask is a debug build, so expansion times mean little; use `cargo run --release -p xtask -- bench-scale`"
+        );
+    }
+
+    let search_bench = if skip.contains(&"search") {
+        None
+    } else {
+        println!("building the search bench (scale-bench, release)…");
+        Some(build_search_bench(&root))
+    };
+
+    let mut rows = Vec::new();
+    for &n in &sizes {
+        let elapsed = started.elapsed().as_secs_f64();
+        println!("\n== {n} tools ({elapsed:.0} s into the run)");
+        let dir = scale.join(n.to_string());
+        std::fs::create_dir_all(&dir)
+            .map_err(|e| Usage(format!("cannot create {}: {e}", dir.display())))?;
+        let (source, toml, queries) = catalog_for(n, seed);
+        write(&dir.join("tools.toml"), &toml);
+        write(&dir.join("queries.jsonl"), &queries);
+        let mut row = Row {
+            source,
+            ..Row::default()
+        };
+        expansion(&toml, n, &mut row);
+        println!(
+            "{} rows; expansion {:.0} ms (parse and check {:.0} ms, search index {:.0} ms; format {:.0} ms), {} KiB of code, search tables {} KiB",
+            row.tools,
+            row.expand_ms,
+            row.compile_ms,
+            row.index_ms,
+            row.format_ms,
+            row.code_bytes / 1024,
+            row.table_bytes / 1024
+        );
+        if !skip.contains(&"builds") {
+            let runs = if n <= 2000 { runs } else { 1 };
+            builds(
+                &root, &scale, &dir, n, &toml, runs, budget_s, started, &mut row,
+            );
+            if shape_sizes.contains(&n) {
+                try_shapes(&root, &scale, &dir, n, &toml, budget_s, started, &mut row);
+            }
+        }
+        if let Some(Some(bench)) = &search_bench {
+            row.ours = search(bench, &dir, "ours");
+            row.tantivy = search(bench, &dir, "tantivy");
+        }
+        rows.push(row);
+    }
+    print!("{}", tables(&rows));
+    println!(
+        "\nwhole run: {:.1} min (sizes {sizes:?}, {runs} clean builds each up to 2,000 tools, 1 above)",
+        started.elapsed().as_secs_f64() / 60.0
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+/// `100,1853,10_000` as sizes of 3 tools or more.
+fn size_list(key: &str, list: &str) -> Result<Vec<usize>, Usage> {
+    list.split(',')
+        .map(|s| s.trim().replace('_', "").parse::<usize>())
+        .collect::<Result<Vec<_>, _>>()
+        .ok()
+        .filter(|v| v.iter().all(|&n| n >= 3))
+        .ok_or_else(|| {
+            Usage(format!(
+                "`--{key} {list}`: whole numbers of 3 or more, comma separated"
+            ))
+        })
+}
+
+/// The catalog of a size, where it came from, and its requests.
+fn catalog_for(n: usize, seed: u64) -> (String, String, String) {
+    if n == BFCL_TOOLS {
+        let tools = std::fs::read_to_string(format!("{BFCL}tools.json"));
+        let dev = std::fs::read_to_string(format!("{BFCL}dev.jsonl"));
+        if let (Ok(tools), Ok(dev)) = (tools, dev) {
+            let doc: Value = serde_json::from_str(&tools).expect("BFCL's tools.json is JSON");
+            let imported = catalog_compiler::import::from_mcp("tools.json", &doc)
+                .expect("BFCL's tools.json is a tools/list result");
+            return ("BFCL, imported".into(), imported.toml, dev);
+        }
+        println!("BFCL data not found at {BFCL}: a generated catalog stands in");
+    }
+    let g = r#gen::catalog(n, seed);
+    (format!("generated, seed {seed}"), g.toml, g.queries)
+}
+
+/// What the macro does, timed in this process, and the sizes of what it makes.
+fn expansion(toml: &str, n: usize, row: &mut Row) {
+    let rounds = if n <= 2000 { 5 } else { 3 };
+    let opts = catalog_compiler::Options {
+        track: Some("tools.toml".into()),
+        ..catalog_compiler::Options::default()
+    };
+    let (mut times, mut compile_times, mut index_times) = (Vec::new(), Vec::new(), Vec::new());
+    let mut tokens = None;
+    for _ in 0..rounds {
+        drop(tokens.take()); // not timed
+        let start = Instant::now();
+        let catalog = catalog_compiler::compile(toml)
+            .unwrap_or_else(|d| panic!("{}", catalog_compiler::render_all("tools.toml", toml, &d)));
+        compile_times.push(ms(start));
+        tokens = Some((catalog_compiler::expand(&catalog, &opts), catalog));
+        times.push(ms(start));
+        // The index alone, which `expand` also builds: its share of the expansion.
+        let start = Instant::now();
+        let index = catalog_compiler::search::index(
+            &tokens.as_ref().expect("just set").1,
+            catalog_core::search::Weights::DEFAULT,
+        );
+        index_times.push(ms(start));
+        drop(index);
+    }
+    row.compile_ms = median(&mut compile_times);
+    row.index_ms = median(&mut index_times);
+    let (tokens, catalog) = tokens.expect("expanded at least once");
+    let start = Instant::now();
+    let code = catalog_compiler::format(tokens).expect("the expansion parses");
+    row.format_ms = ms(start);
+    row.expand_ms = median(&mut times);
+    row.code_bytes = code.len();
+    row.tools = catalog.tools.len();
+    let index = catalog_compiler::search::index(&catalog, catalog_core::search::Weights::DEFAULT);
+    row.table_bytes = std::mem::size_of_val(index.slots.as_slice())
+        + std::mem::size_of_val(index.postings.as_slice())
+        + std::mem::size_of_val(index.name_rank.as_slice());
+}
+
+/// Builds the expansion rewritten into each of [`shapes::SHAPES`], once each, clean.
+#[allow(clippy::too_many_arguments)]
+fn try_shapes(
+    root: &Path,
+    scale: &Path,
+    dir: &Path,
+    n: usize,
+    toml: &str,
+    budget_s: f64,
+    started: Instant,
+    row: &mut Row,
+) {
+    let lock =
+        std::fs::read_to_string(root.join("Cargo.lock")).expect("the workspace has a Cargo.lock");
+    let target = scale.join("target");
+    let code = pasted(toml);
+    for (i, shape) in shapes::SHAPES.iter().enumerate() {
+        if started.elapsed().as_secs_f64() > budget_s {
+            println!("shape `{}` skipped: over the time budget", shape.name);
+            continue;
+        }
+        let name = format!("scale-shape-{}-{n}", shape.name);
+        let krate = dir.join(format!("shape-{}", shape.name));
+        write_crate(&krate, &name, false, &(shape.rewrite)(&code), toml, &lock);
+        let _ = cargo(&target, &krate, &["clean", "-p", &name]);
+        let timing = cargo(&target, &krate, &["build"]);
+        let rlib = std::fs::metadata(
+            target
+                .join("debug")
+                .join(format!("lib{}.rlib", name.replace('-', "_"))),
+        )
+        .ok()
+        .map(|m| m.len());
+        println!(
+            "shape {}: clean build {}",
+            shape.name,
+            show(timing.as_ref())
+        );
+        row.shapes.push((i, timing, rlib));
+    }
+}
+
+/// The formatted expansion of a catalog, tracking `tools.toml` as the macro does.
+fn pasted(toml: &str) -> String {
+    let catalog = catalog_compiler::compile(toml).expect("the catalog compiled before");
+    let opts = catalog_compiler::Options {
+        track: Some("tools.toml".into()),
+        ..catalog_compiler::Options::default()
+    };
+    let code = catalog_compiler::format(catalog_compiler::expand(&catalog, &opts))
+        .expect("the expansion parses");
+    format!(
+        "//! Generated by `cargo xtask bench-scale`: the expansion of `catalog!(\"tools.toml\")`.\n#![allow(missing_docs)]\n{code}"
+    )
+}
+
+/// A throwaway crate using the workspace's runtime (and macro) by path.
+fn write_crate(dir: &Path, name: &str, with_macro: bool, lib: &str, toml: &str, lock: &str) {
+    std::fs::create_dir_all(dir.join("src")).expect("target/scale is writable");
+    let macros = if with_macro {
+        "catalog-macros = { path = \"../../../../catalog-macros\" }\n"
+    } else {
+        ""
+    };
+    write(
+        &dir.join("Cargo.toml"),
+        &format!(
+            "[package]\nname = \"{name}\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n\
+             [dependencies]\ncatalog-core = {{ path = \"../../../../catalog-core\" }}\n{macros}\n\
+             # Its own workspace: the crate lives under the project's target directory.\n[workspace]\n"
+        ),
+    );
+    write(&dir.join("src").join("lib.rs"), lib);
+    write(&dir.join("tools.toml"), toml);
+    // The project's lock file, so both crates build the same versions as the project.
+    write(&dir.join("Cargo.lock"), lock);
+}
+
+#[allow(clippy::too_many_arguments)]
+fn builds(
+    root: &Path,
+    scale: &Path,
+    dir: &Path,
+    n: usize,
+    toml: &str,
+    runs: usize,
+    budget_s: f64,
+    started: Instant,
+    row: &mut Row,
+) {
+    let lock =
+        std::fs::read_to_string(root.join("Cargo.lock")).expect("the workspace has a Cargo.lock");
+    let target = scale.join("target");
+    let mac = (dir.join("macro"), format!("scale-macro-{n}"));
+    let pas = (dir.join("pasted"), format!("scale-pasted-{n}"));
+    let mac_lib = "//! `catalog!` on a generated catalog.\n#![allow(missing_docs)]\n::catalog_macros::catalog!(\"tools.toml\");\n";
+    let pas_lib = pasted(toml);
+    let over = || started.elapsed().as_secs_f64() > budget_s;
+    // Dependencies first, untimed, under an empty library (so the crate itself is not
+    // built for nothing); then the real library.
+    for ((krate, name), with_macro, lib) in [(&mac, true, mac_lib), (&pas, false, pas_lib.as_str())]
+    {
+        if over() {
+            println!("builds skipped: over the time budget");
+            return;
+        }
+        write_crate(krate, name, with_macro, "//! Empty.\n", toml, &lock);
+        if cargo(&target, krate, &["build"]).is_none() {
+            return;
+        }
+        write_crate(krate, name, with_macro, lib, toml, &lock);
+    }
+    let mut mac_times = Vec::new();
+    let mut pas_times = Vec::new();
+    for run in 0..runs {
+        if over() && run > 0 {
+            println!("further clean builds skipped: over the time budget");
+            break;
+        }
+        // Alternating, so a slower spell of the machine weighs on both.
+        for ((krate, name), times) in [(&mac, &mut mac_times), (&pas, &mut pas_times)] {
+            let _ = cargo(&target, krate, &["clean", "-p", name]);
+            if let Some(s) = cargo(&target, krate, &["build"]) {
+                times.push(s);
+            }
+        }
+        println!(
+            "clean build {}: catalog! {}, pasted {}",
+            run + 1,
+            show(mac_times.last()),
+            show(pas_times.last())
+        );
+    }
+    row.builds_timed = mac_times.len().min(pas_times.len());
+    row.macro_build = median_timing(&mac_times);
+    row.pasted_build = median_timing(&pas_times);
+    row.rlib_bytes = std::fs::metadata(
+        target
+            .join("debug")
+            .join(format!("lib{}.rlib", mac.1.replace('-', "_"))),
+    )
+    .ok()
+    .map(|m| m.len());
+
+    if over() {
+        println!("rebuilds skipped: over the time budget");
+        return;
+    }
+    let edited = edit_one_row(toml);
+    write(&mac.0.join("tools.toml"), &edited);
+    row.macro_rebuild = cargo(&target, &mac.0, &["build"]);
+    write(&pas.0.join("tools.toml"), &edited);
+    write(&pas.0.join("src").join("lib.rs"), &pasted(&edited));
+    row.pasted_rebuild = cargo(&target, &pas.0, &["build"]);
+    println!(
+        "rebuild after editing one row: catalog! {}, pasted {}",
+        show(row.macro_rebuild.as_ref()),
+        show(row.pasted_rebuild.as_ref())
+    );
+}
+
+/// The catalog with the description of its last row changed.
+fn edit_one_row(toml: &str) -> String {
+    let at = toml
+        .rfind("\ndescription = \"")
+        .expect("a row has a description")
+        + "\ndescription = \"".len();
+    format!("{}Edited: {}", &toml[..at], &toml[at..])
+}
+
+/// Runs cargo on a throwaway crate; its timing, or `None` (with the reason printed) when
+/// it fails.
+fn cargo(target: &Path, krate: &Path, args: &[&str]) -> Option<Timing> {
+    let cpu_before = children_cpu();
+    let start = Instant::now();
+    let out = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+        .args(args)
+        .arg("--quiet")
+        .current_dir(krate)
+        .env("CARGO_TARGET_DIR", target)
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .output();
+    let secs = start.elapsed().as_secs_f64();
+    match out {
+        Ok(o) if o.status.success() => Some(Timing {
+            wall: secs,
+            cpu: children_cpu() - cpu_before,
+        }),
+        Ok(o) => {
+            let err = String::from_utf8_lossy(&o.stderr);
+            let tail: Vec<&str> = err.lines().rev().take(15).collect();
+            println!(
+                "`cargo {}` in {} failed:\n{}",
+                args.join(" "),
+                krate.display(),
+                tail.into_iter().rev().collect::<Vec<_>>().join("\n")
+            );
+            None
+        }
+        Err(e) => {
+            println!("cannot run cargo: {e}");
+            None
+        }
+    }
+}
+
+/// Builds the search bench; the path of its executable, or `None` (reason printed).
+fn build_search_bench(root: &Path) -> Option<PathBuf> {
+    let out = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+        .args([
+            "bench",
+            "-p",
+            "scale-bench",
+            "--bench",
+            "scale",
+            "--no-run",
+            "--message-format",
+            "json",
+        ])
+        .current_dir(root)
+        .stderr(Stdio::inherit())
+        .output();
+    let out = match out {
+        Ok(o) if o.status.success() => o,
+        Ok(o) => {
+            println!(
+                "search skipped: the scale-bench build failed ({})",
+                o.status
+            );
+            return None;
+        }
+        Err(e) => {
+            println!("search skipped: cannot run cargo: {e}");
+            return None;
+        }
+    };
+    String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .filter_map(|l| serde_json::from_str::<Value>(l).ok())
+        .filter(|m| m["target"]["name"] == "scale")
+        .find_map(|m| m["executable"].as_str().map(PathBuf::from))
+}
+
+/// One engine's search figures on one size (the bench's JSON line).
+fn search(bench: &Path, dir: &Path, engine: &str) -> Option<Value> {
+    let out = Command::new(bench)
+        .arg("--bench")
+        .arg("--catalog")
+        .arg(dir.join("tools.toml"))
+        .arg("--queries")
+        .arg(dir.join("queries.jsonl"))
+        .args(["--engine", engine])
+        .stderr(Stdio::inherit())
+        .output()
+        .ok()?;
+    if !out.status.success() {
+        println!("search with {engine} failed: {}", out.status);
+        return None;
+    }
+    let f: Value = String::from_utf8_lossy(&out.stdout)
+        .lines()
+        .rev()
+        .find_map(|l| serde_json::from_str(l).ok())?;
+    println!(
+        "search, {engine}: recall@5 {:.3}, median {:.1} µs, p99 {:.1} µs, index {:.0} ms, peak +{} KiB",
+        f["recall"].as_f64().unwrap_or(f64::NAN),
+        f["median_us"].as_f64().unwrap_or(f64::NAN),
+        f["p99_us"].as_f64().unwrap_or(f64::NAN),
+        f["index_ms"].as_f64().unwrap_or(f64::NAN),
+        f["peak_delta_kib"],
+    );
+    Some(f)
+}
+
+/// The figures as the markdown tables of `BENCHMARKS.md`.
+fn tables(rows: &[Row]) -> String {
+    let mut t = String::new();
+    let f = cell;
+    let _ = writeln!(t, "\n### Compile time\n");
+    let _ = writeln!(
+        t,
+        "| tools | catalog | expansion (compile + expand) | of which parse + check | of which search index | generated code | search tables | clean build, `catalog!` | clean build, pasted expansion | macro overhead | rebuild after one edit, `catalog!` | rebuild, pasted | rlib |"
+    );
+    let _ = writeln!(
+        t,
+        "|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+    );
+    for r in rows {
+        let overhead = r
+            .macro_build
+            .zip(r.pasted_build)
+            .map_or("—".into(), |(m, p)| {
+                format!(
+                    "{:+.0}% ({:+.0}%)",
+                    100.0 * (m.wall - p.wall) / p.wall,
+                    100.0 * (m.cpu - p.cpu) / p.cpu
+                )
+            });
+        let _ = writeln!(
+            t,
+            "| {} | {} | {:.0} ms | {:.0} ms | {:.0} ms | {:.1} MiB | {:.0} KiB | {} | {} | {overhead} | {} | {} | {} |",
+            thousands(r.tools),
+            r.source,
+            r.expand_ms,
+            r.compile_ms,
+            r.index_ms,
+            mib(r.code_bytes),
+            count(r.table_bytes) / 1024.0,
+            f(r.macro_build),
+            f(r.pasted_build),
+            f(r.macro_rebuild),
+            f(r.pasted_rebuild),
+            r.rlib_bytes.map_or("—".into(), |b| format!(
+                "{:.1} MiB",
+                mib(usize::try_from(b).unwrap_or(usize::MAX))
+            )),
+        );
+    }
+    let runs: Vec<String> = rows
+        .iter()
+        .map(|r| format!("{}: {}", thousands(r.tools), r.builds_timed))
+        .collect();
+    let _ = writeln!(
+        t,
+        "\nBuild times: wall (processor: user + system of cargo and rustc). Clean builds timed (median taken): {}.",
+        runs.join(", ")
+    );
+
+    shape_tables(&mut t, rows);
+    search_table(&mut t, rows);
+    t
+}
+
+/// A build's timing as a table cell: wall (processor).
+fn cell(v: Option<Timing>) -> String {
+    v.map_or("—".into(), |t| {
+        format!("{:.1} s ({:.1} s)", t.wall, t.cpu)
+    })
+}
+
+fn shape_tables(t: &mut String, rows: &[Row]) {
+    let f = cell;
+    for r in rows.iter().filter(|r| !r.shapes.is_empty()) {
+        let _ = writeln!(
+            t,
+            "\n### Generated shapes, {} tools (clean build of the pasted expansion, rewritten)\n",
+            thousands(r.tools)
+        );
+        let _ = writeln!(
+            t,
+            "| shape | what changes | clean build | vs as generated | rlib |"
+        );
+        let _ = writeln!(t, "|---|---|---:|---:|---:|");
+        let base = r.shapes.iter().find(|s| s.0 == 0).and_then(|s| s.1);
+        for (i, timing, rlib) in &r.shapes {
+            let shape = &shapes::SHAPES[*i];
+            let vs = base.zip(*timing).map_or("—".into(), |(b, s)| {
+                format!(
+                    "{:+.0}% ({:+.0}%)",
+                    100.0 * (s.wall - b.wall) / b.wall,
+                    100.0 * (s.cpu - b.cpu) / b.cpu
+                )
+            });
+            let _ = writeln!(
+                t,
+                "| {} | {} | {} | {vs} | {} |",
+                shape.name,
+                shape.what,
+                f(*timing),
+                rlib.map_or("—".into(), |b| format!(
+                    "{:.1} MiB",
+                    mib(usize::try_from(b).unwrap_or(usize::MAX))
+                )),
+            );
+        }
+    }
+}
+
+fn search_table(t: &mut String, rows: &[Row]) {
+    let _ = writeln!(t, "\n### Search\n");
+    let _ = writeln!(
+        t,
+        "| tools | requests | recall@5 ours | recall@5 tantivy | median µs ours | median µs tantivy | p99 µs ours | p99 µs tantivy | median tantivy / ours | index build ours | index build tantivy | peak memory growth ours | tantivy |"
+    );
+    let _ = writeln!(
+        t,
+        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|"
+    );
+    for r in rows {
+        let (Some(o), Some(v)) = (&r.ours, &r.tantivy) else {
+            continue;
+        };
+        let num = |x: &Value, k: &str| x[k].as_f64().unwrap_or(f64::NAN);
+        let kib = |x: &Value| {
+            x["peak_delta_kib"]
+                .as_f64()
+                .map_or("—".into(), |k| format!("{:.1} MiB", k / 1024.0))
+        };
+        let _ = writeln!(
+            t,
+            "| {} | {} | {:.3} | {:.3} | {:.1} | {:.1} | {:.1} | {:.1} | {:.1}× | {:.0} ms | {:.0} ms | {} | {} |",
+            thousands(r.tools),
+            o["queries"],
+            num(o, "recall"),
+            num(v, "recall"),
+            num(o, "median_us"),
+            num(v, "median_us"),
+            num(o, "p99_us"),
+            num(v, "p99_us"),
+            num(v, "median_us") / num(o, "median_us"),
+            num(o, "index_ms"),
+            num(v, "index_ms"),
+            kib(o),
+            kib(v),
+        );
+    }
+}
+
+/// Processor seconds of every finished child process and its descendants, from
+/// `/proc/self/stat` (cutime + cstime, in clock ticks of 1/100 s); 0 where there is none.
+fn children_cpu() -> f64 {
+    let Ok(stat) = std::fs::read_to_string("/proc/self/stat") else {
+        return 0.0;
+    };
+    // Fields after the command name, which is in parentheses and may hold spaces.
+    let rest = stat.rsplit_once(')').map_or("", |(_, r)| r);
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    // cutime and cstime are the 16th and 17th fields; `rest` starts at the 3rd.
+    let ticks: u64 = fields
+        .get(13..15)
+        .map_or(0, |f| f.iter().filter_map(|t| t.parse::<u64>().ok()).sum());
+    #[allow(clippy::cast_precision_loss)] // ticks far below 2^52
+    let secs = ticks as f64 / 100.0;
+    secs
+}
+
+fn median_timing(times: &[Timing]) -> Option<Timing> {
+    if times.is_empty() {
+        return None;
+    }
+    let mut wall: Vec<f64> = times.iter().map(|t| t.wall).collect();
+    let mut cpu: Vec<f64> = times.iter().map(|t| t.cpu).collect();
+    Some(Timing {
+        wall: median(&mut wall),
+        cpu: median(&mut cpu),
+    })
+}
+
+fn show(t: Option<&Timing>) -> String {
+    t.map_or("—".into(), |t| {
+        format!("{:.2} s ({:.2} s processor)", t.wall, t.cpu)
+    })
+}
+
+fn write(path: &Path, text: &str) {
+    // Unchanged files keep their time stamps, so cargo does not rebuild for nothing.
+    if std::fs::read_to_string(path).is_ok_and(|old| old == text) {
+        return;
+    }
+    std::fs::write(path, text).unwrap_or_else(|e| panic!("cannot write {}: {e}", path.display()));
+}
+
+fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(f64::total_cmp);
+    v[v.len() / 2]
+}
+
+fn ms(start: Instant) -> f64 {
+    start.elapsed().as_secs_f64() * 1e3
+}
+
+fn mib(bytes: usize) -> f64 {
+    count(bytes) / (1024.0 * 1024.0)
+}
+
+/// `25519` → `25,519`.
+fn thousands(n: usize) -> String {
+    let s = n.to_string();
+    let mut out = String::new();
+    for (i, c) in s.chars().enumerate() {
+        if i > 0 && (s.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}
+
+#[allow(clippy::cast_precision_loss)] // counts far below 2^52
+fn count(n: usize) -> f64 {
+    n as f64
+}
