@@ -1,0 +1,224 @@
+//! The command line.
+
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+use catalog_core::Access;
+
+use crate::gate::Gated;
+
+/// What `--help` prints, and what follows an error.
+pub const USAGE: &str = "\
+usage: catalog-mcp [--access LEVEL] [--gated POLICY]
+       catalog-mcp --http ADDRESS --tokens FILE [--gated POLICY]
+
+Serves the example catalog's tools to MCP clients: over stdio by default, or over
+streamable HTTP at http://ADDRESS/mcp.
+
+  --access LEVEL    stdio: read-only (default), read-and-stage or full-access
+  --http ADDRESS    a loopback address and port, e.g. 127.0.0.1:8931 (port 0 picks one)
+  --tokens FILE     HTTP: bearer tokens and their levels, one [[token]] table each:
+                    value = \"...\" (16 characters or more), access = \"LEVEL\", name = \"...\"
+  --gated POLICY    gated tools: ask (default; the client's user is asked through MCP
+                    elicitation, refused when the client cannot be asked), deny, allow
+  -h, --help        this text
+  -V, --version     the version
+
+Logs go to stderr (RUST_LOG filters them). Exit status 2: unusable arguments.";
+
+/// Where the server listens.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum Transport {
+    /// Standard input and output, one client at one level.
+    Stdio {
+        /// The connection's level.
+        access: Access,
+    },
+    /// Streamable HTTP, each request at its token's level.
+    Http {
+        /// The loopback address to bind.
+        address: SocketAddr,
+        /// The tokens file.
+        tokens: PathBuf,
+    },
+}
+
+/// A server to run.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Options {
+    /// Where it listens.
+    pub transport: Transport,
+    /// The gated-tool policy.
+    pub gated: Gated,
+}
+
+/// What the command line asks for.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum Command {
+    /// Run a server.
+    Serve(Options),
+    /// Print [`USAGE`].
+    Help,
+    /// Print the version.
+    Version,
+}
+
+/// Reads the arguments after the program's name; `--flag value` and `--flag=value`.
+///
+/// # Errors
+/// A message naming the argument and what would be accepted.
+pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, String> {
+    let mut access = None;
+    let mut http = None;
+    let mut tokens = None;
+    let mut gated = None;
+    let mut args = args.into_iter();
+    while let Some(arg) = args.next() {
+        let (flag, inline) = match arg.split_once('=') {
+            Some((flag, value)) if flag.starts_with("--") => {
+                (flag.to_owned(), Some(value.to_owned()))
+            }
+            _ => (arg.clone(), None),
+        };
+        let mut value = || {
+            inline
+                .clone()
+                .or_else(|| args.next())
+                .ok_or_else(|| format!("{flag} needs a value"))
+        };
+        match flag.as_str() {
+            "-h" | "--help" => return Ok(Command::Help),
+            "-V" | "--version" => return Ok(Command::Version),
+            "--access" => {
+                let v = value()?;
+                let level = Access::parse(&v).ok_or_else(|| {
+                    format!("--access {v}: use read-only, read-and-stage or full-access")
+                })?;
+                once(&mut access, level, "--access")?;
+            }
+            "--gated" => {
+                let v = value()?;
+                let policy = Gated::parse(&v)
+                    .ok_or_else(|| format!("--gated {v}: use ask, deny or allow"))?;
+                once(&mut gated, policy, "--gated")?;
+            }
+            "--http" => {
+                let v = value()?;
+                let address: SocketAddr = v.parse().map_err(|_| {
+                    format!("--http {v}: give an IP address and port, e.g. 127.0.0.1:8931")
+                })?;
+                if !address.ip().is_loopback() {
+                    return Err(format!(
+                        "--http {v}: only loopback addresses (127.0.0.0/8, [::1]) are served; \
+                         tokens cross plain HTTP, so reach it from elsewhere through a TLS proxy"
+                    ));
+                }
+                once(&mut http, address, "--http")?;
+            }
+            "--tokens" => {
+                let v = value()?;
+                once(&mut tokens, PathBuf::from(v), "--tokens")?;
+            }
+            _ if flag.starts_with('-') => return Err(format!("unknown option {flag}")),
+            _ => return Err(format!("unexpected argument {arg}")),
+        }
+    }
+    let transport = match (http, tokens, access) {
+        (None, None, access) => Transport::Stdio {
+            access: access.unwrap_or(Access::ReadOnly),
+        },
+        (Some(address), Some(tokens), None) => Transport::Http { address, tokens },
+        (Some(_), None, _) => return Err(String::from("--http needs --tokens FILE")),
+        (None, Some(_), _) => return Err(String::from("--tokens goes with --http ADDRESS")),
+        (Some(_), Some(_), Some(_)) => {
+            return Err(String::from(
+                "--access is for stdio; over HTTP each token's access in the tokens file applies",
+            ));
+        }
+    };
+    Ok(Command::Serve(Options {
+        transport,
+        gated: gated.unwrap_or_default(),
+    }))
+}
+
+fn once<T>(slot: &mut Option<T>, value: T, flag: &str) -> Result<(), String> {
+    if slot.replace(value).is_some() {
+        return Err(format!("{flag} is given twice"));
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse_str(line: &str) -> Result<Command, String> {
+        parse(line.split_whitespace().map(String::from))
+    }
+
+    #[test]
+    fn stdio_and_http_command_lines() {
+        assert_eq!(
+            parse_str(""),
+            Ok(Command::Serve(Options {
+                transport: Transport::Stdio {
+                    access: Access::ReadOnly
+                },
+                gated: Gated::Ask
+            }))
+        );
+        assert_eq!(
+            parse_str("--access full-access --gated=deny"),
+            Ok(Command::Serve(Options {
+                transport: Transport::Stdio {
+                    access: Access::FullAccess
+                },
+                gated: Gated::Deny
+            }))
+        );
+        assert_eq!(
+            parse_str("--http [::1]:0 --tokens t.toml --gated allow"),
+            Ok(Command::Serve(Options {
+                transport: Transport::Http {
+                    address: "[::1]:0".parse().unwrap(),
+                    tokens: PathBuf::from("t.toml")
+                },
+                gated: Gated::Allow
+            }))
+        );
+        assert_eq!(parse_str("--access read-only --help"), Ok(Command::Help));
+    }
+
+    #[test]
+    fn unusable_command_lines_say_what_to_do() {
+        for (line, expected) in [
+            (
+                "--access admin",
+                "use read-only, read-and-stage or full-access",
+            ),
+            ("--access", "--access needs a value"),
+            ("--gated maybe", "use ask, deny or allow"),
+            ("--http 0.0.0.0:80 --tokens t", "only loopback addresses"),
+            (
+                "--http localhost:80 --tokens t",
+                "give an IP address and port",
+            ),
+            ("--http 127.0.0.1:1", "--http needs --tokens FILE"),
+            ("--tokens t", "--tokens goes with --http"),
+            (
+                "--http 127.0.0.1:1 --tokens t --access full-access",
+                "--access is for stdio",
+            ),
+            (
+                "--access read-only --access full-access",
+                "--access is given twice",
+            ),
+            ("--port 1", "unknown option --port"),
+            ("serve", "unexpected argument serve"),
+        ] {
+            let error = parse_str(line).unwrap_err();
+            assert!(error.contains(expected), "{line}: {error}");
+        }
+    }
+}

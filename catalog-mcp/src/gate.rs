@@ -1,0 +1,106 @@
+//! The server's say on gated tools: the policy given on the command line, and the
+//! question put to the client when the policy is to ask.
+
+use std::fmt;
+use std::future::Future;
+
+use app_catalog::Tool;
+use catalog_core::{Caller, Decision, Permission, Value};
+
+/// What happens to a call of a gated tool (`--gated`), once it passed the level and
+/// argument checks.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub enum Gated {
+    /// Refuse it.
+    Deny,
+    /// Run it.
+    Allow,
+    /// Ask the client's user through MCP elicitation; refuse when the client cannot be
+    /// asked.
+    #[default]
+    Ask,
+}
+
+impl Gated {
+    /// Every policy, as the command line lists them.
+    pub const ALL: [Gated; 3] = [Gated::Deny, Gated::Allow, Gated::Ask];
+
+    /// The policy as `--gated` spells it.
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Gated::Deny => "deny",
+            Gated::Allow => "allow",
+            Gated::Ask => "ask",
+        }
+    }
+
+    /// Parses the spelling of [`Gated::as_str`].
+    #[must_use]
+    pub fn parse(s: &str) -> Option<Gated> {
+        Gated::ALL.into_iter().find(|g| g.as_str() == s)
+    }
+}
+
+impl fmt::Display for Gated {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// The verifier's permission hook is the same for chat and MCP; here it says what the
+/// policy says, whoever calls.
+impl Permission<Tool> for Gated {
+    fn decide(&mut self, _: Caller, _: Tool, _: &Value) -> Decision {
+        match self {
+            Gated::Deny => Decision::Deny,
+            Gated::Allow => Decision::Allow,
+            Gated::Ask => Decision::Ask,
+        }
+    }
+}
+
+/// How asking the client about one gated call ended.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Answer {
+    /// The user accepted: run the call.
+    Approved,
+    /// The user declined or dismissed the question, or it timed out.
+    Refused,
+    /// The client cannot be asked (it declared no form elicitation, or the protocol
+    /// revision forbids requests to the client mid-call): the policy falls back to deny.
+    Unasked,
+}
+
+/// Puts the question about a gated call to whoever is on the other end.
+pub trait Asker: Sync {
+    /// Asks whether `tool` may run with `arguments`.
+    fn ask(&self, tool: Tool, arguments: &Value) -> impl Future<Output = Answer> + Send;
+}
+
+/// An asker for callers that can never be asked.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NoAsker;
+
+impl Asker for NoAsker {
+    async fn ask(&self, _: Tool, _: &Value) -> Answer {
+        Answer::Unasked
+    }
+}
+
+/// The question the user reads: what runs, at which level, with what, and what it does
+/// (the first sentence of the tool's description).
+#[must_use]
+pub fn question(tool: Tool, arguments: &Value) -> String {
+    let spec = tool.spec();
+    let access = spec.access.map_or("", catalog_core::Access::as_str);
+    let does = spec
+        .description
+        .split_once(". ")
+        .map_or(spec.description, |(first, _)| first);
+    format!(
+        "An MCP client wants to run `{}` ({access}) with {arguments}. {}. Allow it?",
+        spec.name,
+        does.trim_end_matches('.')
+    )
+}

@@ -1,0 +1,115 @@
+//! The MCP server proper: `rmcp`'s `ServerHandler`, written by hand because the tools
+//! come from the catalog, not from Rust functions.
+
+use std::sync::Arc;
+
+use axum::http::request::Parts;
+use catalog_core::{Access, Value};
+use rmcp::model::{
+    CacheScope, CallToolRequestParams, CallToolResponse, Implementation, ListToolsResult,
+    PaginatedRequestParams, ServerCapabilities, ServerConfig,
+};
+use rmcp::service::{RequestContext, RoleServer};
+use rmcp::{ErrorData, ServerHandler};
+
+use crate::calls::Tools;
+use crate::elicit::PeerAsker;
+
+/// The access level an HTTP request was granted by its bearer token; the HTTP layer puts
+/// it in the request's extensions.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Granted(pub Access);
+
+/// Where a connection's access level comes from.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Level {
+    /// One level for the whole connection: stdio, from the command line.
+    Fixed(Access),
+    /// Each request's own [`Granted`] level: streamable HTTP, from its bearer token.
+    PerRequest,
+}
+
+/// One MCP connection's handler over the shared [`Tools`].
+#[derive(Clone)]
+pub struct CatalogServer {
+    tools: Arc<Tools>,
+    level: Level,
+}
+
+impl CatalogServer {
+    /// A handler whose calls reach `tools` at `level`.
+    #[must_use]
+    pub fn new(tools: Arc<Tools>, level: Level) -> CatalogServer {
+        CatalogServer { tools, level }
+    }
+
+    /// The level this request is served at. Over HTTP a request reaches the handler only
+    /// through the token check, so a missing level is a fault: refused, not defaulted.
+    fn level(&self, context: &RequestContext<RoleServer>) -> Result<Access, ErrorData> {
+        match self.level {
+            Level::Fixed(level) => Ok(level),
+            Level::PerRequest => context
+                .extensions
+                .get::<Parts>()
+                .and_then(|parts| parts.extensions.get::<Granted>())
+                .map(|granted| granted.0)
+                .ok_or_else(|| {
+                    ErrorData::invalid_request("this request carries no access level", None)
+                }),
+        }
+    }
+}
+
+impl ServerHandler for CatalogServer {
+    fn get_info(&self) -> ServerConfig {
+        let level = match self.level {
+            Level::Fixed(level) => format!("This connection has the {level} access level"),
+            Level::PerRequest => String::from("Each bearer token has its own access level"),
+        };
+        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
+            .with_server_info(Implementation::new(
+                env!("CARGO_PKG_NAME"),
+                env!("CARGO_PKG_VERSION"),
+            ))
+            .with_instructions(format!(
+                "Tools of a table-database app. Edits go to a staging area a person reviews and \
+                 commits. {level}; tools/list shows exactly the tools it may call."
+            ))
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        let level = self.level(&context)?;
+        // The list depends on the caller's token: never a shared cache entry.
+        Ok(
+            ListToolsResult::with_all_items(self.tools.list(level).to_vec())
+                .with_cache_scope(CacheScope::Private),
+        )
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let level = self.level(&context)?;
+        let arguments = request.arguments.map_or(Value::Null, Value::Object);
+        let result = self
+            .tools
+            .call(level, &request.name, arguments, &PeerAsker::new(&context))
+            .await;
+        match &result {
+            Ok(done) if done.is_error == Some(true) => {
+                tracing::info!(tool = %request.name, %level, "tools/call failed in the tool");
+            }
+            Ok(_) => tracing::debug!(tool = %request.name, %level, "tools/call ran"),
+            Err(error) => {
+                tracing::info!(tool = %request.name, %level, code = error.code.0, "tools/call refused");
+            }
+        }
+        result.map(CallToolResponse::from)
+    }
+}

@@ -1,0 +1,131 @@
+//! Streamable HTTP: the MCP endpoint at `/mcp`, behind a bearer-token check that decides
+//! each request's access level.
+
+use std::future::Future;
+use std::io;
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use axum::Router;
+use axum::body::Body;
+use axum::extract::{Request, State};
+use axum::http::header::{AUTHORIZATION, WWW_AUTHENTICATE};
+use axum::http::{HeaderValue, StatusCode};
+use axum::middleware::{self, Next};
+use axum::response::Response;
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
+use tokio::net::TcpListener;
+use tokio_util::sync::CancellationToken;
+
+use crate::calls::Tools;
+use crate::handler::{CatalogServer, Granted, Level};
+use crate::tokens::Tokens;
+
+/// The path of the MCP endpoint.
+pub const ENDPOINT: &str = "/mcp";
+
+/// The whole HTTP application: every path needs a valid token, `/mcp` is MCP.
+///
+/// Sessions (`Mcp-Session-Id`) let the server ask the client mid-call; the level is
+/// still read from each request's own token, so a session is worth no more than the
+/// token that sends on it. The `Host` header must name a loopback host or the address
+/// bound (`bound`), which keeps DNS-rebinding pages out.
+pub fn router(
+    tools: Arc<Tools>,
+    tokens: Arc<Tokens>,
+    bound: SocketAddr,
+    cancel: &CancellationToken,
+) -> Router {
+    let mut config =
+        StreamableHttpServerConfig::default().with_cancellation_token(cancel.child_token());
+    let ip = bound.ip().to_string();
+    if !config.allowed_hosts.contains(&ip) {
+        config.allowed_hosts.push(ip);
+    }
+    let service = StreamableHttpService::new(
+        move || Ok(CatalogServer::new(Arc::clone(&tools), Level::PerRequest)),
+        Arc::new(LocalSessionManager::default()),
+        config,
+    );
+    Router::new()
+        .nest_service(ENDPOINT, service)
+        .layer(middleware::from_fn_with_state(tokens, authorize))
+}
+
+/// Serves the application on `listener` until `shutdown` completes, then closes every
+/// session.
+///
+/// # Errors
+/// What the listener reports.
+pub async fn serve(
+    listener: TcpListener,
+    tools: Arc<Tools>,
+    tokens: Arc<Tokens>,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> io::Result<()> {
+    let cancel = CancellationToken::new();
+    let app = router(tools, tokens, listener.local_addr()?, &cancel);
+    let closing = cancel.clone();
+    axum::serve(listener, app)
+        .with_graceful_shutdown(async move {
+            shutdown.await;
+            closing.cancel();
+        })
+        .await
+}
+
+/// The token check: a request with a valid `Authorization: Bearer` token goes on with its
+/// level in its extensions; any other gets 401 with an empty body.
+async fn authorize(
+    State(tokens): State<Arc<Tokens>>,
+    mut request: Request,
+    next: Next,
+) -> Response {
+    let presented = request
+        .headers()
+        .get(AUTHORIZATION)
+        .and_then(|v| v.to_str().ok())
+        .and_then(bearer);
+    let Some(presented) = presented else {
+        return unauthorized(r#"Bearer realm="catalog-mcp""#);
+    };
+    let Some(grant) = tokens.check(presented) else {
+        tracing::info!("refused a request with an unknown bearer token");
+        return unauthorized(r#"Bearer realm="catalog-mcp", error="invalid_token""#);
+    };
+    tracing::debug!(token = grant.name, access = %grant.access, "authorized");
+    request.extensions_mut().insert(Granted(grant.access));
+    next.run(request).await
+}
+
+/// The token of an `Authorization` header's `Bearer` credentials (the scheme is
+/// case-insensitive, RFC 7235).
+fn bearer(header: &str) -> Option<&str> {
+    let (scheme, token) = header.split_once(' ')?;
+    let token = token.trim();
+    (scheme.eq_ignore_ascii_case("bearer") && !token.is_empty()).then_some(token)
+}
+
+fn unauthorized(challenge: &'static str) -> Response {
+    let mut response = Response::new(Body::empty());
+    *response.status_mut() = StatusCode::UNAUTHORIZED;
+    response
+        .headers_mut()
+        .insert(WWW_AUTHENTICATE, HeaderValue::from_static(challenge));
+    response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::bearer;
+
+    #[test]
+    fn bearer_credentials_are_read_by_scheme() {
+        assert_eq!(bearer("Bearer abc"), Some("abc"));
+        assert_eq!(bearer("bearer  abc "), Some("abc"));
+        assert_eq!(bearer("Basic abc"), None);
+        assert_eq!(bearer("Bearer "), None);
+        assert_eq!(bearer("Bearer"), None);
+    }
+}

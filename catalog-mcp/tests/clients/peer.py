@@ -1,0 +1,75 @@
+"""Connecting to catalog-mcp with the official MCP Python SDK, and recording what it answers.
+
+Every script here prints one JSON object on stdout: what the client saw. The Rust tests
+that run the scripts compare it with the catalog's generated tables.
+"""
+
+import argparse
+import contextlib
+import json
+import sys
+from typing import Any
+
+import httpx2
+from mcp import ClientSession, MCPError, StdioServerParameters, stdio_client
+from mcp.client.streamable_http import streamable_http_client
+
+
+def add_connection_args(parser: argparse.ArgumentParser) -> None:
+    """--stdio BIN [ARG...] or --http URL --token TOKEN."""
+    parser.add_argument("--http", help="the server's MCP endpoint URL")
+    parser.add_argument("--token", help="the bearer token for --http")
+    parser.add_argument(
+        "--modern", action="store_true", help="open with server/discover (2026-07-28) instead of initialize"
+    )
+    parser.add_argument("--stdio", nargs=argparse.REMAINDER, help="the server command and its arguments")
+
+
+async def open_session(args: argparse.Namespace, session: ClientSession) -> None:
+    if getattr(args, "modern", False):
+        await session.discover()
+    else:
+        await session.initialize()
+
+
+@contextlib.asynccontextmanager
+async def connect(args: argparse.Namespace, **session_options: Any):
+    """An initialized ClientSession over the transport the arguments name."""
+    if args.stdio:
+        server = StdioServerParameters(command=args.stdio[0], args=args.stdio[1:])
+        async with stdio_client(server) as (read, write):
+            async with ClientSession(read, write, **session_options) as session:
+                await open_session(args, session)
+                yield session
+    else:
+        headers = {"Authorization": f"Bearer {args.token}"}
+        timeout = httpx2.Timeout(30.0, read=120.0)
+        async with httpx2.AsyncClient(headers=headers, timeout=timeout) as http:
+            async with streamable_http_client(args.http, http_client=http) as (read, write):
+                async with ClientSession(read, write, **session_options) as session:
+                    await open_session(args, session)
+                    yield session
+
+
+async def call(session: ClientSession, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
+    """A tools/call as data: the result, or the JSON-RPC error."""
+    try:
+        result = await session.call_tool(name, arguments)
+    except MCPError as error:
+        return {"error": {"code": error.code, "message": error.message, "data": error.data}}
+    text = "".join(block.text for block in result.content if block.type == "text")
+    try:
+        parsed = json.loads(text)
+    except ValueError:
+        parsed = text
+    return {
+        "isError": bool(result.is_error),
+        "content": parsed,
+        "structuredContent": result.structured_content,
+    }
+
+
+def emit(report: dict[str, Any]) -> None:
+    json.dump(report, sys.stdout)
+    sys.stdout.write("\n")
+    sys.stdout.flush()

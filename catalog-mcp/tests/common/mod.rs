@@ -1,0 +1,242 @@
+//! What the integration tests share: the server binary, the client interpreter, processes
+//! bounded in time, an HTTP server on an ephemeral loopback port.
+
+#![allow(dead_code)] // Each test file uses its own part of this module.
+
+use std::fmt::Write as _;
+use std::io::{BufRead, BufReader, Read};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::thread;
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+/// The server binary cargo built for these tests.
+pub const SERVER: &str = env!("CARGO_BIN_EXE_catalog-mcp");
+
+/// The Python client scripts.
+#[must_use]
+pub fn clients_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/clients")
+}
+
+/// The interpreter that has the official `mcp` SDK, from `CATALOG_PEER_PYTHON`. Unset,
+/// a test using it fails under CI and is skipped with instructions elsewhere.
+#[must_use]
+pub fn peer_python(test: &str) -> Option<PathBuf> {
+    if let Some(python) = std::env::var_os("CATALOG_PEER_PYTHON").filter(|p| !p.is_empty()) {
+        return Some(PathBuf::from(python));
+    }
+    assert!(
+        std::env::var_os("CI").is_none(),
+        "{test}: CATALOG_PEER_PYTHON is not set, and CI must run the real-client tests: \
+         point it at a Python with the `mcp` package"
+    );
+    eprintln!(
+        "{test}: skipped, CATALOG_PEER_PYTHON is not set. `cargo xtask test` sets it up; \
+         or by hand:\n  python3 -m venv <dir> && <dir>/bin/pip install mcp\n  \
+         CATALOG_PEER_PYTHON=<dir>/bin/python cargo test -p catalog-mcp"
+    );
+    None
+}
+
+/// What a finished process printed.
+pub struct Finished {
+    pub status: ExitStatus,
+    pub stdout: String,
+    pub stderr: String,
+}
+
+fn drain(mut from: impl Read + Send + 'static) -> thread::JoinHandle<String> {
+    thread::spawn(move || {
+        let mut text = String::new();
+        let _ = from.read_to_string(&mut text);
+        text
+    })
+}
+
+/// Runs a command to its end, killing it after `limit`.
+///
+/// # Panics
+/// When it cannot start or outlives `limit`.
+#[must_use]
+pub fn run(command: &mut Command, limit: Duration) -> Finished {
+    let mut child = command
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start {command:?}: {e}"));
+    let stdout = drain(child.stdout.take().unwrap());
+    let stderr = drain(child.stderr.take().unwrap());
+    let start = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if start.elapsed() > limit {
+            let _ = child.kill();
+            let _ = child.wait();
+            let stderr = stderr.join().unwrap_or_default();
+            panic!("{command:?} ran over {limit:?}; stderr:\n{stderr}");
+        }
+        thread::sleep(Duration::from_millis(20));
+    };
+    Finished {
+        status,
+        stdout: stdout.join().unwrap_or_default(),
+        stderr: stderr.join().unwrap_or_default(),
+    }
+}
+
+/// Runs a client script and reads the JSON report it prints.
+///
+/// # Panics
+/// When the script fails or prints no JSON.
+#[must_use]
+pub fn run_client(
+    python: &Path,
+    script: &str,
+    args: &[String],
+    limit: Duration,
+) -> serde_json::Value {
+    let done = run(
+        Command::new(python)
+            .arg(clients_dir().join(script))
+            .args(args)
+            .env("PYTHONDONTWRITEBYTECODE", "1"),
+        limit,
+    );
+    assert!(
+        done.status.success(),
+        "{script} {args:?} failed ({}):\n{}\n{}",
+        done.status,
+        done.stdout,
+        done.stderr
+    );
+    let line = done.stdout.lines().last().unwrap_or_default();
+    serde_json::from_str(line)
+        .unwrap_or_else(|e| panic!("{script} printed no JSON report ({e}):\n{}", done.stdout))
+}
+
+/// A scratch directory of this test process.
+#[must_use]
+pub fn scratch(name: &str) -> PathBuf {
+    static N: AtomicUsize = AtomicUsize::new(0);
+    let dir = std::env::temp_dir().join(format!(
+        "catalog-mcp-{}-{}-{name}",
+        std::process::id(),
+        N.fetch_add(1, Ordering::Relaxed)
+    ));
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// A token no other run shares.
+#[must_use]
+pub fn token(label: &str) -> String {
+    let nanos = SystemTime::now()
+        .duration_since(UNIX_EPOCH)
+        .unwrap()
+        .as_nanos();
+    format!("{label}-{nanos:x}-{:x}", std::process::id())
+}
+
+/// A server over streamable HTTP on an ephemeral loopback port; killed when dropped.
+pub struct HttpServer {
+    child: Child,
+    /// The MCP endpoint, `http://127.0.0.1:PORT/mcp`.
+    pub url: String,
+    /// `127.0.0.1:PORT`.
+    pub address: String,
+    log: Arc<Mutex<String>>,
+}
+
+impl HttpServer {
+    /// Starts `catalog-mcp --http 127.0.0.1:0 --tokens FILE` with `extra` arguments and
+    /// reads the address it bound from its first line on stderr.
+    ///
+    /// # Panics
+    /// When the server does not come up within ten seconds.
+    #[must_use]
+    pub fn start(tokens: &[(String, &str)], extra: &[&str]) -> HttpServer {
+        let dir = scratch("http");
+        let file = dir.join("tokens.toml");
+        let mut text = String::new();
+        for (value, access) in tokens {
+            let _ = write!(
+                text,
+                "[[token]]\nvalue = \"{value}\"\naccess = \"{access}\"\n\n"
+            );
+        }
+        std::fs::write(&file, text).unwrap();
+        let mut child = Command::new(SERVER)
+            .args(["--http", "127.0.0.1:0", "--tokens"])
+            .arg(&file)
+            .args(extra)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut lines = BufReader::new(child.stderr.take().unwrap()).lines();
+        let (tx, rx) = std::sync::mpsc::channel();
+        let log = Arc::new(Mutex::new(String::new()));
+        let keep = Arc::clone(&log);
+        thread::spawn(move || {
+            let mut sent = false;
+            for line in lines.by_ref().map_while(Result::ok) {
+                if !sent && let Some(rest) = line.split(" at http://").nth(1) {
+                    let _ = tx.send(
+                        rest.split_whitespace()
+                            .next()
+                            .unwrap_or_default()
+                            .to_owned(),
+                    );
+                    sent = true;
+                }
+                let mut log = keep.lock().unwrap();
+                log.push_str(&line);
+                log.push('\n');
+            }
+        });
+        let Ok(rest) = rx.recv_timeout(Duration::from_secs(10)) else {
+            let _ = child.kill();
+            panic!("the HTTP server did not come up:\n{}", log.lock().unwrap());
+        };
+        let address = rest.split('/').next().unwrap().to_owned();
+        HttpServer {
+            child,
+            url: format!("http://{rest}"),
+            address,
+            log,
+        }
+    }
+
+    /// The CPU time the server process has used, where `/proc` tells it (Linux).
+    #[must_use]
+    pub fn cpu_seconds(&self) -> Option<f64> {
+        let stat = std::fs::read_to_string(format!("/proc/{}/stat", self.child.id())).ok()?;
+        // Fields after the parenthesised command name; utime and stime are 14 and 15.
+        let fields: Vec<&str> = stat.rsplit_once(')')?.1.split_whitespace().collect();
+        let ticks: f64 =
+            fields.get(11)?.parse::<f64>().ok()? + fields.get(12)?.parse::<f64>().ok()?;
+        let hz = Command::new("getconf").arg("CLK_TCK").output().ok()?;
+        let hz: f64 = String::from_utf8_lossy(&hz.stdout).trim().parse().ok()?;
+        Some(ticks / hz)
+    }
+
+    /// What the server logged so far.
+    #[must_use]
+    pub fn log(&self) -> String {
+        self.log.lock().unwrap().clone()
+    }
+}
+
+impl Drop for HttpServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}

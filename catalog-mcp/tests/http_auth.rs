@@ -1,0 +1,146 @@
+//! The HTTP token check, with raw requests: no valid bearer token, nothing but a 401.
+
+mod common;
+
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::time::Duration;
+
+use common::{HttpServer, token};
+
+const INITIALIZE: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}"#;
+
+/// Sends one request and reads the whole response (the connection closes after it).
+fn request(address: &str, method: &str, path: &str, headers: &[&str], body: &str) -> String {
+    request_to(address, address, method, path, headers, body)
+}
+
+/// The same with the `Host` header given.
+fn request_to(
+    address: &str,
+    host: &str,
+    method: &str,
+    path: &str,
+    headers: &[&str],
+    body: &str,
+) -> String {
+    let mut stream = TcpStream::connect(address).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    let mut head = format!(
+        "{method} {path} HTTP/1.1\r\nHost: {host}\r\nConnection: close\r\nContent-Length: {}\r\n",
+        body.len()
+    );
+    for header in headers {
+        head.push_str(header);
+        head.push_str("\r\n");
+    }
+    head.push_str("\r\n");
+    stream.write_all(head.as_bytes()).unwrap();
+    stream.write_all(body.as_bytes()).unwrap();
+    let mut response = String::new();
+    // An SSE response stays open; what arrived before the timeout is enough.
+    let mut buffer = [0u8; 4096];
+    loop {
+        match stream.read(&mut buffer) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => {
+                response.push_str(&String::from_utf8_lossy(&buffer[..n]));
+                if response.contains("\"result\"") {
+                    break;
+                }
+            }
+        }
+    }
+    response
+}
+
+fn header<'a>(response: &'a str, name: &str) -> Option<&'a str> {
+    let head = response.split("\r\n\r\n").next().unwrap();
+    head.lines().skip(1).find_map(|line| {
+        let (key, value) = line.split_once(':')?;
+        key.eq_ignore_ascii_case(name).then(|| value.trim())
+    })
+}
+
+fn body(response: &str) -> &str {
+    response.split_once("\r\n\r\n").map_or("", |(_, body)| body)
+}
+
+#[test]
+fn requests_without_a_valid_token_get_401_and_nothing_else() {
+    let good = token("read");
+    let server = HttpServer::start(&[(good.clone(), "read-only")], &[]);
+    let json = [
+        "Content-Type: application/json",
+        "Accept: application/json, text/event-stream",
+    ];
+    let wrong = format!("Authorization: Bearer {good}x");
+    let basic = format!("Authorization: Basic {good}");
+    let cases: [(&str, &str, Vec<&str>, &str); 5] = [
+        (
+            "POST",
+            "/mcp",
+            json.to_vec(),
+            r#"Bearer realm="catalog-mcp""#,
+        ),
+        (
+            "POST",
+            "/mcp",
+            [&json[..], &[wrong.as_str()]].concat(),
+            r#"Bearer realm="catalog-mcp", error="invalid_token""#,
+        ),
+        (
+            "POST",
+            "/mcp",
+            [&json[..], &[basic.as_str()]].concat(),
+            r#"Bearer realm="catalog-mcp""#,
+        ),
+        (
+            "GET",
+            "/mcp",
+            vec!["Accept: text/event-stream"],
+            r#"Bearer realm="catalog-mcp""#,
+        ),
+        ("GET", "/elsewhere", vec![], r#"Bearer realm="catalog-mcp""#),
+    ];
+    for (method, path, headers, challenge) in cases {
+        let response = request(&server.address, method, path, &headers, INITIALIZE);
+        let what = format!("{method} {path} {headers:?}");
+        assert!(response.starts_with("HTTP/1.1 401 "), "{what}: {response}");
+        assert_eq!(
+            header(&response, "www-authenticate"),
+            Some(challenge),
+            "{what}"
+        );
+        assert_eq!(header(&response, "content-length"), Some("0"), "{what}");
+        assert_eq!(body(&response), "", "{what}");
+        assert_eq!(header(&response, "mcp-session-id"), None, "{what}");
+    }
+    // The same request with the token is served.
+    let auth = format!("Authorization: Bearer {good}");
+    let response = request(
+        &server.address,
+        "POST",
+        "/mcp",
+        &[&json[..], &[auth.as_str()]].concat(),
+        INITIALIZE,
+    );
+    assert!(response.starts_with("HTTP/1.1 200 "), "{response}");
+    assert!(header(&response, "mcp-session-id").is_some(), "{response}");
+    assert!(
+        body(&response).contains(r#""name":"catalog-mcp""#),
+        "{response}"
+    );
+    // A page that rebinds its own name to this machine sends its own Host: refused.
+    let rebound = request_to(
+        &server.address,
+        "attacker.example",
+        "POST",
+        "/mcp",
+        &[&json[..], &[auth.as_str()]].concat(),
+        INITIALIZE,
+    );
+    assert!(rebound.starts_with("HTTP/1.1 403 "), "{rebound}");
+}
