@@ -238,8 +238,9 @@ impl Scratch {
 pub struct Builder {
     weights: Weights,
     names: Vec<String>,
-    /// Per document: each term and how often it occurs in each field.
-    docs: Vec<Vec<(String, [f32; FIELDS])>>,
+    /// Per document: each term, known by its [`hash`] as the index knows it, and how often
+    /// it occurs in each field. No term text is kept: a 25,000-tool catalog has millions.
+    docs: Vec<Vec<(u64, [f32; FIELDS])>>,
     /// Per document: the number of terms in each field.
     lengths: Vec<[f32; FIELDS]>,
 }
@@ -282,12 +283,13 @@ impl Builder {
                 len[f] += 1.0;
                 1.0
             };
-            if let Some((_, counts)) = doc.iter_mut().find(|(term, _)| term == t) {
+            let h = hash(t);
+            if let Some((_, counts)) = doc.iter_mut().find(|(term, _)| *term == h) {
                 counts[f] += x;
             } else {
                 let mut counts = [0.0; FIELDS];
                 counts[f] = x;
-                doc.push((String::from(t), counts));
+                doc.push((h, counts));
             }
         });
     }
@@ -321,17 +323,19 @@ impl Builder {
             w.param_description,
             w.example,
         ];
-        let mut all: Vec<(&str, u32, f32)> = Vec::new();
+        let mut all: Vec<(u64, u32, f32)> = Vec::new();
         for (doc, terms) in self.docs.iter().enumerate() {
             let len = &self.lengths[doc];
             for (t, counts) in terms {
                 let tf: f32 = (0..FIELDS)
                     .map(|f| field_weights[f] * counts[f] / (1.0 - w.b + w.b * len[f] / avg[f]))
                     .sum();
-                all.push((t.as_str(), u32::try_from(doc).unwrap_or(u32::MAX), tf));
+                all.push((*t, u32::try_from(doc).unwrap_or(u32::MAX), tf));
             }
         }
-        all.sort_by(|a, b| a.0.cmp(b.0).then(a.1.cmp(&b.1)));
+        // By term, then document. Two terms with one 64-bit hash (about one chance in 10^7
+        // for a million terms) would share a list.
+        all.sort_unstable_by_key(|&(h, doc, _)| (h, doc));
         // Each term's posting list, keyed by the term's hash.
         let mut lists: Vec<(u64, Vec<(u32, f32)>)> = Vec::new();
         let mut i = 0;
@@ -344,7 +348,7 @@ impl Builder {
                 .iter()
                 .map(|&(_, doc, tf)| (doc, idf * tf * (w.k1 + 1.0) / (tf + w.k1)))
                 .collect();
-            lists.push((hash(term), list));
+            lists.push((term, list));
             i = end;
         }
         // Between a third and three quarters full: a lookup probes one or two slots, and
