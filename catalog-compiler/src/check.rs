@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use catalog_core::{Access, Retention, Tier, Visibility};
 
 use crate::diag::{Diagnostic, Errors, Span, line_col};
-use crate::model::{self, Catalog, Field, Kind, Settings, Tool, field_origin};
+use crate::model::{self, Catalog, Field, Kind, Settings, Tool, ToolSpans, field_origin};
 use crate::names;
 use crate::parse::{RawCatalog, RawSettings, RawTool, suggest};
 
@@ -37,13 +37,18 @@ pub(crate) fn lower(source: &str, raw: RawCatalog, errors: &mut Errors) -> Optio
     let distinct = raw.tools.iter().zip(&well_named).filter(|(_, ok)| **ok);
     type_names(source, distinct.map(|(row, _)| row), errors);
     let mut tools = tools;
+    let lints = raw.lints;
     for (i, row) in raw.tools.into_iter().enumerate() {
         tools[i] = tool(row, roles.search == Some(i), roles.ask == Some(i), errors);
     }
     let settings = roles.settings;
     let tools: Option<Vec<Tool>> = tools.into_iter().collect();
     match (settings, tools) {
-        (Some(settings), Some(tools)) if errors.is_empty() => Some(Catalog { settings, tools }),
+        (Some(settings), Some(tools)) if errors.is_empty() => Some(Catalog {
+            settings,
+            tools,
+            lints,
+        }),
         _ => None,
     }
 }
@@ -312,13 +317,23 @@ fn tool(row: RawTool, is_search: bool, is_ask: bool, errors: &mut Errors) -> Opt
     }
     let params = row.params.map(|(p, _)| p).unwrap_or_default();
     rust_names(&params, &name, errors);
+    let spans = ToolSpans {
+        row: row.span,
+        description: row
+            .description
+            .as_ref()
+            .map_or(name_span.clone(), |(_, s)| s.clone()),
+        examples: row.examples.iter().map(|(_, s)| s.clone()).collect(),
+        keywords: row.keywords_span,
+        visibility: row.visibility.as_ref().map(|(_, s)| s.clone()),
+    };
     Some(Tool {
         name,
         name_span,
         rust_name: row.rust_name.map(|(r, _)| r),
         description: description?,
         keywords: row.keywords,
-        examples: row.examples,
+        examples: row.examples.into_iter().map(|(e, _)| e).collect(),
         visibility: visibility?,
         tier: tier?,
         access: access?,
@@ -326,6 +341,8 @@ fn tool(row: RawTool, is_search: bool, is_ask: bool, errors: &mut Errors) -> Opt
         params,
         input_schema: row.input_schema.map(|(s, _)| s),
         output: row.output,
+        lints: row.lints,
+        spans,
     })
 }
 

@@ -10,7 +10,8 @@
 //! format rejects) goes through the tool-level `input-schema = '...'` instead.
 //!
 //! Every tool is discoverable; `readOnlyHint: true` makes it read-only and silent, anything
-//! else full-access and gated. Names are kept exactly: where two of them would become the
+//! else full-access and gated. The catalog denies the `poisoned-description` lint: an
+//! imported description that addresses the model fails the build until reviewed. Names are kept exactly: where two of them would become the
 //! same Rust identifier or generated type, the later one gets a numbered `rust-name`. A
 //! search tool and an ask tool are added.
 //!
@@ -878,6 +879,13 @@ fn write_catalog(base: &str, rows: &[Row], search: &str, ask: &str) -> String {
 [settings]
 search-tool = {}
 ask-tool = {}
+
+# Descriptions written by someone else enter the model's context: one that hides
+# characters, gives the model orders or tells it how to call other tools fails the build
+# until reviewed (a reviewed row may say `[tool.lints] poisoned-description = \"allow\"`).
+# URLs and long descriptions, common in honest servers, stay warnings.
+[lints]
+poisoned-description = \"deny\"
 ",
         string(search),
         string(ask)

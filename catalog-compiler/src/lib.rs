@@ -3,12 +3,14 @@
 //! The `catalog!` macro is a thin shim over this crate, and `cargo xtask check-catalog`
 //! calls the same [`compile`], so the compiler and the command can never disagree.
 //! The pipeline is `parse` (keys and local rules) → `check` (rules across keys and rows)
-//! → `expand` (tokens), each collecting every error it finds.
+//! → [`lint`] (the lints the catalog denies) → `expand` (tokens), each collecting every
+//! error it finds.
 
 mod check;
 pub mod diag;
 mod expand;
 pub mod import;
+pub mod lint;
 pub mod model;
 pub mod names;
 mod parse;
@@ -22,11 +24,32 @@ pub use expand::{Options, expand, skeleton};
 pub use model::{Catalog, Outline};
 pub use spec::specs;
 
-/// Reads and validates a catalog. Every error in the file is returned, in source order.
+/// Reads and validates a catalog, then runs the lints it sets to `deny`: what `catalog!`
+/// builds from. Every error in the file is returned, in source order.
+///
+/// # Errors
+/// The diagnostics, when the text is not valid TOML, breaks any catalog rule, or has a
+/// finding of a denied lint (labelled `error[lint-name]: ...`).
+pub fn compile(source: &str) -> Result<Catalog, Vec<Diagnostic>> {
+    let catalog = validate(source)?;
+    let options = lint::Options {
+        tokenizer: None,
+        at_least: lint::Level::Deny,
+    };
+    let denied = lint::run(&catalog, source, &options).errors();
+    if denied.is_empty() {
+        Ok(catalog)
+    } else {
+        Err(denied)
+    }
+}
+
+/// Reads and validates a catalog against the format's rules, without running its lints:
+/// what `cargo xtask check-catalog` starts from before it runs every lint.
 ///
 /// # Errors
 /// The diagnostics, when the text is not valid TOML or breaks any catalog rule.
-pub fn compile(source: &str) -> Result<Catalog, Vec<Diagnostic>> {
+pub fn validate(source: &str) -> Result<Catalog, Vec<Diagnostic>> {
     let mut errors = diag::Errors::default();
     let catalog =
         parse::parse(source, &mut errors).and_then(|raw| check::lower(source, raw, &mut errors));

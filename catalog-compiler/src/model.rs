@@ -1,9 +1,12 @@
 //! The typed model of a `catalog.toml`, after parsing and before code generation.
 
+use std::collections::BTreeMap;
+
 pub use catalog_core::{Access, Retention, Tier, Visibility};
 use serde_json::Value;
 
 use crate::diag::Span;
+use crate::lint::{self, Level, LintId};
 use crate::names::{self, TypeStep};
 
 /// A whole catalog.
@@ -13,6 +16,8 @@ pub struct Catalog {
     pub settings: Settings,
     /// Every `[[tool]]` row, in file order.
     pub tools: Vec<Tool>,
+    /// The `[lints]` table: levels and settings that differ from the registry's.
+    pub lints: lint::Config,
 }
 
 /// Catalog-wide settings.
@@ -60,6 +65,25 @@ pub struct Tool {
     pub input_schema: Option<Value>,
     /// Shape of a successful result.
     pub output: Option<TypeSpec>,
+    /// Levels its `[tool.lints]` table sets for its own findings.
+    pub lints: BTreeMap<LintId, Level>,
+    /// Where its keys are written, for the lints' findings.
+    pub spans: ToolSpans,
+}
+
+/// Where a row's keys are written.
+#[derive(Debug, Clone, Default)]
+pub struct ToolSpans {
+    /// The whole `[[tool]]` table.
+    pub row: Span,
+    /// The description's value.
+    pub description: Span,
+    /// Each example's value, in order.
+    pub examples: Vec<Span>,
+    /// The `keywords` value, when written.
+    pub keywords: Option<Span>,
+    /// The `visibility` value, when written (the search tool may leave it out).
+    pub visibility: Option<Span>,
 }
 
 /// As much of a catalog as can be read when it has errors: what the skeleton of the API

@@ -3,12 +3,15 @@
 //! Rules that need more than one row (names, the search tool, contradictions between keys
 //! of a row) live in `check`, which lowers the raw rows into the final model.
 
+use std::collections::BTreeMap;
+
 use catalog_core::{Access, Retention, Tier, Visibility};
 use serde_json::{Map, Number, Value};
 use toml::Spanned;
 use toml::de::{DeTable, DeValue};
 
 use crate::diag::{Diagnostic, Errors, Span};
+use crate::lint::{self, Level, LintId, Scope};
 use crate::model::{Field, Kind, Outline, OutlineTool, TypeSpec};
 use crate::names;
 
@@ -21,6 +24,8 @@ pub(crate) struct RawCatalog {
     pub seen: Seen,
     pub settings: Option<RawSettings>,
     pub tools: Vec<RawTool>,
+    /// The `[lints]` table, with what it could not read left out (and reported).
+    pub lints: lint::Config,
 }
 
 pub(crate) struct RawSettings {
@@ -42,7 +47,8 @@ pub(crate) struct RawTool {
     pub rust_name: Option<At<String>>,
     pub description: Option<At<String>>,
     pub keywords: Vec<String>,
-    pub examples: Vec<String>,
+    pub keywords_span: Option<Span>,
+    pub examples: Vec<At<String>>,
     pub visibility: Option<At<Visibility>>,
     pub tier: Option<At<Tier>>,
     pub access: Option<At<Access>>,
@@ -50,9 +56,11 @@ pub(crate) struct RawTool {
     pub params: Option<At<Vec<Field>>>,
     pub input_schema: Option<At<Value>>,
     pub output: Option<TypeSpec>,
+    /// Levels the row's `[tool.lints]` sets.
+    pub lints: BTreeMap<LintId, Level>,
 }
 
-pub(crate) const TOP_KEYS: &[&str] = &["settings", "tool"];
+pub(crate) const TOP_KEYS: &[&str] = &["settings", "lints", "tool"];
 pub(crate) const SETTINGS_KEYS: &[&str] = &[
     "search-tool",
     "ask-tool",
@@ -73,6 +81,7 @@ pub(crate) const TOOL_KEYS: &[&str] = &[
     "params",
     "input-schema",
     "output",
+    "lints",
 ];
 const TYPE_KEYS: &[&str] = &[
     "type",
@@ -111,6 +120,11 @@ pub(crate) fn parse(source: &str, errors: &mut Errors) -> Option<RawCatalog> {
         && let Some(t) = table(v, "`settings`", errors)
     {
         raw.settings = Some(settings(t, v.span(), errors));
+    }
+    if let Some((v, _)) = top.take("lints")
+        && let Some(t) = table(v, "`lints`", errors)
+    {
+        raw.lints = lints(t, errors);
     }
     if let Some((v, _)) = top.take("tool") {
         match v.get_ref() {
@@ -216,13 +230,11 @@ fn tool(t: &DeTable<'_>, span: Span, errors: &mut Errors) -> RawTool {
         description: t
             .take("description")
             .and_then(|(v, _)| string(v, "description", errors)),
-        keywords: t
-            .take("keywords")
-            .map(|(v, _)| strings(v, "keywords", errors))
-            .unwrap_or_default(),
+        keywords: Vec::new(),
+        keywords_span: None,
         examples: t
             .take("examples")
-            .map(|(v, _)| strings(v, "examples", errors))
+            .map(|(v, _)| spanned_strings(v, "examples", errors))
             .unwrap_or_default(),
         visibility: t.take("visibility").and_then(|(v, _)| {
             choice(
@@ -251,7 +263,17 @@ fn tool(t: &DeTable<'_>, span: Span, errors: &mut Errors) -> RawTool {
         params: None,
         input_schema: None,
         output: None,
+        lints: BTreeMap::new(),
     };
+    if let Some((v, _)) = t.take("keywords") {
+        row.keywords = strings(v, "keywords", errors);
+        row.keywords_span = Some(v.span());
+    }
+    if let Some((v, _)) = t.take("lints")
+        && let Some(levels) = table(v, "`[tool.lints]`", errors)
+    {
+        row.lints = row_lints(levels, errors);
+    }
     if let Some((v, _)) = t.take("params")
         && let Some(params) = table(v, "`params`", errors)
     {
@@ -275,6 +297,120 @@ fn tool(t: &DeTable<'_>, span: Span, errors: &mut Errors) -> RawTool {
     }
     row.seen = t.finish(TOOL_KEYS, errors);
     row
+}
+
+/// Reads the catalog's `[lints]` table: each lint's level, as a string, or a table with
+/// `level` and the lint's settings.
+fn lints(t: &DeTable<'_>, errors: &mut Errors) -> lint::Config {
+    let mut config = lint::Config::default();
+    for (key, v) in t {
+        let Some(id) = lint_name(key, "`[lints]`", errors) else {
+            continue;
+        };
+        let info = id.info();
+        let DeValue::Table(entry) = v.get_ref() else {
+            if let Some((level, _)) = lint_level(v, info.name, errors) {
+                config.set_level(id, level);
+            }
+            continue;
+        };
+        let mut entry = Table::new(entry, v.span(), &format!("lint `{}`", info.name));
+        if let Some((level, _)) = entry
+            .take("level")
+            .and_then(|(v, _)| lint_level(v, "level", errors))
+        {
+            config.set_level(id, level);
+        }
+        for s in info.settings {
+            if let Some(value) = entry
+                .take(s.name)
+                .and_then(|(v, _)| lint_setting(v, info.name, s, errors))
+            {
+                config.set(id, s.name, value);
+            }
+        }
+        let known: Vec<&str> = ["level"]
+            .into_iter()
+            .chain(info.settings.iter().map(|s| s.name))
+            .collect();
+        entry.finish(&known, errors);
+    }
+    config
+}
+
+/// Reads a row's `[tool.lints]`: levels only, for lints about a row.
+fn row_lints(t: &DeTable<'_>, errors: &mut Errors) -> BTreeMap<LintId, Level> {
+    let mut out = BTreeMap::new();
+    for (key, v) in t {
+        let Some(id) = lint_name(key, "`[tool.lints]`", errors) else {
+            continue;
+        };
+        let name = id.name();
+        if id.info().scope == Scope::Catalog {
+            errors.push(
+                Diagnostic::new(key.span(), format!("`{name}` is about the whole catalog, not one row"))
+                    .help(format!("set it in the catalog's `[lints]` table: `{name} = \"allow\"`, `\"warn\"` or `\"deny\"`")),
+            );
+            continue;
+        }
+        if let DeValue::Table(_) = v.get_ref() {
+            errors.push(
+                Diagnostic::new(v.span(), format!("a row sets only the level of `{name}`"))
+                    .help(format!("write `{name} = \"warn\"` (or allow, deny) here, and put settings in the catalog's `[lints]` table")),
+            );
+            continue;
+        }
+        if let Some((level, _)) = lint_level(v, name, errors) {
+            out.insert(id, level);
+        }
+    }
+    out
+}
+
+/// A lint named by a key, or an error naming the closest lint.
+fn lint_name(
+    key: &Spanned<std::borrow::Cow<'_, str>>,
+    what: &str,
+    errors: &mut Errors,
+) -> Option<LintId> {
+    let name = key.get_ref().as_ref();
+    if let Some(id) = LintId::from_name(name) {
+        return Some(id);
+    }
+    let all: Vec<&str> = lint::LINTS.iter().map(|l| l.name).collect();
+    let d = Diagnostic::new(key.span(), format!("unknown lint `{name}` in {what}"));
+    errors.push(match suggest(name, &all) {
+        Some(s) => d.help(format!("did you mean `{s}`?")),
+        None => d.help(format!("the lints are: {}", all.join(", "))),
+    });
+    None
+}
+
+fn lint_level(v: &Spanned<DeValue<'_>>, key: &str, errors: &mut Errors) -> Option<At<Level>> {
+    let levels = Level::ALL.map(|l| (l.as_str(), l));
+    choice(v, key, &levels, errors)
+}
+
+fn lint_setting(
+    v: &Spanned<DeValue<'_>>,
+    lint: &str,
+    s: &lint::Setting,
+    errors: &mut Errors,
+) -> Option<f64> {
+    let x = number(v, s.name, errors)?;
+    let whole = if s.whole {
+        "a whole number"
+    } else {
+        "a number"
+    };
+    if x < s.min || x > s.max || (s.whole && x.fract() != 0.0) {
+        errors.push(
+            Diagnostic::new(v.span(), format!("`{}` of lint `{lint}` is {x}", s.name))
+                .help(format!("use {whole} from {} to {}", s.min, s.max)),
+        );
+        return None;
+    }
+    Some(x)
 }
 
 /// Reads a table of named fields (`params`, or an object's `properties`).
@@ -872,6 +1008,14 @@ fn count(
 }
 
 fn strings(v: &Spanned<DeValue<'_>>, key: &str, errors: &mut Errors) -> Vec<String> {
+    spanned_strings(v, key, errors)
+        .into_iter()
+        .map(|(s, _)| s)
+        .collect()
+}
+
+/// A list of non-empty strings, each with where it is written.
+fn spanned_strings(v: &Spanned<DeValue<'_>>, key: &str, errors: &mut Errors) -> Vec<At<String>> {
     let DeValue::Array(items) = v.get_ref() else {
         errors.push(wrong_type(v, key, "a list of strings"));
         return Vec::new();
@@ -879,7 +1023,7 @@ fn strings(v: &Spanned<DeValue<'_>>, key: &str, errors: &mut Errors) -> Vec<Stri
     let mut out = Vec::new();
     for item in items {
         match item.get_ref().as_str() {
-            Some(s) if !s.trim().is_empty() => out.push(s.to_string()),
+            Some(s) if !s.trim().is_empty() => out.push((s.to_string(), item.span())),
             Some(_) => errors.push(
                 Diagnostic::new(item.span(), format!("empty string in `{key}`")).help("remove it"),
             ),
@@ -1015,5 +1159,45 @@ mod tests {
             keys("param"),
             sorted(&[TYPE_KEYS, FIELD_ONLY_KEYS].concat())
         );
+        // Lints: every registered lint, its settings with their defaults and ranges, and
+        // the row-scoped ones in `[tool.lints]`.
+        let names = |scope: Option<Scope>| -> Vec<String> {
+            let list: Vec<&str> = lint::LINTS
+                .iter()
+                .filter(|l| scope.is_none_or(|s| l.scope == s))
+                .map(|l| l.name)
+                .collect();
+            sorted(&list)
+        };
+        assert_eq!(keys("lints"), names(None));
+        assert_eq!(keys("toolLints"), names(Some(Scope::Row)));
+        for l in lint::LINTS {
+            let entry = &schema["definitions"]["lints"]["properties"][l.name];
+            let table = entry["oneOf"]
+                .as_array()
+                .and_then(|v| v.iter().find(|x| x["type"] == "object"));
+            let Some(table) = table else {
+                assert!(l.settings.is_empty(), "{} has settings", l.name);
+                continue;
+            };
+            let mut want = vec!["level"];
+            want.extend(l.settings.iter().map(|s| s.name));
+            let mut got: Vec<String> = table["properties"]
+                .as_object()
+                .unwrap()
+                .keys()
+                .cloned()
+                .collect();
+            got.sort();
+            assert_eq!(got, sorted(&want), "{}", l.name);
+            for s in l.settings {
+                let p = &table["properties"][s.name];
+                assert_eq!(p["default"].as_f64(), Some(s.default), "{}", s.name);
+                assert_eq!(p["minimum"].as_f64(), Some(s.min), "{}", s.name);
+                assert_eq!(p["maximum"].as_f64(), Some(s.max), "{}", s.name);
+                let ty = if s.whole { "integer" } else { "number" };
+                assert_eq!(p["type"], ty, "{}", s.name);
+            }
+        }
     }
 }

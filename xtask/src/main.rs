@@ -1,6 +1,7 @@
 //! `cargo xtask <command>`: project commands that share the catalog compiler with the macro.
 //!
-//! - `check-catalog [--catalog PATH] [--format human|json]`: exit 0 valid, 1 errors, 2 usage.
+//! - `check-catalog [--catalog PATH] [--format human|json]`: the rules and the lints; exit 0
+//!   valid, 1 errors or denied lint findings, 2 usage.
 //! - `expand [--catalog PATH]`: the Rust that `catalog!` generates, formatted.
 //! - `import --from mcp FILE --out PATH`: an MCP `tools/list` result as a catalog.
 //! - `render --provider P [--catalog PATH] [--tools inline|all] [--access L] [--search S]`:
@@ -25,7 +26,8 @@ commands:
       every test of the workspace, with the Python protocol peers the tests check our
       output against installed into target/peers on first use
   check-catalog [--catalog PATH] [--format human|json]
-      validate a catalog; print every error, or a summary of what it declares
+      validate a catalog and run its lints; print every error and warning, what it
+      declares, the tokens of its tool lists, what search reaches, and a table of the lints
   expand [--catalog PATH]
       print the Rust code that `catalog!` generates for a catalog
   import --from mcp FILE --out PATH
@@ -44,7 +46,6 @@ commands:
       recall@k, hit@k, MRR@k and median time per query (use --release for timings);
       W overrides search weights, e.g. name=2.5,keyword=2,description=1,param_name=1,
       param_description=0.8,example=1,k1=2.5,b=0.75,prefix=0.3,pair=0.4
-
   gen-catalog --tools N --out FILE [--seed S] [--queries FILE.jsonl]
       a synthetic catalog of N rows, the same for the same seed, and requests to search it
   bench-scale [--sizes 100,1853,10000,25519] [--runs 3] [--seed 1] [--budget-minutes 90]
@@ -52,6 +53,7 @@ commands:
       expansion, build and rebuild times, search against tantivy, sizes, per catalog size;
       prints the tables of BENCHMARKS.md (run it with --release); --shapes also builds
       rewritten forms of the expansion at those sizes, to see where rustc spends its time
+
 --catalog defaults to catalog.toml in the workspace root.";
 
 fn main() -> ExitCode {

@@ -63,7 +63,14 @@ fn peers(root: &Path) -> Result<PathBuf, String> {
     )?;
     step(
         Command::new(&python)
-            .args(["-m", "pip", "install", "--quiet", "--disable-pip-version-check", "-r"])
+            .args([
+                "-m",
+                "pip",
+                "install",
+                "--quiet",
+                "--disable-pip-version-check",
+                "-r",
+            ])
             .arg(&requirements),
         "pip install of the test peers",
     )?;

@@ -57,6 +57,79 @@ fn broken_catalog_json() {
     insta::assert_snapshot!(stdout);
 }
 
+/// Lint findings: a denied one fails the run (exit 1), warnings do not; the summary and
+/// the lint table still print.
+#[test]
+fn lint_findings_are_located_and_a_denied_one_fails() {
+    let (code, stdout, stderr) =
+        xtask(&["check-catalog", "--catalog", "tests/fixtures/linted.toml"]);
+    assert_eq!(code, 1, "{stderr}");
+    insta::assert_snapshot!("linted_stderr", stderr);
+    insta::assert_snapshot!("linted_stdout", stdout);
+}
+
+#[test]
+fn lint_findings_json() {
+    let (code, stdout, _) = xtask(&[
+        "check-catalog",
+        "--catalog",
+        "tests/fixtures/linted.toml",
+        "--format",
+        "json",
+    ]);
+    assert_eq!(code, 1);
+    let doc: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(doc["valid"], false);
+    let lints = |key: &str| -> Vec<(String, String)> {
+        doc[key]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| {
+                for k in ["file", "line", "column", "message", "help", "lint", "level"] {
+                    assert!(e.get(k).is_some(), "{key} entry without `{k}`: {e}");
+                }
+                (
+                    e["lint"].as_str().unwrap().to_string(),
+                    e["level"].as_str().unwrap().to_string(),
+                )
+            })
+            .collect()
+    };
+    let pair = |l: &str, v: &str| (l.to_string(), v.to_string());
+    assert_eq!(lints("errors"), [pair("poisoned-description", "deny")]);
+    assert_eq!(
+        lints("warnings"),
+        [
+            pair("unnamed-need", "warn"),
+            pair("inline-token-budget", "warn"),
+            pair("description-url", "warn"),
+            pair("confusable-tools", "warn"),
+        ]
+    );
+    assert_eq!(doc["tokens"]["tokenizer"], "o200k_base");
+    assert_eq!(
+        doc["lints"].as_array().unwrap().len(),
+        catalog_compiler::lint::LINTS.len()
+    );
+}
+
+/// The README's table of lints names every lint of the registry with its default level.
+#[test]
+fn readme_lists_every_lint() {
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../README.md")).unwrap();
+    let section = readme
+        .split("\n## Lints\n")
+        .nth(1)
+        .and_then(|s| s.split("\n## ").next())
+        .expect("README has a `## Lints` section");
+    for l in catalog_compiler::lint::LINTS {
+        let row = format!("| `{}` | {} |", l.name, l.default.as_str());
+        assert!(section.contains(&row), "README's lint table lacks `{row}`");
+    }
+}
+
 #[test]
 fn unusable_arguments_exit_2() {
     for args in [

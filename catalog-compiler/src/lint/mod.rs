@@ -1,0 +1,596 @@
+//! Lints: what a valid catalog may still get wrong, each with a name, a default level, and
+//! the fix it prints. The registry below, [`LINTS`], is the one list: `[lints]` in
+//! `catalog.toml`, `cargo xtask check-catalog` and the README's table all read it.
+//!
+//! A catalog sets levels, and the settings a lint has, in its `[lints]` table; a row can
+//! set levels for its own findings in `[tool.lints]`:
+//!
+//! ```toml
+//! [lints]
+//! unnamed-need = "deny"                                  # allow | warn | deny
+//! inline-token-budget = { level = "warn", max-tokens = 6000 }
+//!
+//! [[tool]]
+//! name = "exportCsv"
+//! # ...
+//! [tool.lints]
+//! unnamed-need = "allow"
+//! ```
+//!
+//! [`crate::compile`] (and so `catalog!`) runs the lints set to `deny` and fails with their
+//! findings, located like any error. Warnings are reported by `cargo xtask check-catalog`
+//! only: a stable proc macro cannot emit a warning. Lints that need a tokenizer
+//! ([`Lint::needs_tokenizer`]) run in `check-catalog` only, whatever their level.
+
+mod budget;
+#[cfg(test)]
+mod cases;
+mod confusable;
+mod poison;
+mod reach;
+
+use std::collections::BTreeMap;
+use std::fmt;
+
+pub use budget::{ProviderTokens, TokenReport, Tokenizer};
+pub use reach::{ExampleReach, ToolReach};
+
+use crate::diag::{Diagnostic, Span};
+use crate::model::Catalog;
+
+/// How a lint's findings are treated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Level {
+    /// Not checked.
+    Allow,
+    /// Reported by `cargo xtask check-catalog`; the catalog still builds.
+    Warn,
+    /// An error: `catalog!` and `check-catalog` fail with it.
+    Deny,
+}
+
+impl Level {
+    /// Every level, lowest first.
+    pub const ALL: [Level; 3] = [Level::Allow, Level::Warn, Level::Deny];
+
+    /// The level as `catalog.toml` spells it.
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Level::Allow => "allow",
+            Level::Warn => "warn",
+            Level::Deny => "deny",
+        }
+    }
+
+    /// How a finding at this level is labelled: `warning` or `error`.
+    #[must_use]
+    pub const fn label(self) -> &'static str {
+        match self {
+            Level::Allow => "allowed",
+            Level::Warn => "warning",
+            Level::Deny => "error",
+        }
+    }
+}
+
+/// A lint, by name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum LintId {
+    /// More inline tools than `max-tools`.
+    InlineToolCount,
+    /// The inline set, as rendered for a provider, over `max-tokens`.
+    InlineTokenBudget,
+    /// A discoverable tool that its own example requests do not find.
+    UnnamedNeed,
+    /// Two tools alike in name or description that do not tell each other apart.
+    ConfusableTools,
+    /// Hidden characters, orders to the model, or redirection of other tools' calls.
+    PoisonedDescription,
+    /// A URL in text the model reads.
+    DescriptionUrl,
+    /// A description longer than `max-chars`.
+    DescriptionLength,
+}
+
+/// What a lint's findings are about: one row, or the catalog as a whole.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scope {
+    /// Each finding belongs to a row, whose `[tool.lints]` may set its level.
+    Row,
+    /// The finding is about the whole catalog; only `[lints]` sets its level.
+    Catalog,
+}
+
+/// A numeric setting of a lint, written in its `[lints]` entry.
+#[derive(Debug)]
+pub struct Setting {
+    /// The key (`max-tokens`).
+    pub name: &'static str,
+    /// What it sets.
+    pub doc: &'static str,
+    /// The value when the catalog does not set it.
+    pub default: f64,
+    /// Smallest allowed value.
+    pub min: f64,
+    /// Largest allowed value.
+    pub max: f64,
+    /// Whether it must be a whole number.
+    pub whole: bool,
+}
+
+/// A lint's entry in the registry.
+#[derive(Debug)]
+pub struct Lint {
+    /// Which lint.
+    pub id: LintId,
+    /// Its name in `[lints]` and in messages.
+    pub name: &'static str,
+    /// Its level unless the catalog sets one.
+    pub default: Level,
+    /// The family it belongs to (the module that checks it).
+    pub family: &'static str,
+    /// Row or catalog.
+    pub scope: Scope,
+    /// Whether it counts tokens, and so runs only where a tokenizer is given
+    /// (`cargo xtask check-catalog`), never in `catalog!`.
+    pub needs_tokenizer: bool,
+    /// What it checks, in one sentence.
+    pub checks: &'static str,
+    /// The fix its findings print, in short.
+    pub fix: &'static str,
+    /// Its settings.
+    pub settings: &'static [Setting],
+}
+
+/// The registry: every lint, in [`LintId`] order.
+pub const LINTS: &[Lint] = &[
+    Lint {
+        id: LintId::InlineToolCount,
+        name: "inline-tool-count",
+        default: Level::Warn,
+        family: "budget",
+        scope: Scope::Catalog,
+        needs_tokenizer: false,
+        checks: "the inline set (in the model's tool list from the first step) has more than `max-tools` tools",
+        fix: "make tools that people ask for by name discoverable, starting with the candidates to defer",
+        settings: &[Setting {
+            name: "max-tools",
+            doc: "Most inline tools, the search tool included; past about 30, published measurements show tool selection accuracy dropping.",
+            default: 30.0,
+            min: 1.0,
+            max: 10_000.0,
+            whole: true,
+        }],
+    },
+    Lint {
+        id: LintId::InlineTokenBudget,
+        name: "inline-token-budget",
+        default: Level::Warn,
+        family: "budget",
+        scope: Scope::Catalog,
+        needs_tokenizer: true,
+        checks: "the inline set, rendered for any provider, takes more than `max-tokens` tokens",
+        fix: "make the largest inline tools discoverable, or shorten their descriptions and parameters",
+        settings: &[Setting {
+            name: "max-tokens",
+            doc: "Most tokens (o200k_base) of the inline set as any provider's request carries it; the default is 30 tools of BFCL's mean size (128 tokens as Anthropic's list carries them).",
+            default: 4000.0,
+            min: 1.0,
+            max: 10_000_000.0,
+            whole: true,
+        }],
+    },
+    Lint {
+        id: LintId::UnnamedNeed,
+        name: "unnamed-need",
+        default: Level::Warn,
+        family: "reach",
+        scope: Scope::Row,
+        needs_tokenizer: false,
+        checks: "a discoverable tool is not in the top `search-results` when the catalog's own search runs one of its examples (with that example left out of the index)",
+        fix: "make the tool inline (a request that does not name it cannot reach it), or give it keywords in the words of such requests",
+        settings: &[],
+    },
+    Lint {
+        id: LintId::ConfusableTools,
+        name: "confusable-tools",
+        default: Level::Warn,
+        family: "confusable",
+        scope: Scope::Row,
+        needs_tokenizer: false,
+        checks: "two tools with close names or descriptions, where one description does not name the other",
+        fix: "say in the description when to use the other tool instead, naming it",
+        settings: &[
+            Setting {
+                name: "name-similarity",
+                doc: "Names are close when this share of their words (stemmed) is common to both (Jaccard).",
+                default: 0.6,
+                min: 0.0,
+                max: 1.0,
+                whole: false,
+            },
+            Setting {
+                name: "description-similarity",
+                doc: "Descriptions are close when the cosine of their TF-IDF word vectors reaches this.",
+                default: 0.5,
+                min: 0.0,
+                max: 1.0,
+                whole: false,
+            },
+        ],
+    },
+    Lint {
+        id: LintId::PoisonedDescription,
+        name: "poisoned-description",
+        default: Level::Warn,
+        family: "poison",
+        scope: Scope::Row,
+        needs_tokenizer: false,
+        checks: "text the model reads holds invisible, bidirectional or terminal-control characters, addresses the model (\"ignore previous instructions\", \"do not tell the user\", `<IMPORTANT>`, credential files), or tells the model how to call another tool; `deny` in imported catalogs",
+        fix: "remove the text; tool text says what the tool does, and orders hidden in it are how tool poisoning works",
+        settings: &[],
+    },
+    Lint {
+        id: LintId::DescriptionUrl,
+        name: "description-url",
+        default: Level::Warn,
+        family: "poison",
+        scope: Scope::Row,
+        needs_tokenizer: false,
+        checks: "text the model reads holds a URL",
+        fix: "remove the URL (the model cannot follow it, and a URL is where poisoned text sends data); keep references in a TOML comment",
+        settings: &[],
+    },
+    Lint {
+        id: LintId::DescriptionLength,
+        name: "description-length",
+        default: Level::Warn,
+        family: "poison",
+        scope: Scope::Row,
+        needs_tokenizer: false,
+        checks: "a description is longer than `max-chars` characters",
+        fix: "shorten it to what the model needs to choose the tool and fill its arguments",
+        settings: &[Setting {
+            name: "max-chars",
+            doc: "Longest description, in characters; BFCL's 1,853 tools have 257 at the 99th percentile and 545 at most.",
+            default: 1024.0,
+            min: 1.0,
+            max: 1_000_000.0,
+            whole: true,
+        }],
+    },
+];
+
+impl LintId {
+    /// Every lint, in registry order.
+    pub const ALL: [LintId; 7] = [
+        LintId::InlineToolCount,
+        LintId::InlineTokenBudget,
+        LintId::UnnamedNeed,
+        LintId::ConfusableTools,
+        LintId::PoisonedDescription,
+        LintId::DescriptionUrl,
+        LintId::DescriptionLength,
+    ];
+
+    /// Its registry entry.
+    #[must_use]
+    pub fn info(self) -> &'static Lint {
+        &LINTS[self as usize]
+    }
+
+    /// Its name.
+    #[must_use]
+    pub fn name(self) -> &'static str {
+        self.info().name
+    }
+
+    /// The lint with this name.
+    #[must_use]
+    pub fn from_name(name: &str) -> Option<LintId> {
+        LINTS.iter().find(|l| l.name == name).map(|l| l.id)
+    }
+
+    /// The default of one of its settings; `None` for a name it does not have.
+    #[must_use]
+    pub fn setting_default(self, name: &str) -> Option<f64> {
+        self.info()
+            .settings
+            .iter()
+            .find(|s| s.name == name)
+            .map(|s| s.default)
+    }
+}
+
+impl fmt::Display for LintId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A catalog's `[lints]` table: levels and settings that differ from the registry's.
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Config {
+    levels: BTreeMap<LintId, Level>,
+    settings: BTreeMap<(LintId, &'static str), f64>,
+}
+
+impl Config {
+    /// The lint's level in this catalog.
+    #[must_use]
+    pub fn level(&self, lint: LintId) -> Level {
+        self.levels
+            .get(&lint)
+            .copied()
+            .unwrap_or(lint.info().default)
+    }
+
+    /// Sets a lint's level.
+    pub fn set_level(&mut self, lint: LintId, level: Level) {
+        self.levels.insert(lint, level);
+    }
+
+    /// A setting's value in this catalog (the registry's default unless set).
+    ///
+    /// # Panics
+    /// When the lint has no such setting: a bug in the lint that asks.
+    #[must_use]
+    pub fn setting(&self, lint: LintId, name: &str) -> f64 {
+        let default = lint
+            .setting_default(name)
+            .unwrap_or_else(|| panic!("lint `{lint}` has no setting `{name}`"));
+        self.settings
+            .iter()
+            .find(|((l, n), _)| *l == lint && *n == name)
+            .map_or(default, |(_, v)| *v)
+    }
+
+    /// Sets one of a lint's settings; `false` when the lint has no setting of that name.
+    pub fn set(&mut self, lint: LintId, name: &str, value: f64) -> bool {
+        match lint.info().settings.iter().find(|s| s.name == name) {
+            Some(s) => {
+                self.settings.insert((lint, s.name), value);
+                true
+            }
+            None => false,
+        }
+    }
+}
+
+/// One finding of a lint.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Finding {
+    /// The lint.
+    pub lint: LintId,
+    /// Its level where it was found (a row's `[tool.lints]` may differ from `[lints]`).
+    pub level: Level,
+    /// The row it is about, by index in [`Catalog::tools`]; `None` for the catalog.
+    pub tool: Option<usize>,
+    /// Where, what, and the fix.
+    pub diagnostic: Diagnostic,
+}
+
+impl Finding {
+    /// The diagnostic as printed: the message starts with the level and the lint's name,
+    /// `warning[unnamed-need]: ...`.
+    #[must_use]
+    pub fn labelled(&self) -> Diagnostic {
+        let mut d = self.diagnostic.clone();
+        d.message = format!("{}[{}]: {}", self.level.label(), self.lint, d.message);
+        d
+    }
+}
+
+/// Everything the lints found, and the figures they measured.
+#[derive(Clone, Debug, Default)]
+pub struct Report {
+    /// Findings at `warn` or `deny`, in source order.
+    pub findings: Vec<Finding>,
+    /// Tokens per provider, when a tokenizer was given and the budget lint is not allowed.
+    pub tokens: Option<TokenReport>,
+    /// Every example's rank in the catalog's own search, per tool with examples, when the
+    /// reach lint ran.
+    pub reach: Option<Vec<ToolReach>>,
+    /// The lints that ran.
+    pub ran: Vec<LintId>,
+}
+
+impl Report {
+    /// The findings at `deny`, labelled: what makes the catalog fail.
+    #[must_use]
+    pub fn errors(&self) -> Vec<Diagnostic> {
+        self.findings
+            .iter()
+            .filter(|f| f.level == Level::Deny)
+            .map(Finding::labelled)
+            .collect()
+    }
+}
+
+/// Where lints run, and with what.
+#[derive(Clone, Copy)]
+pub struct Options<'a> {
+    /// Counts tokens for the budget lint; without it that lint does not run.
+    pub tokenizer: Option<&'a dyn Tokenizer>,
+    /// Lints whose level is below this, in the catalog and in every row, do not run:
+    /// `catalog!` runs only what is denied.
+    pub at_least: Level,
+}
+
+impl Default for Options<'_> {
+    fn default() -> Self {
+        Options {
+            tokenizer: None,
+            at_least: Level::Warn,
+        }
+    }
+}
+
+/// Runs the lints of a valid catalog. `source` is the text it was compiled from, for the
+/// findings' locations.
+#[must_use]
+pub fn run(catalog: &Catalog, source: &str, options: &Options<'_>) -> Report {
+    let ctx = Ctx { catalog, source };
+    let mut report = Report::default();
+    let mut found = Vec::new();
+    let mut poison_done = false;
+    for lint in LintId::ALL {
+        let highest = catalog
+            .tools
+            .iter()
+            .filter_map(|t| t.lints.get(&lint).copied())
+            .chain([catalog.lints.level(lint)])
+            .max()
+            .unwrap_or(Level::Allow);
+        if highest < options.at_least.max(Level::Warn) {
+            continue;
+        }
+        match lint {
+            LintId::InlineToolCount => budget::tool_count(&ctx, &mut found),
+            LintId::InlineTokenBudget => {
+                let Some(tokenizer) = options.tokenizer else {
+                    continue;
+                };
+                report.tokens = Some(budget::tokens(&ctx, tokenizer, &mut found));
+            }
+            LintId::UnnamedNeed => report.reach = Some(reach::check(&ctx, &mut found)),
+            LintId::ConfusableTools => confusable::check(&ctx, &mut found),
+            LintId::PoisonedDescription | LintId::DescriptionUrl | LintId::DescriptionLength => {
+                // One pass over the text finds all three; each lint keeps its own findings
+                // only if it runs.
+                if !poison_done {
+                    poison::check(&ctx, &mut found);
+                    poison_done = true;
+                }
+            }
+        }
+        report.ran.push(lint);
+    }
+    for (lint, tool, diagnostic) in found {
+        if !report.ran.contains(&lint) {
+            continue;
+        }
+        let level = tool
+            .and_then(|i| catalog.tools[i].lints.get(&lint).copied())
+            .unwrap_or_else(|| catalog.lints.level(lint));
+        if level >= options.at_least.max(Level::Warn) {
+            report.findings.push(Finding {
+                lint,
+                level,
+                tool,
+                diagnostic,
+            });
+        }
+    }
+    report.findings.sort_by_key(|f| f.diagnostic.span.start);
+    report
+}
+
+/// What every lint reads.
+pub(crate) struct Ctx<'a> {
+    pub catalog: &'a Catalog,
+    pub source: &'a str,
+}
+
+/// A finding before its level is known: the lint, the row, the diagnostic.
+pub(crate) type Found = (LintId, Option<usize>, Diagnostic);
+
+impl Ctx<'_> {
+    /// The span of `needle` inside `within`, when the source holds it as written there
+    /// (a string with escapes may not); `within` itself otherwise.
+    pub(crate) fn find(&self, within: &Span, needle: &str) -> Span {
+        let end = within.end.min(self.source.len());
+        let start = within.start.min(end);
+        match self.source.get(start..end).and_then(|s| s.find(needle)) {
+            Some(at) if !needle.is_empty() => start + at..start + at + needle.len(),
+            _ => within.clone(),
+        }
+    }
+}
+
+/// Whether `text` names `name` as a word of its own: not inside a longer name
+/// (`openTable` is not in `proposeOpenTable`).
+pub(crate) fn mentions(text: &str, name: &str) -> bool {
+    if name.is_empty() {
+        return false;
+    }
+    let part = |c: char| c.is_alphanumeric() || c == '_';
+    let mut from = 0;
+    while let Some(at) = text[from..].find(name) {
+        let start = from + at;
+        let end = start + name.len();
+        let before = text[..start].chars().next_back();
+        let after = text[end..].chars().next();
+        // A trailing `.` ends a sentence; a `.` inside joins a dotted name.
+        let after_ok = match after {
+            None => true,
+            Some('.') => !text[end + 1..].chars().next().is_some_and(part),
+            Some(c) => !part(c) && c != '-',
+        };
+        if !before.is_some_and(|c| part(c) || c == '.' || c == '-') && after_ok {
+            return true;
+        }
+        from = start + name.len().max(1);
+        while !text.is_char_boundary(from) {
+            from += 1;
+        }
+    }
+    false
+}
+
+/// The stems of a text's words, without prefix and pair terms: what the search reads.
+pub(crate) fn stems(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    catalog_core::search::terms(text, |t| {
+        if !t.starts_with(catalog_core::search::PREFIX_MARK)
+            && !t.starts_with(catalog_core::search::PAIR_MARK)
+        {
+            out.push(t.to_string());
+        }
+    });
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_registry_is_in_id_order_with_unique_names() {
+        for (i, lint) in LINTS.iter().enumerate() {
+            assert_eq!(lint.id as usize, i, "{}", lint.name);
+            assert_eq!(LintId::ALL[i], lint.id);
+            assert_eq!(LintId::from_name(lint.name), Some(lint.id));
+            for s in lint.settings {
+                assert!(s.min <= s.default && s.default <= s.max, "{}", s.name);
+            }
+        }
+        assert_eq!(LINTS.len(), LintId::ALL.len());
+    }
+
+    #[test]
+    fn mentions_whole_names_only() {
+        assert!(mentions("use proposeOpenTable.", "proposeOpenTable"));
+        assert!(!mentions("use proposeOpenTable.", "openTable"));
+        assert!(mentions("like openTable with", "openTable"));
+        assert!(!mentions("see math.factorial_calc", "math.factorial"));
+        assert!(mentions("see math.factorial, then", "math.factorial"));
+        assert!(!mentions("openTableX", "openTable"));
+        assert!(!mentions("", "x"));
+    }
+
+    // The values are set and read back, never computed: exact comparison is right.
+    #[allow(clippy::float_cmp)]
+    #[test]
+    fn settings_fall_back_to_the_registry() {
+        let mut c = Config::default();
+        assert_eq!(c.setting(LintId::InlineToolCount, "max-tools"), 30.0);
+        assert!(c.set(LintId::InlineToolCount, "max-tools", 12.0));
+        assert!(!c.set(LintId::InlineToolCount, "max-tokens", 12.0));
+        assert_eq!(c.setting(LintId::InlineToolCount, "max-tools"), 12.0);
+        assert_eq!(c.level(LintId::UnnamedNeed), Level::Warn);
+        c.set_level(LintId::UnnamedNeed, Level::Deny);
+        assert_eq!(c.level(LintId::UnnamedNeed), Level::Deny);
+    }
+}

@@ -1,0 +1,150 @@
+//! `unnamed-need`: which tools the catalog's own search finds from their example requests.
+//!
+//! A tool that requests need without naming it (today's date for "show me last week's
+//! orders") must be inline: a model that does not know the tool exists does not search
+//! for it. Each example is searched with that example left out of the index, since the
+//! index reads examples and would otherwise find every tool by its own sentence; what is
+//! measured is whether a request *like* the example reaches the tool.
+
+use std::collections::BTreeSet;
+
+use catalog_core::Visibility;
+use catalog_core::search::{Scratch, Weights};
+
+use super::{Ctx, Found, LintId, stems};
+use crate::diag::{Diagnostic, Span};
+use crate::model::{Catalog, Field, Kind, Tool};
+
+/// One example request and where search ranks its tool.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ExampleReach {
+    /// The request.
+    pub text: String,
+    /// Where it is written.
+    pub span: Span,
+    /// The tool's rank (1 = best) when the request is searched with this example left out
+    /// of the index; `None` when the request matches nothing of the tool.
+    pub rank: Option<usize>,
+}
+
+/// A tool's examples and their ranks.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ToolReach {
+    /// The tool, by index in [`Catalog::tools`].
+    pub tool: usize,
+    /// Its examples, in order.
+    pub examples: Vec<ExampleReach>,
+}
+
+impl ExampleReach {
+    /// Whether a search returning `k` hits includes the tool.
+    #[must_use]
+    pub fn found(&self, k: usize) -> bool {
+        self.rank.is_some_and(|r| r <= k)
+    }
+}
+
+/// Ranks every example, and reports the discoverable tools that their examples miss.
+pub(super) fn check(ctx: &Ctx<'_>, found: &mut Vec<Found>) -> Vec<ToolReach> {
+    let catalog = ctx.catalog;
+    let k = catalog.settings.search_results;
+    let reach = ranks(catalog);
+    for r in &reach {
+        let tool = &catalog.tools[r.tool];
+        if tool.visibility != Visibility::Discoverable {
+            continue;
+        }
+        for e in r.examples.iter().filter(|e| !e.found(k)) {
+            let rank = match e.rank {
+                Some(n) => format!("search ranks it at {n}, and returns the top {k}"),
+                None => "search does not match it at all".to_string(),
+            };
+            let missing = missing_words(tool, &e.text);
+            let keywords = if missing.is_empty() {
+                "its text already has this request's words, so sharpen its description against the tools that outrank it".to_string()
+            } else {
+                format!(
+                    "give it keywords in the words of such requests (this one has {} that it lacks)",
+                    missing.join(", ")
+                )
+            };
+            found.push((
+                LintId::UnnamedNeed,
+                Some(r.tool),
+                Diagnostic::new(
+                    e.span.clone(),
+                    format!(
+                        "discoverable tool `{}` is not found by its example {:?}: {rank}",
+                        tool.name, e.text
+                    ),
+                )
+                .help(format!(
+                    "a request that does not name the tool cannot reach it: make it `visibility = \"inline\"`, or {keywords}"
+                )),
+            ));
+        }
+    }
+    reach
+}
+
+/// Each example's rank, searched with that one example left out of the index.
+fn ranks(catalog: &Catalog) -> Vec<ToolReach> {
+    let mut work = catalog.clone();
+    let mut scratch = Scratch::default();
+    let mut out = Vec::new();
+    for (t, tool) in catalog.tools.iter().enumerate() {
+        if t == catalog.settings.search_tool || tool.examples.is_empty() {
+            continue;
+        }
+        let mut examples = Vec::new();
+        for (i, text) in tool.examples.iter().enumerate() {
+            let left_out = work.tools[t].examples.remove(i);
+            let index = crate::search::index(&work, Weights::DEFAULT);
+            work.tools[t].examples.insert(i, left_out);
+            let hits = index.view().search(text, catalog.tools.len(), &mut scratch);
+            let rank = hits.iter().position(|h| h.doc as usize == t).map(|p| p + 1);
+            examples.push(ExampleReach {
+                text: text.clone(),
+                span: tool.spans.examples.get(i).cloned().unwrap_or_default(),
+                rank,
+            });
+        }
+        out.push(ToolReach { tool: t, examples });
+    }
+    out
+}
+
+/// The words of `request` whose stems the tool's own text (name, keywords, description,
+/// parameters) lacks: candidates for its keywords.
+fn missing_words(tool: &Tool, request: &str) -> Vec<String> {
+    let mut have: BTreeSet<String> = BTreeSet::new();
+    let mut add = |text: &str| have.extend(stems(text));
+    add(&tool.name);
+    tool.keywords.iter().for_each(|k| add(k));
+    add(&tool.description);
+    fields(&tool.params, &mut add);
+    let mut out: Vec<String> = Vec::new();
+    for word in request.split(|c: char| !c.is_alphanumeric()) {
+        let s = stems(word);
+        // Shorter pieces are contractions' leftovers (`don't` → `don`, `t`).
+        if word.chars().count() >= 3 && s.iter().any(|x| !have.contains(x)) {
+            let word = format!("`{}`", word.to_lowercase());
+            if !out.contains(&word) {
+                out.push(word);
+            }
+        }
+    }
+    out
+}
+
+fn fields(fields: &[Field], add: &mut impl FnMut(&str)) {
+    for f in fields {
+        add(&f.name);
+        if let Some(d) = &f.ty.description {
+            add(d);
+        }
+        if let Kind::Object(Some(props)) = &f.ty.kind {
+            self::fields(props, add);
+        }
+    }
+}

@@ -1,0 +1,3 @@
+catalog_macros::catalog!("ui/keys/unknown_lint.toml");
+
+fn main() {}

@@ -1,0 +1,3 @@
+catalog_macros::catalog!("ui/rows/denied_lint.toml");
+
+fn main() {}
