@@ -303,39 +303,23 @@ impl Gen<'_> {
     fn index(&self) -> (TokenStream, TokenStream) {
         let core = self.core;
         let idx = crate::search::index(self.c, Weights::DEFAULT);
-        let slots = idx.slots.iter().map(|&(print, start)| {
-            let (print, start) = (
-                Literal::u32_unsuffixed(print),
-                Literal::u32_unsuffixed(start),
-            );
-            quote!((#print, #start))
-        });
-        // Rust prints the shortest text that reads back to the same f32, so this is exact.
-        let postings = idx.postings.iter().map(|&(doc, impact)| {
-            let (doc, impact) = (
-                Literal::u32_unsuffixed(doc),
-                Literal::f32_unsuffixed(impact),
-            );
-            quote!((#doc, #impact))
-        });
+        // One byte string a table: a single token however large the catalog.
+        let slots = Literal::byte_string(&idx.slots);
+        let postings = Literal::byte_string(&idx.postings);
         let name_rank = idx.name_rank.iter().map(|&n| Literal::u32_unsuffixed(n));
-        let (ns, np, nr) = (
-            Literal::usize_unsuffixed(idx.slots.len()),
-            Literal::usize_unsuffixed(idx.postings.len()),
-            Literal::usize_unsuffixed(idx.name_rank.len()),
-        );
+        let nr = Literal::usize_unsuffixed(idx.name_rank.len());
         let tables = quote! {
             #[doc(hidden)]
             pub mod __search_index {
-                pub static SLOTS: [(u32, u32); #ns] = [ #( #slots ),* ];
-                pub static POSTINGS: [(u32, f32); #np] = [ #( #postings ),* ];
+                pub static SLOTS: &[u8] = #slots;
+                pub static POSTINGS: &[u8] = #postings;
                 pub static NAME_RANK: [u32; #nr] = [ #( #name_rank ),* ];
             }
         };
         let value = quote! {
             #core::search::Index {
-                slots: &__search_index::SLOTS,
-                postings: &__search_index::POSTINGS,
+                slots: __search_index::SLOTS,
+                postings: __search_index::POSTINGS,
                 name_rank: &__search_index::NAME_RANK,
             }
         };

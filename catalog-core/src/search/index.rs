@@ -77,15 +77,19 @@ impl Weights {
 pub struct Index<'a> {
     /// Open-addressing hash table of the terms, a power of two long plus one closing
     /// slot: each term sits at the slot the low bits of its [`hash`] pick, or the next free
-    /// one after it, as `(fingerprint, start)`: the hash's high half (0 marks a free slot)
-    /// and where its postings start in `postings`. Postings lie in slot order, so a term's
-    /// list ends where the next slot's starts (free slots hold that next start too). Terms
-    /// are known by their hash alone, so a lookup reads no text, and eight bytes a slot
-    /// keep the table small enough to stay in cache.
-    pub slots: &'a [(u32, u32)],
-    /// All posting lists, one after another: each a tool and the term's BM25F
-    /// contribution to that tool's score.
-    pub postings: &'a [(u32, f32)],
+    /// one after it, as [`SLOT_BYTES`] bytes: its fingerprint, the hash's high half (0
+    /// marks a free slot), and where its postings start in `postings`, both little-endian
+    /// `u32`s. Postings lie in slot order, so a term's list ends where the next slot's
+    /// starts (free slots hold that next start too). Terms are known by their hash alone,
+    /// so a lookup reads no text, and eight bytes a slot keep the table small enough to
+    /// stay in cache.
+    ///
+    /// Bytes rather than tuples so a compiled catalog carries its tables as a few byte
+    /// string literals: millions of tuple tokens cost the macro and rustc far more.
+    pub slots: &'a [u8],
+    /// All posting lists, one after another, [`POSTING_BYTES`] bytes each: a tool (`u32`)
+    /// and the term's BM25F contribution to that tool's score (`f32`), little-endian.
+    pub postings: &'a [u8],
     /// Per document: its position when documents are sorted by name (breaks score ties).
     pub name_rank: &'a [u32],
 }
@@ -97,6 +101,21 @@ pub struct Hit {
     pub doc: u32,
     /// Its score; higher is better.
     pub score: f32,
+}
+
+/// Bytes a slot takes in [`Index::slots`].
+pub const SLOT_BYTES: usize = 8;
+
+/// Bytes a posting takes in [`Index::postings`].
+pub const POSTING_BYTES: usize = 8;
+
+/// The little-endian `u32` at `at`; 0 past the end (a table is only ever read within
+/// itself, so that never happens with a table the builder made).
+fn word(bytes: &[u8], at: usize) -> u32 {
+    match bytes.get(at..at + 4) {
+        Some(&[a, b, c, d]) => u32::from_le_bytes([a, b, c, d]),
+        _ => 0,
+    }
 }
 
 /// Scores tested at once when looking for the best (a few vector registers' worth).
@@ -120,12 +139,12 @@ impl<'a> Index<'a> {
 
     /// The slot holding the term with hash `h`, if the index has it.
     fn slot_of(&self, h: u64) -> Option<usize> {
-        let mask = self.slots.len().checked_sub(2)?;
+        let mask = (self.slots.len() / SLOT_BYTES).checked_sub(2)?;
         let print = fingerprint(h);
         #[allow(clippy::cast_possible_truncation)] // masked to the table's length
         let mut at = h as usize & mask;
         loop {
-            match self.slots[at].0 {
+            match word(self.slots, at * SLOT_BYTES) {
                 0 => return None,
                 x if x == print => return Some(at),
                 _ => at = (at + 1) & mask,
@@ -133,8 +152,15 @@ impl<'a> Index<'a> {
         }
     }
 
-    fn postings_of(&self, slot: usize) -> &'a [(u32, f32)] {
-        &self.postings[self.slots[slot].1 as usize..self.slots[slot + 1].1 as usize]
+    /// The term's postings, as `(document, impact)`.
+    fn postings_of(&self, slot: usize) -> impl Iterator<Item = (u32, f32)> + use<'a> {
+        let start = word(self.slots, slot * SLOT_BYTES + 4) as usize;
+        let end = word(self.slots, (slot + 1) * SLOT_BYTES + 4) as usize;
+        self.postings
+            .get(start * POSTING_BYTES..end * POSTING_BYTES)
+            .unwrap_or_default()
+            .chunks_exact(POSTING_BYTES)
+            .map(|p| (word(p, 0), f32::from_bits(word(p, 4))))
     }
 
     /// The `k` best documents for `query`, best first; equal scores in name order.
@@ -162,7 +188,7 @@ impl<'a> Index<'a> {
         }
         let scores = scratch.scores.as_mut_slice();
         for &slot in &scratch.terms {
-            for &(doc, impact) in self.postings_of(slot) {
+            for (doc, impact) in self.postings_of(slot) {
                 scores[doc as usize] += impact;
             }
         }
@@ -372,16 +398,25 @@ impl Builder {
             placed[at].get_or_insert(i);
         }
         let mut out = OwnedIndex::default();
+        let mut written = 0u32;
+        let slot = |out: &mut OwnedIndex, print: u32, start: u32| {
+            out.slots.extend_from_slice(&print.to_le_bytes());
+            out.slots.extend_from_slice(&start.to_le_bytes());
+        };
         for term in placed {
-            let start = u32::try_from(out.postings.len()).unwrap_or(u32::MAX);
+            let start = written;
             let print = term.map_or(0, |i| {
-                out.postings.extend_from_slice(&lists[i].1);
+                for &(doc, impact) in &lists[i].1 {
+                    out.postings.extend_from_slice(&doc.to_le_bytes());
+                    out.postings
+                        .extend_from_slice(&impact.to_bits().to_le_bytes());
+                }
+                written += u32::try_from(lists[i].1.len()).unwrap_or(u32::MAX);
                 fingerprint(lists[i].0)
             });
-            out.slots.push((print, start));
+            slot(&mut out, print, start);
         }
-        out.slots
-            .push((0, u32::try_from(out.postings.len()).unwrap_or(u32::MAX)));
+        slot(&mut out, 0, written);
         let mut order: Vec<usize> = (0..n).collect();
         order.sort_by(|&a, &b| self.names[a].cmp(&self.names[b]));
         out.name_rank = alloc::vec![0; n];
@@ -460,9 +495,9 @@ fn libm_ln(x: f32) -> f32 {
 #[derive(Default, Debug, Clone)]
 pub struct OwnedIndex {
     /// See [`Index::slots`].
-    pub slots: Vec<(u32, u32)>,
+    pub slots: Vec<u8>,
     /// See [`Index::postings`].
-    pub postings: Vec<(u32, f32)>,
+    pub postings: Vec<u8>,
     /// See [`Index::name_rank`].
     pub name_rank: Vec<u32>,
 }

@@ -6,5 +6,8 @@ mod stem;
 mod text;
 
 pub use index::hash;
-pub use index::{Builder, Field, Hit, Index, MAX_QUERY_TERMS, OwnedIndex, Scratch, Weights};
+pub use index::{
+    Builder, Field, Hit, Index, MAX_QUERY_TERMS, OwnedIndex, POSTING_BYTES, SLOT_BYTES, Scratch,
+    Weights,
+};
 pub use text::{PAIR_MARK, PREFIX, PREFIX_MARK, terms};

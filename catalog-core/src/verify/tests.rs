@@ -556,7 +556,7 @@ fn discovery() -> Discovery<'static, T, 1> {
             keep_discovered: Retention::Conversation,
         },
         index: Index {
-            slots: &[(0, 0)],
+            slots: &[0; 8],
             postings: &[],
             name_rank: &[0, 1, 2, 3, 4, 5],
         },
