@@ -13,7 +13,7 @@
 //! name, sometimes the qualifier), in the `dev.jsonl` format `eval-search` reads.
 //!
 //! Generated type names cannot collide: a type is named after its tool's variant and a
-//! parameter word, and the words that can start a parameter's type (see [`TYPED_WORDS`])
+//! parameter word, and the words that can start a parameter's type (see `TYPED_WORDS`)
 //! never occur in a tool's name, so no variant extended by one is another variant.
 
 use std::collections::HashSet;

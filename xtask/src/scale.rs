@@ -2,7 +2,7 @@
 //! grows, measured in one run per size and printed as the tables of `BENCHMARKS.md`.
 //!
 //! For each size: the catalog (BFCL's imported tools at 1,853 when the data is there, a
-//! generated one otherwise, see [`crate::r#gen`]) and its requests are written under
+//! generated one otherwise, see the `gen` module) and its requests are written under
 //! `target/scale/N/`, then
 //! - the expansion is timed in this process: what the macro runs (`compile` + `expand`);
 //! - two throwaway crates are built with cargo's dev profile, one calling `catalog!` on the
