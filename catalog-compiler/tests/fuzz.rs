@@ -19,8 +19,10 @@
 //! quick), `CATALOG_FUZZ_SEED=S` the seed. The long run:
 //! `CATALOG_FUZZ_CASES=50000 cargo test --release -p catalog-compiler --test fuzz -- --nocapture`.
 
+use std::collections::BTreeSet;
 use std::fmt::Write as _;
 use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::OnceLock;
 
 use catalog_compiler::lint::{self, Level, LintId, Tokenizer};
 
@@ -49,58 +51,42 @@ impl Lcg {
     }
 }
 
-/// Every key the format has, and some near misses.
-const KEYS: &[&str] = &[
-    "settings",
-    "lints",
-    "tool",
-    "search-tool",
-    "ask-tool",
-    "search-results",
-    "searches-per-turn",
-    "keep-discovered",
-    "name",
-    "rust-name",
-    "description",
-    "keywords",
-    "examples",
-    "visibility",
-    "tier",
-    "access",
-    "mcp",
-    "params",
-    "input-schema",
-    "output",
-    "type",
-    "enum",
-    "items",
-    "properties",
-    "minimum",
-    "maximum",
-    "schema",
-    "required",
-    "default",
-    "level",
-    "max-tools",
-    "max-tokens",
-    "max-chars",
-    "name-similarity",
-    "description-similarity",
-    "inline-tool-count",
-    "inline-token-budget",
-    "unnamed-need",
-    "confusable-tools",
-    "poisoned-description",
-    "description-url",
-    "description-length",
-    "visiblity",
-    "unamed-need",
-    "tpye",
-    "query",
-    "question",
-    "table",
-    "filter",
-];
+/// Every key the format has, read from `catalog.schema.json` (which a unit test of the
+/// parser keeps equal to the keys it reads), and some near misses.
+fn keys() -> &'static [String] {
+    static KEYS: OnceLock<Vec<String>> = OnceLock::new();
+    KEYS.get_or_init(|| {
+        fn walk(v: &serde_json::Value, out: &mut BTreeSet<String>) {
+            match v {
+                serde_json::Value::Object(m) => {
+                    for (k, x) in m {
+                        if let ("properties", serde_json::Value::Object(props)) = (k.as_str(), x) {
+                            out.extend(props.keys().cloned());
+                        }
+                        walk(x, out);
+                    }
+                }
+                serde_json::Value::Array(items) => items.iter().for_each(|x| walk(x, out)),
+                _ => {}
+            }
+        }
+        let schema: serde_json::Value =
+            serde_json::from_str(include_str!("../../catalog.schema.json"))
+                .expect("the schema is JSON");
+        let mut keys = BTreeSet::new();
+        walk(&schema, &mut keys);
+        let near_misses = [
+            "visiblity",
+            "unamed-need",
+            "tpye",
+            "question",
+            "table",
+            "filter",
+        ];
+        keys.extend(near_misses.map(String::from));
+        keys.into_iter().collect()
+    })
+}
 
 /// Values the format knows, and some it does not.
 const VALUES: &[&str] = &[
@@ -220,7 +206,7 @@ fn mutated(rng: &mut Lcg) -> String {
             }
             5 => {
                 let (start, end) = line_around(&bytes, at);
-                let text = format!("{} = {}", rng.pick(KEYS), rng.pick(VALUES));
+                let text = format!("{} = {}", rng.pick(keys()), rng.pick(VALUES));
                 bytes.splice(start..end, text.into_bytes());
             }
             6 => {
@@ -343,7 +329,7 @@ fn generated(rng: &mut Lcg) -> String {
             let _ = writeln!(out, "keywords = [\"{}\"]", rng.pick(&words));
         }
         if rng.chance(4) {
-            let _ = writeln!(out, "{} = {}", rng.pick(KEYS), rng.pick(VALUES));
+            let _ = writeln!(out, "{} = {}", rng.pick(keys()), rng.pick(VALUES));
         }
         if rng.chance(10) {
             let _ = writeln!(
@@ -366,7 +352,7 @@ fn generated(rng: &mut Lcg) -> String {
 /// An inline type, nested up to three levels.
 fn type_spec(rng: &mut Lcg, depth: usize) -> String {
     let extra = if rng.chance(5) {
-        format!(", {} = {}", rng.pick(KEYS), rng.pick(VALUES))
+        format!(", {} = {}", rng.pick(keys()), rng.pick(VALUES))
     } else {
         String::new()
     };
