@@ -155,30 +155,12 @@ fn main() {
     print_table(&ours, peer.as_ref());
 }
 
-/// The queries of `dev.jsonl`, each with its expected tools' documents.
+/// The requests, each with its expected tools' documents.
 fn read_queries(catalog: &catalog_compiler::Catalog, text: &str) -> Vec<(String, Vec<u32>)> {
-    text.lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|line| {
-            let q: Value = serde_json::from_str(line).expect("a dev.jsonl line is JSON");
-            let expected = q["expected"]
-                .as_array()
-                .expect("`expected` is a list")
-                .iter()
-                .map(|name| {
-                    let doc = catalog
-                        .tools
-                        .iter()
-                        .position(|t| Some(t.name.as_str()) == name.as_str())
-                        .expect("every expected tool is in the catalog");
-                    u32::try_from(doc).expect("fewer than 2^32 tools")
-                })
-                .collect();
-            (
-                q["query"].as_str().expect("`query` is text").to_string(),
-                expected,
-            )
-        })
+    catalog_compiler::search::requests(catalog, text)
+        .unwrap_or_else(|e| panic!("requests, line {e}"))
+        .into_iter()
+        .map(|r| (r.query, r.expected))
         .collect()
 }
 

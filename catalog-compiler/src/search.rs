@@ -87,3 +87,60 @@ fn raw_schema(b: &mut Builder, v: &Value) {
         _ => {}
     }
 }
+
+/// A request of an evaluation file: one JSON object a line,
+/// `{"id": "...", "query": "...", "expected": ["toolName", ...]}` (the format of the BFCL
+/// split's `dev.jsonl`, of `cargo xtask gen-catalog --queries`, and what `eval-search` and
+/// the benches read).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Request {
+    /// The request's id.
+    pub id: String,
+    /// What the user asked.
+    pub query: String,
+    /// The tools it needs, as indexes into the catalog's rows.
+    pub expected: Vec<u32>,
+}
+
+/// Reads an evaluation file against `catalog`; blank lines are skipped.
+///
+/// # Errors
+/// `LINE: reason` for the first line that is not such an object, or that expects a tool
+/// the catalog lacks.
+pub fn requests(catalog: &Catalog, jsonl: &str) -> Result<Vec<Request>, String> {
+    let mut out = Vec::new();
+    for (i, line) in jsonl.lines().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        let line_no = i + 1;
+        let v: Value =
+            serde_json::from_str(line).map_err(|e| format!("{line_no}: not JSON: {e}"))?;
+        let text = |key: &str| {
+            v[key]
+                .as_str()
+                .map(str::to_string)
+                .ok_or_else(|| format!("{line_no}: `{key}` is not a string"))
+        };
+        let (id, query) = (text("id")?, text("query")?);
+        let names = v["expected"]
+            .as_array()
+            .ok_or_else(|| format!("{line_no}: `expected` is not a list"))?;
+        let mut expected = Vec::new();
+        for name in names {
+            let doc = name
+                .as_str()
+                .and_then(|n| catalog.tools.iter().position(|t| t.name == n))
+                .ok_or_else(|| {
+                    format!("{line_no}: request `{id}` expects {name}, which the catalog lacks")
+                })?;
+            expected.push(u32::try_from(doc).unwrap_or(u32::MAX));
+        }
+        out.push(Request {
+            id,
+            query,
+            expected,
+        });
+    }
+    Ok(out)
+}

@@ -126,28 +126,12 @@ fn load(path: &str, text: &str) -> Catalog {
         .unwrap_or_else(|d| panic!("{}", catalog_compiler::render_all(path, &toml, &d)))
 }
 
-/// Requests in the `dev.jsonl` format, each with its expected tools' documents.
+/// The requests, each with its expected tools' documents.
 fn read_queries(catalog: &Catalog, text: &str) -> Vec<(String, Vec<u32>)> {
-    text.lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|line| {
-            let q: Value = serde_json::from_str(line).expect("a request line is JSON");
-            let expected = q["expected"]
-                .as_array()
-                .expect("`expected` is a list")
-                .iter()
-                .map(|name| {
-                    let doc = catalog
-                        .tools
-                        .iter()
-                        .position(|t| Some(t.name.as_str()) == name.as_str())
-                        .expect("every expected tool is in the catalog");
-                    u32::try_from(doc).expect("fewer than 2^32 tools")
-                })
-                .collect();
-            let query = q["query"].as_str().expect("`query` is text").to_string();
-            (query, expected)
-        })
+    catalog_compiler::search::requests(catalog, text)
+        .unwrap_or_else(|e| panic!("requests, line {e}"))
+        .into_iter()
+        .map(|r| (r.query, r.expected))
         .collect()
 }
 

@@ -5,6 +5,7 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use catalog_compiler::model::Catalog;
+use catalog_compiler::search::Request;
 use catalog_core::search::{Hit, OwnedIndex, Scratch, Weights};
 use serde_json::json;
 
@@ -40,14 +41,6 @@ pub fn search(catalog: &Catalog, index: &OwnedIndex, query: &str, k: usize) -> E
         );
     }
     ExitCode::SUCCESS
-}
-
-/// One line of a queries file (the `dev.jsonl` format).
-#[derive(serde::Deserialize)]
-struct QueryLine {
-    id: String,
-    query: String,
-    expected: Vec<String>,
 }
 
 /// Field weights from `name=3,keyword=2,...` (unnamed ones keep their defaults), for
@@ -88,36 +81,12 @@ pub enum Format {
     Json,
 }
 
-/// The queries of a `dev.jsonl`-format file, each with its expected tools' indexes.
-fn read_queries(
-    catalog: &Catalog,
-    queries_path: &str,
-) -> Result<Vec<(QueryLine, Vec<u32>)>, Usage> {
+/// The requests of a `dev.jsonl`-format file.
+fn read_queries(catalog: &Catalog, queries_path: &str) -> Result<Vec<Request>, Usage> {
     let text = std::fs::read_to_string(queries_path)
         .map_err(|e| Usage(format!("cannot read `{queries_path}`: {e}")))?;
-    let mut queries = Vec::new();
-    for (i, line) in text
-        .lines()
-        .enumerate()
-        .filter(|(_, l)| !l.trim().is_empty())
-    {
-        let q: QueryLine = serde_json::from_str(line)
-            .map_err(|e| Usage(format!("{queries_path}:{}: not a query line: {e}", i + 1)))?;
-        let mut expected = Vec::new();
-        for name in &q.expected {
-            match catalog.tools.iter().position(|t| &t.name == name) {
-                Some(doc) => expected.push(u32::try_from(doc).unwrap_or(u32::MAX)),
-                None => {
-                    return Err(Usage(format!(
-                        "{queries_path}:{}: query `{}` expects `{name}`, which the catalog lacks",
-                        i + 1,
-                        q.id
-                    )));
-                }
-            }
-        }
-        queries.push((q, expected));
-    }
+    let queries = catalog_compiler::search::requests(catalog, &text)
+        .map_err(|e| Usage(format!("{queries_path}:{e}")))?;
     if queries.is_empty() {
         return Err(Usage(format!("`{queries_path}` holds no query")));
     }
@@ -138,7 +107,8 @@ pub fn eval(
     let mut scratch = Scratch::default();
     let (mut recall, mut hit, mut mrr) = (0.0f64, 0.0f64, 0.0f64);
     let mut misses = 0;
-    for (q, expected) in &queries {
+    for q in &queries {
+        let expected = &q.expected;
         let top: Vec<u32> = view
             .search(&q.query, k, &mut scratch)
             .iter()
@@ -172,7 +142,7 @@ pub fn eval(
     // (a page fault, the other core) must not move the figure.
     let mut times = Vec::with_capacity(queries.len() * 5);
     for _ in 0..5 {
-        for (q, _) in &queries {
+        for q in &queries {
             let start = Instant::now();
             let hits = view.search(&q.query, k, &mut scratch);
             times.push(start.elapsed().as_secs_f64() * 1e6);
