@@ -1,20 +1,18 @@
 //! The catalog's tools as an MCP server answers them, free of any transport: what a level
 //! lists, and the one path every `tools/call` takes.
 //!
-//! A call goes through `catalog_core::verify` with the connection's level (the tool
+//! A call goes through `Catalog::verify` with the connection's level (the tool
 //! exists and is exposed to MCP, the level reaches it, the arguments fit, the gated-tool
-//! policy agrees), then through the generated `Handler` of the backend, then
-//! `check_output`. The verifier's refusals are JSON-RPC errors with the rejection's code
+//! policy agrees), then `ToolCall::run`: the generated `Handler` of the backend, then the
+//! output check. The verifier's refusals are JSON-RPC errors with the rejection's code
 //! and message and the whole rejection as `data`; a handler that fails, or a result that
 //! breaks its declared output, is a tool result with `isError: true`.
 
 use std::sync::Arc;
 
 use app_backend::Backend;
-use app_catalog::{Tool, ToolCall};
-use catalog_core::{
-    Access, Caller, Dispatch, Gate, Rejection, Value, Verified, check_output, verify,
-};
+use app_catalog::{Catalog, Tool};
+use catalog_core::{Access, Caller, Dispatch, Gate, Rejection, Value, Verified};
 use rmcp::ErrorData;
 use rmcp::model::{CallToolResult, ContentBlock, ErrorCode};
 
@@ -74,7 +72,7 @@ impl Tools {
         // Kept for the question only: the verifier takes the arguments.
         let shown = (self.gated == Gated::Ask).then(|| arguments.clone());
         let mut policy = self.gated;
-        let call = match verify::<ToolCall, 1>(Gate::Mcp(level), name, arguments, &mut policy) {
+        let call = match Catalog::verify(Gate::Mcp(level), name, arguments, &mut policy) {
             Ok(Verified::Run(call)) => call,
             Ok(Verified::Ask(call)) => {
                 let tool = call.tool();
@@ -87,12 +85,11 @@ impl Tools {
             Err(rejection) => return refuse(&rejection),
         };
         let tool = call.tool();
-        match call.dispatch(&self.backend, Caller::Mcp(level)).await {
-            Dispatch::Ran(Ok(value)) => match check_output(tool, &value) {
-                Ok(()) => Ok(self.success(tool, value)),
-                Err(rejection) => refuse(&rejection),
-            },
-            Dispatch::Ran(Err(error)) => refuse(&Rejection::runtime(tool, error)),
+        // `run` is dispatch plus the output check: a failed handler or a result that
+        // breaks its declared output comes back as a runtime rejection.
+        match call.run(&self.backend, Caller::Mcp(level)).await {
+            Dispatch::Ran(Ok(value)) => Ok(self.success(tool, value)),
+            Dispatch::Ran(Err(rejection)) => refuse(&rejection),
             // The search tool has no MCP level, so the verifier never lets it through.
             Dispatch::Search(_) => Err(ErrorData::internal_error(
                 "the search tool is answered by the agent loop, not over MCP",
