@@ -1,7 +1,7 @@
 //! Model → Rust tokens. Every list the program needs is computed here from the rows.
 //!
 //! Generated code uses only fully qualified paths (it must compile under
-//! `#![no_implicit_prelude]`) and reaches `serde` through the runtime crate, so the user's
+//! `#![no_implicit_prelude]`) and reaches `serde_json` through the runtime crate, so the user's
 //! crate needs no dependency of its own on it.
 
 use catalog_core::search::Weights;
@@ -437,7 +437,7 @@ impl Gen<'_> {
             if t.input_schema.is_some() {
                 out.extend(self.raw_arguments(&name, &doc));
             } else {
-                out.extend(self.object(&name, &t.variant(), &doc, &t.params, true));
+                out.extend(self.object(&name, &t.variant(), &doc, &t.params));
             }
         }
         out
@@ -447,71 +447,74 @@ impl Gen<'_> {
     /// schema at run time rather than by a Rust type.
     fn raw_arguments(&self, name: &str, doc_text: &str) -> TokenStream {
         let core = self.core;
-        let serde_crate = format!("{}::__private::serde", path_string(core));
         let ty = ident(name);
         let d = doc(doc_text);
         quote! {
             #d
-            #[derive(Clone, Debug, PartialEq, #core::__private::serde::Serialize, #core::__private::serde::Deserialize)]
-            #[serde(crate = #serde_crate, transparent)]
+            #[derive(Clone, Debug, PartialEq)]
             pub struct #ty(
                 /// The arguments as the model sent them.
                 pub #core::__private::Map<#core::__private::String, #core::__private::Value>,
             );
+
+            impl #core::FromJson for #ty {
+                fn from_json(value: #core::__private::Value) -> ::core::result::Result<Self, #core::ArgError> {
+                    #core::FromJson::from_json(value).map(#ty)
+                }
+            }
         }
     }
 
     /// A struct for an object's fields, and the types its fields need, named after `stem`
     /// (the tool's variant for its arguments, else the object's own name).
-    fn object(
-        &self,
-        name: &str,
-        stem: &str,
-        doc_text: &str,
-        fields: &[Field],
-        deny_unknown: bool,
-    ) -> TokenStream {
+    fn object(&self, name: &str, stem: &str, doc_text: &str, fields: &[Field]) -> TokenStream {
         let core = self.core;
-        let serde_crate = format!("{}::__private::serde", path_string(core));
         let ty = ident(name);
         let mut nested = TokenStream::new();
         let mut defaults = Vec::new();
-        let members = fields.iter().map(|f| {
+        let mut members = Vec::new();
+        let mut reads = Vec::new();
+        for f in fields {
             let field = ident(&f.ident());
+            let key = &f.name;
             let ty_name = names::generated_type(stem, TypeStep::Field(f.type_word()));
             let inner = self.rust_type(&f.ty, &ty_name, &mut nested);
-            let rename = (f.ident_bare() != f.name).then(|| {
-                let json = &f.name;
-                quote!(rename = #json,)
-            });
-            let d = doc(f.ty.description.as_deref().unwrap_or(&format!("`{}`.", f.name)));
+            let d = doc(f
+                .ty
+                .description
+                .as_deref()
+                .unwrap_or(&format!("`{}`.", f.name)));
             if let Some(default) = &f.default {
                 let fn_name = format_ident!("__default_{}", f.ident_bare());
-                let path = format!("{name}::{fn_name}");
                 let value = self.default_value(&f.ty, default, &inner);
                 defaults.push(quote! {
                     fn #fn_name() -> #inner { #value }
                 });
-                quote! { #d #[serde(#rename default = #path)] pub #field: #inner }
+                members.push(quote! { #d pub #field: #inner });
+                reads.push(quote! { #field: fields.or_default(#key, #ty::#fn_name)? });
             } else if f.required {
-                let attr = rename.map(|r| quote!(#[serde(#r)]));
-                quote! { #d #attr pub #field: #inner }
+                members.push(quote! { #d pub #field: #inner });
+                reads.push(quote! { #field: fields.required(#key)? });
             } else {
-                quote! {
-                    #d
-                    #[serde(#rename default, skip_serializing_if = "::core::option::Option::is_none")]
-                    pub #field: ::core::option::Option<#inner>
-                }
+                members.push(quote! { #d pub #field: ::core::option::Option<#inner> });
+                reads.push(quote! { #field: fields.optional(#key)? });
             }
-        }).collect::<Vec<_>>();
-        let deny = deny_unknown.then(|| quote!(deny_unknown_fields,));
+        }
+        let keys = fields.iter().map(|f| &f.name);
+        let mutable = (!fields.is_empty()).then(|| quote!(mut));
         let d = doc(doc_text);
         let defaults = (!defaults.is_empty()).then(|| quote! { impl #ty { #( #defaults )* } });
         quote! {
             #d
-            #[derive(Clone, Debug, PartialEq, #core::__private::serde::Serialize, #core::__private::serde::Deserialize)]
-            #[serde(crate = #serde_crate, #deny)]
+            #[derive(Clone, Debug, PartialEq)]
             pub struct #ty { #( #members, )* }
+
+            impl #core::FromJson for #ty {
+                fn from_json(value: #core::__private::Value) -> ::core::result::Result<Self, #core::ArgError> {
+                    let #mutable fields = #core::__private::Fields::new(value, &[ #( #keys ),* ])?;
+                    ::core::result::Result::Ok(#ty { #( #reads, )* })
+                }
+            }
             #defaults
             #nested
         }
@@ -545,7 +548,7 @@ impl Gen<'_> {
                     .description
                     .clone()
                     .unwrap_or_else(|| format!("`{name}`."));
-                nested.extend(self.object(name, name, &doc_text, fields, true));
+                nested.extend(self.object(name, name, &doc_text, fields));
                 let ty = ident(name);
                 quote!(#ty)
             }
@@ -555,7 +558,6 @@ impl Gen<'_> {
 
     fn string_enum(&self, name: &str, description: Option<&str>, values: &[String]) -> TokenStream {
         let core = self.core;
-        let serde_crate = format!("{}::__private::serde", path_string(core));
         let ty = ident(name);
         let variants = enum_variants(values);
         let idents: Vec<_> = variants.iter().map(|v| ident(v)).collect();
@@ -563,15 +565,23 @@ impl Gen<'_> {
         let docs = values.iter().map(|v| doc(&format!("`{v}`")));
         quote! {
             #d
-            #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, #core::__private::serde::Serialize, #core::__private::serde::Deserialize)]
-            #[serde(crate = #serde_crate)]
-            pub enum #ty { #( #docs #[serde(rename = #values)] #idents, )* }
+            #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+            pub enum #ty { #( #docs #idents, )* }
 
             impl #ty {
+                /// Every value, in the catalog's order.
+                pub const ALL: &'static [#ty] = &[ #( #ty::#idents ),* ];
+
                 /// The value as JSON spells it.
                 #[must_use]
                 pub const fn as_str(self) -> &'static str {
                     match self { #( #ty::#idents => #values, )* }
+                }
+            }
+
+            impl #core::FromJson for #ty {
+                fn from_json(value: #core::__private::Value) -> ::core::result::Result<Self, #core::ArgError> {
+                    #core::__private::variant(value, &[ #( #values ),* ]).map(|i| #ty::ALL[i])
                 }
             }
         }
@@ -704,13 +714,8 @@ impl Gen<'_> {
                 /// Parses a call's JSON arguments into the tool's typed arguments (`null`
                 /// counts as no arguments).
                 fn parse(tool: Tool, arguments: #core::__private::Value) -> ::core::result::Result<ToolCall, #core::__private::String> {
-                    let arguments = match arguments {
-                        #core::__private::Value::Null => #core::__private::Value::Object(#core::__private::Map::new()),
-                        other => other,
-                    };
-                    let message = |e: #core::__private::serde_json::Error| #core::__private::ToString::to_string(&e);
                     match tool {
-                        #( Tool::#variants => #core::__private::serde_json::from_value(arguments).map(ToolCall::#variants).map_err(message), )*
+                        #( Tool::#variants => #core::__private::arguments(arguments).map(ToolCall::#variants), )*
                     }
                 }
 
@@ -939,10 +944,6 @@ fn access_tokens(core: &syn::Path, a: Access) -> TokenStream {
         Access::ReadAndStage => quote!(#core::Access::ReadAndStage),
         Access::FullAccess => quote!(#core::Access::FullAccess),
     }
-}
-
-fn path_string(p: &syn::Path) -> String {
-    quote!(#p).to_string().replace(' ', "")
 }
 
 /// Variant names for string enum values; when values do not map to distinct identifiers

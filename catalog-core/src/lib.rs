@@ -9,6 +9,7 @@
 
 extern crate alloc;
 
+mod args;
 mod discovery;
 pub mod render;
 pub mod search;
@@ -17,6 +18,7 @@ pub mod shape;
 mod spec;
 mod verify;
 
+pub use args::{ArgError, FromJson};
 pub use discovery::{Discovery, Found, Info, Retention, SearchOutcome, Unavailable};
 /// JSON values as handlers return them and as free-form arguments arrive.
 pub use serde_json::{Map, Value};
@@ -29,16 +31,17 @@ pub use verify::{
 };
 
 /// Paths the generated code uses, so the calling crate needs no dependency of its own
-/// on `serde` or `serde_json`. Not part of the public API.
+/// on `serde_json`. Not part of the public API.
 #[doc(hidden)]
 pub mod __private {
     pub use alloc::string::{String, ToString};
     pub use alloc::vec;
     pub use alloc::vec::Vec;
     pub use core::cmp::Ordering;
-    pub use serde;
     pub use serde_json;
     pub use serde_json::{Map, Value};
+
+    pub use crate::args::{Fields, arguments, variant};
 
     /// Binary search of a table sorted by name; `const` so `tools![...]` resolves names
     /// at compile time, and the same code serves `Tool::from_name` at run time.

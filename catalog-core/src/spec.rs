@@ -157,7 +157,7 @@ pub enum CallError {
     BadArguments {
         /// The tool's name.
         tool: &'static str,
-        /// What `serde_json` reported.
+        /// Where and why (see [`ArgError`](crate::ArgError)).
         message: String,
     },
 }

@@ -14,7 +14,7 @@ mod rejection;
 mod suggest;
 #[cfg(test)]
 mod tests;
-mod words;
+pub(crate) mod words;
 
 use alloc::string::{String, ToString};
 use core::fmt;
@@ -34,7 +34,7 @@ pub trait Call: Sized {
     /// Parses arguments, already checked against `tool`'s input shape, into the typed call.
     ///
     /// # Errors
-    /// What `serde_json` reported, should the arguments still not fit the Rust type.
+    /// Where and why, should the arguments still not fit the Rust type.
     fn parse(tool: Self::Tool, arguments: Value) -> Result<Self, String>;
 
     /// The tool called.

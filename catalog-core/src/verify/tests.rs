@@ -531,8 +531,8 @@ struct TestCall(T, Value);
 impl Call for TestCall {
     type Tool = T;
     fn parse(tool: T, arguments: Value) -> Result<Self, String> {
-        if tool.name() == "raw" && !arguments.is_object() {
-            return Err(String::from("invalid type: integer `5`, expected a map"));
+        if tool.name() == "raw" {
+            crate::__private::arguments::<crate::Map<String, Value>>(arguments.clone())?;
         }
         Ok(TestCall(tool, arguments))
     }
@@ -664,20 +664,16 @@ fn the_rejection_json_has_a_fixed_key_order() {
 }
 
 #[test]
-fn a_parse_error_after_the_check_is_reported_in_serdes_words() {
+fn a_parse_error_after_the_check_is_reported_in_the_parsers_words() {
     assert_eq!(
         chat("raw", json!(5)).unwrap_err(),
         Rejection {
             class: Schema,
             tool: Some("raw"),
             message: String::from(
-                "Invalid arguments for `raw`: invalid type: integer `5`, expected a map. Correct the arguments as the tool's input schema says and call `raw` again."
+                "Invalid arguments for `raw`: expected an object, found the number 5. Correct the arguments as the tool's input schema says and call `raw` again."
             ),
-            issues: vec![issue(
-                "",
-                Schema,
-                "invalid type: integer `5`, expected a map"
-            )],
+            issues: vec![issue("", Schema, "expected an object, found the number 5")],
         }
     );
 }

@@ -60,7 +60,7 @@ pub(super) fn noun(subject: Subject, path: &str) -> &'static str {
 }
 
 /// Appends one JSON Pointer segment, escaped as RFC 6901 says.
-pub(super) fn push_segment(path: &mut String, key: &str) {
+pub(crate) fn push_segment(path: &mut String, key: &str) {
     path.push('/');
     for c in key.chars() {
         match c {
@@ -72,7 +72,7 @@ pub(super) fn push_segment(path: &mut String, key: &str) {
 }
 
 /// A value as a message names it: `the string "5"`, `the number 2.5`, `an array`.
-pub(super) fn describe(value: &Value) -> String {
+pub(crate) fn describe(value: &Value) -> String {
     match value {
         Value::Null => String::from("null"),
         Value::Bool(b) => b.to_string(),

@@ -2,7 +2,8 @@
 // (which cannot be raw) becomes `self_`; the JSON names stay as written.
 catalog_macros::catalog!("ui/pass/keywords.toml");
 
-use catalog_core::__private::serde_json;
+use catalog_core::FromJson;
+use catalog_core::__private::serde_json::json;
 
 fn main() {
     let built = FilterRowsArgs {
@@ -11,24 +12,23 @@ fn main() {
         self_: true,
         r#async: Some(5),
     };
-    let parsed: FilterRowsArgs =
-        serde_json::from_str(r#"{"type": "number", "match": "^4", "self": true, "async": 5}"#)
+    let parsed =
+        FilterRowsArgs::from_json(json!({"type": "number", "match": "^4", "self": true, "async": 5}))
             .unwrap();
     assert_eq!(parsed, built);
-    let json = serde_json::to_value(&built).unwrap();
-    assert_eq!(
-        json,
-        serde_json::json!({"type": "number", "match": "^4", "self": true, "async": 5})
-    );
+    assert_eq!(parsed.r#type.as_str(), "number");
+    // The Rust spelling is not a JSON name.
+    let e = FilterRowsArgs::from_json(json!({"type": "text", "match": "x", "self_": true}))
+        .unwrap_err();
+    assert_eq!(e.pointer(), "/self_");
 
-    let defaults: FilterRowsArgs =
-        serde_json::from_str(r#"{"type": "text", "match": "x"}"#).unwrap();
+    let defaults = FilterRowsArgs::from_json(json!({"type": "text", "match": "x"})).unwrap();
     assert!(!defaults.self_);
     assert_eq!(defaults.r#async, None);
 
     let call = ToolCall::parse(
         "filterRows",
-        serde_json::json!({"type": "text", "match": "x"}),
+        json!({"type": "text", "match": "x"}),
     )
     .unwrap();
     assert_eq!(call.tool(), Tool::FilterRows);

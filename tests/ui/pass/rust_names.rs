@@ -4,7 +4,8 @@
 // JSON.
 catalog_macros::catalog!("ui/pass/rust_names.toml");
 
-use catalog_core::__private::serde_json::{self, json};
+use catalog_core::FromJson;
+use catalog_core::__private::serde_json::json;
 
 fn main() {
     assert_eq!(Tool::from_name("openTable"), Some(Tool::OpenTable));
@@ -12,7 +13,7 @@ fn main() {
     assert_eq!(tool!(open_table), Tool::OpenTableForm);
     assert_eq!(Tool::OpenTableForm.name(), "open_table");
 
-    let args: OpenTableArgs = serde_json::from_value(
+    let args = OpenTableArgs::from_json(
         json!({"dateRange": "2025-01-01/2025-01-31", "date_range": "January"}),
     )
     .unwrap();
@@ -20,7 +21,7 @@ fn main() {
     assert_eq!(args.date_range_text.as_deref(), Some("January"));
     let _ = OpenTableFormArgs {};
 
-    let sorted: OpenTableArgs = serde_json::from_value(json!({
+    let sorted = OpenTableArgs::from_json(json!({
         "dateRange": "2025",
         "sortOrder": "desc",
         "sort": {"column": "name", "order": "up"},
