@@ -80,7 +80,7 @@ pub fn skeleton(outline: &Outline, opts: &Options) -> TokenStream {
             wire_name,
         })
         .collect();
-    let specs: Vec<TokenStream> = rows.iter().map(|r| skeleton_spec(core, r)).collect();
+    let specs: Vec<TokenStream> = rows.iter().map(skeleton_spec).collect();
     let tool = tool_enum(core, &rows, &specs);
     let w = Literal::usize_unsuffixed(rows.len().div_ceil(64));
     let sets = DERIVED_SETS.iter().map(|d| {
@@ -183,24 +183,24 @@ pub fn skeleton(outline: &Outline, opts: &Options) -> TokenStream {
 }
 
 /// A skeleton row's spec: its names, and nothing it could be called with.
-fn skeleton_spec(core: &syn::Path, row: &Row) -> TokenStream {
+fn skeleton_spec(row: &Row) -> TokenStream {
     let (name, wire_name) = (&row.name, &row.wire_name);
     quote! {
-        #core::ToolSpec {
+        ToolSpec {
             name: #name,
             description: "",
             keywords: &[],
             examples: &[],
-            visibility: #core::Visibility::Inline,
-            tier: ::core::option::Option::None,
-            access: ::core::option::Option::None,
+            visibility: Visibility::Inline,
+            tier: None,
+            access: None,
             mcp: false,
             wire_name: #wire_name,
             input_schema: "{}",
-            input: #core::Shape::Any,
+            input: Shape::Any,
             strict: false,
-            output_schema: ::core::option::Option::None,
-            output: ::core::option::Option::None,
+            output_schema: None,
+            output: None,
         }
     }
 }
@@ -240,35 +240,38 @@ impl Gen<'_> {
                 wire_name: s.wire_name.clone(),
             })
             .collect();
-        let specs: Vec<TokenStream> = specs.iter().map(|s| self.spec(s)).collect();
+        let specs: Vec<TokenStream> = specs.iter().map(Gen::spec).collect();
         tool_enum(self.core, &rows, &specs)
     }
 
-    fn spec(&self, s: &Spec<'_>) -> TokenStream {
-        let core = self.core;
+    /// A row's `ToolSpec`, in the short names the block holding every spec imports.
+    fn spec(s: &Spec<'_>) -> TokenStream {
         let t = s.tool;
         let name = &t.name;
         let description = &s.description;
         let keywords = &t.keywords;
         let examples = &t.examples;
         let visibility = match t.visibility {
-            Visibility::Inline => quote!(#core::Visibility::Inline),
-            Visibility::Discoverable => quote!(#core::Visibility::Discoverable),
+            Visibility::Inline => quote!(Visibility::Inline),
+            Visibility::Discoverable => quote!(Visibility::Discoverable),
         };
         let tier = option(t.tier.map(|tier| match tier {
-            Tier::Silent => quote!(#core::Tier::Silent),
-            Tier::Gated => quote!(#core::Tier::Gated),
+            Tier::Silent => quote!(Tier::Silent),
+            Tier::Gated => quote!(Tier::Gated),
         }));
-        let access = option(t.access.map(|a| access_tokens(core, a)));
+        let access = option(t.access.map(|a| {
+            let variant = access_variant(a);
+            quote!(Access::#variant)
+        }));
         let mcp = t.mcp;
         let wire_name = &s.wire_name;
         let input_schema = &s.input_schema;
-        let input = s.input.tokens(core);
+        let input = s.input.tokens();
         let strict = s.strict;
         let output_schema = option(s.output_schema.as_ref().map(|s| quote!(#s)));
-        let output = option(s.output.as_ref().map(|o| o.tokens(core)));
+        let output = option(s.output.as_ref().map(crate::shape::Node::tokens));
         quote! {
-            #core::ToolSpec {
+            ToolSpec {
                 name: #name,
                 description: #description,
                 keywords: &[ #( #keywords ),* ],
@@ -800,7 +803,13 @@ fn tool_enum(core: &syn::Path, rows: &[Row], specs: &[TokenStream]) -> TokenStre
             pub const ALL: [Tool; #n] = [ #( Tool::#variants ),* ];
             /// Number of tools.
             pub const COUNT: usize = #n;
-            const SPECS: &'static [#core::ToolSpec] = &[ #( #specs ),* ];
+            const SPECS: &'static [#core::ToolSpec] = {
+                #[allow(unused_imports)]
+                use #core::{Access, Shape, Tier, ToolSpec, Visibility, shape::{Bounds, Object, Property}};
+                #[allow(unused_imports)]
+                use ::core::option::Option::{None, Some};
+                &[ #( #specs ),* ]
+            };
             const BY_NAME: &'static [(&'static str, Tool)] = &[ #( (#sorted_names, Tool::#sorted_variants) ),* ];
             const BY_WIRE_NAME: &'static [(&'static str, Tool)] = &[ #( (#wire_names, Tool::#wire_variants) ),* ];
 
@@ -930,20 +939,22 @@ fn list_macros() -> TokenStream {
     }
 }
 
-fn option(t: Option<TokenStream>) -> TokenStream {
-    if let Some(t) = t {
-        quote!(::core::option::Option::Some(#t))
-    } else {
-        quote!(::core::option::Option::None)
+fn access_tokens(core: &syn::Path, a: Access) -> TokenStream {
+    let variant = access_variant(a);
+    quote!(#core::Access::#variant)
+}
+
+fn access_variant(a: Access) -> syn::Ident {
+    match a {
+        Access::ReadOnly => format_ident!("ReadOnly"),
+        Access::ReadAndStage => format_ident!("ReadAndStage"),
+        Access::FullAccess => format_ident!("FullAccess"),
     }
 }
 
-fn access_tokens(core: &syn::Path, a: Access) -> TokenStream {
-    match a {
-        Access::ReadOnly => quote!(#core::Access::ReadOnly),
-        Access::ReadAndStage => quote!(#core::Access::ReadAndStage),
-        Access::FullAccess => quote!(#core::Access::FullAccess),
-    }
+/// `Some(t)` or `None`, for the spec block, which imports both.
+fn option(t: Option<TokenStream>) -> TokenStream {
+    t.map_or_else(|| quote!(None), |t| quote!(Some(#t)))
 }
 
 /// Variant names for string enum values; when values do not map to distinct identifiers

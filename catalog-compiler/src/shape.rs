@@ -183,42 +183,43 @@ fn either(nodes: Vec<Node>) -> Node {
 }
 
 impl Node {
-    /// A constant expression of the `Shape`, usable in a `static` under
-    /// `#![no_implicit_prelude]`: the nested parts are `&` of constants, promoted to
-    /// `'static`.
-    pub(crate) fn tokens(&self, core: &syn::Path) -> TokenStream {
+    /// A constant expression of the `Shape`, its nested parts `&` of constants promoted to
+    /// `'static`. It names `Shape`, `Object`, `Property`, `Bounds`, `Some` and `None`
+    /// unqualified: the expansion imports them in the one block that holds every spec,
+    /// since full paths would be most of a large catalog's tokens.
+    pub(crate) fn tokens(&self) -> TokenStream {
         match self {
-            Node::Any => quote!(#core::Shape::Any),
-            Node::Null => quote!(#core::Shape::Null),
-            Node::Boolean => quote!(#core::Shape::Boolean),
+            Node::Any => quote!(Shape::Any),
+            Node::Null => quote!(Shape::Null),
+            Node::Boolean => quote!(Shape::Boolean),
             Node::Integer(b) => {
-                let b = bounds_tokens(core, *b);
-                quote!(#core::Shape::Integer(#b))
+                let b = bounds_tokens(*b);
+                quote!(Shape::Integer(#b))
             }
             Node::Number(b) => {
-                let b = bounds_tokens(core, *b);
-                quote!(#core::Shape::Number(#b))
+                let b = bounds_tokens(*b);
+                quote!(Shape::Number(#b))
             }
-            Node::String(values) => quote!(#core::Shape::String { values: &[ #( #values ),* ] }),
+            Node::String(values) => quote!(Shape::String { values: &[ #( #values ),* ] }),
             Node::Array(item) => {
-                let item = item.tokens(core);
-                quote!(#core::Shape::Array(&#item))
+                let item = item.tokens();
+                quote!(Shape::Array(&#item))
             }
             Node::Object { properties, closed } => {
                 let properties = properties.iter().map(|p| {
-                    let (name, required, shape) = (&p.name, p.required, p.node.tokens(core));
-                    quote!(#core::shape::Property { name: #name, required: #required, shape: #shape })
+                    let (name, required, shape) = (&p.name, p.required, p.node.tokens());
+                    quote!(Property { name: #name, required: #required, shape: #shape })
                 });
                 quote! {
-                    #core::Shape::Object(#core::shape::Object {
+                    Shape::Object(Object {
                         properties: &[ #( #properties ),* ],
                         closed: #closed,
                     })
                 }
             }
             Node::Either(nodes) => {
-                let nodes = nodes.iter().map(|n| n.tokens(core));
-                quote!(#core::Shape::Either(&[ #( #nodes ),* ]))
+                let nodes = nodes.iter().map(Node::tokens);
+                quote!(Shape::Either(&[ #( #nodes ),* ]))
             }
         }
     }
@@ -259,13 +260,13 @@ pub(crate) fn leak_str(s: &str) -> &'static str {
     Box::leak(s.into())
 }
 
-fn bounds_tokens(core: &syn::Path, b: Bounds) -> TokenStream {
+fn bounds_tokens(b: Bounds) -> TokenStream {
     // `f64_unsuffixed` prints the shortest text that reads back to the same value; JSON
     // numbers are finite, which it requires. The sign is its own token, as Rust spells a
     // negative literal.
     let bound = |x: Option<f64>| {
         let Some(x) = x else {
-            return quote!(::core::option::Option::None);
+            return quote!(None);
         };
         let magnitude = Literal::f64_unsuffixed(x.abs());
         let x = if x.is_sign_negative() {
@@ -273,10 +274,10 @@ fn bounds_tokens(core: &syn::Path, b: Bounds) -> TokenStream {
         } else {
             quote!(#magnitude)
         };
-        quote!(::core::option::Option::Some(#x))
+        quote!(Some(#x))
     };
     let (minimum, maximum) = (bound(b.minimum), bound(b.maximum));
-    quote!(#core::shape::Bounds { minimum: #minimum, maximum: #maximum })
+    quote!(Bounds { minimum: #minimum, maximum: #maximum })
 }
 
 #[cfg(test)]
@@ -444,13 +445,12 @@ mod tests {
             "required": ["n"],
             "additionalProperties": false
         });
-        let core: syn::Path = syn::parse_quote!(::catalog_core);
-        let tokens = read(&schema).tokens(&core);
+        let tokens = read(&schema).tokens();
         let item: syn::ItemStatic =
             syn::parse2(quote!(static S: ::catalog_core::Shape = #tokens;)).unwrap();
         let text = quote!(#item).to_string();
         assert!(text.contains("Some (0.1)"), "{text}");
         assert!(text.contains("Some (- 3.0)"), "{text}");
-        assert_eq!(tokens.to_string(), read(&schema).tokens(&core).to_string());
+        assert_eq!(tokens.to_string(), read(&schema).tokens().to_string());
     }
 }
