@@ -11,6 +11,8 @@
 //!   build is `cargo clean -p` of that crate then `cargo build`, wall time, so cargo's own
 //!   start-up is in both. The rebuild edits one row's description (for the pasted crate
 //!   the expansion is regenerated first, untimed) and times `cargo build`;
+//! - the expansion is read by nightly rustc, which times it as the user's build runs it
+//!   (see the `rustc` module);
 //! - search runs in the `scale-bench` crate's bench, once per engine in its own process.
 
 use std::fmt::Write as _;
@@ -22,6 +24,7 @@ use serde_json::Value;
 
 use crate::{Flags, Usage, r#gen};
 
+mod rustc;
 mod shapes;
 
 /// Sizes measured when `--sizes` is not given: a small catalog, BFCL, the hosted tool
@@ -61,6 +64,8 @@ struct Row {
     shapes: Vec<(usize, Option<Timing>, Option<u64>)>,
     ours: Option<Value>,
     tantivy: Option<Value>,
+    /// The expansion as rustc runs it.
+    rustc: rustc::Readings,
 }
 
 /// Runs the benchmark; `opts` holds `--sizes`, `--runs`, `--seed`, `--budget-minutes`.
@@ -82,8 +87,10 @@ pub fn run(opts: &Flags) -> Result<ExitCode, Usage> {
         .get("skip")
         .map_or(Vec::new(), |s| s.split(',').collect());
     for s in &skip {
-        if !["builds", "search"].contains(s) {
-            return Err(Usage(format!("`--skip {s}`: use builds, search or both")));
+        if !["builds", "search", "rustc"].contains(s) {
+            return Err(Usage(format!(
+                "`--skip {s}`: use builds, search, rustc, or several comma separated"
+            )));
         }
     }
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
@@ -127,6 +134,9 @@ pub fn run(opts: &Flags) -> Result<ExitCode, Usage> {
             row.code_bytes / 1024,
             row.table_bytes / 1024
         );
+        if !skip.contains(&"rustc") {
+            row.rustc = in_rustc(&root, &scale, &dir, n, &toml);
+        }
         if !skip.contains(&"builds") {
             let runs = if n <= 2000 { runs } else { 1 };
             builds(
@@ -222,6 +232,42 @@ fn expansion(toml: &str, n: usize, row: &mut Row) {
         + std::mem::size_of_val(index.name_rank.as_slice());
 }
 
+/// The expansion read by nightly rustc (see [`rustc`]), from two crates of its own.
+fn in_rustc(root: &Path, scale: &Path, dir: &Path, n: usize, toml: &str) -> rustc::Readings {
+    let lock =
+        std::fs::read_to_string(root.join("Cargo.lock")).expect("the workspace has a Cargo.lock");
+    let (with_macro, pasted_dir) = (dir.join("rustc-macro"), dir.join("rustc-pasted"));
+    write_crate(
+        &with_macro,
+        &format!("scale-rustc-macro-{n}"),
+        true,
+        MACRO_LIB,
+        toml,
+        &lock,
+    );
+    write_crate(
+        &pasted_dir,
+        &format!("scale-rustc-pasted-{n}"),
+        false,
+        &pasted(toml),
+        toml,
+        &lock,
+    );
+    let readings = rustc::measure(&scale.join("nightly"), &with_macro, &pasted_dir);
+    let show = |r: Option<rustc::Read>| {
+        r.map_or("—".into(), |r| {
+            format!("{:.2} s ({:.0} MB)", r.secs, r.rss_mib)
+        })
+    };
+    println!(
+        "in rustc, parse + expand: catalog! {}, macro at opt-level 3 {}, pasted {}",
+        show(readings.macro_default),
+        show(readings.macro_optimised),
+        show(readings.pasted)
+    );
+    readings
+}
+
 /// Builds the expansion rewritten into each of [`shapes::SHAPES`], once each, clean.
 #[allow(clippy::too_many_arguments)]
 fn try_shapes(
@@ -263,6 +309,9 @@ fn try_shapes(
         row.shapes.push((i, timing, rlib));
     }
 }
+
+/// The library of the crate that calls the macro.
+const MACRO_LIB: &str = "//! `catalog!` on a generated catalog.\n#![allow(missing_docs)]\n::catalog_macros::catalog!(\"tools.toml\");\n";
 
 /// The formatted expansion of a catalog, tracking `tools.toml` as the macro does.
 fn pasted(toml: &str) -> String {
@@ -317,12 +366,12 @@ fn builds(
     let target = scale.join("target");
     let mac = (dir.join("macro"), format!("scale-macro-{n}"));
     let pas = (dir.join("pasted"), format!("scale-pasted-{n}"));
-    let mac_lib = "//! `catalog!` on a generated catalog.\n#![allow(missing_docs)]\n::catalog_macros::catalog!(\"tools.toml\");\n";
     let pas_lib = pasted(toml);
     let over = || started.elapsed().as_secs_f64() > budget_s;
     // Dependencies first, untimed, under an empty library (so the crate itself is not
     // built for nothing); then the real library.
-    for ((krate, name), with_macro, lib) in [(&mac, true, mac_lib), (&pas, false, pas_lib.as_str())]
+    for ((krate, name), with_macro, lib) in
+        [(&mac, true, MACRO_LIB), (&pas, false, pas_lib.as_str())]
     {
         if over() {
             println!("builds skipped: over the time budget");
@@ -551,9 +600,49 @@ fn tables(rows: &[Row]) -> String {
         runs.join(", ")
     );
 
+    rustc_table(&mut t, rows);
     shape_tables(&mut t, rows);
     search_table(&mut t, rows);
     t
+}
+
+/// The expansion as nightly rustc reports it: parse + expand, and memory after.
+fn rustc_table(t: &mut String, rows: &[Row]) {
+    if rows.iter().all(|r| r.rustc.pasted.is_none()) {
+        return;
+    }
+    let _ = writeln!(t, "\n### Expansion in rustc\n");
+    let _ = writeln!(
+        t,
+        "| tools | `catalog!`, macro as cargo builds it | macro at opt-level 3 | pasted expansion (parsing alone) | `catalog!` / pasted | opt-level 3 / pasted |"
+    );
+    let _ = writeln!(t, "|---:|---:|---:|---:|---:|---:|");
+    let cell = |r: Option<rustc::Read>| {
+        r.map_or("—".into(), |r| {
+            format!("{:.2} s ({:.0} MB)", r.secs, r.rss_mib)
+        })
+    };
+    let ratio = |a: Option<rustc::Read>, b: Option<rustc::Read>| {
+        a.zip(b)
+            .map_or("—".into(), |(a, b)| format!("{:.1}×", a.secs / b.secs))
+    };
+    for r in rows {
+        let x = &r.rustc;
+        let _ = writeln!(
+            t,
+            "| {} | {} | {} | {} | {} | {} |",
+            thousands(r.tools),
+            cell(x.macro_default),
+            cell(x.macro_optimised),
+            cell(x.pasted),
+            ratio(x.macro_default, x.pasted),
+            ratio(x.macro_optimised, x.pasted),
+        );
+    }
+    let _ = writeln!(
+        t,
+        "\nSeconds of rustc's `parse_crate` + `macro_expand_crate` (nightly `-Z time-passes -Z no-analysis`), with rustc's resident memory after expansion."
+    );
 }
 
 /// A build's timing as a table cell: wall (processor).
@@ -602,6 +691,9 @@ fn shape_tables(t: &mut String, rows: &[Row]) {
 }
 
 fn search_table(t: &mut String, rows: &[Row]) {
+    if rows.iter().all(|r| r.ours.is_none() && r.tantivy.is_none()) {
+        return;
+    }
     let _ = writeln!(t, "\n### Search\n");
     let _ = writeln!(
         t,
