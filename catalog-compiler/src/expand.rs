@@ -55,8 +55,32 @@ pub fn expand(catalog: &Catalog, opts: &Options) -> TokenStream {
     let types = g.argument_types();
     let call = g.tool_call();
     let handler = g.handler();
+    let core = &opts.core;
     let macros = list_macros();
-    quote! { #track #tool #sets #types #call #handler #macros }
+    quote! {
+        #track #tool #sets #call
+
+        /// The argument types and `Handler`, written where their names are short: full
+        /// paths were most of a large catalog's tokens. Re-exported beside `Tool`.
+        #[doc(hidden)]
+        pub mod __arguments {
+            #![allow(unused_imports)]
+            use #core::__private::{Fields, Map, String, Value, Vec, serde_json, variant};
+            use #core::{ArgError, Caller, FromJson};
+            use ::core::convert::From;
+            use ::core::future::Future;
+            use ::core::marker::{Send, Sync};
+            use ::core::option::Option::{self, None, Some};
+            use ::core::result::Result::{self, Err, Ok};
+
+            #types
+            #handler
+        }
+        #[doc(inline)]
+        pub use __arguments::*;
+
+        #macros
+    }
 }
 
 /// A skeleton of the same API, emitted when the catalog has errors, so the user's crate
@@ -438,7 +462,7 @@ impl Gen<'_> {
             let name = t.args_type();
             let doc = format!("Arguments of `{}`.", t.name);
             if t.input_schema.is_some() {
-                out.extend(self.raw_arguments(&name, &doc));
+                out.extend(Gen::raw_arguments(&name, &doc));
             } else {
                 out.extend(self.object(&name, &t.variant(), &doc, &t.params));
             }
@@ -448,8 +472,7 @@ impl Gen<'_> {
 
     /// Arguments declared by `input-schema`: the JSON object itself, checked against the
     /// schema at run time rather than by a Rust type.
-    fn raw_arguments(&self, name: &str, doc_text: &str) -> TokenStream {
-        let core = self.core;
+    fn raw_arguments(name: &str, doc_text: &str) -> TokenStream {
         let ty = ident(name);
         let d = doc(doc_text);
         quote! {
@@ -457,12 +480,12 @@ impl Gen<'_> {
             #[derive(Clone, Debug, PartialEq)]
             pub struct #ty(
                 /// The arguments as the model sent them.
-                pub #core::__private::Map<#core::__private::String, #core::__private::Value>,
+                pub Map<String, Value>,
             );
 
-            impl #core::FromJson for #ty {
-                fn from_json(value: #core::__private::Value) -> ::core::result::Result<Self, #core::ArgError> {
-                    #core::FromJson::from_json(value).map(#ty)
+            impl FromJson for #ty {
+                fn from_json(value: Value) -> Result<Self, ArgError> {
+                    FromJson::from_json(value).map(#ty)
                 }
             }
         }
@@ -471,7 +494,6 @@ impl Gen<'_> {
     /// A struct for an object's fields, and the types its fields need, named after `stem`
     /// (the tool's variant for its arguments, else the object's own name).
     fn object(&self, name: &str, stem: &str, doc_text: &str, fields: &[Field]) -> TokenStream {
-        let core = self.core;
         let ty = ident(name);
         let mut nested = TokenStream::new();
         let mut defaults = Vec::new();
@@ -489,7 +511,7 @@ impl Gen<'_> {
                 .unwrap_or(&format!("`{}`.", f.name)));
             if let Some(default) = &f.default {
                 let fn_name = format_ident!("__default_{}", f.ident_bare());
-                let value = self.default_value(&f.ty, default, &inner);
+                let value = Gen::default_value(&f.ty, default, &inner);
                 defaults.push(quote! {
                     fn #fn_name() -> #inner { #value }
                 });
@@ -499,7 +521,7 @@ impl Gen<'_> {
                 members.push(quote! { #d pub #field: #inner });
                 reads.push(quote! { #field: fields.required(#key)? });
             } else {
-                members.push(quote! { #d pub #field: ::core::option::Option<#inner> });
+                members.push(quote! { #d pub #field: Option<#inner> });
                 reads.push(quote! { #field: fields.optional(#key)? });
             }
         }
@@ -512,10 +534,10 @@ impl Gen<'_> {
             #[derive(Clone, Debug, PartialEq)]
             pub struct #ty { #( #members, )* }
 
-            impl #core::FromJson for #ty {
-                fn from_json(value: #core::__private::Value) -> ::core::result::Result<Self, #core::ArgError> {
-                    let #mutable fields = #core::__private::Fields::new(value, &[ #( #keys ),* ])?;
-                    ::core::result::Result::Ok(#ty { #( #reads, )* })
+            impl FromJson for #ty {
+                fn from_json(value: Value) -> Result<Self, ArgError> {
+                    let #mutable fields = Fields::new(value, &[ #( #keys ),* ])?;
+                    Ok(#ty { #( #reads, )* })
                 }
             }
             #defaults
@@ -525,13 +547,12 @@ impl Gen<'_> {
 
     /// The Rust type of a catalog type, generating named types into `nested`.
     fn rust_type(&self, t: &TypeSpec, name: &str, nested: &mut TokenStream) -> TokenStream {
-        let core = self.core;
         match &t.kind {
-            Kind::String { values: None } => quote!(#core::__private::String),
+            Kind::String { values: None } => quote!(String),
             Kind::String {
                 values: Some(values),
             } => {
-                nested.extend(self.string_enum(name, t.description.as_deref(), values));
+                nested.extend(Gen::string_enum(name, t.description.as_deref(), values));
                 let ty = ident(name);
                 quote!(#ty)
             }
@@ -541,10 +562,10 @@ impl Gen<'_> {
             Kind::Array(item) => {
                 let inner =
                     self.rust_type(item, &names::generated_type(name, TypeStep::Item), nested);
-                quote!(#core::__private::Vec<#inner>)
+                quote!(Vec<#inner>)
             }
             Kind::Object(None) => {
-                quote!(#core::__private::Map<#core::__private::String, #core::__private::Value>)
+                quote!(Map<String, Value>)
             }
             Kind::Object(Some(fields)) => {
                 let doc_text = t
@@ -555,12 +576,11 @@ impl Gen<'_> {
                 let ty = ident(name);
                 quote!(#ty)
             }
-            Kind::Raw(_) => quote!(#core::__private::Value),
+            Kind::Raw(_) => quote!(Value),
         }
     }
 
-    fn string_enum(&self, name: &str, description: Option<&str>, values: &[String]) -> TokenStream {
-        let core = self.core;
+    fn string_enum(name: &str, description: Option<&str>, values: &[String]) -> TokenStream {
         let ty = ident(name);
         let variants = enum_variants(values);
         let idents: Vec<_> = variants.iter().map(|v| ident(v)).collect();
@@ -582,19 +602,18 @@ impl Gen<'_> {
                 }
             }
 
-            impl #core::FromJson for #ty {
-                fn from_json(value: #core::__private::Value) -> ::core::result::Result<Self, #core::ArgError> {
-                    #core::__private::variant(value, &[ #( #values ),* ]).map(|i| #ty::ALL[i])
+            impl FromJson for #ty {
+                fn from_json(value: Value) -> Result<Self, ArgError> {
+                    variant(value, &[ #( #values ),* ]).map(|i| #ty::ALL[i])
                 }
             }
         }
     }
 
-    fn default_value(&self, t: &TypeSpec, v: &Value, ty: &TokenStream) -> TokenStream {
-        let core = self.core;
+    fn default_value(t: &TypeSpec, v: &Value, ty: &TokenStream) -> TokenStream {
         match (&t.kind, v) {
             (Kind::String { values: None }, Value::String(s)) => {
-                quote!(<#core::__private::String as ::core::convert::From<&str>>::from(#s))
+                quote!(<String as From<&str>>::from(#s))
             }
             (
                 Kind::String {
@@ -620,9 +639,9 @@ impl Gen<'_> {
             _ => {
                 let json = v.to_string();
                 quote! {
-                    match #core::__private::serde_json::from_str(#json) {
-                        ::core::result::Result::Ok(value) => value,
-                        ::core::result::Result::Err(_) => ::core::unreachable!("the catalog compiler checked this default"),
+                    match serde_json::from_str(#json).map(FromJson::from_json) {
+                        Ok(Ok(value)) => value,
+                        _ => ::core::unreachable!("the catalog compiler checked this default"),
                     }
                 }
             }
@@ -741,7 +760,6 @@ impl Gen<'_> {
     }
 
     fn handler(&self) -> TokenStream {
-        let core = self.core;
         let methods = self.handled().map(|(t, _, m)| {
             let args = ident(&t.args_type());
             let d = doc(&format!("`{}`: {}", t.name, t.description));
@@ -749,15 +767,15 @@ impl Gen<'_> {
                 #d
                 fn #m(
                     &self,
-                    caller: #core::Caller,
+                    caller: Caller,
                     args: #args,
-                ) -> impl ::core::future::Future<Output = ::core::result::Result<#core::__private::Value, Self::Error>> + ::core::marker::Send;
+                ) -> impl Future<Output = Result<Value, Self::Error>> + Send;
             }
         });
         quote! {
             /// The implementation of every tool but the search tool (the agent loop answers
             /// that one). A row without its method here does not compile.
-            pub trait Handler: ::core::marker::Sync {
+            pub trait Handler: Sync {
                 /// What a handler returns when it fails.
                 type Error;
                 #( #methods )*

@@ -135,9 +135,14 @@ properties.mode = { type = "string", enum = ["on"], rust-name = "switch" }
         for source in [include_str!("../../catalog.toml"), &nested] {
             let catalog = compile(source).unwrap();
             let file: syn::File = syn::parse2(expand(&catalog, &Options::default())).unwrap();
+            // Top-level items and those of the module holding the argument types.
             let defined: BTreeSet<String> = file
                 .items
                 .iter()
+                .flat_map(|item| match item {
+                    syn::Item::Mod(m) => m.content.as_ref().map_or(&[][..], |(_, items)| items),
+                    other => std::slice::from_ref(other),
+                })
                 .filter_map(|item| match item {
                     syn::Item::Struct(s) => Some(s.ident.to_string()),
                     syn::Item::Enum(e) => Some(e.ident.to_string()),

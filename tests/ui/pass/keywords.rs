@@ -11,6 +11,7 @@ fn main() {
         r#match: String::from("^4"),
         self_: true,
         r#async: Some(5),
+        columns: vec![FilterRowsColumnsItem::Name],
     };
     let parsed =
         FilterRowsArgs::from_json(json!({"type": "number", "match": "^4", "self": true, "async": 5}))
@@ -25,6 +26,8 @@ fn main() {
     let defaults = FilterRowsArgs::from_json(json!({"type": "text", "match": "x"})).unwrap();
     assert!(!defaults.self_);
     assert_eq!(defaults.r#async, None);
+    // A default no literal spells is rebuilt from its JSON.
+    assert_eq!(defaults.columns, [FilterRowsColumnsItem::Name]);
 
     let call = ToolCall::parse(
         "filterRows",
