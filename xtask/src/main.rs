@@ -49,10 +49,10 @@ commands:
   gen-catalog --tools N --out FILE [--seed S] [--queries FILE.jsonl]
       a synthetic catalog of N rows, the same for the same seed, and requests to search it
   bench-scale [--sizes 100,1853,10000,25519] [--runs 3] [--seed 1] [--budget-minutes 90]
-              [--skip builds,search,rustc] [--shapes SIZES]
-      expansion, build and rebuild times, search against tantivy, sizes, per catalog size;
-      prints the tables of BENCHMARKS.md (run it with --release); --shapes also builds
-      rewritten forms of the expansion at those sizes, to see where rustc spends its time
+              [--skip builds,search,rustc]
+      expansion (in this process and, with a nightly toolchain, inside rustc), build and
+      rebuild times, search against tantivy, sizes, per catalog size; prints the tables of
+      BENCHMARKS.md (run it with --release)
 
 --catalog defaults to catalog.toml in the workspace root.";
 

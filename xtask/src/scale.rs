@@ -25,7 +25,6 @@ use serde_json::Value;
 use crate::{Flags, Usage, r#gen};
 
 mod rustc;
-mod shapes;
 
 /// Sizes measured when `--sizes` is not given: a small catalog, BFCL, the hosted tool
 /// search's limit and the largest published tool index.
@@ -60,8 +59,6 @@ struct Row {
     pasted_rebuild: Option<Timing>,
     rlib_bytes: Option<u64>,
     builds_timed: usize,
-    /// Each shape tried: its index in [`shapes::SHAPES`], its clean build, its rlib's size.
-    shapes: Vec<(usize, Option<Timing>, Option<u64>)>,
     ours: Option<Value>,
     tantivy: Option<Value>,
     /// The expansion as rustc runs it.
@@ -70,14 +67,11 @@ struct Row {
 
 /// Runs the benchmark; `opts` holds `--sizes`, `--runs`, `--seed`, `--budget-minutes`.
 pub fn run(opts: &Flags) -> Result<ExitCode, Usage> {
-    opts.only(&["sizes", "runs", "seed", "budget-minutes", "skip", "shapes"])?;
+    opts.only(&["sizes", "runs", "seed", "budget-minutes", "skip"])?;
     let sizes = opts
         .get("sizes")
         .map_or(Ok(SIZES.to_vec()), |l| size_list("sizes", l))?;
     let runs = opts.count("runs", 3)?;
-    let shape_sizes = opts
-        .get("shapes")
-        .map_or(Ok(Vec::new()), |l| size_list("shapes", l))?;
     let seed = opts.get("seed").map_or(Ok(1), |s| {
         s.parse::<u64>()
             .map_err(|_| Usage(format!("`--seed {s}` is not a whole number")))
@@ -142,9 +136,6 @@ pub fn run(opts: &Flags) -> Result<ExitCode, Usage> {
             builds(
                 &root, &scale, &dir, n, &toml, runs, budget_s, started, &mut row,
             );
-            if shape_sizes.contains(&n) {
-                try_shapes(&root, &scale, &dir, n, &toml, budget_s, started, &mut row);
-            }
         }
         if let Some(Some(bench)) = &search_bench {
             row.ours = search(bench, &dir, "ours");
@@ -266,48 +257,6 @@ fn in_rustc(root: &Path, scale: &Path, dir: &Path, n: usize, toml: &str) -> rust
         show(readings.pasted)
     );
     readings
-}
-
-/// Builds the expansion rewritten into each of [`shapes::SHAPES`], once each, clean.
-#[allow(clippy::too_many_arguments)]
-fn try_shapes(
-    root: &Path,
-    scale: &Path,
-    dir: &Path,
-    n: usize,
-    toml: &str,
-    budget_s: f64,
-    started: Instant,
-    row: &mut Row,
-) {
-    let lock =
-        std::fs::read_to_string(root.join("Cargo.lock")).expect("the workspace has a Cargo.lock");
-    let target = scale.join("target");
-    let code = pasted(toml);
-    for (i, shape) in shapes::SHAPES.iter().enumerate() {
-        if started.elapsed().as_secs_f64() > budget_s {
-            println!("shape `{}` skipped: over the time budget", shape.name);
-            continue;
-        }
-        let name = format!("scale-shape-{}-{n}", shape.name);
-        let krate = dir.join(format!("shape-{}", shape.name));
-        write_crate(&krate, &name, false, &(shape.rewrite)(&code), toml, &lock);
-        let _ = cargo(&target, &krate, &["clean", "-p", &name]);
-        let timing = cargo(&target, &krate, &["build"]);
-        let rlib = std::fs::metadata(
-            target
-                .join("debug")
-                .join(format!("lib{}.rlib", name.replace('-', "_"))),
-        )
-        .ok()
-        .map(|m| m.len());
-        println!(
-            "shape {}: clean build {}",
-            shape.name,
-            show(timing.as_ref())
-        );
-        row.shapes.push((i, timing, rlib));
-    }
 }
 
 /// The library of the crate that calls the macro.
@@ -601,7 +550,6 @@ fn tables(rows: &[Row]) -> String {
     );
 
     rustc_table(&mut t, rows);
-    shape_tables(&mut t, rows);
     search_table(&mut t, rows);
     t
 }
@@ -650,44 +598,6 @@ fn cell(v: Option<Timing>) -> String {
     v.map_or("—".into(), |t| {
         format!("{:.1} s ({:.1} s)", t.wall, t.cpu)
     })
-}
-
-fn shape_tables(t: &mut String, rows: &[Row]) {
-    let f = cell;
-    for r in rows.iter().filter(|r| !r.shapes.is_empty()) {
-        let _ = writeln!(
-            t,
-            "\n### Generated shapes, {} tools (clean build of the pasted expansion, rewritten)\n",
-            thousands(r.tools)
-        );
-        let _ = writeln!(
-            t,
-            "| shape | what changes | clean build | vs as generated | rlib |"
-        );
-        let _ = writeln!(t, "|---|---|---:|---:|---:|");
-        let base = r.shapes.iter().find(|s| s.0 == 0).and_then(|s| s.1);
-        for (i, timing, rlib) in &r.shapes {
-            let shape = &shapes::SHAPES[*i];
-            let vs = base.zip(*timing).map_or("—".into(), |(b, s)| {
-                format!(
-                    "{:+.0}% ({:+.0}%)",
-                    100.0 * (s.wall - b.wall) / b.wall,
-                    100.0 * (s.cpu - b.cpu) / b.cpu
-                )
-            });
-            let _ = writeln!(
-                t,
-                "| {} | {} | {} | {vs} | {} |",
-                shape.name,
-                shape.what,
-                f(*timing),
-                rlib.map_or("—".into(), |b| format!(
-                    "{:.1} MiB",
-                    mib(usize::try_from(b).unwrap_or(usize::MAX))
-                )),
-            );
-        }
-    }
 }
 
 fn search_table(t: &mut String, rows: &[Row]) {
