@@ -700,10 +700,15 @@ impl Gen<'_> {
                     handler: &H,
                     caller: #core::Caller,
                 ) -> #core::Dispatch<::core::result::Result<#core::__private::Value, H::Error>, #search_args> {
-                    match self {
-                        ToolCall::#search(args) => #core::Dispatch::Search(args),
-                        #( ToolCall::#h_variants(args) => #core::Dispatch::Ran(H::#h_methods(handler, caller, args).await), )*
-                    }
+                    // One await, not one per tool: rustc lays out a future over all its
+                    // awaits, and with one per arm that grew with the square of the catalog.
+                    let ran: ::core::pin::Pin<#core::__private::Box<
+                        dyn ::core::future::Future<Output = ::core::result::Result<#core::__private::Value, H::Error>> + ::core::marker::Send + '_,
+                    >> = match self {
+                        ToolCall::#search(args) => return #core::Dispatch::Search(args),
+                        #( ToolCall::#h_variants(args) => #core::__private::Box::pin(H::#h_methods(handler, caller, args)), )*
+                    };
+                    #core::Dispatch::Ran(ran.await)
                 }
 
                 /// [`ToolCall::dispatch`], then the result held to the tool's declared

@@ -34,6 +34,7 @@ pub use verify::{
 /// on `serde_json`. Not part of the public API.
 #[doc(hidden)]
 pub mod __private {
+    pub use alloc::boxed::Box;
     pub use alloc::string::{String, ToString};
     pub use alloc::vec;
     pub use alloc::vec::Vec;
