@@ -1,8 +1,9 @@
 //! Model → Rust tokens. Every list the program needs is computed here from the rows.
 //!
-//! Generated code uses only fully qualified paths (it must compile under
-//! `#![no_implicit_prelude]`) and reaches `serde_json` through the runtime crate, so the user's
-//! crate needs no dependency of its own on it.
+//! Generated code relies on nothing from the caller's prelude (it must compile under
+//! `#![no_implicit_prelude]`): its paths are absolute, or imported by the block or module
+//! that uses them. It reaches `serde_json` through the runtime crate, so the user's crate
+//! needs no dependency of its own on it.
 
 use catalog_core::search::Weights;
 use catalog_core::{Access, Retention, Tier, Visibility};
