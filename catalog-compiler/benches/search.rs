@@ -17,6 +17,7 @@ use std::hint::black_box;
 use std::process::{Command, Stdio};
 use std::time::Instant;
 
+use catalog_compiler::search::percentile;
 use catalog_core::search::{Scratch, Weights};
 use serde_json::Value;
 
@@ -244,12 +245,6 @@ fn peer(rounds: usize) -> Option<Figures> {
         p90_us: num("p90_us"),
         p99_us: num("p99_us"),
     })
-}
-
-/// The value at a nearest rank (`permille` of the way up) of sorted times.
-fn percentile(sorted: &[f64], permille: usize) -> f64 {
-    let rank = (permille * sorted.len()).div_ceil(1000).max(1);
-    sorted[rank.min(sorted.len()) - 1]
 }
 
 fn ms(start: Instant) -> f64 {

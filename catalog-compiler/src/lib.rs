@@ -75,13 +75,9 @@ pub fn format(tokens: proc_macro2::TokenStream) -> Result<String, syn::Error> {
     Ok(prettyplease::unparse(&syn::parse2(tokens)?))
 }
 
+/// The settings and the two role rows every test catalog starts with.
 #[cfg(test)]
-mod tests {
-    use std::collections::BTreeSet;
-
-    use super::*;
-
-    const HEAD: &str = r#"
+const TEST_HEAD: &str = r#"
 [settings]
 search-tool = "searchTools"
 ask-tool = "ask"
@@ -94,11 +90,19 @@ query = { type = "string" }
 
 [[tool]]
 name = "ask"
-description = "Asks the user."
+description = "Asks the user a question."
 visibility = "inline"
 tier = "silent"
 access = "read-only"
 "#;
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeSet;
+
+    use super::*;
+
+    use crate::TEST_HEAD as HEAD;
 
     /// Messages of a catalog's errors.
     fn errors(source: &str) -> Vec<String> {

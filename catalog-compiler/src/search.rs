@@ -144,3 +144,14 @@ pub fn requests(catalog: &Catalog, jsonl: &str) -> Result<Vec<Request>, String> 
     }
     Ok(out)
 }
+
+/// The value at the nearest rank `permille` of the way up sorted times (500 the median,
+/// 990 the p99): one definition for every figure the search benches and `eval-search` print.
+///
+/// # Panics
+/// When `sorted` is empty.
+#[must_use]
+pub fn percentile(sorted: &[f64], permille: usize) -> f64 {
+    let rank = (permille * sorted.len()).div_ceil(1000).max(1);
+    sorted[rank.min(sorted.len()) - 1]
+}

@@ -24,6 +24,7 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use catalog_compiler::model::{Catalog, Field, Kind, TypeSpec};
+use catalog_compiler::search::percentile;
 use catalog_core::search::{Scratch, Weights};
 use serde_json::{Value, json};
 use tantivy::collector::TopDocs;
@@ -350,12 +351,6 @@ fn status_kib(key: &str) -> Option<u64> {
         .lines()
         .find_map(|l| l.strip_prefix(key)?.strip_prefix(':'))
         .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
-}
-
-/// The value at a nearest rank (`permille` of the way up) of sorted times.
-fn percentile(sorted: &[f64], permille: usize) -> f64 {
-    let rank = (permille * sorted.len()).div_ceil(1000).max(1);
-    sorted[rank.min(sorted.len()) - 1]
 }
 
 fn ms(start: Instant) -> f64 {

@@ -10,6 +10,8 @@ use catalog_compiler::model::{Catalog, DERIVED_SETS, Visibility};
 use catalog_compiler::{Diagnostic, Located};
 use serde_json::json;
 
+use crate::thousands;
+
 /// Output format.
 #[derive(Clone, Copy)]
 pub enum Format {
@@ -196,19 +198,6 @@ fn summary(path: &str, c: &Catalog, report: &Report) -> String {
 
 fn plural(n: usize) -> &'static str {
     if n == 1 { "" } else { "s" }
-}
-
-/// `12345` as `12,345`.
-fn thousands(n: usize) -> String {
-    let digits = n.to_string();
-    let mut out = String::new();
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 fn tokens_table(c: &Catalog, t: &TokenReport) -> String {

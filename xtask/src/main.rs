@@ -273,3 +273,16 @@ fn read(opts: &Flags) -> Result<(String, String), Usage> {
         Err(e) => Err(Usage(format!("cannot read `{path}`: {e}"))),
     }
 }
+
+/// `25519` as `25,519`, for the figures the commands print.
+fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
+}

@@ -22,7 +22,7 @@ use std::time::Instant;
 
 use serde_json::Value;
 
-use crate::{Flags, Usage, r#gen};
+use crate::{Flags, Usage, r#gen, thousands};
 
 mod rustc;
 
@@ -698,19 +698,6 @@ fn ms(start: Instant) -> f64 {
 
 fn mib(bytes: usize) -> f64 {
     count(bytes) / (1024.0 * 1024.0)
-}
-
-/// `25519` → `25,519`.
-fn thousands(n: usize) -> String {
-    let s = n.to_string();
-    let mut out = String::new();
-    for (i, c) in s.chars().enumerate() {
-        if i > 0 && (s.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 #[allow(clippy::cast_precision_loss)] // counts far below 2^52

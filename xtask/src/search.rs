@@ -150,7 +150,7 @@ pub fn eval(
         }
     }
     times.sort_by(f64::total_cmp);
-    let median = times[times.len() / 2];
+    let median = catalog_compiler::search::percentile(&times, 500);
     let n = count_f64(queries.len());
     let report = json!({
         "tools": catalog.tools.len(),

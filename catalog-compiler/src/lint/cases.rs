@@ -1,26 +1,8 @@
 //! One case per lint and per `[lints]` rule: what fires, where, and what does not.
 
 use super::*;
+use crate::TEST_HEAD as HEAD;
 use crate::diag::line_col;
-
-const HEAD: &str = r#"
-[settings]
-search-tool = "searchTools"
-ask-tool = "ask"
-
-[[tool]]
-name = "searchTools"
-description = "Finds tools."
-[tool.params]
-query = { type = "string" }
-
-[[tool]]
-name = "ask"
-description = "Asks the user a question."
-visibility = "inline"
-tier = "silent"
-access = "read-only"
-"#;
 
 /// A row with the given name, description and extra keys, read-only and silent.
 fn row(name: &str, visibility: &str, description: &str, extra: &str) -> String {
