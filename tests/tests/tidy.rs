@@ -14,7 +14,7 @@ fn root() -> PathBuf {
 /// so each dependency here is a decision, not an accident.
 const LIGHT: &[(&str, &[&str])] = &[
     ("catalog-core", &["serde", "serde_json"]),
-    ("app-catalog", &["catalog-core", "catalog-macros"]),
+    ("example/catalog", &["catalog-core", "catalog-macros"]),
 ];
 
 #[test]
@@ -80,7 +80,7 @@ fn light_crates_name_no_other_crate_in_source() {
         "catalog_macros",
     ];
     let mut problems = Vec::new();
-    for dir in ["catalog-core/src", "app-catalog/src"] {
+    for dir in ["catalog-core/src", "example/catalog/src"] {
         let files = rust_files(&root().join(dir));
         // `use set::Iter` names the crate's own module `set`, not a crate.
         let modules: Vec<String> = files
