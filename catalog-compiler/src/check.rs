@@ -227,8 +227,14 @@ fn settings(
             let settings = Settings {
                 search_tool: s,
                 ask_tool: a,
-                search_results: raw.search_results.as_ref().map_or(5, |(n, _)| *n),
-                searches_per_turn: raw.searches_per_turn.as_ref().map_or(3, |(n, _)| *n),
+                search_results: raw
+                    .search_results
+                    .as_ref()
+                    .map_or(Settings::DEFAULT_SEARCH_RESULTS, |(n, _)| *n),
+                searches_per_turn: raw
+                    .searches_per_turn
+                    .as_ref()
+                    .map_or(Settings::DEFAULT_SEARCHES_PER_TURN, |(n, _)| *n),
                 keep_discovered: raw
                     .keep_discovered
                     .as_ref()
@@ -470,6 +476,14 @@ fn search_tool_rules(row: &RawTool, name: &str, errors: &mut Errors) -> Roles {
 /// would both be `date_range`).
 fn rust_names(fields: &[Field], tool: &str, errors: &mut Errors) {
     fields_distinct(fields, tool, None, errors);
+}
+
+/// Whether a row's parameters make distinct Rust fields at every depth: what the skeleton
+/// of a catalog with errors asks before it generates a row's argument types.
+pub(crate) fn distinct_fields(fields: &[Field], tool: &str) -> bool {
+    let mut errors = Errors::default();
+    rust_names(fields, tool, &mut errors);
+    errors.is_empty()
 }
 
 /// `rust_names` for the fields of one object; `parent` names the field that holds them

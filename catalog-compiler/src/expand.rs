@@ -84,150 +84,12 @@ pub fn expand(catalog: &Catalog, opts: &Options) -> TokenStream {
     }
 }
 
-/// A skeleton of the same API, emitted when the catalog has errors, so the user's crate
-/// reports the catalog's errors and not a cascade of missing items. It holds every item but
-/// the argument types and the handler's methods: `Tool` with a variant for each row of the
-/// outline (a row whose name is valid and unique), `tool!`/`tools!`, `ToolSet`, `Catalog`
-/// with every derived set (empty), `ToolCall` (empty) and `Handler`.
+/// The same API for a catalog with errors, so the user's crate reports the catalog's
+/// errors and not a cascade of missing items: [`expand`] of [`Outline::skeleton`] (every
+/// well-named row, with no parameters). Every item a dependent crate uses is there.
 #[must_use]
 pub fn skeleton(outline: &Outline, opts: &Options) -> TokenStream {
-    let core = &opts.core;
-    let track = tracking(opts);
-    let names: Vec<&str> = outline.tools.iter().map(|t| t.name.as_str()).collect();
-    let rows: Vec<Row> = outline
-        .tools
-        .iter()
-        .zip(names::wire_names(&names))
-        .map(|(t, wire_name)| Row {
-            name: t.name.clone(),
-            variant: ident(&t.variant),
-            doc: format!("`{}` (the catalog has errors).", t.name),
-            wire_name,
-        })
-        .collect();
-    let specs: Vec<TokenStream> = rows.iter().map(skeleton_spec).collect();
-    let tool = tool_enum(core, &rows, &specs);
-    let w = Literal::usize_unsuffixed(rows.len().div_ceil(64));
-    let sets = DERIVED_SETS.iter().map(|d| {
-        let name = ident(d.name);
-        let doc = d.doc;
-        quote! { #[doc = #doc] pub const #name: ToolSet = ToolSet::EMPTY; }
-    });
-    let role = |i: Option<usize>, constant: &str, doc: &str| {
-        let row = &rows[i?];
-        let (constant, variant, name) = (ident(constant), &row.variant, row.name.as_str());
-        Some((
-            quote! { #[doc = #doc] pub const #constant: Tool = Tool::#variant; },
-            name,
-        ))
-    };
-    let (search, search_name) =
-        role(outline.search_tool, "SEARCH_TOOL", "The search tool.").unzip();
-    let (ask, ask_name) = role(
-        outline.ask_tool,
-        "ASK_TOOL",
-        "The tool that asks the user a question.",
-    )
-    .unzip();
-    let (search_name, ask_name) = (search_name.unwrap_or(""), ask_name.unwrap_or(""));
-    let macros = list_macros();
-    quote! {
-        #track
-        #tool
-
-        /// A set of this catalog's tools.
-        pub type ToolSet = #core::ToolSet<Tool, #w>;
-
-        /// The catalog as a whole (its sets are empty: the catalog has errors).
-        pub struct Catalog;
-
-        impl Catalog {
-            /// The `[settings]` table.
-            pub const SETTINGS: #core::Settings = #core::Settings {
-                search_results: 5,
-                searches_per_turn: 3,
-                search_tool: #search_name,
-                ask_tool: #ask_name,
-                keep_discovered: #core::Retention::Conversation,
-            };
-            #search
-            #ask
-            /// The search tool's description.
-            pub const SEARCH_DESCRIPTION: &'static str = "";
-            #( #sets )*
-
-            /// What an MCP client at a level may list and call.
-            #[must_use]
-            pub const fn mcp_allowed(_level: #core::Access) -> ToolSet {
-                ToolSet::EMPTY
-            }
-        }
-
-        /// A parsed call (none: the catalog has errors).
-        #[derive(Clone, Debug, PartialEq)]
-        pub enum ToolCall {}
-
-        impl ToolCall {
-            /// Which tool is called.
-            #[must_use]
-            pub const fn tool(&self) -> Tool {
-                match *self {}
-            }
-
-            /// Parses a call (never: the catalog has errors).
-            ///
-            /// # Errors
-            /// Always `CallError::UnknownTool`.
-            pub fn parse(name: &str, _arguments: #core::__private::Value) -> ::core::result::Result<ToolCall, #core::CallError> {
-                ::core::result::Result::Err(#core::CallError::UnknownTool(
-                    <#core::__private::String as ::core::convert::From<&str>>::from(name),
-                ))
-            }
-        }
-
-        impl #core::Call for ToolCall {
-            type Tool = Tool;
-
-            fn parse(_tool: Tool, _arguments: #core::__private::Value) -> ::core::result::Result<ToolCall, #core::__private::String> {
-                ::core::result::Result::Err(<#core::__private::String as ::core::convert::From<&str>>::from("the catalog has errors"))
-            }
-
-            fn tool(&self) -> Tool {
-                match *self {}
-            }
-        }
-
-        /// The tools' implementations (no methods: the catalog has errors).
-        pub trait Handler: ::core::marker::Sync {
-            /// What a handler returns when it fails.
-            type Error;
-        }
-
-        #macros
-    }
-}
-
-/// A skeleton row's spec: its names, and nothing it could be called with.
-fn skeleton_spec(row: &Row) -> TokenStream {
-    let (name, wire_name) = (&row.name, &row.wire_name);
-    quote! {
-        ToolSpec {
-            name: #name,
-            description: "",
-            keywords: &[],
-            examples: &[],
-            visibility: Visibility::Inline,
-            tier: None,
-            access: None,
-            mcp: false,
-            wire_name: #wire_name,
-            input_schema: "{}",
-            input: Shape::Any,
-            strict: false,
-            output_schema: None,
-            output: None,
-        }
-    }
+    expand(&outline.skeleton(), opts)
 }
 
 fn tracking(opts: &Options) -> TokenStream {
@@ -380,7 +242,11 @@ impl Gen<'_> {
             let value = self.set(d.contains);
             quote! { #[doc = #doc] pub const #name: ToolSet = #value; }
         });
-        let [read_only, read_and_stage, full_access] = Access::ALL.map(|a| access_tokens(core, a));
+        let set_names: Vec<syn::Ident> = DERIVED_SETS.iter().map(|d| ident(d.name)).collect();
+        let fields: Vec<syn::Ident> = DERIVED_SETS
+            .iter()
+            .map(|d| ident(&d.name.to_ascii_lowercase()))
+            .collect();
         quote! {
             #index_tables
 
@@ -419,7 +285,7 @@ impl Gen<'_> {
                 /// A new conversation's discovery state: the inline tools are active.
                 #[must_use]
                 pub fn discovery() -> #core::Discovery<'static, Tool, #w> {
-                    #core::Discovery::new(Catalog::INFO)
+                    <Catalog as #core::Catalog<#w>>::discovery()
                 }
                 /// The search tool, answered by the agent loop.
                 pub const SEARCH_TOOL: Tool = Tool::#search;
@@ -427,21 +293,21 @@ impl Gen<'_> {
                 pub const ASK_TOOL: Tool = Tool::#ask;
                 /// The search tool's description: the row's text and every discoverable tool's name.
                 pub const SEARCH_DESCRIPTION: &'static str = #search_description;
+                /// Words of 64 bits in a `ToolSet` of this catalog: the `W` of
+                /// `catalog_core::Catalog<W>`, which this `Catalog` implements.
+                pub const WORDS: usize = #w;
                 #( #sets )*
 
                 /// What an MCP client at `level` may list and call.
                 #[must_use]
                 pub const fn mcp_allowed(level: #core::Access) -> ToolSet {
-                    match level {
-                        #read_only => Catalog::MCP_READ_ONLY,
-                        #read_and_stage => Catalog::MCP_READ_AND_STAGE,
-                        #full_access => Catalog::MCP_FULL_ACCESS,
-                    }
+                    <Catalog as #core::Catalog<#w>>::SETS.mcp(level)
                 }
 
                 /// Checks a model's call before anything runs (see `catalog_core::verify`):
                 /// the tool is in reach of `gate`, the arguments fit its schema, and a gated
-                /// tool passed `permission`.
+                /// tool passed `permission`. What it hands back is the only value that runs
+                /// a handler.
                 ///
                 /// # Errors
                 /// The rejection to show the model, which names the way to recover.
@@ -451,8 +317,15 @@ impl Gen<'_> {
                     arguments: #core::__private::Value,
                     permission: &mut impl #core::Permission<Tool>,
                 ) -> ::core::result::Result<#core::Verified<ToolCall>, #core::Rejection> {
-                    #core::verify::<ToolCall, #w>(gate, name, arguments, permission)
+                    <Catalog as #core::Catalog<#w>>::verify(gate, name, arguments, permission)
                 }
+            }
+
+            impl #core::Catalog<#w> for Catalog {
+                type Tool = Tool;
+                type Call = ToolCall;
+                const SETS: #core::Sets<Tool, #w> = #core::Sets { #( #fields: Catalog::#set_names, )* };
+                const INFO: #core::Info<'static, Tool, #w> = Catalog::INFO;
             }
         }
     }
@@ -695,44 +568,26 @@ impl Gen<'_> {
                     })
                 }
 
-                /// Runs the call: a handler method, or hands a search back to the agent loop.
-                pub async fn dispatch<H: Handler>(
+            }
+
+            /// Runs a verified call (`VerifiedCall::run`): the handler method of its tool,
+            /// or the search handed back to the agent loop.
+            impl<H: Handler> #core::HandledBy<H> for ToolCall {
+                type Error = H::Error;
+                type Search = #search_args;
+
+                fn dispatch<'h>(
                     self,
-                    handler: &H,
+                    handler: &'h H,
                     caller: #core::Caller,
-                ) -> #core::Dispatch<::core::result::Result<#core::__private::Value, H::Error>, #search_args> {
-                    // One await, not one per tool: rustc lays out a future over all its
-                    // awaits, and with one per arm that grew with the square of the catalog.
-                    let ran: ::core::pin::Pin<#core::__private::Box<
-                        dyn ::core::future::Future<Output = ::core::result::Result<#core::__private::Value, H::Error>> + ::core::marker::Send + '_,
-                    >> = match self {
+                    _proof: #core::Proof<'_>,
+                ) -> #core::Dispatch<#core::BoxFuture<'h, ::core::result::Result<#core::__private::Value, H::Error>>, #search_args> {
+                    // One boxed future, not one await per tool: rustc lays out a future over
+                    // all its awaits, and with one per arm that grew with the square of the catalog.
+                    #core::Dispatch::Ran(match self {
                         ToolCall::#search(args) => return #core::Dispatch::Search(args),
                         #( ToolCall::#h_variants(args) => #core::__private::Box::pin(H::#h_methods(handler, caller, args)), )*
-                    };
-                    #core::Dispatch::Ran(ran.await)
-                }
-
-                /// [`ToolCall::dispatch`], then the result held to the tool's declared
-                /// output: a handler error, or a result that breaks the output, becomes a
-                /// `RUNTIME_ERROR` rejection for the model.
-                pub async fn run<H: Handler>(
-                    self,
-                    handler: &H,
-                    caller: #core::Caller,
-                ) -> #core::Dispatch<::core::result::Result<#core::__private::Value, #core::Rejection>, #search_args>
-                where
-                    H::Error: ::core::fmt::Display,
-                {
-                    let tool = self.tool();
-                    match self.dispatch(handler, caller).await {
-                        #core::Dispatch::Search(args) => #core::Dispatch::Search(args),
-                        #core::Dispatch::Ran(::core::result::Result::Ok(result)) => #core::Dispatch::Ran(
-                            #core::check_output(tool, &result).map(|()| result),
-                        ),
-                        #core::Dispatch::Ran(::core::result::Result::Err(e)) => {
-                            #core::Dispatch::Ran(::core::result::Result::Err(#core::Rejection::runtime(tool, e)))
-                        }
-                    }
+                    })
                 }
             }
 
@@ -961,11 +816,6 @@ fn list_macros() -> TokenStream {
             }};
         }
     }
-}
-
-fn access_tokens(core: &syn::Path, a: Access) -> TokenStream {
-    let variant = access_variant(a);
-    quote!(#core::Access::#variant)
 }
 
 fn access_variant(a: Access) -> syn::Ident {

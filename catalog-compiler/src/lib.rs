@@ -60,11 +60,51 @@ pub fn validate(source: &str) -> Result<Catalog, Vec<Diagnostic>> {
 }
 
 /// Reads as much of a catalog with errors as the skeleton of its API needs: the rows whose
-/// name is valid and unique, and the search and ask tools when the settings name such rows.
-/// Checks nothing; never fails.
+/// name is valid and unique, the search and ask tools when the settings name such rows,
+/// and each row's parameters (or `input-schema`) when no error lies inside them or on the
+/// row's name, so a handler written against a row with an unrelated mistake still
+/// compiles. Never fails.
 #[must_use]
 pub fn outline(source: &str) -> Outline {
-    parse::outline(source)
+    let mut outline = parse::outline(source);
+    let mut errors = diag::Errors::default();
+    let Some(raw) = parse::parse(source, &mut errors) else {
+        return outline;
+    };
+    let inputs: Vec<_> = raw
+        .tools
+        .iter()
+        .filter_map(|row| {
+            let (name, name_span) = row.name.clone()?;
+            Some((
+                name,
+                name_span,
+                row.params.clone(),
+                row.input_schema.clone(),
+            ))
+        })
+        .collect();
+    check::lower(source, raw, &mut errors);
+    let errors = errors.into_sorted();
+    let clean = |span: &diag::Span| !errors.iter().any(|d| span.contains(&d.span.start));
+    for (name, name_span, params, input_schema) in inputs {
+        let Some(row) = outline.tools.iter_mut().find(|t| t.name == name) else {
+            continue;
+        };
+        if !clean(&name_span) {
+            continue;
+        }
+        match (params, input_schema) {
+            (Some((params, span)), None)
+                if clean(&span) && check::distinct_fields(&params, &name) =>
+            {
+                row.params = params;
+            }
+            (None, Some((schema, span))) if clean(&span) => row.input_schema = Some(schema),
+            _ => {}
+        }
+    }
+    outline
 }
 
 /// Formats generated tokens as Rust source, as `cargo xtask expand` prints them.

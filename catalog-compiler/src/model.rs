@@ -35,6 +35,13 @@ pub struct Settings {
     pub keep_discovered: Retention,
 }
 
+impl Settings {
+    /// Hits per search call when `search-results` is not set.
+    pub const DEFAULT_SEARCH_RESULTS: usize = 5;
+    /// Search calls per user turn when `searches-per-turn` is not set.
+    pub const DEFAULT_SEARCHES_PER_TURN: usize = 3;
+}
+
 /// One `[[tool]]` row.
 #[derive(Debug, Clone)]
 pub struct Tool {
@@ -88,7 +95,7 @@ pub struct ToolSpans {
 
 /// As much of a catalog as can be read when it has errors: what the skeleton of the API
 /// is built from, so the user's crate sees the catalog's errors and not a cascade.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default)]
 pub struct Outline {
     /// Every row whose name is valid and not taken by an earlier row, in file order.
     pub tools: Vec<OutlineTool>,
@@ -99,12 +106,118 @@ pub struct Outline {
 }
 
 /// A row of an [`Outline`].
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, Default)]
 pub struct OutlineTool {
     /// The name the model sees.
     pub name: String,
     /// The enum variant: `rust-name` when it is a valid one, else derived from the name.
     pub variant: String,
+    /// Its parameters, when they were read without error (else none).
+    pub params: Vec<Field>,
+    /// Its `input-schema`, when it was read without error.
+    pub input_schema: Option<Value>,
+}
+
+impl Outline {
+    /// The catalog the skeleton of the API is generated from, by the same generator as a
+    /// valid catalog's: every outline row with the parameters read without error (the
+    /// search tool always takes a `query`), nothing in any derived set but `ALL` and
+    /// `INLINE`, and a stand-in for a search or ask tool the outline lacks. Rows whose
+    /// variant or handler method an earlier row already takes are left out, so the
+    /// skeleton itself compiles whatever the file holds.
+    #[must_use]
+    pub fn skeleton(&self) -> Catalog {
+        let mut tools: Vec<Tool> = Vec::new();
+        let mut index = BTreeMap::new();
+        let mut types: Vec<String> = names::RESERVED_TYPES.iter().map(|&t| t.into()).collect();
+        let defines = |tool: &Tool| -> Vec<String> {
+            tool.generated_types().into_iter().map(|g| g.name).collect()
+        };
+        for (i, row) in self.tools.iter().enumerate() {
+            let mut tool = Tool::stand_in(&row.name, &row.variant);
+            tool.params.clone_from(&row.params);
+            tool.input_schema.clone_from(&row.input_schema);
+            let mut own = defines(&tool);
+            let repeats = (1..own.len()).any(|i| own[..i].contains(&own[i]));
+            if repeats || own.iter().any(|t| types.contains(t)) {
+                // A type defined twice, or by another row: this row's parameters stay out.
+                tool.params.clear();
+                own = defines(&tool);
+            }
+            if tools
+                .iter()
+                .all(|t| t.variant() != tool.variant() && t.method() != tool.method())
+                && own.iter().all(|t| !types.contains(t))
+            {
+                types.extend(own);
+                index.insert(i, tools.len());
+                tools.push(tool);
+            }
+        }
+        let mut role = |found: Option<usize>, variant: &str| {
+            found
+                .and_then(|i| index.get(&i).copied())
+                .unwrap_or_else(|| {
+                    tools.push(Tool::stand_in(&names::snake(variant), variant));
+                    tools.len() - 1
+                })
+        };
+        let search_tool = role(self.search_tool, "__SearchTool");
+        let ask_tool = role(self.ask_tool, "__AskTool");
+        let search = &mut tools[search_tool];
+        let has_query = search.params.iter().any(|f| {
+            f.name == "query" && f.required && matches!(f.ty.kind, Kind::String { values: None })
+        });
+        if search.input_schema.is_some() || !has_query {
+            search.input_schema = None;
+            search.params = vec![Field {
+                name: "query".into(),
+                span: Span::default(),
+                rust_name: None,
+                ty: TypeSpec {
+                    kind: Kind::String { values: None },
+                    description: None,
+                    span: Span::default(),
+                },
+                required: true,
+                default: None,
+            }];
+        }
+        Catalog {
+            settings: Settings {
+                search_tool,
+                ask_tool,
+                search_results: Settings::DEFAULT_SEARCH_RESULTS,
+                searches_per_turn: Settings::DEFAULT_SEARCHES_PER_TURN,
+                keep_discovered: Retention::Conversation,
+            },
+            tools,
+            lints: lint::Config::default(),
+        }
+    }
+}
+
+impl Tool {
+    /// A skeleton row: the name and variant, and nothing that could be called.
+    fn stand_in(name: &str, variant: &str) -> Tool {
+        Tool {
+            name: name.into(),
+            name_span: Span::default(),
+            rust_name: Some(variant.into()),
+            description: format!("`{name}` (the catalog has errors)."),
+            keywords: Vec::new(),
+            examples: Vec::new(),
+            visibility: Visibility::Inline,
+            tier: None,
+            access: None,
+            mcp: false,
+            params: Vec::new(),
+            input_schema: None,
+            output: None,
+            lints: BTreeMap::new(),
+            spans: ToolSpans::default(),
+        }
+    }
 }
 
 /// A named, typed value: a tool parameter or an object property.
@@ -209,11 +322,16 @@ impl Tool {
         self.access.is_some_and(|a| a > Access::ReadOnly)
     }
 
-    /// Whether an MCP client at `level` may list and call the tool. Levels are cumulative;
-    /// `mcp = false` rows and the search tool are never allowed.
+    /// Whether an MCP client at `level` may list and call the tool: the runtime's one
+    /// access rule, [`catalog_core::reach`], applied to the row.
     #[must_use]
     pub fn mcp_allows(&self, level: Access) -> bool {
-        self.mcp && self.access.is_some_and(|a| a <= level)
+        catalog_core::reach(
+            catalog_core::Caller::Mcp(level),
+            false,
+            self.mcp,
+            self.access,
+        ) == catalog_core::Reach::Allowed
     }
 }
 

@@ -177,7 +177,11 @@ pub(crate) fn outline(source: &str) -> Outline {
         {
             continue;
         }
-        out.tools.push(OutlineTool { name, variant });
+        out.tools.push(OutlineTool {
+            name,
+            variant,
+            ..OutlineTool::default()
+        });
     }
     if let Some(DeValue::Table(settings)) = doc.get("settings").map(Spanned::get_ref) {
         let role = |key: &str| {

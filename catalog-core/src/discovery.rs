@@ -13,7 +13,7 @@ use alloc::vec::Vec;
 use core::fmt;
 
 use crate::search::{Index, Scratch};
-use crate::{Settings, ToolId, ToolSet};
+use crate::{Caller, Reach, Settings, ToolId, ToolSet};
 
 /// How long a tool found by search stays in the active set.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -222,7 +222,11 @@ impl<'a, T: ToolId, const W: usize> Discovery<'a, T, W> {
     pub fn check(&self, name: &str) -> Result<T, Unavailable> {
         let active = self.active();
         match T::from_name(name) {
-            Some(tool) if active.contains(tool) => Ok(tool),
+            Some(tool)
+                if tool.spec().reach(Caller::Chat, active.contains(tool)) == Reach::Allowed =>
+            {
+                Ok(tool)
+            }
             _ => Err(Unavailable {
                 name: String::from(name),
                 available: active.iter().map(T::name).collect(),

@@ -9,7 +9,9 @@
 
 extern crate alloc;
 
+mod access;
 mod args;
+mod catalog;
 mod discovery;
 pub mod render;
 pub mod search;
@@ -18,16 +20,19 @@ pub mod shape;
 mod spec;
 mod verify;
 
+pub use access::{Access, Caller, Reach, reach};
 pub use args::{ArgError, FromJson};
+pub use catalog::{Catalog, Sets};
 pub use discovery::{Discovery, Found, Info, Retention, SearchOutcome, Unavailable};
 /// JSON values as handlers return them and as free-form arguments arrive.
 pub use serde_json::{Map, Value};
 pub use set::{Iter, ToolId, ToolSet};
 pub use shape::Shape;
-pub use spec::{Access, CallError, Caller, Dispatch, Settings, Tier, ToolSpec, Visibility};
+pub use spec::{CallError, Dispatch, Settings, Tier, ToolSpec, Visibility};
 pub use verify::{
-    AllowAll, Call, Decision, DenyAll, ErrorClass, Gate, Issue, MAX_CHECK_DEPTH, MAX_CHECK_ISSUES,
-    Permission, Rejection, Verified, check, check_output, verify,
+    AllowAll, BoxFuture, Call, Decision, DenyAll, ErrorClass, Gate, HandledBy, Issue,
+    MAX_CHECK_DEPTH, MAX_CHECK_ISSUES, PendingCall, Permission, Proof, Rejection, Verified,
+    VerifiedCall, check, check_output, verify,
 };
 
 /// Paths the generated code uses, so the calling crate needs no dependency of its own

@@ -3,6 +3,7 @@
 use alloc::string::String;
 use core::fmt;
 
+use crate::access::{Access, Caller, Reach};
 use crate::shape::Shape;
 
 /// When a tool enters the model's active set.
@@ -21,57 +22,6 @@ pub enum Tier {
     Silent,
     /// Passes the application's permission check first, whoever calls it.
     Gated,
-}
-
-/// An MCP access level. Levels are cumulative: `FullAccess` may call everything
-/// `ReadAndStage` may, which may call everything `ReadOnly` may.
-///
-/// On a row it is the lowest level that may call the tool, and it is also what the tool
-/// does: a tool above `ReadOnly` writes (staging counts as a write).
-#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
-pub enum Access {
-    /// Reads data, changes nothing.
-    ReadOnly,
-    /// May also put changes in the staging area for a person to review.
-    ReadAndStage,
-    /// May also commit changes and run destructive operations.
-    FullAccess,
-}
-
-impl Access {
-    /// Every level, lowest first.
-    pub const ALL: [Access; 3] = [Access::ReadOnly, Access::ReadAndStage, Access::FullAccess];
-
-    /// The level as `catalog.toml` and the command line spell it.
-    #[must_use]
-    pub const fn as_str(self) -> &'static str {
-        match self {
-            Access::ReadOnly => "read-only",
-            Access::ReadAndStage => "read-and-stage",
-            Access::FullAccess => "full-access",
-        }
-    }
-
-    /// Parses the spelling of [`Access::as_str`].
-    #[must_use]
-    pub fn parse(s: &str) -> Option<Access> {
-        Access::ALL.into_iter().find(|a| a.as_str() == s)
-    }
-}
-
-impl fmt::Display for Access {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(self.as_str())
-    }
-}
-
-/// Who is calling a tool: the application's own chat agent, or an MCP client at some level.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub enum Caller {
-    /// The in-app agent loop.
-    Chat,
-    /// An external MCP client connected at this access level.
-    Mcp(Access),
 }
 
 /// One catalog row, as static data.
@@ -117,10 +67,11 @@ impl ToolSpec {
         self.access.is_some_and(|a| a > Access::ReadOnly)
     }
 
-    /// The lowest MCP level that may call the tool, or `None` when MCP never sees it.
+    /// Whether `caller` reaches the tool ([`reach`](crate::reach) on this row); `active`
+    /// says whether the chat agent's discovery state has it active.
     #[must_use]
-    pub fn mcp_level(&self) -> Option<Access> {
-        if self.mcp { self.access } else { None }
+    pub const fn reach(&self, caller: Caller, active: bool) -> Reach {
+        crate::access::reach(caller, active, self.mcp, self.access)
     }
 }
 

@@ -7,6 +7,10 @@
 //! 2. the arguments fit the tool's input shape, every issue reported at once, and parse
 //!    into the typed call;
 //! 3. a gated tool passes the application's [`Permission`] hook, whoever the caller is.
+//!
+//! What comes out is the only thing that can run a handler: a [`VerifiedCall`] (or a
+//! [`PendingCall`] to approve first). A call parsed any other way ([`Call::parse`]) is a
+//! typed value and nothing more: running one takes a [`Proof`], which only this module makes.
 
 mod check;
 mod permission;
@@ -16,14 +20,18 @@ mod suggest;
 mod tests;
 pub(crate) mod words;
 
+use alloc::boxed::Box;
 use alloc::string::{String, ToString};
 use core::fmt;
+use core::future::Future;
+use core::marker::PhantomData;
+use core::pin::Pin;
 
 pub use check::{MAX_CHECK_DEPTH, MAX_CHECK_ISSUES, check};
 pub use permission::{AllowAll, Decision, DenyAll, Permission};
 pub use rejection::{ErrorClass, Issue, Rejection};
 
-use crate::{Access, Caller, Discovery, Map, Tier, ToolId, Value};
+use crate::{Access, Caller, Discovery, Dispatch, Map, Reach, Tier, ToolId, Value};
 
 /// A typed call of a generated catalog (`ToolCall`): what the verifier produces once a
 /// call's arguments fit its tool's schema.
@@ -39,6 +47,38 @@ pub trait Call: Sized {
 
     /// The tool called.
     fn tool(&self) -> Self::Tool;
+}
+
+/// A future a handler method returns, boxed: one type for every tool of a catalog.
+pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+
+/// Evidence that a call passed [`verify`]: the argument without which a typed call cannot
+/// be dispatched. Only this module makes one, inside [`VerifiedCall::dispatch`], and its
+/// lifetime is that one call's, so it cannot be kept to run another.
+pub struct Proof<'p>(PhantomData<fn(&'p ()) -> &'p ()>);
+
+impl fmt::Debug for Proof<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("Proof")
+    }
+}
+
+/// A catalog's typed call, run by handler `H`: generated for `ToolCall` and every type
+/// that implements the catalog's `Handler`. Its method takes a [`Proof`], so the only way
+/// to run it is [`VerifiedCall::dispatch`] or [`VerifiedCall::run`].
+pub trait HandledBy<H: ?Sized>: Call {
+    /// What the handler returns when it fails.
+    type Error;
+    /// The search tool's arguments, which the agent loop answers, not a handler.
+    type Search;
+
+    /// Starts the handler method of the call's tool, or hands a search back.
+    fn dispatch<'h>(
+        self,
+        handler: &'h H,
+        caller: Caller,
+        proof: Proof<'_>,
+    ) -> Dispatch<BoxFuture<'h, Result<Value, Self::Error>>, Self::Search>;
 }
 
 /// Who is calling, with what decides which tools they may reach.
@@ -67,6 +107,19 @@ impl<T: ToolId + fmt::Debug, const W: usize> fmt::Debug for Gate<'_, '_, T, W> {
     }
 }
 
+impl<T: ToolId, const W: usize> Gate<'_, '_, T, W> {
+    /// Whether this gate lets `tool` through: [`reach`](crate::reach) with the chat agent's
+    /// active set or the MCP client's level.
+    #[must_use]
+    pub fn reach(&self, tool: T) -> Reach {
+        let active = match self {
+            Gate::Chat(discovery) => discovery.active().contains(tool),
+            Gate::Mcp(_) => false,
+        };
+        tool.spec().reach(self.caller(), active)
+    }
+}
+
 impl<T, const W: usize> Gate<'_, '_, T, W> {
     /// The caller as the permission hook sees it.
     #[must_use]
@@ -82,10 +135,10 @@ impl<T, const W: usize> Gate<'_, '_, T, W> {
 #[derive(Clone, PartialEq, Debug)]
 pub enum Verified<C> {
     /// Run it now.
-    Run(C),
-    /// The permission hook said to ask first: ask the user (or the MCP client), then run it
-    /// or answer with [`Rejection::denied`].
-    Ask(C),
+    Run(VerifiedCall<C>),
+    /// The permission hook said to ask first: ask the user (or the MCP client), then
+    /// [`PendingCall::approve`] it or answer with [`Rejection::denied`].
+    Ask(PendingCall<C>),
 }
 
 impl<C> Verified<C> {
@@ -93,15 +146,112 @@ impl<C> Verified<C> {
     #[must_use]
     pub const fn call(&self) -> &C {
         match self {
-            Verified::Run(call) | Verified::Ask(call) => call,
+            Verified::Run(VerifiedCall { call, .. }) | Verified::Ask(PendingCall { call, .. }) => {
+                call
+            }
+        }
+    }
+}
+
+/// A call that passed every check for its caller: the only value that runs a handler.
+/// Only [`verify`] (and [`PendingCall::approve`]) make one.
+#[derive(Clone, PartialEq, Debug)]
+pub struct VerifiedCall<C> {
+    call: C,
+    caller: Caller,
+}
+
+/// A call that passed reach and arguments, and that the permission hook wants a person to
+/// approve before it runs.
+#[derive(Clone, PartialEq, Debug)]
+pub struct PendingCall<C> {
+    call: C,
+    caller: Caller,
+}
+
+impl<C: Call> PendingCall<C> {
+    /// The typed call, to show the person asked.
+    #[must_use]
+    pub const fn call(&self) -> &C {
+        &self.call
+    }
+
+    /// The tool called.
+    #[must_use]
+    pub fn tool(&self) -> C::Tool {
+        self.call.tool()
+    }
+
+    /// Who is calling.
+    #[must_use]
+    pub const fn caller(&self) -> Caller {
+        self.caller
+    }
+
+    /// The person agreed: the call may run.
+    #[must_use]
+    pub fn approve(self) -> VerifiedCall<C> {
+        VerifiedCall {
+            call: self.call,
+            caller: self.caller,
+        }
+    }
+}
+
+impl<C: Call> VerifiedCall<C> {
+    /// The typed call.
+    #[must_use]
+    pub const fn call(&self) -> &C {
+        &self.call
+    }
+
+    /// The tool called.
+    #[must_use]
+    pub fn tool(&self) -> C::Tool {
+        self.call.tool()
+    }
+
+    /// Who is calling, as the verifier saw it; the handler is told the same.
+    #[must_use]
+    pub const fn caller(&self) -> Caller {
+        self.caller
+    }
+
+    /// The typed call, taken out: a value to read, which can no longer be run.
+    #[must_use]
+    pub fn into_call(self) -> C {
+        self.call
+    }
+
+    /// Runs the call: the tool's handler method, or hands a search back to the agent loop.
+    pub async fn dispatch<H: ?Sized>(
+        self,
+        handler: &H,
+    ) -> Dispatch<Result<Value, C::Error>, C::Search>
+    where
+        C: HandledBy<H>,
+    {
+        match self.call.dispatch(handler, self.caller, Proof(PhantomData)) {
+            Dispatch::Search(search) => Dispatch::Search(search),
+            Dispatch::Ran(ran) => Dispatch::Ran(ran.await),
         }
     }
 
-    /// The typed call, taken out.
-    #[must_use]
-    pub fn into_call(self) -> C {
-        match self {
-            Verified::Run(call) | Verified::Ask(call) => call,
+    /// [`VerifiedCall::dispatch`], then the result held to the tool's declared output: a
+    /// handler error, or a result that breaks the output, becomes a `RUNTIME_ERROR`
+    /// rejection for the model.
+    pub async fn run<H: ?Sized>(self, handler: &H) -> Dispatch<Result<Value, Rejection>, C::Search>
+    where
+        C: HandledBy<H>,
+        C::Error: fmt::Display,
+    {
+        let tool = self.tool();
+        match self.dispatch(handler).await {
+            Dispatch::Search(search) => Dispatch::Search(search),
+            Dispatch::Ran(Ok(result)) => {
+                Dispatch::Ran(check_output(tool, &result).map(|()| result))
+            }
+            Dispatch::Ran(Err(e)) => Dispatch::Ran(Err(Rejection::runtime(tool, e))),
         }
     }
 }
@@ -134,15 +284,16 @@ pub fn verify<C: Call, const W: usize>(
     }
     check::canonicalize(&spec.input, &mut arguments, 0);
     let parse = |arguments| C::parse(tool, arguments).map_err(|e| Rejection::parse(spec.name, &e));
+    let caller = gate.caller();
     if spec.tier != Some(Tier::Gated) {
-        return parse(arguments).map(Verified::Run);
+        return parse(arguments).map(|call| Verified::Run(VerifiedCall { call, caller }));
     }
     // Gated: parsed from a copy, so the hook sees the arguments and is asked only about a
     // call that could run.
     let call = parse(arguments.clone())?;
-    match permission.decide(gate.caller(), tool, &arguments) {
-        Decision::Allow => Ok(Verified::Run(call)),
-        Decision::Ask => Ok(Verified::Ask(call)),
+    match permission.decide(caller, tool, &arguments) {
+        Decision::Allow => Ok(Verified::Run(VerifiedCall { call, caller })),
+        Decision::Ask => Ok(Verified::Ask(PendingCall { call, caller })),
         Decision::Deny => Err(match gate {
             Gate::Chat(discovery) => Rejection::denied_in_chat(tool, discovery.info().ask_tool),
             Gate::Mcp(_) => Rejection::denied(tool),
@@ -159,12 +310,10 @@ fn reach<T: ToolId, const W: usize>(gate: Gate<'_, '_, T, W>, name: &str) -> Res
         }),
         Gate::Mcp(level) => {
             let tool = T::from_name(name).ok_or_else(|| Rejection::unknown_tool(name))?;
-            match tool.spec().mcp_level() {
-                None => Err(Rejection::unknown_tool(name)),
-                Some(needed) if needed > level => {
-                    Err(Rejection::below_level(tool.name(), needed, level))
-                }
-                Some(_) => Ok(tool),
+            match gate.reach(tool) {
+                Reach::Allowed => Ok(tool),
+                Reach::Hidden => Err(Rejection::unknown_tool(name)),
+                Reach::Below(needed) => Err(Rejection::below_level(tool.name(), needed, level)),
             }
         }
     }

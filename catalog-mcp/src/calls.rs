@@ -12,7 +12,7 @@ use std::sync::Arc;
 
 use app_backend::Backend;
 use app_catalog::{Catalog, Tool};
-use catalog_core::{Access, Caller, Dispatch, Gate, Rejection, Value, Verified};
+use catalog_core::{Access, Dispatch, Gate, Rejection, Value, Verified};
 use rmcp::ErrorData;
 use rmcp::model::{CallToolResult, ContentBlock, ErrorCode};
 
@@ -74,11 +74,11 @@ impl Tools {
         let mut policy = self.gated;
         let call = match Catalog::verify(Gate::Mcp(level), name, arguments, &mut policy) {
             Ok(Verified::Run(call)) => call,
-            Ok(Verified::Ask(call)) => {
-                let tool = call.tool();
+            Ok(Verified::Ask(pending)) => {
+                let tool = pending.tool();
                 let shown = shown.unwrap_or(Value::Null);
                 match asker.ask(tool, &shown).await {
-                    Answer::Approved => call,
+                    Answer::Approved => pending.approve(),
                     Answer::Refused | Answer::Unasked => return refuse(&Rejection::denied(tool)),
                 }
             }
@@ -87,7 +87,7 @@ impl Tools {
         let tool = call.tool();
         // `run` is dispatch plus the output check: a failed handler or a result that
         // breaks its declared output comes back as a runtime rejection.
-        match call.run(&self.backend, Caller::Mcp(level)).await {
+        match call.run(&self.backend).await {
             Dispatch::Ran(Ok(value)) => Ok(self.success(tool, value)),
             Dispatch::Ran(Err(rejection)) => refuse(&rejection),
             // The search tool has no MCP level, so the verifier never lets it through.

@@ -5,7 +5,7 @@ use std::sync::Mutex;
 
 use app_backend::{Backend, FixedClock};
 use app_catalog::{Catalog, Tool};
-use catalog_core::{Access, Value};
+use catalog_core::{Access, Caller, Reach, Value};
 use catalog_mcp::{Answer, Asker, Gated, NoAsker, Tools};
 use rmcp::ErrorData;
 use rmcp::model::CallToolResult;
@@ -95,10 +95,10 @@ fn every_tool_at_every_level_is_listed_and_reached_as_the_tables_say() {
             let data = error.data.as_ref().unwrap();
             let reachable = Catalog::mcp_allowed(level).contains(tool);
             assert_eq!(listed.contains(&tool), reachable);
-            match tool.spec().mcp_level() {
-                None => assert_eq!(error.message, format!("Unknown tool: {tool}")),
-                Some(needed) if !reachable => {
-                    assert!(needed > level);
+            match tool.spec().reach(Caller::Mcp(level), false) {
+                Reach::Hidden => assert_eq!(error.message, format!("Unknown tool: {tool}")),
+                Reach::Below(needed) => {
+                    assert!(needed > level && !reachable);
                     assert_eq!(data["error"], "PERMISSION_DENIED");
                     assert!(
                         error
@@ -108,7 +108,7 @@ fn every_tool_at_every_level_is_listed_and_reached_as_the_tables_say() {
                         error.message
                     );
                 }
-                Some(_) => {
+                Reach::Allowed => {
                     assert_eq!(data["error"], "SCHEMA_RESOLUTION", "{level} {tool}");
                     assert!(
                         error

@@ -8,7 +8,7 @@ use std::path::Path;
 use std::time::Duration;
 
 use app_catalog::{Catalog, Tool};
-use catalog_core::Access;
+use catalog_core::{Access, Caller, Reach};
 use common::{HttpServer, SERVER, peer_python, run_client, token};
 use serde_json::{Value, json};
 
@@ -144,15 +144,15 @@ fn check_probes(report: &Value, level: Access) {
         let name = tool.name();
         let outcome = &report["probe"][name];
         let what = format!("{level}: probe of {name}");
-        match tool.spec().mcp_level() {
-            None => {
+        match tool.spec().reach(Caller::Mcp(level), false) {
+            Reach::Hidden => {
                 let e = error(outcome, &what);
                 assert_eq!(e["code"], -32602, "{what}");
                 assert_eq!(e["message"], format!("Unknown tool: {name}"), "{what}");
                 assert_eq!(e["data"]["tool"], Value::Null, "{what}");
             }
-            Some(needed) if needed > level => assert_level_refusal(outcome, tool, level, &what),
-            Some(_) => {
+            Reach::Below(_) => assert_level_refusal(outcome, tool, level, &what),
+            Reach::Allowed => {
                 let e = error(outcome, &what);
                 assert_eq!(e["code"], -32602, "{what}");
                 assert_eq!(e["data"]["error"], "SCHEMA_RESOLUTION", "{what}");

@@ -23,7 +23,7 @@ use std::time::Instant;
 
 use app_catalog::Catalog;
 use catalog_core::render::{self, Format, OPENAI_MAX_TOOLS, ToolSearch};
-use catalog_core::{Access, ToolSpec, Visibility};
+use catalog_core::{Access, Caller, Reach, ToolSpec, Visibility};
 use serde_json::{Value, json};
 
 const TOOLS: &str = concat!(
@@ -244,7 +244,7 @@ fn naive(format: Format, tools: &[Parsed<'_>]) -> Value {
         Format::Mcp(level) => {
             let listed: Vec<Value> = tools
                 .iter()
-                .filter(|p| p.spec.mcp_level().is_some_and(|a| a <= level))
+                .filter(|p| p.spec.reach(Caller::Mcp(level), false) == Reach::Allowed)
                 .map(|p| {
                     let annotations = match p.spec.access {
                         Some(Access::ReadAndStage) => {

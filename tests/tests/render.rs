@@ -16,7 +16,7 @@ use app_catalog::{Catalog, Tool};
 use catalog_core::render::{
     self, Format, OPENAI_MAX_TOOLS, RenderError, ToolSearch, render_set, specs,
 };
-use catalog_core::{Access, ToolSpec, Visibility};
+use catalog_core::{Access, Caller, Reach, ToolSpec, Visibility};
 use serde_json::{Value, json};
 
 const BFCL: &str = concat!(
@@ -515,7 +515,7 @@ fn botocore_and_the_mcp_sdk_accept_bfcl() {
     for (level, names) in Access::ALL.iter().zip(mcp_names(&python, &results)) {
         let expected: Vec<&str> = bfcl()
             .iter()
-            .filter(|s| s.mcp_level().is_some_and(|a| a <= *level))
+            .filter(|s| s.reach(Caller::Mcp(*level), false) == Reach::Allowed)
             .map(|s| s.name)
             .collect();
         assert_eq!(names, expected, "{level}");

@@ -23,7 +23,7 @@ fn ui() {
     stage_fixtures();
     let t = trybuild::TestCases::new();
     for kind in [
-        "syntax", "keys", "rows", "search", "params", "many", "drift", "cascade",
+        "syntax", "keys", "rows", "search", "params", "many", "drift", "cascade", "safety",
     ] {
         t.compile_fail(format!("ui/{kind}/*.rs"));
     }

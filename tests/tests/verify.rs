@@ -68,8 +68,11 @@ fn a_valid_call_parses_into_the_typed_call() {
         json!({"table": "customers", "limit": 10.0, "sort": [{"column": "name", "direction": "desc"}]}),
     )
     .unwrap();
-    let Verified::Run(ToolCall::QueryRows(args)) = verified else {
+    let Verified::Run(call) = verified else {
         panic!("expected a queryRows call to run: {verified:?}");
+    };
+    let ToolCall::QueryRows(args) = call.into_call() else {
+        panic!("expected a queryRows call");
     };
     assert_eq!(args.table, "customers");
     assert_eq!(args.limit, 10, "a whole float is an integer");
@@ -238,7 +241,7 @@ fn mcp_allows_a_tool_exactly_when_it_is_exposed_and_within_the_level() {
             let outcome = mcp(level, tool.name(), arguments.clone(), &mut AllowAll);
             assert_eq!(outcome.is_ok(), allowed, "{tool} at {level}: {outcome:?}");
             if let Err(rejection) = outcome {
-                let class = if spec.mcp_level().is_some() {
+                let class = if spec.mcp && spec.access.is_some() {
                     ErrorClass::PermissionDenied
                 } else {
                     ErrorClass::SchemaResolution
@@ -456,7 +459,10 @@ fn verify_never_panics_and_accepts_exactly_what_the_check_passes() {
                 }
             }
             if spec.mcp {
-                prop_assert_eq!(from_mcp.as_ref().ok(), from_chat.as_ref().ok());
+                prop_assert_eq!(
+                    from_mcp.as_ref().ok().map(Verified::call),
+                    from_chat.as_ref().ok().map(Verified::call)
+                );
                 prop_assert_eq!(from_mcp.as_ref().err(), from_chat.as_ref().err());
             } else {
                 prop_assert!(from_mcp.is_err());

@@ -3,7 +3,7 @@
 use alloc::string::String;
 
 use super::{push_array, push_str};
-use crate::{Access, ToolSpec};
+use crate::{Access, Caller, Reach, ToolSpec};
 
 /// The `tools/list` result for a client at `level`: `{"tools":[{"name","description",
 /// "inputSchema","outputSchema"?,"annotations"}]}`, with only the tools such a client may
@@ -20,7 +20,7 @@ pub fn mcp<'a>(tools: impl IntoIterator<Item = &'a ToolSpec>, level: Access) -> 
     let mut out = String::from("{\"tools\":");
     let allowed = tools
         .into_iter()
-        .filter(|spec| spec.mcp_level().is_some_and(|a| a <= level));
+        .filter(|spec| spec.reach(Caller::Mcp(level), false) == Reach::Allowed);
     push_array(&mut out, allowed, |out, spec| {
         out.reserve(
             spec.input_schema.len()

@@ -575,7 +575,10 @@ fn mcp(level: Access, name: &str, arguments: Value) -> Result<Verified<TestCall>
 fn a_valid_call_becomes_the_typed_call() {
     assert_eq!(
         chat("openTable", json!({"table": "t"})),
-        Ok(Verified::Run(TestCall(OPEN, json!({"table": "t"}))))
+        Ok(Verified::Run(VerifiedCall {
+            call: TestCall(OPEN, json!({"table": "t"})),
+            caller: Caller::Chat
+        }))
     );
     // A whole float reaches the typed call as an integer.
     let Ok(verified) = chat("openTable", json!({"table": "t", "limit": 3.0})) else {
@@ -584,8 +587,10 @@ fn a_valid_call_becomes_the_typed_call() {
     assert!(verified.call().1["limit"].is_i64(), "{verified:?}");
     // `null` arguments are `{}`.
     assert_eq!(
-        mcp(Access::FullAccess, "stage", Value::Null).map(Verified::into_call),
-        Ok(TestCall(STAGE, json!({})))
+        mcp(Access::FullAccess, "stage", Value::Null)
+            .as_ref()
+            .map(Verified::call),
+        Ok(&TestCall(STAGE, json!({})))
     );
 }
 
@@ -690,12 +695,30 @@ fn gated_tools_ask_the_hook_for_every_caller_and_silent_ones_never() {
     };
     let args = || json!({"table": "t"});
     let asked = verify::<TestCall, 1>(Gate::Chat(&d), "stage", json!({}), &mut hook);
-    assert!(matches!(asked, Ok(Verified::Ask(TestCall(STAGE, _)))));
+    assert!(matches!(
+        asked,
+        Ok(Verified::Ask(PendingCall {
+            call: TestCall(STAGE, _),
+            ..
+        }))
+    ));
     let mcp_level = Access::FullAccess;
     let asked = verify::<TestCall, 1>(Gate::Mcp(mcp_level), "dropTable", args(), &mut hook);
-    assert!(matches!(asked, Ok(Verified::Ask(TestCall(DROP, _)))));
+    assert!(matches!(
+        asked,
+        Ok(Verified::Ask(PendingCall {
+            call: TestCall(DROP, _),
+            ..
+        }))
+    ));
     let silent = verify::<TestCall, 1>(Gate::Mcp(mcp_level), "openTable", args(), &mut hook);
-    assert!(matches!(silent, Ok(Verified::Run(TestCall(OPEN, _)))));
+    assert!(matches!(
+        silent,
+        Ok(Verified::Run(VerifiedCall {
+            call: TestCall(OPEN, _),
+            ..
+        }))
+    ));
     let silent = verify::<TestCall, 1>(Gate::Chat(&d), "openTable", args(), &mut hook);
     assert!(matches!(silent, Ok(Verified::Run(_))));
     // Invalid arguments never reach the hook.

@@ -89,7 +89,7 @@ fn step(
         Ok(Verified::Ask(call)) => return format!("waiting for the user to allow {}", call.tool()),
         Err(rejection) => return rejection.to_json(),
     };
-    match pollster::block_on(call.run(backend, Caller::Chat)) {
+    match pollster::block_on(call.run(backend)) {
         Dispatch::Search(args) => chat.search(&args.query).to_json(),
         Dispatch::Ran(Ok(result)) => result.to_string(),
         Dispatch::Ran(Err(rejection)) => rejection.to_json(),

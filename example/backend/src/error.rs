@@ -4,7 +4,6 @@
 use core::fmt;
 
 use app_catalog::Tool;
-use catalog_core::Access;
 use serde_json::{Value, json};
 
 /// A tool call that did not do what it was asked. Nothing was changed: a call that
@@ -17,13 +16,6 @@ pub enum Error {
         tool: Tool,
         /// What to do instead, in the catalog's terms.
         instead: &'static str,
-    },
-    /// An MCP client called a tool above its access level, or one hidden from MCP.
-    NotAllowed {
-        /// The tool called.
-        tool: Tool,
-        /// The client's access level.
-        level: Access,
     },
     /// No table of this name.
     NoSuchTable {
@@ -154,7 +146,6 @@ impl Error {
     pub fn kind(&self) -> &'static str {
         match self {
             Error::Unsupported { .. } => "unsupported",
-            Error::NotAllowed { .. } => "notAllowed",
             Error::NoSuchTable { .. } => "noSuchTable",
             Error::NoSuchColumn { .. } => "noSuchColumn",
             Error::NoSuchRow { .. } => "noSuchRow",
@@ -204,18 +195,6 @@ impl fmt::Display for Error {
             Error::Unsupported { tool, instead } => {
                 write!(f, "`{tool}` is not available in this database; {instead}")
             }
-            Error::NotAllowed { tool, level } => match tool.spec().mcp_level() {
-                Some(needed) => write!(
-                    f,
-                    "`{tool}` needs {needed} access, but this client is connected {level}; \
-                     ask the user to do it in the app or to reconnect with {needed} access"
-                ),
-                None => write!(
-                    f,
-                    "`{tool}` is only available to the app's own assistant, not to MCP \
-                     clients; ask the user to do it in the app"
-                ),
-            },
             Error::NoSuchTable { name, suggestion } => {
                 write!(f, "no table `{name}`; ")?;
                 did_you_mean(f, suggestion.as_ref())?;

@@ -6,20 +6,23 @@
 //! tools put changes in the staging area, and `commitStaged` applies them in one
 //! transaction. A call that fails changes nothing.
 //!
+//! Calls reach it only through the verifier, which decides who may call what: the
+//! backend itself never checks the caller's access.
+//!
 //! ```
 //! use app_backend::Backend;
-//! use app_catalog::ToolCall;
-//! use catalog_core::{Caller, Dispatch};
+//! use app_catalog::Catalog;
+//! use catalog_core::{Access, DenyAll, Dispatch, Gate, Verified};
 //! use serde_json::json;
 //!
 //! let backend = Backend::new();
-//! let call = ToolCall::parse(
-//!     "stageItem",
-//!     json!({"table": "customers", "operation": "insert",
-//!            "values": {"name": "Acme GmbH", "city": "Munich", "country": "DE"}}),
-//! )
-//! .unwrap();
-//! let Dispatch::Ran(result) = pollster::block_on(call.dispatch(&backend, Caller::Chat)) else {
+//! let arguments = json!({"table": "customers", "operation": "insert",
+//!                        "values": {"name": "Acme GmbH", "city": "Munich", "country": "DE"}});
+//! let gate = Gate::Mcp(Access::ReadAndStage);
+//! let Ok(Verified::Run(call)) = Catalog::verify(gate, "stageItem", arguments, &mut DenyAll) else {
+//!     unreachable!("stageItem is a silent read-and-stage tool")
+//! };
+//! let Dispatch::Ran(result) = pollster::block_on(call.dispatch(&backend)) else {
 //!     unreachable!("stageItem is not the search tool")
 //! };
 //! assert_eq!(result.unwrap()["pendingChanges"], 1);
@@ -35,7 +38,7 @@ mod state;
 use std::collections::VecDeque;
 use std::sync::{Mutex, MutexGuard, PoisonError, RwLock, RwLockReadGuard, RwLockWriteGuard};
 
-use app_catalog::{self as cat, Catalog, Handler, Tool};
+use app_catalog::{self as cat, Handler, Tool};
 use catalog_core::Caller;
 use serde_json::{Value, json};
 
@@ -209,16 +212,6 @@ impl Backend {
         recover(self.ui.lock())
     }
 
-    /// Refuses MCP clients the tools above their level or hidden from MCP. `dispatch`
-    /// does not check the caller, so the handler must.
-    fn admit(tool: Tool, caller: Caller) -> Result<(), Error> {
-        match caller {
-            Caller::Chat => Ok(()),
-            Caller::Mcp(level) if Catalog::mcp_allowed(level).contains(tool) => Ok(()),
-            Caller::Mcp(level) => Err(Error::NotAllowed { tool, level }),
-        }
-    }
-
     /// Records the redraws a successful call causes, and passes its result on.
     fn done(&self, tool: Tool, result: Result<Value, Error>) -> Result<Value, Error> {
         if result.is_ok() {
@@ -231,10 +224,8 @@ impl Backend {
     fn read(
         &self,
         tool: Tool,
-        caller: Caller,
         f: impl FnOnce(&State) -> Result<Value, Error>,
     ) -> Result<Value, Error> {
-        Backend::admit(tool, caller)?;
         let result = f(&self.read_state());
         self.done(tool, result)
     }
@@ -242,17 +233,14 @@ impl Backend {
     fn write(
         &self,
         tool: Tool,
-        caller: Caller,
         f: impl FnOnce(&mut State) -> Result<Value, Error>,
     ) -> Result<Value, Error> {
-        Backend::admit(tool, caller)?;
         let result = f(&mut self.write_state());
         self.done(tool, result)
     }
 
-    /// What a tool this backend does not implement returns, after the access check.
-    fn unsupported(tool: Tool, caller: Caller, instead: &'static str) -> Result<Value, Error> {
-        Backend::admit(tool, caller)?;
+    /// What a tool this backend does not implement returns.
+    fn unsupported(tool: Tool, instead: &'static str) -> Result<Value, Error> {
         Err(Error::Unsupported { tool, instead })
     }
 
@@ -260,10 +248,8 @@ impl Backend {
     fn intent(
         &self,
         tool: Tool,
-        caller: Caller,
         check: impl FnOnce(&State) -> Result<(UiEvent, Value), Error>,
     ) -> Result<Value, Error> {
-        Backend::admit(tool, caller)?;
         let (event, value) = check(&self.read_state())?;
         self.ui().push(event);
         self.done(tool, Ok(value))
@@ -280,8 +266,7 @@ fn author(caller: Caller) -> String {
 impl Handler for Backend {
     type Error = Error;
 
-    async fn ask(&self, caller: Caller, args: cat::AskArgs) -> Result<Value, Error> {
-        Backend::admit(Tool::Ask, caller)?;
+    async fn ask(&self, _caller: Caller, args: cat::AskArgs) -> Result<Value, Error> {
         let choices = args.choices.unwrap_or_default();
         if choices.len() > 6 {
             return Err(Error::invalid(
@@ -301,32 +286,31 @@ impl Handler for Backend {
 
     async fn get_current_time(
         &self,
-        caller: Caller,
+        _caller: Caller,
         _args: cat::GetCurrentTimeArgs,
     ) -> Result<Value, Error> {
-        Backend::admit(Tool::GetCurrentTime, caller)?;
         let now = self.clock.now();
         Ok(json!({ "now": now.iso(), "weekday": now.weekday(), "timeZone": now.time_zone }))
     }
 
     async fn list_attachments(
         &self,
-        caller: Caller,
+        _caller: Caller,
         _args: cat::ListAttachmentsArgs,
     ) -> Result<Value, Error> {
-        self.read(Tool::ListAttachments, caller, |s| Ok(s.list_attachments()))
+        self.read(Tool::ListAttachments, |s| Ok(s.list_attachments()))
     }
 
     async fn read_attachment(
         &self,
-        caller: Caller,
+        _caller: Caller,
         args: cat::ReadAttachmentArgs,
     ) -> Result<Value, Error> {
-        self.read(Tool::ReadAttachment, caller, |s| s.read_attachment(&args))
+        self.read(Tool::ReadAttachment, |s| s.read_attachment(&args))
     }
 
-    async fn open_table(&self, caller: Caller, args: cat::OpenTableArgs) -> Result<Value, Error> {
-        self.intent(Tool::OpenTable, caller, |s| {
+    async fn open_table(&self, _caller: Caller, args: cat::OpenTableArgs) -> Result<Value, Error> {
+        self.intent(Tool::OpenTable, |s| {
             let t = db::table(&s.tables, &args.table)?;
             let row_key = match &args.row_key {
                 Some(key) => Some(t.key(key).and_then(|k| t.row(&k).map(|_| k))?),
@@ -344,10 +328,10 @@ impl Handler for Backend {
 
     async fn propose_open_table(
         &self,
-        caller: Caller,
+        _caller: Caller,
         args: cat::ProposeOpenTableArgs,
     ) -> Result<Value, Error> {
-        self.intent(Tool::ProposeOpenTable, caller, |s| {
+        self.intent(Tool::ProposeOpenTable, |s| {
             db::table(&s.tables, &args.table)?;
             let label = args.label.unwrap_or_else(|| args.table.clone());
             let value = json!({ "shown": true, "label": label });
@@ -362,29 +346,33 @@ impl Handler for Backend {
         })
     }
 
-    async fn list_tables(&self, caller: Caller, args: cat::ListTablesArgs) -> Result<Value, Error> {
-        self.read(Tool::ListTables, caller, |s| Ok(s.list_tables(&args)))
+    async fn list_tables(
+        &self,
+        _caller: Caller,
+        args: cat::ListTablesArgs,
+    ) -> Result<Value, Error> {
+        self.read(Tool::ListTables, |s| Ok(s.list_tables(&args)))
     }
 
     async fn describe_table(
         &self,
-        caller: Caller,
+        _caller: Caller,
         args: cat::DescribeTableArgs,
     ) -> Result<Value, Error> {
-        self.read(Tool::DescribeTable, caller, |s| s.describe_table(&args))
+        self.read(Tool::DescribeTable, |s| s.describe_table(&args))
     }
 
-    async fn query_rows(&self, caller: Caller, args: cat::QueryRowsArgs) -> Result<Value, Error> {
-        self.read(Tool::QueryRows, caller, |s| s.query_rows(args))
+    async fn query_rows(&self, _caller: Caller, args: cat::QueryRowsArgs) -> Result<Value, Error> {
+        self.read(Tool::QueryRows, |s| s.query_rows(args))
     }
 
     async fn propose_join_view(
         &self,
-        caller: Caller,
+        _caller: Caller,
         args: cat::ProposeJoinViewArgs,
     ) -> Result<Value, Error> {
         let tool = Tool::ProposeJoinView;
-        self.intent(tool, caller, |s| {
+        self.intent(tool, |s| {
             let left = db::table(&s.tables, &args.left_table)?;
             let right = db::table(&s.tables, &args.right_table)?;
             if args.on.is_empty() {
@@ -438,36 +426,40 @@ impl Handler for Backend {
         })
     }
 
-    async fn stage_item(&self, caller: Caller, args: cat::StageItemArgs) -> Result<Value, Error> {
-        self.write(Tool::StageItem, caller, |s| s.stage_item(args))
+    async fn stage_item(&self, _caller: Caller, args: cat::StageItemArgs) -> Result<Value, Error> {
+        self.write(Tool::StageItem, |s| s.stage_item(args))
     }
 
-    async fn bulk_edit(&self, caller: Caller, args: cat::BulkEditArgs) -> Result<Value, Error> {
-        self.write(Tool::BulkEdit, caller, |s| s.bulk_edit(args))
+    async fn bulk_edit(&self, _caller: Caller, args: cat::BulkEditArgs) -> Result<Value, Error> {
+        self.write(Tool::BulkEdit, |s| s.bulk_edit(args))
     }
 
     async fn show_staging(
         &self,
-        caller: Caller,
+        _caller: Caller,
         args: cat::ShowStagingArgs,
     ) -> Result<Value, Error> {
-        let result = self.read(Tool::ShowStaging, caller, |s| s.show_staging(&args));
+        let result = self.read(Tool::ShowStaging, |s| s.show_staging(&args));
         if result.is_ok() && args.open_panel {
             self.ui().push(UiEvent::OpenStagingPanel);
         }
         result
     }
 
-    async fn undo_staged(&self, caller: Caller, args: cat::UndoStagedArgs) -> Result<Value, Error> {
-        self.write(Tool::UndoStaged, caller, |s| s.undo_staged(&args))
+    async fn undo_staged(
+        &self,
+        _caller: Caller,
+        args: cat::UndoStagedArgs,
+    ) -> Result<Value, Error> {
+        self.write(Tool::UndoStaged, |s| s.undo_staged(&args))
     }
 
     async fn discard_staged(
         &self,
-        caller: Caller,
+        _caller: Caller,
         args: cat::DiscardStagedArgs,
     ) -> Result<Value, Error> {
-        self.write(Tool::DiscardStaged, caller, |s| s.discard_staged(args))
+        self.write(Tool::DiscardStaged, |s| s.discard_staged(args))
     }
 
     async fn commit_staged(
@@ -476,159 +468,149 @@ impl Handler for Backend {
         args: cat::CommitStagedArgs,
     ) -> Result<Value, Error> {
         let now = self.clock.now();
-        self.write(Tool::CommitStaged, caller, |s| {
+        self.write(Tool::CommitStaged, |s| {
             s.commit_staged(args, &now, author(caller))
         })
     }
 
     async fn list_commits(
         &self,
-        caller: Caller,
+        _caller: Caller,
         args: cat::ListCommitsArgs,
     ) -> Result<Value, Error> {
         let now = self.clock.now();
-        self.read(Tool::ListCommits, caller, |s| s.list_commits(&args, &now))
+        self.read(Tool::ListCommits, |s| s.list_commits(&args, &now))
     }
 
     async fn revert_commit(
         &self,
-        caller: Caller,
+        _caller: Caller,
         args: cat::RevertCommitArgs,
     ) -> Result<Value, Error> {
-        self.write(Tool::RevertCommit, caller, |s| s.revert_commit(&args))
+        self.write(Tool::RevertCommit, |s| s.revert_commit(&args))
     }
 
-    async fn export_csv(&self, caller: Caller, _args: cat::ExportCsvArgs) -> Result<Value, Error> {
+    async fn export_csv(&self, _caller: Caller, _args: cat::ExportCsvArgs) -> Result<Value, Error> {
         Backend::unsupported(
             Tool::ExportCsv,
-            caller,
             "it needs the app's save dialog; show the rows with queryRows or openTable and \
              let the user export them from the grid",
         )
     }
 
-    async fn import_csv(&self, caller: Caller, _args: cat::ImportCsvArgs) -> Result<Value, Error> {
+    async fn import_csv(&self, _caller: Caller, _args: cat::ImportCsvArgs) -> Result<Value, Error> {
         Backend::unsupported(
             Tool::ImportCsv,
-            caller,
             "read the file with readAttachment and stage its rows with stageItem, or ask \
              the user to import it from the File menu",
         )
     }
 
-    async fn aggregate(&self, caller: Caller, args: cat::AggregateArgs) -> Result<Value, Error> {
-        self.read(Tool::Aggregate, caller, |s| s.aggregate(args))
+    async fn aggregate(&self, _caller: Caller, args: cat::AggregateArgs) -> Result<Value, Error> {
+        self.read(Tool::Aggregate, |s| s.aggregate(args))
     }
 
     async fn propose_chart(
         &self,
-        caller: Caller,
+        _caller: Caller,
         _args: cat::ProposeChartArgs,
     ) -> Result<Value, Error> {
         Backend::unsupported(
             Tool::ProposeChart,
-            caller,
             "compute the numbers with aggregate and give them in your reply",
         )
     }
 
     async fn find_duplicates(
         &self,
-        caller: Caller,
+        _caller: Caller,
         args: cat::FindDuplicatesArgs,
     ) -> Result<Value, Error> {
-        self.read(Tool::FindDuplicates, caller, |s| s.find_duplicates(&args))
+        self.read(Tool::FindDuplicates, |s| s.find_duplicates(&args))
     }
 
     async fn vector_search(
         &self,
-        caller: Caller,
+        _caller: Caller,
         _args: cat::VectorSearchArgs,
     ) -> Result<Value, Error> {
         Backend::unsupported(
             Tool::VectorSearch,
-            caller,
             "no column has embeddings; use queryRows with contains conditions on a few \
              likely words (op any)",
         )
     }
 
-    async fn run_sql(&self, caller: Caller, _args: cat::RunSqlArgs) -> Result<Value, Error> {
+    async fn run_sql(&self, _caller: Caller, _args: cat::RunSqlArgs) -> Result<Value, Error> {
         Backend::unsupported(
             Tool::RunSql,
-            caller,
             "there is no SQL engine; combine queryRows, aggregate and proposeJoinView",
         )
     }
 
     async fn index_stats(
         &self,
-        caller: Caller,
+        _caller: Caller,
         _args: cat::IndexStatsArgs,
     ) -> Result<Value, Error> {
         Backend::unsupported(
             Tool::IndexStats,
-            caller,
             "this in-memory database keeps no indexes, so there is nothing to tune",
         )
     }
 
     async fn list_saved_specs(
         &self,
-        caller: Caller,
+        _caller: Caller,
         _args: cat::ListSavedSpecsArgs,
     ) -> Result<Value, Error> {
         Backend::unsupported(
             Tool::ListSavedSpecs,
-            caller,
             "there are no saved views; open tables with openTable and filter with queryRows",
         )
     }
 
-    async fn load_spec(&self, caller: Caller, _args: cat::LoadSpecArgs) -> Result<Value, Error> {
+    async fn load_spec(&self, _caller: Caller, _args: cat::LoadSpecArgs) -> Result<Value, Error> {
         Backend::unsupported(
             Tool::LoadSpec,
-            caller,
             "there are no saved views; open the table with openTable instead",
         )
     }
 
-    async fn save_spec(&self, caller: Caller, _args: cat::SaveSpecArgs) -> Result<Value, Error> {
+    async fn save_spec(&self, _caller: Caller, _args: cat::SaveSpecArgs) -> Result<Value, Error> {
         Backend::unsupported(
             Tool::SaveSpec,
-            caller,
             "views cannot be saved here; tell the user the filter so they can reapply it",
         )
     }
 
     async fn create_table(
         &self,
-        caller: Caller,
+        _caller: Caller,
         args: cat::CreateTableArgs,
     ) -> Result<Value, Error> {
-        self.write(Tool::CreateTable, caller, |s| s.create_table(args))
+        self.write(Tool::CreateTable, |s| s.create_table(args))
     }
 
-    async fn add_column(&self, caller: Caller, args: cat::AddColumnArgs) -> Result<Value, Error> {
-        self.write(Tool::AddColumn, caller, |s| s.add_column(args))
+    async fn add_column(&self, _caller: Caller, args: cat::AddColumnArgs) -> Result<Value, Error> {
+        self.write(Tool::AddColumn, |s| s.add_column(args))
     }
 
     async fn rename_column(
         &self,
-        caller: Caller,
+        _caller: Caller,
         args: cat::RenameColumnArgs,
     ) -> Result<Value, Error> {
-        self.write(Tool::RenameColumn, caller, |s| s.rename_column(args))
+        self.write(Tool::RenameColumn, |s| s.rename_column(args))
     }
 
     async fn find_replace(
         &self,
-        caller: Caller,
+        _caller: Caller,
         _args: cat::FindReplaceArgs,
     ) -> Result<Value, Error> {
         Backend::unsupported(
             Tool::FindReplace,
-            caller,
             "find the rows with queryRows (op contains) and stage the new values with \
              stageItem or bulkEdit",
         )
@@ -636,41 +618,39 @@ impl Handler for Backend {
 
     async fn create_index(
         &self,
-        caller: Caller,
+        _caller: Caller,
         _args: cat::CreateIndexArgs,
     ) -> Result<Value, Error> {
         Backend::unsupported(
             Tool::CreateIndex,
-            caller,
             "this in-memory database keeps no indexes; queries need none",
         )
     }
 
-    async fn drop_index(&self, caller: Caller, _args: cat::DropIndexArgs) -> Result<Value, Error> {
+    async fn drop_index(&self, _caller: Caller, _args: cat::DropIndexArgs) -> Result<Value, Error> {
         Backend::unsupported(
             Tool::DropIndex,
-            caller,
             "this in-memory database keeps no indexes, so there is none to drop",
         )
     }
 
     async fn delete_column(
         &self,
-        caller: Caller,
+        _caller: Caller,
         args: cat::DeleteColumnArgs,
     ) -> Result<Value, Error> {
-        self.write(Tool::DeleteColumn, caller, |s| s.delete_column(&args))
+        self.write(Tool::DeleteColumn, |s| s.delete_column(&args))
     }
 
     async fn truncate_table(
         &self,
-        caller: Caller,
+        _caller: Caller,
         args: cat::TruncateTableArgs,
     ) -> Result<Value, Error> {
-        self.write(Tool::TruncateTable, caller, |s| s.truncate_table(&args))
+        self.write(Tool::TruncateTable, |s| s.truncate_table(&args))
     }
 
-    async fn drop_table(&self, caller: Caller, args: cat::DropTableArgs) -> Result<Value, Error> {
-        self.write(Tool::DropTable, caller, |s| s.drop_table(&args))
+    async fn drop_table(&self, _caller: Caller, args: cat::DropTableArgs) -> Result<Value, Error> {
+        self.write(Tool::DropTable, |s| s.drop_table(&args))
     }
 }

@@ -1,19 +1,40 @@
 //! The backend driven the way the agent loop drives it: a tool name and JSON arguments
-//! parsed into a generated `ToolCall`, dispatched to the backend as `Handler`.
+//! verified into a generated `ToolCall`, then run on the backend as `Handler`.
 
 use app_backend::{Area, Backend, Error, FixedClock, UiEvent, ViewMode, refreshes};
 use app_catalog::{Catalog, Tool, ToolCall};
-use catalog_core::{Access, CallError, Caller, Dispatch};
+use catalog_core::{
+    Access, AllowAll, CallError, Caller, Discovery, Dispatch, ErrorClass, Gate, Info, Verified,
+    VerifiedCall,
+};
 use serde_json::{Value, json};
 
 fn backend() -> Backend {
     Backend::with_clock(FixedClock::at("2025-03-14T09:30:00+01:00", "Europe/Berlin").unwrap())
 }
 
-/// Parses and dispatches one call as `caller`; the search tool is not expected here.
+/// Verifies one call as `caller` would make it, gated tools allowed, every tool active
+/// in the chat agent's discovery state.
+fn verify_as(caller: Caller, name: &str, args: Value) -> VerifiedCall<ToolCall> {
+    let chat = Discovery::new(Info {
+        inline: Catalog::ALL,
+        ..Catalog::INFO
+    });
+    let gate = match caller {
+        Caller::Chat => Gate::Chat(&chat),
+        Caller::Mcp(level) => Gate::Mcp(level),
+    };
+    match Catalog::verify(gate, name, args, &mut AllowAll) {
+        Ok(Verified::Run(call)) => call,
+        Ok(Verified::Ask(_)) => panic!("{name}: the policy allows every call"),
+        Err(rejection) => panic!("{name}: {rejection}"),
+    }
+}
+
+/// Verifies and dispatches one call as `caller`; the search tool is not expected here.
 fn call_as(backend: &Backend, caller: Caller, name: &str, args: Value) -> Result<Value, Error> {
-    let call = ToolCall::parse(name, args).unwrap_or_else(|e| panic!("{name}: {e}"));
-    match pollster::block_on(call.dispatch(backend, caller)) {
+    let call = verify_as(caller, name, args);
+    match pollster::block_on(call.dispatch(backend)) {
         Dispatch::Ran(result) => result,
         Dispatch::Search(args) => panic!("{name} dispatched as a search for {:?}", args.query),
     }
@@ -184,12 +205,13 @@ fn failed_calls_leave_the_staging_area_intact() {
     let e = call(&b, "bulkEdit", json!({"table": "orders", "filter": {"conditions": [{"column": "status", "op": "eq", "value": "open"}]}, "set": {"priority": 1}}))
         .unwrap_err();
     assert!(matches!(e, Error::NoSuchColumn { .. }), "{e}");
-    // Out-of-range arguments the parser lets through.
-    let e = call(&b, "queryRows", json!({"table": "orders", "limit": 0})).unwrap_err();
-    assert!(
-        e.to_string().contains("limit must be from 1 to 1000"),
-        "{e}"
+    // Out-of-range arguments never reach the backend: the verifier refuses them.
+    let e = refused(
+        Access::FullAccess,
+        "queryRows",
+        json!({"table": "orders", "limit": 0}),
     );
+    assert_eq!(e.class, ErrorClass::ConstraintViolation);
     // Discarding an unknown id discards nothing.
     let e = call(&b, "discardStaged", json!({"changeIds": ["s1", "s99"]})).unwrap_err();
     assert_eq!(e, Error::NoSuchChange { id: "s99".into() });
@@ -238,9 +260,13 @@ fn a_commit_that_fails_applies_nothing_and_keeps_what_is_staged() {
 #[test]
 fn search_tool_calls_go_back_to_the_agent_loop() {
     let b = backend();
-    let call = ToolCall::parse("searchTools", json!({"query": "export rows to CSV"})).unwrap();
+    let call = verify_as(
+        Caller::Chat,
+        "searchTools",
+        json!({"query": "export rows to CSV"}),
+    );
     assert_eq!(call.tool(), Catalog::SEARCH_TOOL);
-    match pollster::block_on(call.dispatch(&b, Caller::Chat)) {
+    match pollster::block_on(call.dispatch(&b)) {
         Dispatch::Search(args) => assert_eq!(args.query, "export rows to CSV"),
         Dispatch::Ran(result) => panic!("searchTools ran a handler: {result:?}"),
     }
@@ -578,38 +604,36 @@ fn destructive_tools_act_at_once_but_respect_staging_and_references() {
     assert!(b.table("orders").unwrap().column("status").is_err());
 }
 
+/// The verifier's refusal of a call from an MCP client at `level`.
+fn refused(level: Access, name: &str, args: Value) -> catalog_core::Rejection {
+    match Catalog::verify(Gate::Mcp(level), name, args, &mut AllowAll) {
+        Err(rejection) => rejection,
+        Ok(verified) => panic!("{name} passed at {level}: {:?}", verified.call()),
+    }
+}
+
 #[test]
 fn mcp_clients_get_only_their_level() {
     let b = backend();
     let read_only = Caller::Mcp(Access::ReadOnly);
-    let e = call_as(
-        &b,
-        read_only,
-        "stageItem",
-        json!({"table": "orders", "operation": "delete", "key": 1005}),
-    )
-    .unwrap_err();
-    assert_eq!(
-        e,
-        Error::NotAllowed {
-            tool: Tool::StageItem,
-            level: Access::ReadOnly
-        }
+    let stage = json!({"table": "orders", "operation": "delete", "key": 1005});
+    let e = refused(Access::ReadOnly, "stageItem", stage.clone());
+    assert_eq!(e.class, ErrorClass::PermissionDenied);
+    assert!(
+        e.to_string()
+            .contains("needs the read-and-stage access level"),
+        "{e}"
     );
-    assert!(e.to_string().contains("needs read-and-stage access"), "{e}");
     assert_eq!(b.staged_count(), 0);
     // Reads work; tools hidden from MCP do not, at any level.
     assert!(call_as(&b, read_only, "queryRows", json!({"table": "orders"})).is_ok());
-    let e = call_as(
-        &b,
-        Caller::Mcp(Access::FullAccess),
+    let e = refused(
+        Access::FullAccess,
         "proposeOpenTable",
         json!({"table": "orders"}),
-    )
-    .unwrap_err();
+    );
     assert!(
-        e.to_string()
-            .contains("only available to the app's own assistant"),
+        e.to_string().contains("Unknown tool: proposeOpenTable"),
         "{e}"
     );
 
@@ -621,10 +645,8 @@ fn mcp_clients_get_only_their_level() {
         json!({"table": "orders", "operation": "delete", "key": 1005}),
     )
     .unwrap();
-    assert!(matches!(
-        call_as(&b, stager, "commitStaged", json!({})),
-        Err(Error::NotAllowed { .. })
-    ));
+    let e = refused(Access::ReadAndStage, "commitStaged", json!({}));
+    assert_eq!(e.class, ErrorClass::PermissionDenied);
     let commit = call_as(
         &b,
         Caller::Mcp(Access::FullAccess),

@@ -1,8 +1,7 @@
 // One error in the catalog, and a crate that uses the generated API as a real one would.
-// The skeleton emitted on error keeps the rows' variants, `tool!`/`tools!`, `ToolSet`, the
-// `Catalog` constants and `impl ToolId for Tool`, so only the catalog's error is reported,
-// plus the one rustc cannot avoid: without the catalog, `Handler` has no methods (nor do
-// the argument types exist), so the `impl Handler` method is not a member of the trait.
+// The expansion emitted on error is the full API of the rows that can be read (their
+// variants and parameters, `tool!`/`tools!`, `ToolSet`, `Catalog` with its verifier and
+// discovery, `ToolCall`, `Handler`), so only the catalog's error is reported.
 catalog_macros::catalog!("ui/cascade/uses_after_error.toml");
 
 use catalog_core::__private::Value;
@@ -13,15 +12,31 @@ const LOOKING: ToolSet = tools![openTable, ask];
 struct App;
 
 impl Handler for App {
-    type Error = ();
+    type Error = &'static str;
 
-    async fn open_table(&self, _caller: Caller, args: OpenTableArgs) -> Result<Value, ()> {
+    async fn ask(&self, _caller: Caller, _args: AskArgs) -> Result<Value, &'static str> {
+        Ok(Value::Null)
+    }
+
+    async fn open_table(&self, _caller: Caller, args: OpenTableArgs) -> Result<Value, &'static str> {
         Ok(Value::String(args.table))
+    }
+}
+
+async fn step(app: &App, name: &str, arguments: Value) -> Option<Value> {
+    let chat = Catalog::discovery();
+    let gate = catalog_core::Gate::Chat(&chat);
+    match Catalog::verify(gate, name, arguments, &mut catalog_core::DenyAll) {
+        Ok(catalog_core::Verified::Run(call)) => match call.run(app).await {
+            catalog_core::Dispatch::Ran(result) => result.ok(),
+            catalog_core::Dispatch::Search(args) => Some(Value::String(args.query)),
+        },
+        _ => None,
     }
 }
 
 fn main() {
     assert!(LOOKING.contains(Tool::OpenTable));
     assert_eq!(tool!(ask), Catalog::ASK_TOOL);
-    let _ = App;
+    let _ = (Catalog::INFO, step(&App, "openTable", Value::Null));
 }

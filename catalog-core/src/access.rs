@@ -1,0 +1,92 @@
+//! Who may reach a tool: the one access rule of the catalog.
+//!
+//! Every place that decides whether a caller reaches a tool asks [`reach`]: the compiler
+//! (for the derived `MCP_*` sets), the verifier, the MCP renderer, and through those the
+//! MCP server's listing and its calls. Nothing else restates the rule.
+
+use core::fmt;
+
+/// An MCP access level. Levels are cumulative: `FullAccess` may call everything
+/// `ReadAndStage` may, which may call everything `ReadOnly` may.
+///
+/// On a row it is the lowest level that may call the tool, and it is also what the tool
+/// does: a tool above `ReadOnly` writes (staging counts as a write).
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+pub enum Access {
+    /// Reads data, changes nothing.
+    ReadOnly,
+    /// May also put changes in the staging area for a person to review.
+    ReadAndStage,
+    /// May also commit changes and run destructive operations.
+    FullAccess,
+}
+
+impl Access {
+    /// Every level, lowest first.
+    pub const ALL: [Access; 3] = [Access::ReadOnly, Access::ReadAndStage, Access::FullAccess];
+
+    /// The level as `catalog.toml` and the command line spell it.
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Access::ReadOnly => "read-only",
+            Access::ReadAndStage => "read-and-stage",
+            Access::FullAccess => "full-access",
+        }
+    }
+
+    /// Parses the spelling of [`Access::as_str`].
+    #[must_use]
+    pub fn parse(s: &str) -> Option<Access> {
+        Access::ALL.into_iter().find(|a| a.as_str() == s)
+    }
+}
+
+impl fmt::Display for Access {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// Who is calling a tool: the application's own chat agent, or an MCP client at some level.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Caller {
+    /// The in-app agent loop.
+    Chat,
+    /// An external MCP client connected at this access level.
+    Mcp(Access),
+}
+
+/// Whether a caller reaches a tool, and if not, why.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Reach {
+    /// The caller may list and call the tool.
+    Allowed,
+    /// The caller cannot see the tool at all: not in the chat agent's active set, or kept
+    /// from MCP (`mcp = false`, or the search tool, which has no access level).
+    Hidden,
+    /// An MCP client whose level is below the tool's: the level it would need.
+    Below(Access),
+}
+
+/// **The access rule**: whether `caller` reaches a tool whose row says `mcp` and `access`.
+///
+/// The chat agent reaches exactly the tools its discovery state has `active`, whatever
+/// their level (a gated tool still meets the permission hook in the verifier). An MCP
+/// client reaches a tool exposed to MCP whose lowest level is at most its own; the search
+/// tool (no access level) and `mcp = false` rows are hidden from every MCP client.
+/// `active` is read for the chat agent only.
+#[must_use]
+pub const fn reach(caller: Caller, active: bool, mcp: bool, access: Option<Access>) -> Reach {
+    match (caller, access) {
+        (Caller::Chat, _) if active => Reach::Allowed,
+        (Caller::Mcp(level), Some(needed)) if mcp => {
+            if needed as u8 <= level as u8 {
+                Reach::Allowed
+            } else {
+                Reach::Below(needed)
+            }
+        }
+        _ => Reach::Hidden,
+    }
+}
