@@ -12,10 +12,7 @@ use catalog_compiler::schema;
 use serde_json::Value;
 
 const FIXTURE: &str = "tests/fixtures/mcp_tools.json";
-const BFCL: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../shared/eval/bfcl/tools.json"
-);
+const BFCL: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/data/bfcl/tools.json");
 
 fn xtask(args: &[&str]) -> (i32, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_xtask"))
@@ -221,7 +218,7 @@ fn output_is_deterministic() {
 fn bfcl_imports_without_loss() {
     assert!(
         Path::new(BFCL).exists(),
-        "the BFCL data is expected at {BFCL} (shared/ beside the clone)"
+        "the BFCL data is expected at {BFCL} (vendored in tests/data/bfcl)"
     );
     let (text, report) = import(BFCL, "bfcl.toml");
     let started = Instant::now();
