@@ -20,9 +20,10 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode, Stdio};
 use std::time::Instant;
 
+use cargo_catalog::{Flags, Usage, thousands};
 use serde_json::Value;
 
-use crate::{Flags, Usage, r#gen, thousands};
+use crate::r#gen;
 
 mod rustc;
 
