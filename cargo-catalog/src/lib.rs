@@ -8,23 +8,28 @@
 //! ```
 //!
 //! The binary is a shell over this library; a repository that wants the commands under
-//! its own `cargo xtask`, with its own defaults, calls the library the same way:
+//! its own `cargo xtask`, with its own defaults, calls the library the same way (the
+//! README's example):
 //!
 //! ```no_run
 //! use std::process::ExitCode;
 //!
-//! use cargo_catalog::{Command, Defaults};
+//! use cargo_catalog::{Command, Defaults, Usage};
 //!
 //! fn main() -> ExitCode {
 //!     let args: Vec<String> = std::env::args().skip(1).collect();
-//!     // The catalog at the repository's root, from any folder of it.
+//!     // The catalog at the workspace root, whichever folder the command runs from.
 //!     let defaults = Defaults::in_dir(concat!(env!("CARGO_MANIFEST_DIR"), "/.."));
 //!     let result = match args.split_first() {
 //!         Some((name, rest)) if name == "check-catalog" => Command::Check.run(rest, &defaults),
-//!         _ => Err(cargo_catalog::Usage("usage: cargo xtask check-catalog [--format json]".into())),
+//!         Some((name, rest)) => match Command::from_name(name) {
+//!             Some(command) => command.run(rest, &defaults),
+//!             None => Err(Usage(format!("unknown command `{name}`"))),
+//!         },
+//!         None => Err(Usage("no command given".into())),
 //!     };
-//!     result.unwrap_or_else(|usage| {
-//!         eprintln!("error: {usage}");
+//!     result.unwrap_or_else(|Usage(message)| {
+//!         eprintln!("error: {message}\n\n{}", cargo_catalog::usage());
 //!         ExitCode::from(2)
 //!     })
 //! }
