@@ -6,7 +6,7 @@ the same requests, timed the same way. Prints one JSON line (the Rust bench read
 Each tool's document is its name (dots and underscores as spaces, so `math.factorial`
 reads as two words) + description + every parameter's name and description, nested
 properties included: the "name + description + parameter names/descriptions" baseline of
-shared/eval/bfcl/README.md. English stemmer and stop words. A query is timed on its own,
+tests/data/bfcl/README.md. English stemmer and stop words. A query is timed on its own,
 tokenization included (single query per call, as an agent's search tool is called); every
 query once per round, the median, p90 and p99 over all calls. Needs
 `python3 -m pip install bm25s PyStemmer`.

@@ -1,5 +1,5 @@
 //! `cargo bench -p catalog-compiler --bench search`: search latency on the BFCL catalog
-//! (1,853 real tools, 1,150 development requests, `shared/eval/bfcl`), compared in the same
+//! (1,853 real tools, 1,150 development requests, `tests/data/bfcl`), compared in the same
 //! run with bm25s, the usual Python BM25, on the same tools and requests.
 //!
 //! The tools are imported from their MCP `tools/list` form with [`catalog_compiler::import`],
@@ -21,14 +21,8 @@ use catalog_compiler::search::percentile;
 use catalog_core::search::{Scratch, Weights};
 use serde_json::Value;
 
-const TOOLS: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../shared/eval/bfcl/tools.json"
-);
-const QUERIES: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../shared/eval/bfcl/dev.jsonl"
-);
+const TOOLS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/data/bfcl/tools.json");
+const QUERIES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/data/bfcl/dev.jsonl");
 const PEER: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/benches/bm25s_peer.py");
 /// Hits per search, as an agent's search tool returns them.
 const K: usize = 5;

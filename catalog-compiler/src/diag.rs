@@ -1,4 +1,4 @@
-//! Located errors, rendered the same way by the macro and by `cargo xtask check-catalog`.
+//! Located errors, rendered the same way by the macro and by `cargo catalog check`.
 
 use std::fmt::Write as _;
 use std::ops::Range;

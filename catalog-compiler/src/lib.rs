@@ -1,7 +1,8 @@
 //! The catalog compiler: `catalog.toml` text → validated model → Rust tokens.
 //!
-//! The `catalog!` macro is a thin shim over this crate, and `cargo xtask check-catalog`
-//! calls the same [`compile`], so the compiler and the command can never disagree.
+//! The `catalog!` macro is a thin shim over this crate, and `cargo catalog check` (the
+//! `cargo-catalog` crate; this repository's `cargo xtask check-catalog` calls it) uses the
+//! same [`validate`] and lints, so the compiler and the command can never disagree.
 //! The pipeline is `parse` (keys and local rules) → `check` (rules across keys and rows)
 //! → [`lint`] (the lints the catalog denies) → `expand` (tokens), each collecting every
 //! error it finds.
@@ -45,7 +46,7 @@ pub fn compile(source: &str) -> Result<Catalog, Vec<Diagnostic>> {
 }
 
 /// Reads and validates a catalog against the format's rules, without running its lints:
-/// what `cargo xtask check-catalog` starts from before it runs every lint.
+/// what `cargo catalog check` starts from before it runs every lint.
 ///
 /// # Errors
 /// The diagnostics, when the text is not valid TOML or breaks any catalog rule.
@@ -107,7 +108,7 @@ pub fn outline(source: &str) -> Outline {
     outline
 }
 
-/// Formats generated tokens as Rust source, as `cargo xtask expand` prints them.
+/// Formats generated tokens as Rust source, as `cargo catalog expand` prints them.
 ///
 /// # Errors
 /// When the tokens are not a valid Rust file (a bug in the generator).

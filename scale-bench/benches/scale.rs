@@ -1,7 +1,7 @@
 //! `cargo bench -p scale-bench --bench scale`: the catalog's own search against tantivy, a
 //! real search engine, on the same tools and the same requests, in one run.
 //!
-//! With no `--catalog` it runs on the BFCL catalog (`shared/eval/bfcl`: 1,853 tools, the
+//! With no `--catalog` it runs on the BFCL catalog (`tests/data/bfcl`: 1,853 tools, the
 //! 1,150 development requests) when that data is there. `cargo xtask bench-scale` runs it
 //! with `--catalog FILE --queries FILE.jsonl --engine ours|tantivy` once per size and
 //! engine, so each process's peak memory belongs to one engine; it reads the JSON line.
@@ -32,14 +32,8 @@ use tantivy::query::QueryParser;
 use tantivy::schema::{FAST, IndexRecordOption, Schema, TextFieldIndexing, TextOptions};
 use tantivy::{Index, IndexWriter, ReloadPolicy, TantivyDocument, doc};
 
-const BFCL_TOOLS: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../shared/eval/bfcl/tools.json"
-);
-const BFCL_QUERIES: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../shared/eval/bfcl/dev.jsonl"
-);
+const BFCL_TOOLS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/data/bfcl/tools.json");
+const BFCL_QUERIES: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/data/bfcl/dev.jsonl");
 /// Hits per search, as an agent's search tool returns them.
 const K: usize = 5;
 const ROUNDS: usize = 5;

@@ -3,7 +3,7 @@
 //! and serialized, the way an application without the renderers would write it.
 //!
 //! Two catalogs: the example catalog's 39 tools (its generated specs), and the 1,853 real
-//! tools of the BFCL data set (`shared/eval/bfcl`), imported from their MCP form, compiled
+//! tools of the BFCL data set (`tests/data/bfcl`), imported from their MCP form, compiled
 //! and specified at run time as a command-line tool would. Each format renders the whole
 //! list; OpenAI accepts at most 128 tools per request, so for BFCL its figure is the
 //! sum of the 15 requests of at most 128 that cover the list.
@@ -26,10 +26,7 @@ use catalog_core::render::{self, Format, OPENAI_MAX_TOOLS, ToolSearch};
 use catalog_core::{Access, Caller, Reach, ToolSpec, Visibility};
 use serde_json::{Value, json};
 
-const TOOLS: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../shared/eval/bfcl/tools.json"
-);
+const TOOLS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/data/bfcl/tools.json");
 const ROUNDS: usize = 200;
 const WARM_UP: usize = 5;
 

@@ -19,10 +19,7 @@ use catalog_core::render::{
 use catalog_core::{Access, Caller, Reach, ToolSpec, Visibility};
 use serde_json::{Value, json};
 
-const BFCL: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../shared/eval/bfcl/tools.json"
-);
+const BFCL: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/data/bfcl/tools.json");
 
 /// Every format, MCP at every level.
 const FORMATS: [Format; 10] = [
@@ -296,7 +293,7 @@ fn bfcl() -> &'static [ToolSpec] {
     SPECS.get_or_init(|| {
         assert!(
             Path::new(BFCL).exists(),
-            "the BFCL data is expected at {BFCL} (shared/ beside the clone)"
+            "the BFCL data is expected at {BFCL} (vendored in tests/data/bfcl)"
         );
         let doc: Value = serde_json::from_str(&std::fs::read_to_string(BFCL).unwrap()).unwrap();
         let imported = catalog_compiler::import::from_mcp("tools.json", &doc).unwrap();

@@ -20,7 +20,7 @@ use std::collections::HashSet;
 use std::fmt::Write as _;
 use std::process::ExitCode;
 
-use crate::{Flags, Usage};
+use cargo_catalog::{Flags, Usage};
 
 /// `gen-catalog --tools N --out FILE [--seed S] [--queries FILE]`.
 pub fn run(opts: &Flags) -> Result<ExitCode, Usage> {

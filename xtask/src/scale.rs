@@ -20,17 +20,18 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode, Stdio};
 use std::time::Instant;
 
+use cargo_catalog::{Flags, Usage, thousands};
 use serde_json::Value;
 
-use crate::{Flags, Usage, r#gen, thousands};
+use crate::r#gen;
 
 mod rustc;
 
 /// Sizes measured when `--sizes` is not given: a small catalog, BFCL, the hosted tool
 /// search's limit and the largest published tool index.
 const SIZES: &[usize] = &[100, 1853, 10_000, 25_519];
-/// BFCL's tools and development requests, beside the workspace.
-const BFCL: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../shared/eval/bfcl/");
+/// BFCL's tools and development requests, vendored in `tests/data/bfcl`.
+const BFCL: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/data/bfcl/");
 const BFCL_TOOLS: usize = 1853;
 
 /// A build's wall time and the processor time cargo and rustc spent on it (user +

@@ -1,4 +1,6 @@
-//! `cargo xtask check-catalog`: output and exit codes, locked by snapshots.
+//! `cargo xtask check-catalog` on the example catalog, locked by snapshots, and the catalog
+//! commands reached through xtask with this repository's defaults. The commands' own
+//! behaviour is tested in `cargo-catalog/tests`.
 
 use std::process::Command;
 
@@ -29,91 +31,6 @@ fn example_catalog_json() {
     insta::assert_snapshot!(stdout);
 }
 
-#[test]
-fn broken_catalog_reports_every_error() {
-    let (code, stdout, stderr) =
-        xtask(&["check-catalog", "--catalog", "tests/fixtures/broken.toml"]);
-    assert_eq!(code, 1);
-    assert!(stdout.is_empty());
-    insta::assert_snapshot!(stderr);
-}
-
-#[test]
-fn broken_catalog_json() {
-    let (code, stdout, _) = xtask(&[
-        "check-catalog",
-        "--catalog",
-        "tests/fixtures/broken.toml",
-        "--format=json",
-    ]);
-    assert_eq!(code, 1);
-    let doc: serde_json::Value = serde_json::from_str(&stdout).unwrap();
-    assert_eq!(doc["valid"], false);
-    for e in doc["errors"].as_array().unwrap() {
-        for key in ["file", "line", "column", "message", "help"] {
-            assert!(e.get(key).is_some(), "error without `{key}`: {e}");
-        }
-    }
-    insta::assert_snapshot!(stdout);
-}
-
-/// Lint findings: a denied one fails the run (exit 1), warnings do not; the summary and
-/// the lint table still print.
-#[test]
-fn lint_findings_are_located_and_a_denied_one_fails() {
-    let (code, stdout, stderr) =
-        xtask(&["check-catalog", "--catalog", "tests/fixtures/linted.toml"]);
-    assert_eq!(code, 1, "{stderr}");
-    insta::assert_snapshot!("linted_stderr", stderr);
-    insta::assert_snapshot!("linted_stdout", stdout);
-}
-
-#[test]
-fn lint_findings_json() {
-    let (code, stdout, _) = xtask(&[
-        "check-catalog",
-        "--catalog",
-        "tests/fixtures/linted.toml",
-        "--format",
-        "json",
-    ]);
-    assert_eq!(code, 1);
-    let doc: serde_json::Value = serde_json::from_str(&stdout).unwrap();
-    assert_eq!(doc["valid"], false);
-    let lints = |key: &str| -> Vec<(String, String)> {
-        doc[key]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|e| {
-                for k in ["file", "line", "column", "message", "help", "lint", "level"] {
-                    assert!(e.get(k).is_some(), "{key} entry without `{k}`: {e}");
-                }
-                (
-                    e["lint"].as_str().unwrap().to_string(),
-                    e["level"].as_str().unwrap().to_string(),
-                )
-            })
-            .collect()
-    };
-    let pair = |l: &str, v: &str| (l.to_string(), v.to_string());
-    assert_eq!(lints("errors"), [pair("poisoned-description", "deny")]);
-    assert_eq!(
-        lints("warnings"),
-        [
-            pair("unnamed-need", "warn"),
-            pair("inline-token-budget", "warn"),
-            pair("description-url", "warn"),
-            pair("confusable-tools", "warn"),
-        ]
-    );
-    assert_eq!(doc["tokens"]["tokenizer"], "o200k_base");
-    assert_eq!(
-        doc["lints"].as_array().unwrap().len(),
-        catalog_compiler::lint::LINTS.len()
-    );
-}
-
 /// The README's table of lints names every lint of the registry with its default level.
 #[test]
 fn readme_lists_every_lint() {
@@ -136,8 +53,11 @@ fn unusable_arguments_exit_2() {
         &["check-catalog", "--format", "yaml"][..],
         &["check-catalog", "--nope", "x"],
         &["frobnicate"],
+        &["check"],
         &[],
         &["check-catalog", "--catalog", "missing.toml"],
+        &["import", "--from", "mcp"],
+        &["render", "--provider", "gemini"],
     ] {
         let (code, _, stderr) = xtask(args);
         assert_eq!(code, 2, "{args:?}: {stderr}");
@@ -146,6 +66,19 @@ fn unusable_arguments_exit_2() {
             "{args:?}: {stderr}"
         );
     }
+}
+
+/// The catalog commands read the root's `catalog.toml` when run from any folder: here
+/// `xtask/`, where there is none.
+#[test]
+fn catalog_commands_default_to_the_root_catalog() {
+    let (code, stdout, stderr) = xtask(&["search", "export the table as csv"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("exportCsv"), "{stdout}");
+    let (code, stdout, stderr) = xtask(&["render", "--provider", "mcp", "--tools", "inline"]);
+    assert_eq!(code, 0, "{stderr}");
+    let list: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert!(list["tools"].is_array(), "{stdout}");
 }
 
 #[test]

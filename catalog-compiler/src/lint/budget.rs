@@ -1,6 +1,6 @@
 //! The inline set's size: `inline-tool-count` counts its tools; `inline-token-budget`
 //! counts its tokens as each provider's request carries it, with the tokenizer the caller
-//! gives (the compiler links none: `cargo xtask check-catalog` brings one).
+//! gives (the compiler links none: `cargo catalog check` brings one).
 
 use catalog_core::render::{self, Format};
 use catalog_core::{Access, ToolSpec, Visibility};
@@ -19,7 +19,7 @@ pub trait Tokenizer {
 /// Tokens of one provider's rendering of the tools.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ProviderTokens {
-    /// The provider format, as `cargo xtask render --provider` names it.
+    /// The provider format, as `cargo catalog render --provider` names it.
     pub provider: &'static str,
     /// The inline set (the first step's tool list); why not, when the provider has no such
     /// list or refuses it.
@@ -84,7 +84,7 @@ pub(super) fn tool_count(ctx: &Ctx<'_>, found: &mut Vec<Found>) {
                 max + 1
             ),
         )
-        .help("past about 30 tools, published measurements show models choosing the wrong tool more often: make the tools that people ask for by name discoverable (`cargo xtask check-catalog` lists the candidates to defer), or raise `max-tools` in `[lints]`"),
+        .help("past about 30 tools, published measurements show models choosing the wrong tool more often: make the tools that people ask for by name discoverable (`cargo catalog check` lists the candidates to defer), or raise `max-tools` in `[lints]`"),
     ));
 }
 

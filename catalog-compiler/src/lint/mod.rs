@@ -1,6 +1,6 @@
 //! Lints: what a valid catalog may still get wrong, each with a name, a default level, and
 //! the fix it prints. The registry below, [`LINTS`], is the one list: `[lints]` in
-//! `catalog.toml`, `cargo xtask check-catalog` and the README's table all read it.
+//! `catalog.toml`, `cargo catalog check` and the README's table all read it.
 //!
 //! A catalog sets levels, and the settings a lint has, in its `[lints]` table; a row can
 //! set levels for its own findings in `[tool.lints]`:
@@ -18,9 +18,10 @@
 //! ```
 //!
 //! [`crate::compile`] (and so `catalog!`) runs the lints set to `deny` and fails with their
-//! findings, located like any error. Warnings are reported by `cargo xtask check-catalog`
-//! only: a stable proc macro cannot emit a warning. Lints that need a tokenizer
-//! ([`Lint::needs_tokenizer`]) run in `check-catalog` only, whatever their level.
+//! findings, located like any error. Warnings are reported by `cargo catalog check` (this
+//! repository's `cargo xtask check-catalog`) only: a stable proc macro cannot emit a
+//! warning. Lints that need a tokenizer ([`Lint::needs_tokenizer`]) run in `cargo catalog
+//! check` only, whatever their level.
 
 mod budget;
 #[cfg(test)]
@@ -43,9 +44,9 @@ use crate::model::Catalog;
 pub enum Level {
     /// Not checked.
     Allow,
-    /// Reported by `cargo xtask check-catalog`; the catalog still builds.
+    /// Reported by `cargo catalog check`; the catalog still builds.
     Warn,
-    /// An error: `catalog!` and `check-catalog` fail with it.
+    /// An error: `catalog!` and `cargo catalog check` fail with it.
     Deny,
 }
 
@@ -133,7 +134,7 @@ pub struct Lint {
     /// Row or catalog.
     pub scope: Scope,
     /// Whether it counts tokens, and so runs only where a tokenizer is given
-    /// (`cargo xtask check-catalog`), never in `catalog!`.
+    /// (`cargo catalog check`), never in `catalog!`.
     pub needs_tokenizer: bool,
     /// What it checks, in one sentence.
     pub checks: &'static str,

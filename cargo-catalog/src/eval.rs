@@ -1,84 +1,44 @@
-//! `cargo xtask search` and `cargo xtask eval-search`: the catalog's own search, run on a
-//! catalog read at run time with the code that builds a compiled catalog's index.
+//! `eval-search`: how well the catalog's own search finds the tools a set of requests
+//! need (recall, hit rate and MRR at k), and how long a query takes.
 
 use std::process::ExitCode;
 use std::time::Instant;
 
 use catalog_compiler::model::Catalog;
 use catalog_compiler::search::Request;
-use catalog_core::search::{Hit, OwnedIndex, Scratch, Weights};
+use catalog_core::search::{OwnedIndex, Scratch};
 use serde_json::json;
 
-use crate::Usage;
+use crate::args::{Flags, Format, Usage};
+use crate::defaults::Defaults;
+use crate::search::{load, weights};
 
-/// Compiles a catalog or prints its errors.
-pub fn load(path: &str, source: &str, weights: Weights) -> Result<(Catalog, OwnedIndex), ExitCode> {
-    match catalog_compiler::compile(source) {
-        Ok(c) => {
-            let index = catalog_compiler::search::index(&c, weights);
-            Ok((c, index))
-        }
-        Err(d) => {
-            eprint!("{}", catalog_compiler::render_all(path, source, &d));
-            Err(ExitCode::FAILURE)
-        }
+/// `eval-search [--catalog PATH] --queries FILE.jsonl [--k N] [--format human|json]
+/// [--weights W] [--show-misses N]`: the options, checked, then the run.
+pub(crate) fn command(opts: &Flags, defaults: &Defaults) -> Result<ExitCode, Usage> {
+    opts.only(&[
+        "catalog",
+        "queries",
+        "k",
+        "format",
+        "weights",
+        "show-misses",
+    ])?;
+    let k = opts.count("k", 5)?;
+    let weights = weights(opts.get("weights"))?;
+    let show_misses = match opts.get("show-misses") {
+        None => 0,
+        Some(_) => opts.count("show-misses", 1)?,
+    };
+    let format = opts.format()?;
+    let Some(queries) = opts.get("queries") else {
+        return Err(Usage("eval-search needs --queries FILE.jsonl".into()));
+    };
+    let (path, source) = defaults.read_catalog(opts)?;
+    match load(&path, &source, weights) {
+        Ok((catalog, index)) => eval(&catalog, &index, queries, k, format, show_misses),
+        Err(code) => Ok(code),
     }
-}
-
-/// Prints the ranked hits for one request.
-pub fn search(catalog: &Catalog, index: &OwnedIndex, query: &str, k: usize) -> ExitCode {
-    let hits = index.view().search(query, k, &mut Scratch::default());
-    if hits.is_empty() {
-        println!("no tool matches {query:?}");
-    }
-    for (rank, Hit { doc, score }) in hits.iter().enumerate() {
-        let tool = &catalog.tools[*doc as usize];
-        println!(
-            "{:>2}. {score:>7.3}  {}  ({:?})",
-            rank + 1,
-            tool.name,
-            tool.visibility
-        );
-    }
-    ExitCode::SUCCESS
-}
-
-/// Field weights from `name=3,keyword=2,...` (unnamed ones keep their defaults), for
-/// trying other weights on a catalog's own queries.
-pub fn weights(spec: Option<&str>) -> Result<Weights, Usage> {
-    let mut w = Weights::DEFAULT;
-    for pair in spec.unwrap_or("").split(',').filter(|p| !p.is_empty()) {
-        let (key, value) = pair
-            .split_once('=')
-            .ok_or_else(|| Usage(format!("weight `{pair}` is not key=value")))?;
-        let value: f32 = value
-            .parse()
-            .map_err(|_| Usage(format!("weight `{pair}` is not a number")))?;
-        let slot = match key {
-            "name" => &mut w.name,
-            "keyword" => &mut w.keyword,
-            "description" => &mut w.description,
-            "param_name" => &mut w.param_name,
-            "param_description" => &mut w.param_description,
-            "example" => &mut w.example,
-            "k1" => &mut w.k1,
-            "b" => &mut w.b,
-            "prefix" => &mut w.prefix,
-            "pair" => &mut w.pair,
-            other => return Err(Usage(format!("unknown weight `{other}`"))),
-        };
-        *slot = value;
-    }
-    Ok(w)
-}
-
-/// Output format of `eval-search`.
-#[derive(Clone, Copy)]
-pub enum Format {
-    /// A table for people.
-    Human,
-    /// One JSON object.
-    Json,
 }
 
 /// The requests of a `dev.jsonl`-format file.
@@ -94,7 +54,7 @@ fn read_queries(catalog: &Catalog, queries_path: &str) -> Result<Vec<Request>, U
 }
 
 /// Recall, hit rate and MRR at `k`, and the median time per query.
-pub fn eval(
+fn eval(
     catalog: &Catalog,
     index: &OwnedIndex,
     queries_path: &str,

@@ -1,4 +1,4 @@
-//! `cargo xtask import --from mcp FILE --out PATH`: an MCP `tools/list` result → a valid
+//! `import --from mcp FILE --out PATH`: an MCP `tools/list` result → a valid
 //! `catalog.toml`, one row per tool, losing nothing. The mapping is
 //! [`catalog_compiler::import`]; this is its command line: read, write, compile the result
 //! before reporting success, exit codes.
@@ -8,11 +8,11 @@ use std::process::ExitCode;
 
 use serde_json::Value;
 
-use super::Usage;
+use crate::args::Usage;
 
 /// Runs the command: exit 0 when the written catalog compiles, 1 when the input is not an
 /// MCP `tools/list` result or the output does not compile, 2 for unusable arguments.
-pub fn run(args: &[String]) -> Result<ExitCode, Usage> {
+pub(crate) fn command(args: &[String]) -> Result<ExitCode, Usage> {
     let args = Args::parse(args)?;
     let text = std::fs::read_to_string(&args.file)
         .map_err(|e| Usage(format!("cannot read `{}`: {e}", args.file)))?;

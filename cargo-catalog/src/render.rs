@@ -1,4 +1,4 @@
-//! `cargo xtask render`: a catalog's tools in one provider's request format, rendered by
+//! `render`: a catalog's tools in one provider's request format, rendered by
 //! `catalog_core::render` from the specs of a catalog read at run time.
 
 use std::io::Write as _;
@@ -7,17 +7,18 @@ use std::process::ExitCode;
 use catalog_core::render::{self, Format, ToolSearch};
 use catalog_core::{Access, ToolSpec, Visibility};
 
-use crate::{Flags, Usage};
+use crate::args::{Flags, Usage};
+use crate::defaults::Defaults;
 
 /// `render`'s options, checked, then the run.
-pub fn command(opts: &Flags) -> Result<ExitCode, Usage> {
+pub(crate) fn command(opts: &Flags, defaults: &Defaults) -> Result<ExitCode, Usage> {
     opts.only(&["catalog", "provider", "tools", "access", "search"])?;
     let Some(provider) = opts.get("provider") else {
         return Err(Usage("render needs --provider".into()));
     };
     let format = format(provider, opts.get("access"), opts.get("search"))?;
     let tools = tools(opts.get("tools"))?;
-    let (path, source) = crate::read(opts)?;
+    let (path, source) = defaults.read_catalog(opts)?;
     Ok(run(&path, &source, format, tools))
 }
 

@@ -1,4 +1,4 @@
-//! `cargo xtask import --from mcp`: the generated catalog compiles, looks as locked by the
+//! `cargo catalog import --from mcp`: the generated catalog compiles, looks as locked by the
 //! snapshots, and loses nothing — on a fixture of tricky cases and on the 1,853 real tools
 //! of the BFCL data set.
 
@@ -12,13 +12,11 @@ use catalog_compiler::schema;
 use serde_json::Value;
 
 const FIXTURE: &str = "tests/fixtures/mcp_tools.json";
-const BFCL: &str = concat!(
-    env!("CARGO_MANIFEST_DIR"),
-    "/../../shared/eval/bfcl/tools.json"
-);
+const BFCL: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../tests/data/bfcl/tools.json");
 
-fn xtask(args: &[&str]) -> (i32, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_xtask"))
+/// Runs `cargo-catalog ARGS` in this crate's folder: exit code and stderr.
+fn cli(args: &[&str]) -> (i32, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_cargo-catalog"))
         .args(args)
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .output()
@@ -39,7 +37,7 @@ fn out_path(name: &str) -> PathBuf {
 fn import(input: &str, out_name: &str) -> (String, String) {
     let out = out_path(out_name);
     let out_str = out.to_str().unwrap();
-    let (code, stderr) = xtask(&["import", "--from", "mcp", input, "--out", out_str]);
+    let (code, stderr) = cli(&["import", "--from", "mcp", input, "--out", out_str]);
     assert_eq!(code, 0, "{stderr}");
     let text = std::fs::read_to_string(&out).unwrap();
     (text, stderr.replace(out_str, "[out]"))
@@ -221,7 +219,7 @@ fn output_is_deterministic() {
 fn bfcl_imports_without_loss() {
     assert!(
         Path::new(BFCL).exists(),
-        "the BFCL data is expected at {BFCL} (shared/ beside the clone)"
+        "the BFCL data is expected at {BFCL} (vendored in tests/data/bfcl)"
     );
     let (text, report) = import(BFCL, "bfcl.toml");
     let started = Instant::now();
@@ -236,7 +234,7 @@ fn bfcl_imports_without_loss() {
 
 /// What the lints find in the BFCL import, as the README reports it: nothing denied (so
 /// the import builds), URLs and confusable pairs as warnings. Without a tokenizer the
-/// budget lint does not run here; `cargo xtask check-catalog` adds it.
+/// budget lint does not run here; `cargo catalog check` adds it.
 #[test]
 fn bfcl_lint_report() {
     let doc: Value = serde_json::from_str(&std::fs::read_to_string(BFCL).unwrap()).unwrap();
@@ -284,7 +282,7 @@ fn a_poisoned_description_fails_the_import_until_reviewed() {
     )
     .unwrap();
     let out = out_path("poisoned.toml");
-    let (code, stderr) = xtask(&[
+    let (code, stderr) = cli(&[
         "import",
         "--from",
         "mcp",
@@ -321,7 +319,7 @@ fn unusable_arguments_exit_2() {
         &["import", "--from", "mcp", FIXTURE, "--out"],
         &["import", "--from", "mcp", "missing.json", "--out", out],
     ] {
-        let (code, stderr) = xtask(args);
+        let (code, stderr) = cli(args);
         assert_eq!(code, 2, "{args:?}: {stderr}");
         assert!(
             stderr.contains("usage:") || stderr.contains("cannot read"),
@@ -335,13 +333,13 @@ fn input_that_is_not_a_tools_list_exits_1() {
     let out = out_path("not-tools.toml");
     let out = out.to_str().unwrap();
     for input in ["Cargo.toml", "tests/fixtures/broken.toml"] {
-        let (code, stderr) = xtask(&["import", "--from", "mcp", input, "--out", out]);
+        let (code, stderr) = cli(&["import", "--from", "mcp", input, "--out", out]);
         assert_eq!(code, 1, "{input}: {stderr}");
         assert!(stderr.contains("is not JSON"), "{stderr}");
     }
     let no_tools = out_path("no-tools.json");
     std::fs::write(&no_tools, r#"{"jsonrpc": "2.0", "result": {}}"#).unwrap();
-    let (code, stderr) = xtask(&[
+    let (code, stderr) = cli(&[
         "import",
         "--from",
         "mcp",
@@ -374,7 +372,7 @@ fn an_invalid_catalog_fails_loudly() {
     )
     .unwrap();
     let out = out_path("bad-names.toml");
-    let (code, stderr) = xtask(&[
+    let (code, stderr) = cli(&[
         "import",
         "--from",
         "mcp",

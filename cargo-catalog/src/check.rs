@@ -1,0 +1,122 @@
+//! `check`: the compiler's verdict on a catalog, every lint's findings, and a summary: the
+//! derived sets, the tokens each provider's request spends on the tools, which examples
+//! the catalog's own search answers, and a table of the lints.
+
+use std::process::ExitCode;
+
+use catalog_compiler::lint::{self, Finding, Level, LintId, Tokenizer};
+use catalog_compiler::{Diagnostic, Located};
+use serde_json::json;
+
+use crate::args::{Flags, Format, Usage};
+use crate::defaults::Defaults;
+use crate::lints::lints_json;
+use crate::reach::reach_json;
+use crate::summary::{summary, summary_json};
+use crate::tokens::{O200k, tokens_json};
+
+/// `check [--catalog PATH] [--format human|json]`: the options, checked, then the run.
+pub(crate) fn command(opts: &Flags, defaults: &Defaults) -> Result<ExitCode, Usage> {
+    let format = opts.format()?;
+    opts.only(&["catalog", "format"])?;
+    let (path, source) = defaults.read_catalog(opts)?;
+    Ok(run(&path, &source, format))
+}
+
+/// Validates `source` (read from `path`), runs every lint and prints the verdict: exit 0
+/// when nothing is denied, 1 when the catalog breaks a rule or a denied lint finds
+/// something.
+fn run(path: &str, source: &str, format: Format) -> ExitCode {
+    let catalog = match catalog_compiler::validate(source) {
+        Ok(catalog) => catalog,
+        Err(diagnostics) => {
+            match format {
+                Format::Human => eprint!(
+                    "{}",
+                    catalog_compiler::render_all(path, source, &diagnostics)
+                ),
+                Format::Json => {
+                    let errors: Vec<_> = diagnostics
+                        .iter()
+                        .map(|d| diagnostic_json(path, source, d, None))
+                        .collect();
+                    println!(
+                        "{:#}",
+                        json!({ "file": path, "valid": false, "errors": errors, "warnings": [] })
+                    );
+                }
+            }
+            return ExitCode::FAILURE;
+        }
+    };
+    // Loading the tokenizer's tables takes a while: only when the budget lint runs.
+    let tokenizer = if catalog.lints.level(LintId::InlineTokenBudget) == Level::Allow {
+        None
+    } else {
+        match O200k::load() {
+            Ok(bpe) => Some(bpe),
+            Err(e) => {
+                eprintln!("internal error: the o200k_base tokenizer does not load: {e}");
+                return ExitCode::FAILURE;
+            }
+        }
+    };
+    let options = lint::Options {
+        tokenizer: tokenizer.as_ref().map(|t| t as &dyn Tokenizer),
+        at_least: Level::Warn,
+    };
+    let report = lint::run(&catalog, source, &options);
+    let denied = report.findings.iter().any(|f| f.level == Level::Deny);
+    match format {
+        Format::Human => {
+            for f in &report.findings {
+                eprintln!("{}", catalog_compiler::render(path, source, &f.labelled()));
+            }
+            print!("{}", summary(path, &catalog, &report));
+        }
+        Format::Json => {
+            let (errors, warnings): (Vec<&Finding>, Vec<&Finding>) =
+                report.findings.iter().partition(|f| f.level == Level::Deny);
+            let list = |fs: Vec<&Finding>| -> Vec<serde_json::Value> {
+                fs.into_iter()
+                    .map(|f| diagnostic_json(path, source, &f.diagnostic, Some(f)))
+                    .collect()
+            };
+            println!(
+                "{:#}",
+                json!({
+                    "file": path,
+                    "valid": !denied,
+                    "errors": list(errors),
+                    "warnings": list(warnings),
+                    "summary": summary_json(&catalog),
+                    "tokens": report.tokens.as_ref().map(tokens_json),
+                    "reach": reach_json(&catalog, &report),
+                    "lints": lints_json(&catalog, &report),
+                })
+            );
+        }
+    }
+    if denied {
+        ExitCode::FAILURE
+    } else {
+        ExitCode::SUCCESS
+    }
+}
+
+/// An error or warning as JSON: where, what, the fix, and for a lint's finding its name
+/// and level.
+fn diagnostic_json(
+    path: &str,
+    source: &str,
+    d: &Diagnostic,
+    finding: Option<&Finding>,
+) -> serde_json::Value {
+    let at = Located::new(path, source, d);
+    let mut v = json!({ "file": at.file, "line": at.line, "column": at.column, "message": d.message, "help": d.help });
+    if let Some(f) = finding {
+        v["lint"] = json!(f.lint.name());
+        v["level"] = json!(f.level.as_str());
+    }
+    v
+}

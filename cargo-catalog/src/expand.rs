@@ -1,0 +1,42 @@
+//! `expand`: the Rust code `catalog!` generates for a catalog, formatted.
+
+use std::io::Write as _;
+use std::process::ExitCode;
+
+use crate::args::{Flags, Usage};
+use crate::defaults::Defaults;
+
+/// `expand [--catalog PATH]`: the options, checked, then the run.
+pub(crate) fn command(opts: &Flags, defaults: &Defaults) -> Result<ExitCode, Usage> {
+    opts.only(&["catalog"])?;
+    let (path, source) = defaults.read_catalog(opts)?;
+    Ok(run(&path, &source))
+}
+
+/// Prints the formatted code `catalog!` generates for a catalog (without the tracking of
+/// the file, which names it by a path only the macro knows); exit 1 with its errors.
+fn run(path: &str, source: &str) -> ExitCode {
+    match catalog_compiler::compile(source) {
+        Ok(catalog) => {
+            let tokens = catalog_compiler::expand(&catalog, &catalog_compiler::Options::default());
+            match catalog_compiler::format(tokens) {
+                Ok(code) => {
+                    // A closed pipe (`| head`) is the reader's choice, not an error.
+                    let _ = std::io::stdout().write_all(code.as_bytes());
+                    ExitCode::SUCCESS
+                }
+                Err(e) => {
+                    eprintln!("internal error: the generated code does not parse: {e}");
+                    ExitCode::FAILURE
+                }
+            }
+        }
+        Err(diagnostics) => {
+            eprint!(
+                "{}",
+                catalog_compiler::render_all(path, source, &diagnostics)
+            );
+            ExitCode::FAILURE
+        }
+    }
+}

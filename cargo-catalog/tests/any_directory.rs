@@ -1,0 +1,362 @@
+//! The installed command in another repository: the binary runs in a fresh directory
+//! outside this workspace, as cargo runs it (`cargo-catalog catalog <command>`), and reads
+//! that directory's `catalog.toml` with no option naming it.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use catalog_compiler::Located;
+
+/// A small valid catalog: the two roles, an inline read and a gated, discoverable write.
+const VALID: &str = r#"[settings]
+search-tool = "searchTools"
+ask-tool = "ask"
+
+[[tool]]
+name = "searchTools"
+description = "Finds tools by what they do."
+[tool.params]
+query = { type = "string", description = "What the tool should do." }
+
+[[tool]]
+name = "ask"
+description = "Asks the user a question."
+visibility = "inline"
+tier = "silent"
+access = "read-only"
+[tool.params]
+question = { type = "string", description = "The question." }
+
+[[tool]]
+name = "listNotes"
+description = "Lists the user's notes, newest first."
+keywords = ["notes", "list"]
+examples = ["What notes do I have?"]
+visibility = "inline"
+tier = "silent"
+access = "read-only"
+[tool.params]
+limit = { type = "integer", minimum = 1, maximum = 100, default = 20, description = "How many notes." }
+
+[[tool]]
+name = "deleteNote"
+description = "Deletes one note for good."
+keywords = ["delete", "remove", "note"]
+examples = ["Delete my note about the dentist"]
+visibility = "discoverable"
+tier = "gated"
+access = "full-access"
+[tool.params]
+id = { type = "string", description = "The note to delete." }
+"#;
+
+/// The same catalog with two mistakes: a misspelt key, and a full-access tool that runs
+/// silently.
+const INVALID: &str = r#"[settings]
+search-tool = "searchTools"
+ask-tool = "ask"
+
+[[tool]]
+name = "searchTools"
+description = "Finds tools by what they do."
+[tool.params]
+query = { type = "string" }
+
+[[tool]]
+name = "ask"
+description = "Asks the user a question."
+visiblity = "inline"
+visibility = "inline"
+tier = "silent"
+access = "read-only"
+
+[[tool]]
+name = "deleteNote"
+description = "Deletes one note for good."
+visibility = "discoverable"
+tier = "silent"
+access = "full-access"
+"#;
+
+/// A directory of its own under the system's temporary directory, removed when dropped.
+struct TempDir(PathBuf);
+
+impl TempDir {
+    fn new(name: &str) -> TempDir {
+        let dir =
+            std::env::temp_dir().join(format!("cargo-catalog-test-{}-{name}", std::process::id()));
+        // A leftover of an earlier run with the same process id.
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let workspace = Path::new(env!("CARGO_MANIFEST_DIR")).parent().unwrap();
+        assert!(
+            !dir.starts_with(workspace),
+            "{} is inside the workspace",
+            dir.display()
+        );
+        TempDir(dir)
+    }
+
+    fn write(&self, path: &str, text: &str) {
+        let path = self.0.join(path);
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(path, text).unwrap();
+    }
+}
+
+impl Drop for TempDir {
+    fn drop(&mut self) {
+        let _ = std::fs::remove_dir_all(&self.0);
+    }
+}
+
+/// Runs `cargo-catalog ARGS` in `dir`: exit code, stdout, stderr.
+fn cli(dir: &TempDir, args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_cargo-catalog"))
+        .args(args)
+        .current_dir(&dir.0)
+        .output()
+        .unwrap();
+    (
+        out.status.code().unwrap(),
+        String::from_utf8(out.stdout).unwrap(),
+        String::from_utf8(out.stderr).unwrap(),
+    )
+}
+
+/// `catalog.toml:LINE:COL` at the start of each rendered diagnostic, in order.
+fn locations(stderr: &str) -> Vec<String> {
+    stderr
+        .lines()
+        .filter_map(|line| {
+            let mut parts = line.splitn(4, ':');
+            let (file, line, column) = (parts.next()?, parts.next()?, parts.next()?);
+            let numbers = [line, column]
+                .iter()
+                .all(|n| !n.is_empty() && n.bytes().all(|b| b.is_ascii_digit()));
+            (file == "catalog.toml" && numbers).then(|| format!("{file}:{line}:{column}"))
+        })
+        .collect()
+}
+
+#[test]
+fn a_valid_catalog_in_the_current_directory_exits_0() {
+    let dir = TempDir::new("valid");
+    dir.write("catalog.toml", VALID);
+    // As cargo runs it for `cargo catalog check`, and as run directly.
+    for args in [&["catalog", "check"][..], &["check"]] {
+        let (code, stdout, stderr) = cli(&dir, args);
+        assert_eq!(code, 0, "{args:?}: {stderr}");
+        assert!(
+            stdout.starts_with("catalog.toml: valid, 4 tools\n"),
+            "{stdout}"
+        );
+        assert!(
+            stdout.ends_with("catalog.toml: 0 errors, 0 warnings\n"),
+            "{stdout}"
+        );
+    }
+
+    let (code, stdout, stderr) = cli(&dir, &["catalog", "check", "--format", "json"]);
+    assert_eq!(code, 0, "{stderr}");
+    let doc: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(doc["file"], "catalog.toml");
+    assert_eq!(doc["valid"], true);
+    assert_eq!(doc["summary"]["tools"], 4);
+    assert_eq!(doc["tokens"]["tokenizer"], "o200k_base");
+}
+
+#[test]
+fn errors_are_located_where_the_compiler_locates_them() {
+    let dir = TempDir::new("invalid");
+    dir.write("catalog.toml", INVALID);
+    let diagnostics = catalog_compiler::validate(INVALID).unwrap_err();
+    assert_eq!(diagnostics.len(), 2, "{diagnostics:?}");
+    let expected: Vec<(usize, usize)> = diagnostics
+        .iter()
+        .map(|d| {
+            let at = Located::new("catalog.toml", INVALID, d);
+            (at.line, at.column)
+        })
+        .collect();
+
+    let (code, stdout, stderr) = cli(&dir, &["catalog", "check"]);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(stdout.is_empty(), "{stdout}");
+    let shown: Vec<String> = expected
+        .iter()
+        .map(|(line, column)| format!("catalog.toml:{line}:{column}"))
+        .collect();
+    assert_eq!(locations(&stderr), shown, "{stderr}");
+
+    let (code, stdout, _) = cli(&dir, &["catalog", "check", "--format=json"]);
+    assert_eq!(code, 1);
+    let doc: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(doc["valid"], false);
+    let errors: Vec<(usize, usize)> = doc["errors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| {
+            assert_eq!(e["file"], "catalog.toml");
+            let number = |key: &str| usize::try_from(e[key].as_u64().unwrap()).unwrap();
+            (number("line"), number("column"))
+        })
+        .collect();
+    assert_eq!(errors, expected);
+}
+
+#[test]
+fn catalog_names_another_file() {
+    let dir = TempDir::new("named");
+    dir.write("catalog.toml", INVALID);
+    dir.write("agent/tools.toml", VALID);
+    let (code, stdout, stderr) = cli(&dir, &["catalog", "check", "--catalog", "agent/tools.toml"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stdout.starts_with("agent/tools.toml: valid, 4 tools\n"),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn unusable_arguments_exit_2_and_name_the_fix() {
+    let dir = TempDir::new("usage");
+    // No catalog.toml here: the message says how to name one.
+    let (code, _, stderr) = cli(&dir, &["catalog", "check"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.contains("cannot read `catalog.toml`") && stderr.contains("--catalog PATH"),
+        "{stderr}"
+    );
+    dir.write("catalog.toml", VALID);
+    for (args, message) in [
+        (
+            &["catalog", "check", "--nope", "x"][..],
+            "unknown option `--nope`",
+        ),
+        (
+            &["catalog", "check", "--format", "yaml"],
+            "unknown format `yaml`",
+        ),
+        (
+            &["catalog", "check", "--catalog"],
+            "`--catalog` needs a value",
+        ),
+        (
+            &["catalog", "check", "extra"],
+            "unexpected argument `extra`",
+        ),
+        (&["catalog", "check-catalog"], "`cargo catalog check`"),
+        (&["catalog", "frobnicate"], "unknown command `frobnicate`"),
+        (&["catalog"], "no command given"),
+        (&[], "no command given"),
+    ] {
+        let (code, stdout, stderr) = cli(&dir, args);
+        assert_eq!(code, 2, "{args:?}: {stderr}");
+        assert!(stdout.is_empty(), "{args:?}: {stdout}");
+        assert!(stderr.contains(message), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("usage: cargo catalog <command>"),
+            "{args:?}: {stderr}"
+        );
+    }
+    let (code, stdout, _) = cli(&dir, &["catalog", "--help"]);
+    assert_eq!(code, 0);
+    for command in cargo_catalog::Command::ALL {
+        assert!(
+            stdout.contains(&format!("\n  {} ", command.name())),
+            "{stdout}"
+        );
+    }
+}
+
+/// The other commands, on the same directory's catalog and on files named there.
+#[test]
+fn every_command_runs_on_the_current_directory() {
+    let dir = TempDir::new("commands");
+    dir.write("catalog.toml", VALID);
+
+    let (code, stdout, stderr) = cli(&dir, &["catalog", "expand"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(stdout.contains("pub enum Tool {"), "{stdout}");
+
+    let (code, stdout, stderr) = cli(&dir, &["catalog", "search", "remove a note"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stdout
+            .lines()
+            .next()
+            .is_some_and(|l| l.contains("deleteNote")),
+        "{stdout}"
+    );
+
+    let (code, stdout, stderr) = cli(
+        &dir,
+        &[
+            "catalog",
+            "render",
+            "--provider",
+            "anthropic",
+            "--tools",
+            "inline",
+        ],
+    );
+    assert_eq!(code, 0, "{stderr}");
+    let tools: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    let names: Vec<&str> = tools
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(names, ["searchTools", "ask", "listNotes"]);
+
+    dir.write(
+        "requests.jsonl",
+        r#"{"id": "1", "query": "throw away the note about my dentist", "expected": ["deleteNote"]}
+{"id": "2", "query": "show my notes", "expected": ["listNotes"]}
+"#,
+    );
+    let (code, stdout, stderr) = cli(
+        &dir,
+        &[
+            "catalog",
+            "eval-search",
+            "--queries",
+            "requests.jsonl",
+            "--format",
+            "json",
+        ],
+    );
+    assert_eq!(code, 0, "{stderr}");
+    let report: serde_json::Value = serde_json::from_str(&stdout).unwrap();
+    assert_eq!(report["queries"], 2);
+    assert_eq!(report["recall_at_k"], 1.0);
+
+    dir.write(
+        "server.json",
+        r#"{"tools": [{"name": "get_weather", "description": "Current weather for a city.",
+            "inputSchema": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]},
+            "annotations": {"readOnlyHint": true}}]}"#,
+    );
+    let (code, _, stderr) = cli(
+        &dir,
+        &[
+            "catalog",
+            "import",
+            "--from",
+            "mcp",
+            "server.json",
+            "--out",
+            "imported.toml",
+        ],
+    );
+    assert_eq!(code, 0, "{stderr}");
+    let (code, stdout, stderr) = cli(&dir, &["catalog", "check", "--catalog", "imported.toml"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stdout.starts_with("imported.toml: valid, 3 tools\n"),
+        "{stdout}"
+    );
+}
