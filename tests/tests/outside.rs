@@ -64,25 +64,29 @@ fn an_outside_workspace_builds_runs_its_tests_and_checks_its_catalog() {
 
     // `cargo install --path cargo-catalog`, then `cargo catalog check` in that folder.
     let install = target().join("install");
-    let installed = output(cargo().current_dir(root()).args([
-        "install",
-        "--quiet",
-        "--debug",
-        "--locked",
-        "--force",
-        "--path",
-        "cargo-catalog",
-        "--root",
-    ]).arg(&install));
+    let installed = output(
+        cargo()
+            .current_dir(root())
+            .args([
+                "install",
+                "--quiet",
+                "--debug",
+                "--locked",
+                "--force",
+                "--path",
+                "cargo-catalog",
+                "--root",
+            ])
+            .arg(&install),
+    );
     assert!(
         installed.status.success(),
         "cargo install --path cargo-catalog failed:\n{}",
         text(&installed.stderr)
     );
-    let path = std::env::join_paths(
-        std::iter::once(install.join("bin"))
-            .chain(std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default())),
-    )
+    let path = std::env::join_paths(std::iter::once(install.join("bin")).chain(
+        std::env::split_paths(&std::env::var_os("PATH").unwrap_or_default()),
+    ))
     .unwrap();
     let check = |dir: &Path, args: &[&str]| {
         output(
@@ -96,7 +100,12 @@ fn an_outside_workspace_builds_runs_its_tests_and_checks_its_catalog() {
 
     let valid = check(&outside(), &[]);
     let printed = text(&valid.stdout);
-    assert_eq!(valid.status.code(), Some(0), "{printed}\n{}", text(&valid.stderr));
+    assert_eq!(
+        valid.status.code(),
+        Some(0),
+        "{printed}\n{}",
+        text(&valid.stderr)
+    );
     assert!(printed.contains("listNotes"), "{printed}");
 
     // A broken copy of the catalog: exit 1, every error at the place the compiler names.
@@ -120,7 +129,11 @@ fn an_outside_workspace_builds_runs_its_tests_and_checks_its_catalog() {
     let json = check(&broken_dir, &["--format", "json"]);
     assert_eq!(json.status.code(), Some(1));
     let report: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
-    assert_eq!(report["errors"].as_array().map(Vec::len), Some(expected.len()), "{report}");
+    assert_eq!(
+        report["errors"].as_array().map(Vec::len),
+        Some(expected.len()),
+        "{report}"
+    );
 
     let unusable = check(&outside(), &["--no-such-option"]);
     assert_eq!(unusable.status.code(), Some(2));

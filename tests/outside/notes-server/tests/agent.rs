@@ -22,14 +22,25 @@ fn a_chat_agent_finds_a_tool_then_calls_it() {
     let notes = Notes::seeded();
     let mut chat = Catalog::discovery();
     // `readNote` is discoverable: unavailable until a search finds it.
-    let refused = Catalog::verify(Gate::Chat(&chat), "readNote", json!({"id": 1}), &mut DenyAll);
+    let refused = Catalog::verify(
+        Gate::Chat(&chat),
+        "readNote",
+        json!({"id": 1}),
+        &mut DenyAll,
+    );
     let message = refused.unwrap_err().message;
-    assert!(message.contains("Available tools: findTools, askUser, listNotes, addNote"), "{message}");
+    assert!(
+        message.contains("Available tools: findTools, askUser, listNotes, addNote"),
+        "{message}"
+    );
 
     // The search tool is verified like any other, and handed back to the agent loop.
-    let Ok(Verified::Run(search)) =
-        Catalog::verify(Gate::Chat(&chat), "findTools", json!({"query": "show one note in full"}), &mut DenyAll)
-    else {
+    let Ok(Verified::Run(search)) = Catalog::verify(
+        Gate::Chat(&chat),
+        "findTools",
+        json!({"query": "show one note in full"}),
+        &mut DenyAll,
+    ) else {
         panic!("the search tool is always callable");
     };
     let Dispatch::Search(args) = pollster::block_on(search.run(&notes)) else {
@@ -38,9 +49,12 @@ fn a_chat_agent_finds_a_tool_then_calls_it() {
     let found = chat.search(&args.query).to_json();
     assert!(found.contains("\"name\":\"readNote\""), "{found}");
 
-    let Ok(Verified::Run(call)) =
-        Catalog::verify(Gate::Chat(&chat), "readNote", json!({"id": 1}), &mut DenyAll)
-    else {
+    let Ok(Verified::Run(call)) = Catalog::verify(
+        Gate::Chat(&chat),
+        "readNote",
+        json!({"id": 1}),
+        &mut DenyAll,
+    ) else {
         panic!("readNote is active after the search");
     };
     let ToolCall::ReadNote(typed) = call.call() else {
@@ -58,22 +72,43 @@ fn the_search_budget_names_the_way_out() {
         chat.search("delete a note");
     }
     let over = chat.search("delete a note").to_json();
-    assert!(over.contains("search-budget-exhausted") && over.contains("askUser"), "{over}");
+    assert!(
+        over.contains("search-budget-exhausted") && over.contains("askUser"),
+        "{over}"
+    );
     chat.new_turn();
-    assert!(chat.search("delete a note").to_json().contains("deleteNote"));
+    assert!(
+        chat.search("delete a note")
+            .to_json()
+            .contains("deleteNote")
+    );
 }
 
 #[test]
 fn arguments_are_checked_before_anything_runs() {
     let chat = Catalog::discovery();
-    let rejection =
-        Catalog::verify(Gate::Chat(&chat), "listNotes", json!({"limit": 500, "tags": "x"}), &mut DenyAll)
-            .unwrap_err();
+    let rejection = Catalog::verify(
+        Gate::Chat(&chat),
+        "listNotes",
+        json!({"limit": 500, "tags": "x"}),
+        &mut DenyAll,
+    )
+    .unwrap_err();
     assert_eq!(rejection.issues.len(), 2, "{rejection}");
-    assert!(rejection.message.contains("`/limit`: 500 is above the maximum 100"), "{rejection}");
-    assert!(rejection.message.contains("did you mean `tag`?"), "{rejection}");
+    assert!(
+        rejection
+            .message
+            .contains("`/limit`: 500 is above the maximum 100"),
+        "{rejection}"
+    );
+    assert!(
+        rejection.message.contains("did you mean `tag`?"),
+        "{rejection}"
+    );
     // Defaults fill in on the typed value.
-    let Ok(Verified::Run(call)) = Catalog::verify(Gate::Chat(&chat), "listNotes", Value::Null, &mut DenyAll) else {
+    let Ok(Verified::Run(call)) =
+        Catalog::verify(Gate::Chat(&chat), "listNotes", Value::Null, &mut DenyAll)
+    else {
         panic!("listNotes takes no required argument");
     };
     let ToolCall::ListNotes(args) = call.into_call() else {
@@ -92,13 +127,20 @@ fn a_gated_tool_waits_for_the_hook_and_the_person() {
         asked.push((caller, tool));
         Decision::Ask
     };
-    let Ok(Verified::Ask(pending)) =
-        Catalog::verify(Gate::Chat(&everything), "deleteNote", json!({"id": 2}), &mut hook)
-    else {
+    let Ok(Verified::Ask(pending)) = Catalog::verify(
+        Gate::Chat(&everything),
+        "deleteNote",
+        json!({"id": 2}),
+        &mut hook,
+    ) else {
         panic!("deleteNote is gated: the hook is asked");
     };
     assert_eq!(asked, [(Caller::Chat, Tool::DeleteNote)]);
-    assert_eq!(notes.all().len(), 2, "nothing runs before the person agrees");
+    assert_eq!(
+        notes.all().len(),
+        2,
+        "nothing runs before the person agrees"
+    );
     let deleted = run(&notes, pending.approve()).unwrap();
     assert_eq!(deleted["deleted"], 2);
     assert_eq!(notes.all().len(), 1);
@@ -108,14 +150,36 @@ fn a_gated_tool_waits_for_the_hook_and_the_person() {
 fn mcp_clients_reach_their_level_only() {
     let notes = Notes::seeded();
     let add = json!({"title": "Idea", "text": "A catalog for notes."});
-    let refused = Catalog::verify(Gate::Mcp(Access::ReadOnly), "addNote", add.clone(), &mut AllowAll).unwrap_err();
+    let refused = Catalog::verify(
+        Gate::Mcp(Access::ReadOnly),
+        "addNote",
+        add.clone(),
+        &mut AllowAll,
+    )
+    .unwrap_err();
     assert_eq!(refused.class, ErrorClass::PermissionDenied);
-    assert!(refused.message.contains("needs the read-and-stage access level"), "{refused}");
+    assert!(
+        refused
+            .message
+            .contains("needs the read-and-stage access level"),
+        "{refused}"
+    );
     // Kept from MCP: unknown to every MCP client, whatever its level.
-    let hidden = Catalog::verify(Gate::Mcp(Access::FullAccess), "exportNotes", Value::Null, &mut AllowAll).unwrap_err();
+    let hidden = Catalog::verify(
+        Gate::Mcp(Access::FullAccess),
+        "exportNotes",
+        Value::Null,
+        &mut AllowAll,
+    )
+    .unwrap_err();
     assert_eq!(hidden.message, "Unknown tool: exportNotes");
 
-    let Ok(Verified::Run(call)) = Catalog::verify(Gate::Mcp(Access::ReadAndStage), "addNote", add, &mut DenyAll) else {
+    let Ok(Verified::Run(call)) = Catalog::verify(
+        Gate::Mcp(Access::ReadAndStage),
+        "addNote",
+        add,
+        &mut DenyAll,
+    ) else {
         panic!("addNote is a silent read-and-stage tool");
     };
     assert_eq!(call.caller(), Caller::Mcp(Access::ReadAndStage));
@@ -127,21 +191,34 @@ fn mcp_clients_reach_their_level_only() {
 #[test]
 fn a_failed_handler_is_a_runtime_error_that_names_the_fix() {
     let notes = Notes::seeded();
-    let failed = Catalog::verify(Gate::Mcp(Access::ReadOnly), "readNote", json!({"id": 9}), &mut DenyAll);
+    let failed = Catalog::verify(
+        Gate::Mcp(Access::ReadOnly),
+        "readNote",
+        json!({"id": 9}),
+        &mut DenyAll,
+    );
     let Ok(Verified::Run(call)) = failed else {
         panic!("readNote is a silent read-only tool");
     };
     let rejection = run(&notes, call).unwrap_err();
     assert_eq!(rejection.class, ErrorClass::RuntimeError);
-    assert!(rejection.message.contains("call `listNotes` for the ids"), "{rejection}");
+    assert!(
+        rejection.message.contains("call `listNotes` for the ids"),
+        "{rejection}"
+    );
 }
 
 /// Code written once over any compiled catalog, through `catalog_core::Catalog`.
 fn mcp_names<C: catalog_core::Catalog<W>, const W: usize>(level: Access) -> Vec<&'static str> {
-    C::specs(C::mcp_allowed(level)).map(|spec| spec.name).collect()
+    C::specs(C::mcp_allowed(level))
+        .map(|spec| spec.name)
+        .collect()
 }
 
 #[test]
 fn the_catalog_trait_gives_the_same_sets() {
-    assert_eq!(mcp_names::<Catalog, { Catalog::WORDS }>(Access::FullAccess), ["listNotes", "readNote", "addNote", "deleteNote"]);
+    assert_eq!(
+        mcp_names::<Catalog, { Catalog::WORDS }>(Access::FullAccess),
+        ["listNotes", "readNote", "addNote", "deleteNote"]
+    );
 }
