@@ -7,16 +7,10 @@ use app_catalog::Tool;
 use serde_json::{Value, json};
 
 /// A tool call that did not do what it was asked. Nothing was changed: a call that
-/// fails leaves the tables, the staging area and the history as they were.
+/// fails leaves the tables, the staging area and the history as they were (each call's
+/// writes are one SQLite transaction, rolled back on any error).
 #[derive(Clone, Debug, PartialEq)]
 pub enum Error {
-    /// The tool exists in the catalog, but this backend does not implement it.
-    Unsupported {
-        /// The tool called.
-        tool: Tool,
-        /// What to do instead, in the catalog's terms.
-        instead: &'static str,
-    },
     /// No table of this name.
     NoSuchTable {
         /// The name asked for.
@@ -138,6 +132,76 @@ pub enum Error {
     },
     /// The user has not answered a question.
     Unanswered,
+    /// SQLite could not prepare or run a `runSql` statement.
+    Sql {
+        /// SQLite's message.
+        message: String,
+    },
+    /// A `runSql` statement that would change something.
+    WritingSql {
+        /// What it would do, in SQLite's terms.
+        what: String,
+    },
+    /// A `runSql` statement ran past the time limit and was stopped.
+    SqlTimeout {
+        /// The limit, in milliseconds.
+        millis: u128,
+    },
+    /// A table that holds the app's own bookkeeping, not data.
+    InternalTable {
+        /// The table.
+        table: String,
+    },
+    /// A CSV attachment that does not parse.
+    BadCsv {
+        /// The 1-based line where it went wrong.
+        line: u64,
+        /// What is wrong there.
+        message: String,
+    },
+    /// No saved view spec of this name.
+    NoSuchSpec {
+        /// The name asked for.
+        name: String,
+        /// The closest existing name, if one is close.
+        suggestion: Option<String>,
+    },
+    /// A spec of this name exists and `overwrite` was not set.
+    SpecExists {
+        /// The name.
+        name: String,
+    },
+    /// The table has no index of this name.
+    NoSuchIndex {
+        /// The table.
+        table: String,
+        /// The name asked for.
+        index: String,
+        /// The table's indexes.
+        indexes: Vec<String>,
+    },
+    /// `vectorSearch` on a column that has no embeddings.
+    NoEmbeddings {
+        /// `table.column` asked for.
+        column: String,
+        /// `table.column` of every column that has them.
+        available: Vec<String>,
+    },
+    /// A time zone name that is not in the IANA database.
+    NoSuchTimeZone {
+        /// The name given.
+        name: String,
+    },
+    /// SQLite refused a change the checks above it let through (a constraint).
+    Refused {
+        /// SQLite's message.
+        message: String,
+    },
+    /// The database itself failed: the disk, the file, a lock held too long.
+    Database {
+        /// What failed, with SQLite's message.
+        message: String,
+    },
 }
 
 impl Error {
@@ -145,7 +209,6 @@ impl Error {
     #[must_use]
     pub fn kind(&self) -> &'static str {
         match self {
-            Error::Unsupported { .. } => "unsupported",
             Error::NoSuchTable { .. } => "noSuchTable",
             Error::NoSuchColumn { .. } => "noSuchColumn",
             Error::NoSuchRow { .. } => "noSuchRow",
@@ -164,6 +227,18 @@ impl Error {
             Error::CommitFailed { .. } => "commitFailed",
             Error::NoSuchAttachment { .. } => "noSuchAttachment",
             Error::Unanswered => "unanswered",
+            Error::Sql { .. } => "sql",
+            Error::WritingSql { .. } => "writingSql",
+            Error::SqlTimeout { .. } => "sqlTimeout",
+            Error::InternalTable { .. } => "internalTable",
+            Error::BadCsv { .. } => "badCsv",
+            Error::NoSuchSpec { .. } => "noSuchSpec",
+            Error::SpecExists { .. } => "specExists",
+            Error::NoSuchIndex { .. } => "noSuchIndex",
+            Error::NoEmbeddings { .. } => "noEmbeddings",
+            Error::NoSuchTimeZone { .. } => "noSuchTimeZone",
+            Error::Refused { .. } => "refused",
+            Error::Database { .. } => "database",
         }
     }
 
@@ -192,9 +267,6 @@ impl fmt::Display for Error {
     #[allow(clippy::too_many_lines, reason = "one arm per variant")]
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Error::Unsupported { tool, instead } => {
-                write!(f, "`{tool}` is not available in this database; {instead}")
-            }
             Error::NoSuchTable { name, suggestion } => {
                 write!(f, "no table `{name}`; ")?;
                 did_you_mean(f, suggestion.as_ref())?;
@@ -317,8 +389,100 @@ impl fmt::Display for Error {
                 "the user has not answered; go on with what you know, or ask again in your \
                  reply",
             ),
+            Error::Sql { message } => write!(
+                f,
+                "SQLite could not run the statement: {message}; fix it and call runSql \
+                 again (listTables and describeTable give the table and column names)"
+            ),
+            Error::WritingSql { what } => write!(
+                f,
+                "runSql only reads, and this statement would {what}; write a SELECT, and \
+                 stage changes with stageItem, bulkEdit or the schema tools instead"
+            ),
+            Error::SqlTimeout { millis } => write!(
+                f,
+                "the statement ran longer than {millis} ms and was stopped; narrow it with \
+                 WHERE conditions or a LIMIT, or compute the totals with aggregate"
+            ),
+            Error::InternalTable { table } => write!(
+                f,
+                "`{table}` holds the app's own bookkeeping, not data; query the tables \
+                 listTables shows (showStaging and listCommits read the staging area and \
+                 the history)"
+            ),
+            Error::BadCsv { line, message } => write!(
+                f,
+                "the CSV is malformed at line {line}: {message}; nothing was staged. Ask the \
+                 user to fix the file, or pass delimiter and hasHeader if they were guessed \
+                 wrong (readAttachment shows the file)"
+            ),
+            Error::NoSuchSpec { name, suggestion } => {
+                write!(f, "no saved view spec `{name}`; ")?;
+                did_you_mean(f, suggestion.as_ref())?;
+                f.write_str("call listSavedSpecs to see the saved specs")
+            }
+            Error::SpecExists { name } => write!(
+                f,
+                "a saved view spec `{name}` exists; pick another name, or pass overwrite = \
+                 true to replace it"
+            ),
+            Error::NoSuchIndex {
+                table,
+                index,
+                indexes,
+            } => write!(
+                f,
+                "`{table}` has no index `{index}`; its indexes are [{}] (indexStats lists \
+                 them with their tables)",
+                indexes.join(", ")
+            ),
+            Error::NoEmbeddings { column, available } => write!(
+                f,
+                "{column} has no embeddings; columns with embeddings: [{}]. Search one of \
+                 those, or use queryRows with contains conditions on a few likely words \
+                 (match any)",
+                available.join(", ")
+            ),
+            Error::NoSuchTimeZone { name } => write!(
+                f,
+                "`{name}` is not an IANA time zone; pass a name such as Europe/Berlin or \
+                 America/New_York"
+            ),
+            Error::Refused { message } => write!(
+                f,
+                "the database refused the change ({message}); check the values against the \
+                 columns, keys and indexes describeTable shows"
+            ),
+            Error::Database { message } => write!(
+                f,
+                "the database failed: {message}; nothing was changed. Try again; if it \
+                 keeps failing, tell the user the database file needs attention"
+            ),
         }
     }
 }
 
 impl std::error::Error for Error {}
+
+impl From<rusqlite::Error> for Error {
+    /// SQLite failures the tools did not foresee: a constraint is the data's fault and
+    /// says so, anything else is the database's.
+    fn from(e: rusqlite::Error) -> Error {
+        match e.sqlite_error_code() {
+            Some(rusqlite::ErrorCode::ConstraintViolation) => Error::Refused {
+                message: sqlite_message(&e),
+            },
+            _ => Error::Database {
+                message: e.to_string(),
+            },
+        }
+    }
+}
+
+/// SQLite's own words for a failure, without rusqlite's wrapping.
+pub(crate) fn sqlite_message(e: &rusqlite::Error) -> String {
+    match e {
+        rusqlite::Error::SqliteFailure(_, Some(message)) => message.clone(),
+        other => other.to_string(),
+    }
+}

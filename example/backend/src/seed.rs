@@ -1,76 +1,63 @@
-//! The example database: a small shop's customers, orders and products.
+//! The example database: a small shop's customers, orders and products, written into
+//! a database that has no tables yet.
 
-use serde_json::json;
+use rusqlite::Connection;
 
-use crate::db::{Column, ColumnType as T, Table, Tables};
+use crate::Error;
 
-pub(crate) fn tables() -> Tables {
-    let mut customers = Table::new(
-        "customers",
-        vec![
-            Column::new("id", T::Integer, false),
-            Column::new("name", T::Text, false),
-            Column::new("email", T::Text, true),
-            Column::new("city", T::Text, true),
-            Column::new("country", T::Text, true),
-            Column::new("vip", T::Boolean, false).with_default(json!(false)),
-            Column::new("created_on", T::Date, true),
-        ],
-        "id",
-    );
-    for row in [
-        json!({"id": 1, "name": "Müller Bau GmbH", "email": "info@mueller-bau.example", "city": "Munich", "country": "DE", "vip": false, "created_on": "2023-02-11"}),
-        json!({"id": 2, "name": "Northwind Traders", "email": "orders@northwind.example", "city": "Berlin", "country": "DE", "vip": true, "created_on": "2022-11-03"}),
-        json!({"id": 3, "name": "Blue Harbor Ltd", "email": null, "city": "Dublin", "country": "IE", "vip": false, "created_on": "2024-06-19"}),
-        json!({"id": 4, "name": "Café Lumière", "email": "bonjour@lumiere.example", "city": "Lyon", "country": "FR", "vip": false, "created_on": "2024-01-08"}),
-        json!({"id": 5, "name": "Fjord Supplies AS", "email": "post@fjord.example", "city": "Bergen", "country": "NO", "vip": true, "created_on": "2023-09-27"}),
-    ] {
-        customers.seed(row);
-    }
+const EXAMPLE: &str = r#"
+CREATE TABLE "customers" (
+  "id" INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL,
+  "name" TEXT NOT NULL,
+  "email" TEXT,
+  "city" TEXT,
+  "country" TEXT,
+  "vip" BOOLEAN NOT NULL DEFAULT 0,
+  "created_on" DATE
+);
+INSERT INTO "customers" VALUES
+  (1, 'Müller Bau GmbH', 'info@mueller-bau.example', 'Munich', 'DE', 0, '2023-02-11'),
+  (2, 'Northwind Traders', 'orders@northwind.example', 'Berlin', 'DE', 1, '2022-11-03'),
+  (3, 'Blue Harbor Ltd', NULL, 'Dublin', 'IE', 0, '2024-06-19'),
+  (4, 'Café Lumière', 'bonjour@lumiere.example', 'Lyon', 'FR', 0, '2024-01-08'),
+  (5, 'Fjord Supplies AS', 'post@fjord.example', 'Bergen', 'NO', 1, '2023-09-27');
 
-    let mut orders = Table::new(
-        "orders",
-        vec![
-            Column::new("id", T::Integer, false),
-            Column::new("customer_id", T::Integer, false),
-            Column::new("ordered_on", T::Date, false),
-            Column::new("status", T::Text, false).with_default(json!("open")),
-            Column::new("total", T::Real, false),
-        ],
-        "id",
-    )
-    .references("customer_id", "customers");
-    for row in [
-        json!({"id": 1001, "customer_id": 2, "ordered_on": "2025-01-14", "status": "shipped", "total": 1240.50}),
-        json!({"id": 1002, "customer_id": 1, "ordered_on": "2025-02-02", "status": "shipped", "total": 312.00}),
-        json!({"id": 1003, "customer_id": 4, "ordered_on": "2025-02-20", "status": "open", "total": 89.90}),
-        json!({"id": 1004, "customer_id": 2, "ordered_on": "2025-03-01", "status": "open", "total": 560.00}),
-        json!({"id": 1005, "customer_id": 5, "ordered_on": "2025-03-03", "status": "cancelled", "total": 45.00}),
-        json!({"id": 1006, "customer_id": 5, "ordered_on": "2025-03-10", "status": "open", "total": 2210.75}),
-    ] {
-        orders.seed(row);
-    }
+CREATE TABLE "orders" (
+  "id" INTEGER PRIMARY KEY AUTOINCREMENT NOT NULL,
+  "customer_id" INTEGER NOT NULL,
+  "ordered_on" DATE NOT NULL,
+  "status" TEXT NOT NULL DEFAULT 'open',
+  "total" REAL NOT NULL,
+  FOREIGN KEY ("customer_id") REFERENCES "customers" ("id")
+);
+INSERT INTO "orders" VALUES
+  (1001, 2, '2025-01-14', 'shipped', 1240.50),
+  (1002, 1, '2025-02-02', 'shipped', 312.00),
+  (1003, 4, '2025-02-20', 'open', 89.90),
+  (1004, 2, '2025-03-01', 'open', 560.00),
+  (1005, 5, '2025-03-03', 'cancelled', 45.00),
+  (1006, 5, '2025-03-10', 'open', 2210.75);
+-- Filtering orders by customer is the common join; by date, the common report.
+CREATE INDEX "orders_customer_id" ON "orders" ("customer_id");
+CREATE INDEX "orders_ordered_on" ON "orders" ("ordered_on");
 
-    let mut products = Table::new(
-        "products",
-        vec![
-            Column::new("sku", T::Text, false),
-            Column::new("name", T::Text, false),
-            Column::new("price", T::Real, false),
-            Column::new("in_stock", T::Boolean, false).with_default(json!(true)),
-        ],
-        "sku",
-    );
-    for row in [
-        json!({"sku": "CHR-001", "name": "Oak chair", "price": 129.00, "in_stock": true}),
-        json!({"sku": "TBL-010", "name": "Walnut table", "price": 899.00, "in_stock": false}),
-        json!({"sku": "LMP-204", "name": "Brass lamp", "price": 74.50, "in_stock": true}),
-    ] {
-        products.seed(row);
-    }
+CREATE TABLE "products" (
+  "sku" TEXT PRIMARY KEY NOT NULL,
+  "name" TEXT NOT NULL,
+  "price" REAL NOT NULL,
+  "in_stock" BOOLEAN NOT NULL DEFAULT 1,
+  "description" TEXT
+);
+INSERT INTO "products" VALUES
+  ('CHR-001', 'Oak chair', 129.00, 1, 'Solid oak dining chair with a woven rush seat'),
+  ('TBL-010', 'Walnut table', 899.00, 0, 'Oiled walnut dining table that seats six'),
+  ('LMP-204', 'Brass lamp', 74.50, 1, 'Brass desk lamp with a warm dimmable bulb');
+-- Embedded when the backend starts, with its embedder (see `vectors`).
+INSERT INTO "_embedded" VALUES ('products', 'description', '');
+"#;
 
-    [customers, orders, products]
-        .into_iter()
-        .map(|t| (t.name.clone(), t))
-        .collect()
+/// Creates and fills the example tables; the caller holds the transaction.
+pub(crate) fn example(conn: &Connection) -> Result<(), Error> {
+    conn.execute_batch(EXAMPLE)?;
+    Ok(())
 }

@@ -1,75 +1,17 @@
 //! The backend driven the way the agent loop drives it: a tool name and JSON arguments
-//! verified into a generated `ToolCall`, then run on the backend as `Handler`.
+//! verified into a generated `ToolCall`, then run on the backend as `Handler`, on a
+//! database file in a temporary folder.
 
-use app_backend::{Area, Backend, Error, FixedClock, UiEvent, ViewMode, refreshes};
+mod common;
+
+use app_backend::{Area, Backend, Error, UiEvent, ViewMode, refreshes};
 use app_catalog::{Catalog, Tool, ToolCall};
-use catalog_core::{
-    Access, AllowAll, CallError, Caller, Discovery, Dispatch, ErrorClass, Gate, Info, Verified,
-    VerifiedCall,
-};
+use catalog_core::{Access, AllowAll, CallError, Caller, Dispatch, ErrorClass, Gate};
+use common::{Db, call, call_as, customer_names, ok, staged_ids, verify_as};
 use serde_json::{Value, json};
 
-fn backend() -> Backend {
-    Backend::with_clock(FixedClock::at("2025-03-14T09:30:00+01:00", "Europe/Berlin").unwrap())
-}
-
-/// Verifies one call as `caller` would make it, gated tools allowed, every tool active
-/// in the chat agent's discovery state.
-fn verify_as(caller: Caller, name: &str, args: Value) -> VerifiedCall<ToolCall> {
-    let chat = Discovery::new(Info {
-        inline: Catalog::ALL,
-        ..Catalog::INFO
-    });
-    let gate = match caller {
-        Caller::Chat => Gate::Chat(&chat),
-        Caller::Mcp(level) => Gate::Mcp(level),
-    };
-    match Catalog::verify(gate, name, args, &mut AllowAll) {
-        Ok(Verified::Run(call)) => call,
-        Ok(Verified::Ask(_)) => panic!("{name}: the policy allows every call"),
-        Err(rejection) => panic!("{name}: {rejection}"),
-    }
-}
-
-/// Verifies and dispatches one call as `caller`; the search tool is not expected here.
-fn call_as(backend: &Backend, caller: Caller, name: &str, args: Value) -> Result<Value, Error> {
-    let call = verify_as(caller, name, args);
-    match pollster::block_on(call.dispatch(backend)) {
-        Dispatch::Ran(result) => result,
-        Dispatch::Search(args) => panic!("{name} dispatched as a search for {:?}", args.query),
-    }
-}
-
-fn call(backend: &Backend, name: &str, args: Value) -> Result<Value, Error> {
-    call_as(backend, Caller::Chat, name, args)
-}
-
-fn ok(backend: &Backend, name: &str, args: Value) -> Value {
-    call(backend, name, args).unwrap_or_else(|e| panic!("{name} failed: {e}"))
-}
-
-fn staged_ids(backend: &Backend) -> Vec<String> {
-    let staged = ok(backend, "showStaging", json!({"openPanel": false}));
-    staged
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| c["changeId"].as_str().unwrap().to_owned())
-        .collect()
-}
-
-fn customer_names(backend: &Backend) -> Vec<String> {
-    let out = ok(
-        backend,
-        "queryRows",
-        json!({"table": "customers", "columns": ["name"]}),
-    );
-    out["rows"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|r| r["name"].as_str().unwrap().to_owned())
-        .collect()
+fn backend() -> Db {
+    Db::new()
 }
 
 #[test]
@@ -106,7 +48,7 @@ fn staged_insert_is_reviewed_committed_and_queried_back() {
         commit,
         json!({"commitId": "c1", "applied": 1, "rowsAffected": 1})
     );
-    assert_eq!(b.staged_count(), 0);
+    assert_eq!(b.staged_count().unwrap(), 0);
     let events = b.take_ui_events();
     for area in [
         Area::Grid,
@@ -266,7 +208,7 @@ fn search_tool_calls_go_back_to_the_agent_loop() {
         json!({"query": "export rows to CSV"}),
     );
     assert_eq!(call.tool(), Catalog::SEARCH_TOOL);
-    match pollster::block_on(call.dispatch(&b)) {
+    match pollster::block_on(call.dispatch(&b.backend)) {
         Dispatch::Search(args) => assert_eq!(args.query, "export rows to CSV"),
         Dispatch::Ran(result) => panic!("searchTools ran a handler: {result:?}"),
     }
@@ -364,7 +306,7 @@ fn bulk_edit_stages_one_change_per_matching_row_within_max_rows() {
         ok(&b, "bulkEdit", args(1)),
         json!({"matched": 2, "staged": 0})
     );
-    assert_eq!(b.staged_count(), 0);
+    assert_eq!(b.staged_count().unwrap(), 0);
     assert_eq!(
         ok(&b, "bulkEdit", args(10)),
         json!({"matched": 2, "staged": 2})
@@ -559,8 +501,8 @@ fn destructive_tools_act_at_once_but_respect_staging_and_references() {
     );
     ok(&b, "discardStaged", json!({"all": true}));
     assert_eq!(
-        ok(&b, "truncateTable", json!({"table": "products"})),
-        json!({"deleted": 3})
+        ok(&b, "truncateTable", json!({"table": "products"}))["deleted"],
+        3
     );
 
     let e = call(&b, "dropTable", json!({"table": "customers"})).unwrap_err();
@@ -624,7 +566,7 @@ fn mcp_clients_get_only_their_level() {
             .contains("needs the read-and-stage access level"),
         "{e}"
     );
-    assert_eq!(b.staged_count(), 0);
+    assert_eq!(b.staged_count().unwrap(), 0);
     // Reads work; tools hidden from MCP do not, at any level.
     assert!(call_as(&b, read_only, "queryRows", json!({"table": "orders"})).is_ok());
     let e = refused(
@@ -657,34 +599,6 @@ fn mcp_clients_get_only_their_level() {
     assert_eq!(commit["rowsAffected"], 1);
     let log = ok(&b, "listCommits", json!({}));
     assert_eq!(log[0]["author"], "MCP client (full-access)");
-}
-
-#[test]
-fn unsupported_tools_say_so_and_what_to_do_instead() {
-    let b = backend();
-    let e = call(
-        &b,
-        "vectorSearch",
-        json!({"table": "customers", "column": "name", "query": "bakeries"}),
-    )
-    .unwrap_err();
-    assert!(matches!(
-        e,
-        Error::Unsupported {
-            tool: Tool::VectorSearch,
-            ..
-        }
-    ));
-    assert!(e.to_string().contains("use queryRows"), "{e}");
-    assert_eq!(e.to_json()["error"], "unsupported");
-    let e = call(&b, "runSql", json!({"sql": "SELECT 1"})).unwrap_err();
-    assert!(matches!(
-        e,
-        Error::Unsupported {
-            tool: Tool::RunSql,
-            ..
-        }
-    ));
 }
 
 #[test]
@@ -838,7 +752,7 @@ fn aggregate_and_find_duplicates() {
 fn attachments_are_listed_and_read_in_pages() {
     let b = backend();
     let text = "sku;name\n".repeat(300);
-    let id = b.attach("prices.csv", "text/csv", &text);
+    let id = b.attach("prices.csv", "text/csv", &text).unwrap();
     assert_eq!(
         ok(&b, "listAttachments", json!({})),
         json!([{"id": id, "fileName": "prices.csv", "mediaType": "text/csv", "sizeBytes": 2700}])
