@@ -10,7 +10,7 @@ use crate::Error;
 use crate::reads::select;
 use crate::schema::{self, quote};
 use crate::store::Store;
-use crate::types::ColumnType;
+use crate::types::{Column, ColumnType};
 
 /// More points than this make a chart no one can read; the call asks for buckets or
 /// an aggregation instead.
@@ -30,6 +30,71 @@ fn bucketed(column: &str, bucket: cat::ProposeChartBucket) -> String {
         ),
         B::Year => format!("strftime('%Y-01-01', {c})"),
     }
+}
+
+/// One chart's query, its parts checked.
+struct Plot<'a> {
+    table: &'a str,
+    x: &'a Column,
+    /// x as grouped: the column, or its date bucket.
+    x_expr: String,
+    /// y as drawn: the column, or its aggregate.
+    y_expr: String,
+    y_name: String,
+    series: Option<&'a Column>,
+    /// Whether y is aggregated per x (and series) value, rather than raw points.
+    grouped: bool,
+    bucketed: bool,
+}
+
+/// The points to draw: x, y and the series, one object each, in x order.
+fn points(
+    store: &Store,
+    conn: &rusqlite::Connection,
+    plot: &Plot<'_>,
+) -> Result<Vec<Value>, Error> {
+    let series_expr = plot.series.map(|s| quote(&s.name));
+    let mut fields = vec![
+        format!("{} AS x", plot.x_expr),
+        format!("{} AS y", plot.y_expr),
+    ];
+    fields.extend(series_expr.iter().map(|s| format!("{s} AS series")));
+    let mut group = vec![plot.x_expr.clone()];
+    group.extend(series_expr);
+    let group = if plot.grouped {
+        format!(" GROUP BY {}", group.join(", "))
+    } else {
+        String::new()
+    };
+    let sql = format!(
+        "SELECT {} FROM {} WHERE {} IS NOT NULL{group} ORDER BY x LIMIT {}",
+        fields.join(", "),
+        quote(plot.table),
+        quote(&plot.x.name),
+        MAX_POINTS + 1
+    );
+    // A bucket is a date as text; otherwise x keeps its column's type.
+    let x_type = if plot.bucketed {
+        ColumnType::Text
+    } else {
+        plot.x.ty
+    };
+    let mut names = vec![
+        (plot.x.name.clone(), Some(x_type)),
+        (plot.y_name.clone(), None),
+    ];
+    names.extend(plot.series.map(|s| (s.name.clone(), Some(s.ty))));
+    let values = select(store, conn, &sql, &[], &names)?;
+    if values.len() > MAX_POINTS {
+        return Err(Error::invalid(
+            Tool::ProposeChart,
+            format!(
+                "more than {MAX_POINTS} points to draw; bucket the dates, aggregate per x value, \
+                 or pick a column with fewer values"
+            ),
+        ));
+    }
+    Ok(values)
 }
 
 pub(crate) fn propose(
@@ -89,40 +154,30 @@ pub(crate) fn propose(
             format!("{}_{}", agg.as_str(), y.name),
         ),
     };
-    let series_expr = series.map(|s| quote(&s.name));
-    let mut fields = vec![format!("{x_expr} AS x"), format!("{y_expr} AS y")];
-    fields.extend(series_expr.iter().map(|s| format!("{s} AS series")));
-    let mut sql = format!(
-        "SELECT {} FROM {} WHERE {} IS NOT NULL",
-        fields.join(", "),
-        quote(&t.name),
-        quote(&x.name)
-    );
-    if args.aggregation != A::None {
-        let mut group = vec![x_expr.clone()];
-        group.extend(series_expr.iter().cloned());
-        sql.push_str(&format!(" GROUP BY {}", group.join(", ")));
-    }
-    sql.push_str(&format!(" ORDER BY x LIMIT {}", MAX_POINTS + 1));
-    let x_type = if args.bucket.is_some() {
-        Some(ColumnType::Text)
-    } else {
-        Some(x.ty)
+    let plot = Plot {
+        table: &t.name,
+        x,
+        x_expr,
+        y_expr,
+        y_name: y_name.clone(),
+        series,
+        grouped: args.aggregation != A::None,
+        bucketed: args.bucket.is_some(),
     };
-    let mut names = vec![(x.name.clone(), x_type), (y_name.clone(), None)];
-    if let Some(s) = series {
-        names.push((s.name.clone(), Some(s.ty)));
-    }
-    let values = select(store, conn, &sql, &[], &names)?;
-    if values.len() > MAX_POINTS {
-        return Err(Error::invalid(
-            tool,
-            format!(
-                "more than {MAX_POINTS} points to draw; bucket the dates, aggregate per x value, \
-                 or pick a column with fewer values"
-            ),
-        ));
-    }
+    let values = points(store, conn, &plot)?;
+    let spec = vega_lite(args, x, &y_name, series, &values);
+    Ok(json!({ "shown": true, "points": values.len(), "spec": spec }))
+}
+
+/// The Vega-Lite specification of a chart of `values`.
+fn vega_lite(
+    args: &cat::ProposeChartArgs,
+    x: &Column,
+    y_name: &str,
+    series: Option<&Column>,
+    values: &[Value],
+) -> Value {
+    use cat::ProposeChartChartType as K;
     let x_kind = match (args.chart_type, x.ty) {
         (_, ColumnType::Date | ColumnType::Datetime) => "temporal",
         (K::Scatter | K::Line, ColumnType::Integer | ColumnType::Real) => "quantitative",
@@ -164,5 +219,5 @@ pub(crate) fn propose(
         "mark": {"type": mark, "tooltip": true},
         "encoding": encoding,
     });
-    Ok(json!({ "shown": true, "points": values.len(), "spec": spec }))
+    spec
 }

@@ -114,11 +114,16 @@ fn infer(cells: &[&str]) -> ColumnType {
     .unwrap_or(ColumnType::Text)
 }
 
+/// An import in progress: what is staged so far, and what was skipped and why.
 struct Import {
     changes: Vec<(String, Change)>,
     staged: usize,
     skipped: usize,
     warnings: Vec<String>,
+    /// Keys met so far in the file, so a key twice in it is a conflict too.
+    keys_seen: HashSet<String>,
+    /// Whether the table is created by this import (no committed rows to conflict with).
+    create: bool,
 }
 
 impl Import {
@@ -158,93 +163,84 @@ fn table_from_file(
     })
 }
 
-pub(crate) fn import(conn: &mut Connection, args: &cat::ImportCsvArgs) -> Result<Value, Error> {
-    use cat::ImportCsvDelimiter as D;
-    let tool = Tool::ImportCsv;
-    let file = attachments::get(conn, &args.attachment_id)?;
-    let delimiter = match args.delimiter {
-        D::Auto => detect(&file.text),
-        D::Comma => b',',
-        D::Semicolon => b';',
-        D::Tab => b'\t',
-        D::Pipe => b'|',
-    };
-    let mut rows = records(file.text.trim_start_matches('\u{feff}'), delimiter)?;
-    if rows.is_empty() || (args.has_header && rows.len() == 1) {
-        return Err(Error::BadCsv {
-            line: 1,
-            message: "the file has no data rows".to_owned(),
-        });
-    }
-    let map = args.column_map.clone().unwrap_or_default();
-    let headers: Vec<String> = if args.has_header {
-        let (_, header) = rows.remove(0);
-        let mut names = Vec::new();
-        for h in header {
-            let h = h.trim().to_owned();
-            let target = match map.get(&h) {
-                Some(Value::String(s)) => s.clone(),
-                Some(other) => {
-                    return Err(Error::invalid(
-                        tool,
-                        format!(
-                            "columnMap maps `{h}` to {other}; map each header to a column name (a string)"
-                        ),
-                    ));
-                }
-                None => h,
-            };
-            if target.is_empty() {
-                return Err(Error::BadCsv {
-                    line: 1,
-                    message: "a column has no name in the header".to_owned(),
-                });
+/// The header's names, renamed by columnMap.
+fn header_names(header: Vec<String>, map: &Map<String, Value>) -> Result<Vec<String>, Error> {
+    let mut names = Vec::new();
+    for h in header {
+        let h = h.trim().to_owned();
+        let target = match map.get(&h) {
+            Some(Value::String(s)) => s.clone(),
+            Some(other) => {
+                return Err(Error::invalid(
+                    Tool::ImportCsv,
+                    format!(
+                        "columnMap maps `{h}` to {other}; map each header to a column name (a string)"
+                    ),
+                ));
             }
-            names.push(target);
-        }
-        names
-    } else {
-        Vec::new()
-    };
-    let (t, create) = if args.create_table {
-        let headers = if args.has_header {
-            headers.clone()
-        } else {
-            (1..=rows[0].1.len())
-                .map(|i| format!("column_{i}"))
-                .collect()
+            None => h,
         };
-        let staged = conn
-            .prepare_cached("SELECT 1 FROM _staged WHERE tbl = ?1")?
-            .exists([&args.table])?;
-        if schema::exists(conn, &args.table)? || staged {
-            return Err(Error::invalid(
-                tool,
-                format!(
-                    "a table `{}` already exists or is staged; pass createTable = false to add \
-                     the rows to it, or pick another name",
-                    args.table
-                ),
-            ));
+        if target.is_empty() {
+            return Err(Error::BadCsv {
+                line: 1,
+                message: "a column has no name in the header".to_owned(),
+            });
         }
-        (table_from_file(&args.table, &headers, &rows)?, true)
+        names.push(target);
+    }
+    Ok(names)
+}
+
+/// The table the rows go to, and whether the import creates it.
+fn target_table(
+    conn: &Connection,
+    args: &cat::ImportCsvArgs,
+    headers: &[String],
+    rows: &[(u64, Vec<String>)],
+) -> Result<(Table, bool), Error> {
+    if !args.create_table {
+        return Ok((schema::load(conn, &args.table)?, false));
+    }
+    let staged = conn
+        .prepare_cached("SELECT 1 FROM _staged WHERE tbl = ?1")?
+        .exists([&args.table])?;
+    if schema::exists(conn, &args.table)? || staged {
+        return Err(Error::invalid(
+            Tool::ImportCsv,
+            format!(
+                "a table `{}` already exists or is staged; pass createTable = false to add the \
+                 rows to it, or pick another name",
+                args.table
+            ),
+        ));
+    }
+    let generated: Vec<String>;
+    let headers = if args.has_header {
+        headers
     } else {
-        (schema::load(conn, &args.table)?, false)
+        generated = (1..=rows[0].1.len())
+            .map(|i| format!("column_{i}"))
+            .collect();
+        &generated
     };
-    // Which table column each field of a record goes to.
-    let mut import = Import {
-        changes: Vec::new(),
-        staged: 0,
-        skipped: 0,
-        warnings: Vec::new(),
-    };
-    let targets: Vec<Option<&Column>> = if args.has_header {
+    Ok((table_from_file(&args.table, headers, rows)?, true))
+}
+
+/// The column each field of a record goes to; `None` for a field that is skipped.
+fn targets<'t>(
+    t: &'t Table,
+    headers: Option<&[String]>,
+    width: usize,
+    warnings: &mut Vec<String>,
+) -> Result<Vec<Option<&'t Column>>, Error> {
+    let tool = Tool::ImportCsv;
+    let targets: Vec<Option<&Column>> = if let Some(headers) = headers {
         headers
             .iter()
             .map(|h| {
                 let found = t.column(h).ok();
                 if found.is_none() {
-                    import.warn(format!(
+                    warnings.push(format!(
                         "header `{h}` matches no column of `{}` and was skipped; map it with \
                          columnMap",
                         t.name
@@ -256,7 +252,6 @@ pub(crate) fn import(conn: &mut Connection, args: &cat::ImportCsvArgs) -> Result
     } else {
         // Without a header, fields go to the columns in order; a file one field short
         // leaves out the integer key, which the database assigns.
-        let width = rows[0].1.len();
         let auto = t.columns.len() == width + 1
             && t.type_of(&t.primary_key) == ColumnType::Integer
             && t.columns[0].name == t.primary_key;
@@ -284,6 +279,50 @@ pub(crate) fn import(conn: &mut Connection, args: &cat::ImportCsvArgs) -> Result
             ),
         ));
     }
+    Ok(targets)
+}
+
+pub(crate) fn import(conn: &mut Connection, args: &cat::ImportCsvArgs) -> Result<Value, Error> {
+    use cat::ImportCsvDelimiter as D;
+    let file = attachments::get(conn, &args.attachment_id)?;
+    let delimiter = match args.delimiter {
+        D::Auto => detect(&file.text),
+        D::Comma => b',',
+        D::Semicolon => b';',
+        D::Tab => b'\t',
+        D::Pipe => b'|',
+    };
+    let mut rows = records(file.text.trim_start_matches('\u{feff}'), delimiter)?;
+    if rows.is_empty() || (args.has_header && rows.len() == 1) {
+        return Err(Error::BadCsv {
+            line: 1,
+            message: "the file has no data rows".to_owned(),
+        });
+    }
+    let headers = if args.has_header {
+        let (_, header) = rows.remove(0);
+        Some(header_names(
+            header,
+            &args.column_map.clone().unwrap_or_default(),
+        )?)
+    } else {
+        None
+    };
+    let (t, create) = target_table(conn, args, headers.as_deref().unwrap_or_default(), &rows)?;
+    let mut import = Import {
+        changes: Vec::new(),
+        staged: 0,
+        skipped: 0,
+        warnings: Vec::new(),
+        keys_seen: HashSet::new(),
+        create,
+    };
+    let targets = targets(
+        &t,
+        headers.as_deref(),
+        rows[0].1.len(),
+        &mut import.warnings,
+    )?;
     if create {
         import.changes.push((
             t.name.clone(),
@@ -293,19 +332,8 @@ pub(crate) fn import(conn: &mut Connection, args: &cat::ImportCsvArgs) -> Result
             },
         ));
     }
-    let mut keys_seen: HashSet<String> = HashSet::new();
     for (line, fields) in rows {
-        stage_record(
-            conn,
-            args,
-            &t,
-            &targets,
-            line,
-            &fields,
-            create,
-            &mut keys_seen,
-            &mut import,
-        )?;
+        import.record(conn, args, &t, &targets, line, &fields)?;
     }
     let note = format!("import of {}", file.file_name);
     if !import.changes.is_empty() {
@@ -319,84 +347,84 @@ pub(crate) fn import(conn: &mut Connection, args: &cat::ImportCsvArgs) -> Result
     Ok(json!({ "staged": import.staged, "skipped": import.skipped, "warnings": import.warnings }))
 }
 
-#[allow(
-    clippy::too_many_arguments,
-    reason = "one record's context, passed once"
-)]
-fn stage_record(
-    conn: &Connection,
-    args: &cat::ImportCsvArgs,
-    t: &Table,
-    targets: &[Option<&Column>],
-    line: u64,
-    fields: &[String],
-    create: bool,
-    keys_seen: &mut HashSet<String>,
-    import: &mut Import,
-) -> Result<(), Error> {
-    use cat::ImportCsvOnConflict as C;
-    let mut values = Row::new();
-    for (field, column) in fields.iter().zip(targets) {
-        let Some(column) = column else { continue };
-        match parse_cell(field, column.ty) {
-            Some(Value::Null) => {}
-            Some(value) => {
-                values.insert(column.name.clone(), value);
-            }
-            None => {
-                import.skipped += 1;
-                import.warn(format!(
-                    "line {line}: `{}` = {field:?} is not a {} value; row skipped",
-                    column.name,
-                    column.ty.as_str()
-                ));
-                return Ok(());
+impl Import {
+    /// Stages one record, or counts it skipped with a warning.
+    fn record(
+        &mut self,
+        conn: &Connection,
+        args: &cat::ImportCsvArgs,
+        t: &Table,
+        targets: &[Option<&Column>],
+        line: u64,
+        fields: &[String],
+    ) -> Result<(), Error> {
+        use cat::ImportCsvOnConflict as C;
+        let mut values = Row::new();
+        for (field, column) in fields.iter().zip(targets) {
+            let Some(column) = column else { continue };
+            match parse_cell(field, column.ty) {
+                Some(Value::Null) => {}
+                Some(value) => {
+                    values.insert(column.name.clone(), value);
+                }
+                None => {
+                    self.skipped += 1;
+                    self.warn(format!(
+                        "line {line}: `{}` = {field:?} is not a {} value; row skipped",
+                        column.name,
+                        column.ty.as_str()
+                    ));
+                    return Ok(());
+                }
             }
         }
-    }
-    let assigned = |c: &Column| c.name == t.primary_key && c.ty == ColumnType::Integer;
-    if let Some(c) = t.columns.iter().find(|c| {
-        !c.nullable && c.default.is_none() && !assigned(c) && !values.contains_key(&c.name)
-    }) {
-        import.skipped += 1;
-        import.warn(format!(
-            "line {line}: `{}` is empty and must not be; row skipped",
-            c.name
-        ));
-        return Ok(());
-    }
-    let key = values.get(&t.primary_key).cloned();
-    let conflict = match &key {
-        Some(key) => {
-            !keys_seen.insert(key.to_string()) || (!create && row(conn, t, key)?.is_some())
-        }
-        None => false,
-    };
-    let change = match (conflict, args.on_conflict, key) {
-        (false, _, _) | (true, _, None) => Change::Insert { values },
-        (true, C::Error, Some(key)) => {
-            return Err(Error::invalid(
-                Tool::ImportCsv,
-                format!(
-                    "line {line}: `{}` already has a row with key {key}; nothing was staged. Pass \
-                     onConflict = skip to leave such rows out, or update to stage them as updates",
-                    t.name
-                ),
+        let assigned = |c: &Column| c.name == t.primary_key && c.ty == ColumnType::Integer;
+        let missing = t.columns.iter().find(|c| {
+            !c.nullable && c.default.is_none() && !assigned(c) && !values.contains_key(&c.name)
+        });
+        if let Some(c) = missing {
+            self.skipped += 1;
+            self.warn(format!(
+                "line {line}: `{}` is empty and must not be; row skipped",
+                c.name
             ));
-        }
-        (true, C::Skip, Some(key)) => {
-            import.skipped += 1;
-            import.warn(format!("line {line}: key {key} exists; row skipped"));
             return Ok(());
         }
-        (true, C::Update, Some(key)) => {
-            values.remove(&t.primary_key);
-            Change::Update { key, values }
-        }
-    };
-    import.changes.push((t.name.clone(), change));
-    import.staged += 1;
-    Ok(())
+        let key = values.get(&t.primary_key).cloned();
+        let conflict = match &key {
+            Some(key) => {
+                !self.keys_seen.insert(key.to_string())
+                    || (!self.create && row(conn, t, key)?.is_some())
+            }
+            None => false,
+        };
+        let change = match (conflict, args.on_conflict, key) {
+            (false, _, _) | (true, _, None) => Change::Insert { values },
+            (true, C::Error, Some(key)) => {
+                return Err(Error::invalid(
+                    Tool::ImportCsv,
+                    format!(
+                        "line {line}: `{}` already has a row with key {key}; nothing was staged. \
+                         Pass onConflict = skip to leave such rows out, or update to stage them \
+                         as updates",
+                        t.name
+                    ),
+                ));
+            }
+            (true, C::Skip, Some(key)) => {
+                self.skipped += 1;
+                self.warn(format!("line {line}: key {key} exists; row skipped"));
+                return Ok(());
+            }
+            (true, C::Update, Some(key)) => {
+                values.remove(&t.primary_key);
+                Change::Update { key, values }
+            }
+        };
+        self.changes.push((t.name.clone(), change));
+        self.staged += 1;
+        Ok(())
+    }
 }
 
 /// A cell as CSV text: empty for null, JSON text for arrays and objects.

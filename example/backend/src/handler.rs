@@ -295,7 +295,7 @@ impl Handler for Backend {
         let now = self.clock.now();
         let author = author(caller);
         self.write(Tool::CommitStaged, |c| {
-            history::commit(c, args, &now, &author, self.embedder.as_ref())
+            history::commit(c, &args, &now, &author, self.embedder.as_ref())
         })
     }
 

@@ -61,7 +61,7 @@ pub(crate) fn record(conn: &Connection, entry: &Entry<'_>) -> Result<String, Err
 
 pub(crate) fn commit(
     conn: &mut Connection,
-    args: cat::CommitStagedArgs,
+    args: &cat::CommitStagedArgs,
     now: &Now,
     author: &str,
     embedder: &dyn Embedder,

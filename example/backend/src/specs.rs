@@ -56,11 +56,11 @@ fn summary(spec: &Value) -> String {
         } else {
             " and "
         };
-        text.push_str(&format!(" where {}", parts.join(joiner)));
+        text = format!("{text} where {}", parts.join(joiner));
     }
     if let Some(sort) = spec["sort"].as_array().filter(|s| !s.is_empty()) {
         let keys: Vec<&str> = sort.iter().filter_map(|k| k["column"].as_str()).collect();
-        text.push_str(&format!(", sorted by {}", keys.join(", ")));
+        text = format!("{text}, sorted by {}", keys.join(", "));
     }
     text
 }
@@ -71,15 +71,12 @@ pub(crate) fn save(
     current: Option<Value>,
     now: &Now,
 ) -> Result<Value, Error> {
-    let spec = match args.spec.or(current) {
-        Some(spec) => spec,
-        None => {
-            return Err(Error::invalid(
-                Tool::SaveSpec,
-                "no view is open to save; pass spec with at least a table (and filter, sort, \
-                 columns as in queryRows), or open the table with openTable first",
-            ));
-        }
+    let Some(spec) = args.spec.or(current) else {
+        return Err(Error::invalid(
+            Tool::SaveSpec,
+            "no view is open to save; pass spec with at least a table (and filter, sort, \
+             columns as in queryRows), or open the table with openTable first",
+        ));
     };
     let query = checked(conn, &spec)?;
     let tx = conn.transaction_with_behavior(TransactionBehavior::Immediate)?;

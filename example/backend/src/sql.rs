@@ -32,13 +32,15 @@ enum Refusal {
 
 fn authorize(ctx: &AuthContext<'_>) -> Result<(), Refusal> {
     match ctx.action {
-        AuthAction::Select | AuthAction::Function { .. } | AuthAction::Recursive => Ok(()),
         AuthAction::Read { table_name, .. }
             if is_reserved(table_name) && !table_name.starts_with("sqlite_") =>
         {
             Err(Refusal::Internal(table_name.to_owned()))
         }
-        AuthAction::Read { .. } => Ok(()),
+        AuthAction::Select
+        | AuthAction::Function { .. }
+        | AuthAction::Recursive
+        | AuthAction::Read { .. } => Ok(()),
         other => Err(Refusal::Writes(describe(&other))),
     }
 }

@@ -190,15 +190,14 @@ impl Store {
             return f(&tx);
         };
         let idle = lock(readers).pop();
-        let conn = match idle {
-            Some(conn) => conn,
-            None => {
-                let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
-                let conn =
-                    Connection::open_with_flags(path, flags).map_err(|e| open_error(path, &e))?;
-                configure(&conn)?;
-                conn
-            }
+        let conn = if let Some(conn) = idle {
+            conn
+        } else {
+            let flags = OpenFlags::SQLITE_OPEN_READ_ONLY | OpenFlags::SQLITE_OPEN_NO_MUTEX;
+            let conn =
+                Connection::open_with_flags(path, flags).map_err(|e| open_error(path, &e))?;
+            configure(&conn)?;
+            conn
         };
         let result = {
             let tx = conn.unchecked_transaction()?;

@@ -168,7 +168,15 @@ pub fn plain_to_json(cell: ValueRef<'_>) -> Value {
         ValueRef::Integer(i) => Value::from(i),
         ValueRef::Real(r) => serde_json::Number::from_f64(r).map_or(Value::Null, Value::Number),
         ValueRef::Text(t) => Value::String(String::from_utf8_lossy(t).into_owned()),
-        ValueRef::Blob(b) => Value::String(b.iter().map(|byte| format!("{byte:02x}")).collect()),
+        ValueRef::Blob(b) => {
+            const HEX: &[u8; 16] = b"0123456789abcdef";
+            let hex = b
+                .iter()
+                .flat_map(|byte| [HEX[usize::from(byte >> 4)], HEX[usize::from(byte & 15)]])
+                .map(char::from)
+                .collect();
+            Value::String(hex)
+        }
     }
 }
 
