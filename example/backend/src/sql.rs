@@ -1,10 +1,12 @@
 //! `runSql`: one read-only statement, with a row cap and a time limit.
 //!
-//! SQLite decides what reads, not this code: an authorizer installed for the statement
-//! lets through only reading (SELECT, reads of the user's tables, functions, recursive
-//! CTEs) and refuses everything else as it is prepared; the prepared statement must then
-//! be one SQLite itself calls read-only (`sqlite3_stmt_readonly`); and the connection
-//! runs it with `PRAGMA query_only`. A progress handler stops it at the time limit.
+//! SQLite decides what reads, not this code reading the text: as the statement is
+//! prepared, an authorizer hears from SQLite every action it would take, and a
+//! statement with any action but reading (SELECT, reads of the user's tables,
+//! functions, recursive CTEs) is refused before it runs; the prepared statement must be
+//! one SQLite itself calls read-only (`sqlite3_stmt_readonly`); and the connection runs
+//! it under `PRAGMA query_only`, so SQLite fails any write that got past both. A
+//! progress handler stops it at the time limit.
 
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
@@ -73,22 +75,25 @@ pub(crate) fn run(
 ) -> Result<Value, Error> {
     let refusal: Arc<Mutex<Option<Refusal>>> = Arc::new(Mutex::new(None));
     let seen = Arc::clone(&refusal);
-    conn.authorizer(Some(move |ctx: AuthContext<'_>| match authorize(&ctx) {
-        Ok(()) => Authorization::Allow,
-        Err(why) => {
+    // query_only first: the authorizer would refuse the PRAGMA that sets it.
+    conn.pragma_update(None, "query_only", true)?;
+    // The authorizer only records: preparing runs nothing, and rusqlite also prepares
+    // what follows a first statement, which should fail as a second statement rather
+    // than as whatever that one would do.
+    conn.authorizer(Some(move |ctx: AuthContext<'_>| {
+        if let Err(why) = authorize(&ctx) {
             seen.lock()
                 .unwrap_or_else(PoisonError::into_inner)
                 .get_or_insert(why);
-            Authorization::Deny
         }
+        Authorization::Allow
     }))?;
-    conn.pragma_update(None, "query_only", true)?;
     let deadline = Instant::now() + limit;
     conn.progress_handler(10_000, Some(move || Instant::now() > deadline))?;
     let result = execute(store, conn, args, limit, &refusal);
     conn.progress_handler(0, None::<fn() -> bool>)?;
-    conn.pragma_update(None, "query_only", false)?;
     conn.authorizer(None::<fn(AuthContext<'_>) -> Authorization>)?;
+    conn.pragma_update(None, "query_only", false)?;
     result
 }
 
@@ -99,18 +104,18 @@ fn execute(
     limit: Duration,
     refusal: &Mutex<Option<Refusal>>,
 ) -> Result<Value, Error> {
-    let refused = |e: rusqlite::Error| -> Error {
-        match refusal
-            .lock()
-            .unwrap_or_else(PoisonError::into_inner)
-            .take()
-        {
-            Some(Refusal::Internal(table)) => Error::InternalTable { table },
-            Some(Refusal::Writes(what)) => Error::WritingSql { what },
-            None => statement_error(&e, limit),
-        }
-    };
-    let mut stmt = conn.prepare(&args.sql).map_err(refused)?;
+    let mut stmt = conn
+        .prepare(&args.sql)
+        .map_err(|e| statement_error(&e, limit))?;
+    match refusal
+        .lock()
+        .unwrap_or_else(PoisonError::into_inner)
+        .take()
+    {
+        Some(Refusal::Internal(table)) => return Err(Error::InternalTable { table }),
+        Some(Refusal::Writes(what)) => return Err(Error::WritingSql { what }),
+        None => {}
+    }
     if !stmt.readonly() {
         return Err(Error::WritingSql {
             what: "change the database".to_owned(),

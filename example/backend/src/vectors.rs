@@ -4,11 +4,11 @@
 //!
 //! The search is a plain scan of a column's vectors. A vector extension (sqlite-vec)
 //! would have to be loaded into SQLite through `unsafe` code, which this workspace
-//! forbids, and at this app's sizes a scan is fast: 10,000 rows of 256 dimensions are
-//! 2.6 million multiply-adds, a few milliseconds.
+//! forbids, and at this app's sizes a scan is fast: 10,000 rows of 1,024 dimensions
+//! are 10 million multiply-adds, a few milliseconds.
 //!
 //! Vectors come from an [`Embedder`]. The default, [`HashingEmbedder`], needs no model:
-//! it hashes words and their three-letter pieces into 256 dimensions, so it finds rows
+//! it hashes words and their three-letter pieces into 1,024 dimensions, so it finds rows
 //! that share words or word stems with the query (`chairs` finds `chair`), not
 //! synonyms. An app with an embedding model implements [`Embedder`] and passes it to
 //! [`crate::Backend::with_embedder`]; the stored vectors of every embedded column are
@@ -35,15 +35,22 @@ pub trait Embedder: Send + Sync {
     fn embed(&self, text: &str) -> Vec<f32>;
 }
 
-/// The embedder that needs no model: feature hashing of words and of the three-letter
-/// pieces of each word, into [`HashingEmbedder::DIMENSIONS`] dimensions.
+/// The embedder that needs no model: feature hashing of words (but a few stop words) and
+/// of the three-letter pieces of each word, into [`HashingEmbedder::DIMENSIONS`]
+/// dimensions.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct HashingEmbedder;
 
 impl HashingEmbedder {
     /// The vectors' length.
-    pub const DIMENSIONS: usize = 256;
+    pub const DIMENSIONS: usize = 1024;
 }
+
+/// Words that say nothing about what a text is about; they would only add noise.
+const STOP_WORDS: &[&str] = &[
+    "a", "an", "and", "are", "as", "at", "be", "by", "for", "from", "in", "is", "it", "of", "on",
+    "or", "that", "the", "this", "to", "with",
+];
 
 /// FNV-1a: a stable hash, so stored vectors stay valid across builds and platforms.
 fn fnv1a(bytes: &[u8]) -> u64 {
@@ -54,7 +61,7 @@ fn fnv1a(bytes: &[u8]) -> u64 {
 
 impl Embedder for HashingEmbedder {
     fn name(&self) -> &'static str {
-        "hashing-words-trigrams-256"
+        "hashing-words-trigrams-1024"
     }
 
     fn embed(&self, text: &str) -> Vec<f32> {
@@ -67,7 +74,7 @@ impl Embedder for HashingEmbedder {
         let lower = text.to_lowercase();
         for word in lower
             .split(|c: char| !c.is_alphanumeric())
-            .filter(|w| !w.is_empty())
+            .filter(|w| !w.is_empty() && !STOP_WORDS.contains(w))
         {
             add(word, 1.0);
             let padded: Vec<char> = format!("<{word}>").chars().collect();
