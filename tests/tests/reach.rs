@@ -132,7 +132,11 @@ fn the_handler_runs_exactly_when_the_rule_allows_and_the_hook_agrees() {
                             "{what}: the handler sees the verified caller"
                         );
                         // The hook is asked about gated tools the caller reaches, and only those.
-                        assert_eq!(asked, usize::from(allowed && is_gated), "{what}: hook asked");
+                        assert_eq!(
+                            asked,
+                            usize::from(allowed && is_gated),
+                            "{what}: hook asked"
+                        );
                     }
                 }
             }
