@@ -132,7 +132,7 @@ impl<T, const W: usize> Gate<'_, '_, T, W> {
 }
 
 /// A call that passed the verifier.
-#[derive(Clone, PartialEq, Debug)]
+#[derive(PartialEq, Debug)]
 pub enum Verified<C> {
     /// Run it now.
     Run(VerifiedCall<C>),
@@ -154,8 +154,9 @@ impl<C> Verified<C> {
 }
 
 /// A call that passed every check for its caller: the only value that runs a handler.
-/// Only [`verify`] (and [`PendingCall::approve`]) make one.
-#[derive(Clone, PartialEq, Debug)]
+/// Only [`verify`] (and [`PendingCall::approve`]) make one, and running it uses it up:
+/// it is not `Clone`, so one approval runs one call.
+#[derive(PartialEq, Debug)]
 pub struct VerifiedCall<C> {
     call: C,
     caller: Caller,
@@ -163,7 +164,7 @@ pub struct VerifiedCall<C> {
 
 /// A call that passed reach and arguments, and that the permission hook wants a person to
 /// approve before it runs.
-#[derive(Clone, PartialEq, Debug)]
+#[derive(PartialEq, Debug)]
 pub struct PendingCall<C> {
     call: C,
     caller: Caller,
