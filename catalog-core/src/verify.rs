@@ -232,10 +232,14 @@ impl<C: Call> VerifiedCall<C> {
     where
         C: HandledBy<H>,
     {
-        match self.call.dispatch(handler, self.caller, Proof(PhantomData)) {
-            Dispatch::Search(search) => Dispatch::Search(search),
-            Dispatch::Ran(ran) => Dispatch::Ran(ran.await),
-        }
+        // The match ends before the await: a scrutinee's temporary lives to the end of its
+        // match, and one holding `C::Search` across the await would make this future
+        // `Send` only when the search arguments are, which generic callers cannot show.
+        let ran = match self.call.dispatch(handler, self.caller, Proof(PhantomData)) {
+            Dispatch::Search(search) => return Dispatch::Search(search),
+            Dispatch::Ran(ran) => ran,
+        };
+        Dispatch::Ran(ran.await)
     }
 
     /// [`VerifiedCall::dispatch`], then the result held to the tool's declared output: a
