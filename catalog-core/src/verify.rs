@@ -132,7 +132,7 @@ impl<T, const W: usize> Gate<'_, '_, T, W> {
 }
 
 /// A call that passed the verifier.
-#[derive(Clone, PartialEq, Debug)]
+#[derive(PartialEq, Debug)]
 pub enum Verified<C> {
     /// Run it now.
     Run(VerifiedCall<C>),
@@ -154,8 +154,9 @@ impl<C> Verified<C> {
 }
 
 /// A call that passed every check for its caller: the only value that runs a handler.
-/// Only [`verify`] (and [`PendingCall::approve`]) make one.
-#[derive(Clone, PartialEq, Debug)]
+/// Only [`verify`] (and [`PendingCall::approve`]) make one, and running it uses it up:
+/// it is not `Clone`, so one approval runs one call.
+#[derive(PartialEq, Debug)]
 pub struct VerifiedCall<C> {
     call: C,
     caller: Caller,
@@ -163,7 +164,7 @@ pub struct VerifiedCall<C> {
 
 /// A call that passed reach and arguments, and that the permission hook wants a person to
 /// approve before it runs.
-#[derive(Clone, PartialEq, Debug)]
+#[derive(PartialEq, Debug)]
 pub struct PendingCall<C> {
     call: C,
     caller: Caller,
@@ -231,10 +232,14 @@ impl<C: Call> VerifiedCall<C> {
     where
         C: HandledBy<H>,
     {
-        match self.call.dispatch(handler, self.caller, Proof(PhantomData)) {
-            Dispatch::Search(search) => Dispatch::Search(search),
-            Dispatch::Ran(ran) => Dispatch::Ran(ran.await),
-        }
+        // The match ends before the await: a scrutinee's temporary lives to the end of its
+        // match, and one holding `C::Search` across the await would make this future
+        // `Send` only when the search arguments are, which generic callers cannot show.
+        let ran = match self.call.dispatch(handler, self.caller, Proof(PhantomData)) {
+            Dispatch::Search(search) => return Dispatch::Search(search),
+            Dispatch::Ran(ran) => ran,
+        };
+        Dispatch::Ran(ran.await)
     }
 
     /// [`VerifiedCall::dispatch`], then the result held to the tool's declared output: a

@@ -1,47 +1,73 @@
-//! The catalog's tools as an MCP server answers them, free of any transport: what a level
+//! A catalog's tools as an MCP server answers them, free of any transport: what a level
 //! lists, and the one path every `tools/call` takes.
 //!
 //! A call goes through `Catalog::verify` with the connection's level (the tool
 //! exists and is exposed to MCP, the level reaches it, the arguments fit, the gated-tool
-//! policy agrees), then `ToolCall::run`: the generated `Handler` of the backend, then the
+//! policy agrees), then `VerifiedCall::run`: the catalog's generated `Handler`, then the
 //! output check. The verifier's refusals are JSON-RPC errors with the rejection's code
 //! and message and the whole rejection as `data`; a handler that fails, or a result that
 //! breaks its declared output, is a tool result with `isError: true`.
 
+use std::fmt;
+use std::marker::PhantomData;
 use std::sync::Arc;
 
-use app_backend::Backend;
-use app_catalog::{Catalog, Tool};
-use catalog_core::{Access, Dispatch, Gate, Rejection, Value, Verified};
+use catalog_core::{Access, Catalog, Dispatch, Gate, HandledBy, Rejection, Value, Verified};
 use rmcp::ErrorData;
 use rmcp::model::{CallToolResult, ContentBlock, ErrorCode};
 
 use crate::gate::{Answer, Asker, Gated};
+use crate::identity::Identity;
 use crate::listing::Listing;
 
-/// The tools, the backend they act on, and the gated-tool policy; shared by every
-/// connection, so every client sees the same tables and staging area.
-pub struct Tools {
-    backend: Backend,
-    listing: Listing,
+/// Catalog `C`'s tools, the handler `H` that runs them, and the gated-tool policy;
+/// shared by every connection, so every client reaches the same handler.
+pub struct Tools<C: Catalog<W>, H, const W: usize> {
+    handler: H,
+    listing: Listing<C, W>,
     gated: Gated,
+    identity: Identity,
+    catalog: PhantomData<fn() -> C>,
 }
 
-impl Tools {
-    /// Serves `backend` under the `gated` policy.
+impl<C: Catalog<W>, H, const W: usize> Tools<C, H, W> {
+    /// Serves catalog `C` (the generated unit struct: `my_catalog::Catalog`) through
+    /// `handler` under the `gated` policy; clients read the [`Identity::default`].
+    ///
+    /// The catalog is passed as a value so that `W`, its tool sets' width, is inferred.
     #[must_use]
-    pub fn new(backend: Backend, gated: Gated) -> Tools {
+    #[allow(
+        clippy::needless_pass_by_value,
+        reason = "the catalog is a unit struct, taken by value only so that its type names `W`"
+    )]
+    pub fn new(catalog: C, handler: H, gated: Gated) -> Self {
+        let _ = catalog;
         Tools {
-            backend,
+            handler,
             listing: Listing::new(),
             gated,
+            identity: Identity::default(),
+            catalog: PhantomData,
         }
     }
 
-    /// The backend the tools act on.
+    /// The same tools, introduced to clients as `identity`.
     #[must_use]
-    pub fn backend(&self) -> &Backend {
-        &self.backend
+    pub fn with_identity(mut self, identity: Identity) -> Self {
+        self.identity = identity;
+        self
+    }
+
+    /// How the server introduces itself.
+    #[must_use]
+    pub fn identity(&self) -> &Identity {
+        &self.identity
+    }
+
+    /// The handler the tools run on.
+    #[must_use]
+    pub fn handler(&self) -> &H {
+        &self.handler
     }
 
     /// The gated-tool policy.
@@ -56,6 +82,24 @@ impl Tools {
         self.listing.tools(level)
     }
 
+    /// A result as text (the JSON), and as `structuredContent` when the tool's listing
+    /// declares an output schema.
+    fn success(&self, tool: C::Tool, value: Value) -> CallToolResult {
+        let text = value.to_string();
+        let mut result = CallToolResult::success(vec![ContentBlock::text(text)]);
+        if self.listing.publishes_output(tool) {
+            result.structured_content = Some(value);
+        }
+        result
+    }
+}
+
+impl<C, H, const W: usize> Tools<C, H, W>
+where
+    C: Catalog<W>,
+    C::Call: HandledBy<H>,
+    <C::Call as HandledBy<H>>::Error: fmt::Display,
+{
     /// Answers one `tools/call` from a client at `level`; `asker` puts the question when
     /// the policy is to ask.
     ///
@@ -67,12 +111,12 @@ impl Tools {
         level: Access,
         name: &str,
         arguments: Value,
-        asker: &impl Asker,
+        asker: &impl Asker<C::Tool>,
     ) -> Result<CallToolResult, ErrorData> {
         // Kept for the question only: the verifier takes the arguments.
         let shown = (self.gated == Gated::Ask).then(|| arguments.clone());
         let mut policy = self.gated;
-        let call = match Catalog::verify(Gate::Mcp(level), name, arguments, &mut policy) {
+        let call = match C::verify(Gate::Mcp(level), name, arguments, &mut policy) {
             Ok(Verified::Run(call)) => call,
             Ok(Verified::Ask(pending)) => {
                 let tool = pending.tool();
@@ -87,26 +131,30 @@ impl Tools {
         let tool = call.tool();
         // `run` is dispatch plus the output check: a failed handler or a result that
         // breaks its declared output comes back as a runtime rejection.
-        match call.run(&self.backend).await {
-            Dispatch::Ran(Ok(value)) => Ok(self.success(tool, value)),
-            Dispatch::Ran(Err(rejection)) => refuse(&rejection),
+        let ran = match call.run(&self.handler).await {
+            Dispatch::Ran(ran) => ran,
             // The search tool has no MCP level, so the verifier never lets it through.
-            Dispatch::Search(_) => Err(ErrorData::internal_error(
-                "the search tool is answered by the agent loop, not over MCP",
-                None,
-            )),
+            Dispatch::Search(_) => {
+                return Err(ErrorData::internal_error(
+                    "the search tool is answered by the agent loop, not over MCP",
+                    None,
+                ));
+            }
+        };
+        match ran {
+            Ok(value) => Ok(self.success(tool, value)),
+            Err(rejection) => refuse(&rejection),
         }
     }
+}
 
-    /// A result as text (the JSON), and as `structuredContent` when the tool's listing
-    /// declares an output schema.
-    fn success(&self, tool: Tool, value: Value) -> CallToolResult {
-        let text = value.to_string();
-        let mut result = CallToolResult::success(vec![ContentBlock::text(text)]);
-        if self.listing.publishes_output(tool) {
-            result.structured_content = Some(value);
-        }
-        result
+impl<C: Catalog<W>, H, const W: usize> fmt::Debug for Tools<C, H, W> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Tools")
+            .field("listing", &self.listing)
+            .field("gated", &self.gated)
+            .field("identity", &self.identity)
+            .finish_non_exhaustive()
     }
 }
 

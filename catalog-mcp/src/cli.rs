@@ -7,13 +7,16 @@ use catalog_core::Access;
 
 use crate::gate::Gated;
 
-/// What `--help` prints, and what follows an error.
-pub const USAGE: &str = "\
-usage: catalog-mcp [--access LEVEL] [--gated POLICY]
-       catalog-mcp --http ADDRESS --tokens FILE [--gated POLICY]
+/// What `--help` prints, and what follows an error: `program` is the binary's name.
+#[must_use]
+pub fn usage(program: &str) -> String {
+    format!(
+        "\
+usage: {program} [--access LEVEL] [--gated POLICY]
+       {program} --http ADDRESS --tokens FILE [--gated POLICY]
 
-Serves the example catalog's tools to MCP clients: over stdio by default, or over
-streamable HTTP at http://ADDRESS/mcp.
+Serves {program}'s tools to MCP clients: over stdio by default, or over streamable
+HTTP at http://ADDRESS{endpoint}.
 
   --access LEVEL    stdio: read-only (default), read-and-stage or full-access
   --http ADDRESS    a loopback address and port, e.g. 127.0.0.1:8931 (port 0 picks one)
@@ -24,7 +27,10 @@ streamable HTTP at http://ADDRESS/mcp.
   -h, --help        this text
   -V, --version     the version
 
-Logs go to stderr (RUST_LOG filters them). Exit status 2: unusable arguments.";
+Logs go to stderr (RUST_LOG filters them). Exit status 2: unusable arguments.",
+        endpoint = crate::http::ENDPOINT,
+    )
+}
 
 /// Where the server listens.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -57,7 +63,7 @@ pub struct Options {
 pub enum Command {
     /// Run a server.
     Serve(Options),
-    /// Print [`USAGE`].
+    /// Print [`usage`].
     Help,
     /// Print the version.
     Version,
@@ -155,6 +161,21 @@ mod tests {
 
     fn parse_str(line: &str) -> Result<Command, String> {
         parse(line.split_whitespace().map(String::from))
+    }
+
+    #[test]
+    fn the_usage_names_the_program() {
+        let text = usage("tracker-mcp");
+        assert!(
+            text.starts_with("usage: tracker-mcp [--access LEVEL]"),
+            "{text}"
+        );
+        assert!(
+            text.contains("       tracker-mcp --http ADDRESS --tokens FILE"),
+            "{text}"
+        );
+        assert!(text.contains("http://ADDRESS/mcp."), "{text}");
+        assert!(!text.contains("catalog-mcp"), "{text}");
     }
 
     #[test]

@@ -3,8 +3,7 @@
 use std::collections::BTreeMap;
 use std::time::Duration;
 
-use app_catalog::Tool;
-use catalog_core::Value;
+use catalog_core::{ToolId, Value};
 use rmcp::model::{ElicitRequestParams, ElicitationAction, ElicitationSchema, ProtocolVersion};
 use rmcp::service::{ElicitationMode, RequestContext, RoleServer};
 
@@ -43,8 +42,8 @@ impl<'a> PeerAsker<'a> {
     }
 }
 
-impl Asker for PeerAsker<'_> {
-    async fn ask(&self, tool: Tool, arguments: &Value) -> Answer {
+impl<T: ToolId + Send + Sync> Asker<T> for PeerAsker<'_> {
+    async fn ask(&self, tool: T, arguments: &Value) -> Answer {
         if !self.can_ask() {
             return Answer::Unasked;
         }

@@ -4,8 +4,7 @@
 use std::fmt;
 use std::future::Future;
 
-use app_catalog::Tool;
-use catalog_core::{Caller, Decision, Permission, Value};
+use catalog_core::{Caller, Decision, Permission, ToolId, Value};
 
 /// What happens to a call of a gated tool (`--gated`), once it passed the level and
 /// argument checks.
@@ -49,9 +48,9 @@ impl fmt::Display for Gated {
 }
 
 /// The verifier's permission hook is the same for chat and MCP; here it says what the
-/// policy says, whoever calls.
-impl Permission<Tool> for Gated {
-    fn decide(&mut self, _: Caller, _: Tool, _: &Value) -> Decision {
+/// policy says, whoever calls and whichever catalog's tool it is.
+impl<T> Permission<T> for Gated {
+    fn decide(&mut self, _: Caller, _: T, _: &Value) -> Decision {
         match self {
             Gated::Deny => Decision::Deny,
             Gated::Allow => Decision::Allow,
@@ -72,18 +71,19 @@ pub enum Answer {
     Unasked,
 }
 
-/// Puts the question about a gated call to whoever is on the other end.
-pub trait Asker: Sync {
+/// Puts the question about a gated call of a catalog whose tools are `T` to whoever is on
+/// the other end.
+pub trait Asker<T>: Sync {
     /// Asks whether `tool` may run with `arguments`.
-    fn ask(&self, tool: Tool, arguments: &Value) -> impl Future<Output = Answer> + Send;
+    fn ask(&self, tool: T, arguments: &Value) -> impl Future<Output = Answer> + Send;
 }
 
 /// An asker for callers that can never be asked.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct NoAsker;
 
-impl Asker for NoAsker {
-    async fn ask(&self, _: Tool, _: &Value) -> Answer {
+impl<T: Send> Asker<T> for NoAsker {
+    async fn ask(&self, _: T, _: &Value) -> Answer {
         Answer::Unasked
     }
 }
@@ -91,7 +91,7 @@ impl Asker for NoAsker {
 /// The question the user reads: what runs, at which level, with what, and what it does
 /// (the first sentence of the tool's description).
 #[must_use]
-pub fn question(tool: Tool, arguments: &Value) -> String {
+pub fn question<T: ToolId>(tool: T, arguments: &Value) -> String {
     let spec = tool.spec();
     let access = spec.access.map_or("", catalog_core::Access::as_str);
     let does = spec

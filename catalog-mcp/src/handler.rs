@@ -1,10 +1,11 @@
 //! The MCP server proper: `rmcp`'s `ServerHandler`, written by hand because the tools
 //! come from the catalog, not from Rust functions.
 
+use std::fmt;
 use std::sync::Arc;
 
 use axum::http::request::Parts;
-use catalog_core::{Access, Value};
+use catalog_core::{Access, Catalog, HandledBy, Value};
 use rmcp::model::{
     CacheScope, CallToolRequestParams, CallToolResponse, Implementation, ListToolsResult,
     PaginatedRequestParams, ServerCapabilities, ServerConfig,
@@ -29,17 +30,35 @@ pub enum Level {
     PerRequest,
 }
 
-/// One MCP connection's handler over the shared [`Tools`].
-#[derive(Clone)]
-pub struct CatalogServer {
-    tools: Arc<Tools>,
+/// One MCP connection's handler over the shared [`Tools`] of catalog `C` and handler
+/// `H`: what `rmcp` serves on a transport.
+pub struct CatalogServer<C: Catalog<W>, H, const W: usize> {
+    tools: Arc<Tools<C, H, W>>,
     level: Level,
 }
 
-impl CatalogServer {
+impl<C: Catalog<W>, H, const W: usize> Clone for CatalogServer<C, H, W> {
+    fn clone(&self) -> Self {
+        CatalogServer {
+            tools: Arc::clone(&self.tools),
+            level: self.level,
+        }
+    }
+}
+
+impl<C: Catalog<W>, H, const W: usize> fmt::Debug for CatalogServer<C, H, W> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("CatalogServer")
+            .field("tools", &self.tools)
+            .field("level", &self.level)
+            .finish()
+    }
+}
+
+impl<C: Catalog<W>, H, const W: usize> CatalogServer<C, H, W> {
     /// A handler whose calls reach `tools` at `level`.
     #[must_use]
-    pub fn new(tools: Arc<Tools>, level: Level) -> CatalogServer {
+    pub fn new(tools: Arc<Tools<C, H, W>>, level: Level) -> Self {
         CatalogServer { tools, level }
     }
 
@@ -60,21 +79,27 @@ impl CatalogServer {
     }
 }
 
-impl ServerHandler for CatalogServer {
+impl<C, H, const W: usize> ServerHandler for CatalogServer<C, H, W>
+where
+    C: Catalog<W>,
+    H: Send + Sync + 'static,
+    C::Call: HandledBy<H>,
+    <C::Call as HandledBy<H>>::Error: fmt::Display,
+{
     fn get_info(&self) -> ServerConfig {
+        let identity = self.tools.identity();
         let level = match self.level {
             Level::Fixed(level) => format!("This connection has the {level} access level"),
             Level::PerRequest => String::from("Each bearer token has its own access level"),
         };
+        let access = format!("{level}; tools/list shows exactly the tools it may call.");
+        let instructions = match &identity.instructions {
+            Some(own) => format!("{own} {access}"),
+            None => access,
+        };
         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
-            .with_server_info(Implementation::new(
-                env!("CARGO_PKG_NAME"),
-                env!("CARGO_PKG_VERSION"),
-            ))
-            .with_instructions(format!(
-                "Tools of a table-database app. Edits go to a staging area a person reviews and \
-                 commits. {level}; tools/list shows exactly the tools it may call."
-            ))
+            .with_server_info(Implementation::new(&identity.name, &identity.version))
+            .with_instructions(instructions)
     }
 
     async fn list_tools(

@@ -1,6 +1,7 @@
 //! Streamable HTTP: the MCP endpoint at `/mcp`, behind a bearer-token check that decides
 //! each request's access level.
 
+use std::fmt;
 use std::future::Future;
 use std::io;
 use std::net::SocketAddr;
@@ -13,6 +14,7 @@ use axum::http::header::{AUTHORIZATION, WWW_AUTHENTICATE};
 use axum::http::{HeaderValue, StatusCode};
 use axum::middleware::{self, Next};
 use axum::response::Response;
+use catalog_core::{Catalog, HandledBy};
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use tokio::net::TcpListener;
@@ -31,18 +33,25 @@ pub const ENDPOINT: &str = "/mcp";
 /// still read from each request's own token, so a session is worth no more than the
 /// token that sends on it. The `Host` header must name a loopback host or the address
 /// bound (`bound`), which keeps DNS-rebinding pages out.
-pub fn router(
-    tools: Arc<Tools>,
+pub fn router<C, H, const W: usize>(
+    tools: Arc<Tools<C, H, W>>,
     tokens: Arc<Tokens>,
     bound: SocketAddr,
     cancel: &CancellationToken,
-) -> Router {
+) -> Router
+where
+    C: Catalog<W>,
+    H: Send + Sync + 'static,
+    C::Call: HandledBy<H>,
+    <C::Call as HandledBy<H>>::Error: fmt::Display,
+{
     let mut config =
         StreamableHttpServerConfig::default().with_cancellation_token(cancel.child_token());
     let ip = bound.ip().to_string();
     if !config.allowed_hosts.contains(&ip) {
         config.allowed_hosts.push(ip);
     }
+    let check = Check::new(tokens, &tools.identity().name);
     let service = StreamableHttpService::new(
         move || Ok(CatalogServer::new(Arc::clone(&tools), Level::PerRequest)),
         Arc::new(LocalSessionManager::default()),
@@ -50,7 +59,7 @@ pub fn router(
     );
     Router::new()
         .nest_service(ENDPOINT, service)
-        .layer(middleware::from_fn_with_state(tokens, authorize))
+        .layer(middleware::from_fn_with_state(Arc::new(check), authorize))
 }
 
 /// Serves the application on `listener` until `shutdown` completes, then closes every
@@ -58,12 +67,18 @@ pub fn router(
 ///
 /// # Errors
 /// What the listener reports.
-pub async fn serve(
+pub async fn serve<C, H, const W: usize>(
     listener: TcpListener,
-    tools: Arc<Tools>,
+    tools: Arc<Tools<C, H, W>>,
     tokens: Arc<Tokens>,
     shutdown: impl Future<Output = ()> + Send + 'static,
-) -> io::Result<()> {
+) -> io::Result<()>
+where
+    C: Catalog<W>,
+    H: Send + Sync + 'static,
+    C::Call: HandledBy<H>,
+    <C::Call as HandledBy<H>>::Error: fmt::Display,
+{
     let cancel = CancellationToken::new();
     let app = router(tools, tokens, listener.local_addr()?, &cancel);
     let closing = cancel.clone();
@@ -75,24 +90,49 @@ pub async fn serve(
         .await
 }
 
+/// The tokens, and the two challenges a refused request gets (RFC 6750), built once.
+struct Check {
+    tokens: Arc<Tokens>,
+    /// For a request with no bearer token.
+    missing: HeaderValue,
+    /// For a bearer token that is not one of the file's.
+    invalid: HeaderValue,
+}
+
+impl Check {
+    /// The challenges name the server as `realm`, kept to the characters a quoted header
+    /// parameter can hold as they are.
+    fn new(tokens: Arc<Tokens>, realm: &str) -> Check {
+        let realm: String = realm
+            .chars()
+            .filter(|&c| c == ' ' || (c.is_ascii_graphic() && c != '"' && c != '\\'))
+            .collect();
+        let challenge = |extra: &str| {
+            HeaderValue::from_str(&format!(r#"Bearer realm="{realm}"{extra}"#))
+                .unwrap_or_else(|_| HeaderValue::from_static("Bearer"))
+        };
+        Check {
+            tokens,
+            missing: challenge(""),
+            invalid: challenge(r#", error="invalid_token""#),
+        }
+    }
+}
+
 /// The token check: a request with a valid `Authorization: Bearer` token goes on with its
 /// level in its extensions; any other gets 401 with an empty body.
-async fn authorize(
-    State(tokens): State<Arc<Tokens>>,
-    mut request: Request,
-    next: Next,
-) -> Response {
+async fn authorize(State(check): State<Arc<Check>>, mut request: Request, next: Next) -> Response {
     let presented = request
         .headers()
         .get(AUTHORIZATION)
         .and_then(|v| v.to_str().ok())
         .and_then(bearer);
     let Some(presented) = presented else {
-        return unauthorized(r#"Bearer realm="catalog-mcp""#);
+        return unauthorized(check.missing.clone());
     };
-    let Some(grant) = tokens.check(presented) else {
+    let Some(grant) = check.tokens.check(presented) else {
         tracing::info!("refused a request with an unknown bearer token");
-        return unauthorized(r#"Bearer realm="catalog-mcp", error="invalid_token""#);
+        return unauthorized(check.invalid.clone());
     };
     tracing::debug!(token = grant.name, access = %grant.access, "authorized");
     request.extensions_mut().insert(Granted(grant.access));
@@ -107,18 +147,16 @@ fn bearer(header: &str) -> Option<&str> {
     (scheme.eq_ignore_ascii_case("bearer") && !token.is_empty()).then_some(token)
 }
 
-fn unauthorized(challenge: &'static str) -> Response {
+fn unauthorized(challenge: HeaderValue) -> Response {
     let mut response = Response::new(Body::empty());
     *response.status_mut() = StatusCode::UNAUTHORIZED;
-    response
-        .headers_mut()
-        .insert(WWW_AUTHENTICATE, HeaderValue::from_static(challenge));
+    response.headers_mut().insert(WWW_AUTHENTICATE, challenge);
     response
 }
 
 #[cfg(test)]
 mod tests {
-    use super::bearer;
+    use super::*;
 
     #[test]
     fn bearer_credentials_are_read_by_scheme() {
@@ -127,5 +165,24 @@ mod tests {
         assert_eq!(bearer("Basic abc"), None);
         assert_eq!(bearer("Bearer "), None);
         assert_eq!(bearer("Bearer"), None);
+    }
+
+    #[test]
+    fn the_realm_is_the_server_name_and_never_breaks_the_header() {
+        let tokens = Arc::new(
+            Tokens::parse(
+                "t",
+                "[[token]]\nvalue = \"0123456789abcdef\"\naccess = \"read-only\"",
+            )
+            .unwrap(),
+        );
+        let check = Check::new(Arc::clone(&tokens), "app-mcp");
+        assert_eq!(check.missing, r#"Bearer realm="app-mcp""#);
+        assert_eq!(
+            check.invalid,
+            r#"Bearer realm="app-mcp", error="invalid_token""#
+        );
+        let odd = Check::new(tokens, "my \"odd\"\\ server\u{e9}\n");
+        assert_eq!(odd.missing, r#"Bearer realm="my odd server""#);
     }
 }

@@ -1,22 +1,59 @@
-//! An MCP server for the example catalog, built on `rmcp`.
+//! An MCP server for any catalog that `catalog!` compiled, built on `rmcp`.
 //!
 //! Each connection has an access level: over stdio the one given on the command line,
 //! over streamable HTTP the one its bearer token grants. `tools/list` lists exactly the
 //! tools `Catalog::mcp_allowed(level)` holds, rendered by `catalog_core::render::mcp`;
-//! `tools/call` goes through `catalog_core::verify` with `Gate::Mcp(level)`, so a call
-//! above the level, to a tool kept from MCP, or with arguments that do not fit never
-//! reaches the backend, and gated tools pass the same permission hook as in chat.
+//! `tools/call` goes through `Catalog::verify` with `Gate::Mcp(level)`, so a call above
+//! the level, to a tool kept from MCP, or with arguments that do not fit never reaches
+//! the handler, and gated tools pass the same permission hook as in chat.
+//!
+//! # Serving a catalog
+//!
+//! A binary depends on its catalog's crate (the one that calls `catalog!`), the crate
+//! with its `Handler`, and this one; its `main` is one call to [`main`], which reads the
+//! command line (`--access`, `--http`, `--tokens`, `--gated`; see [`cli::usage`]):
+//!
+//! ```no_run
+//! // The catalog's typed API; usually a crate of its own that the server depends on.
+//! catalog_macros::catalog!("examples/hello.toml");
+//!
+//! use catalog_core::{Caller, Value};
+//!
+//! struct Greeter;
+//!
+//! impl Handler for Greeter {
+//!     type Error = String;
+//!
+//!     async fn ask(&self, _: Caller, _: AskArgs) -> Result<Value, String> {
+//!         Err("no one to ask here".into())
+//!     }
+//!
+//!     async fn greet(&self, _: Caller, args: GreetArgs) -> Result<Value, String> {
+//!         Ok(Value::from(format!("Hello, {}!", args.name)))
+//!     }
+//! }
+//!
+//! fn main() -> std::process::ExitCode {
+//!     catalog_mcp::main(Catalog, "hello-mcp", Greeter)
+//! }
+//! ```
+//!
+//! An application with flags of its own composes the pieces instead: [`cli::parse`],
+//! [`Tools::new`], then [`stdio::serve`] or [`http::serve`] with a [`Tokens`] file.
 //!
 //! | module | what it holds |
 //! |---|---|
-//! | [`listing`] | the `tools/list` result of each level |
+//! | [`program`] | [`main`]: the command line, logging and serving, ready-made |
+//! | [`cli`] | the command line |
 //! | [`calls`] | [`Tools`]: the call path, free of any transport |
+//! | [`listing`] | the `tools/list` result of each level |
 //! | [`gate`] | the `--gated` policy and the asking of the client |
 //! | [`elicit`] | asking through MCP elicitation |
-//! | [`handler`] | `rmcp`'s `ServerHandler` |
-//! | [`tokens`] | bearer tokens and their levels |
+//! | [`handler`] | [`CatalogServer`], `rmcp`'s `ServerHandler` |
+//! | [`identity`] | how the server introduces itself |
+//! | [`stdio`] | serving one client on standard input and output |
 //! | [`http`] | the HTTP endpoint and its token check |
-//! | [`cli`] | the command line |
+//! | [`tokens`] | bearer tokens and their levels |
 
 pub mod calls;
 pub mod cli;
@@ -24,10 +61,19 @@ pub mod elicit;
 pub mod gate;
 pub mod handler;
 pub mod http;
+pub mod identity;
 pub mod listing;
+pub mod program;
+pub mod stdio;
 pub mod tokens;
+
+/// The MCP SDK this crate is built on: [`Tools::call`] and [`Tools::list`] answer in its
+/// types, and [`CatalogServer`] is its `ServerHandler`.
+pub use rmcp;
 
 pub use calls::Tools;
 pub use gate::{Answer, Asker, Gated, NoAsker};
 pub use handler::{CatalogServer, Granted, Level};
+pub use identity::{Identity, VERSION};
+pub use program::main;
 pub use tokens::Tokens;

@@ -1,14 +1,17 @@
-//! The command line: unusable input is a clear message and exit status 2, never a panic.
+//! The command line of a server built on `catalog_mcp::main` (the tracker example):
+//! unusable input is a clear message and exit status 2, never a panic; the program's
+//! name, not this crate's, in what it prints.
 
 mod common;
 
 use std::process::Command;
 use std::time::Duration;
 
-use common::{SERVER, run, scratch};
+use common::{example_binary, run, scratch};
 
 #[test]
 fn unusable_arguments_exit_2_with_the_reason_and_the_usage() {
+    // The cases with `--http 127.0.0.1:0` parse; their tokens file is what is unusable.
     let dir = scratch("cli");
     let short = dir.join("short.toml");
     std::fs::write(
@@ -67,11 +70,12 @@ fn unusable_arguments_exit_2_with_the_reason_and_the_usage() {
             "cannot read",
         ),
     ];
+    let server = example_binary("tracker");
     for (args, expected) in cases {
-        let done = run(Command::new(SERVER).args(&args), Duration::from_secs(20));
+        let done = run(Command::new(&server).args(&args), Duration::from_secs(20));
         assert_eq!(done.status.code(), Some(2), "{args:?}: {}", done.stderr);
         assert!(
-            done.stderr.starts_with("catalog-mcp: "),
+            done.stderr.starts_with("tracker-mcp: "),
             "{args:?}: {}",
             done.stderr
         );
@@ -82,24 +86,33 @@ fn unusable_arguments_exit_2_with_the_reason_and_the_usage() {
             done.stderr
         );
         assert_eq!(done.stdout, "", "{args:?}");
+        // An argument error is followed by the usage, under the program's name; a tokens
+        // file error names the file instead.
+        let tokens_file = args.get(1).is_some_and(|address| address == "127.0.0.1:0");
+        let usage = done
+            .stderr
+            .contains("\n\nusage: tracker-mcp [--access LEVEL]");
+        assert_eq!(usage, !tokens_file, "{args:?}: {}", done.stderr);
     }
 }
 
 #[test]
 fn help_and_version_go_to_stdout() {
-    let help = run(Command::new(SERVER).arg("--help"), Duration::from_secs(20));
+    let server = example_binary("tracker");
+    let help = run(Command::new(&server).arg("--help"), Duration::from_secs(20));
     assert!(help.status.success());
     assert!(
         help.stdout
-            .contains("catalog-mcp --http ADDRESS --tokens FILE"),
+            .contains("tracker-mcp --http ADDRESS --tokens FILE"),
         "{}",
         help.stdout
     );
-    let version = run(Command::new(SERVER).arg("-V"), Duration::from_secs(20));
+    assert!(!help.stdout.contains("catalog-mcp"), "{}", help.stdout);
+    let version = run(Command::new(&server).arg("-V"), Duration::from_secs(20));
     assert!(version.status.success());
     assert_eq!(
         version.stdout.trim(),
-        format!("catalog-mcp {}", env!("CARGO_PKG_VERSION"))
+        format!("tracker-mcp (catalog-mcp {})", env!("CARGO_PKG_VERSION"))
     );
 }
 
@@ -108,7 +121,7 @@ fn stdio_ends_cleanly_when_the_client_goes_away() {
     // No client at all: stdin is empty, so the session ends at once, with no output on
     // stdout (the transport) and the start line on stderr.
     let done = run(
-        Command::new(SERVER).args(["--access", "read-only"]),
+        Command::new(example_binary("tracker")).args(["--access", "read-only"]),
         Duration::from_secs(20),
     );
     assert_eq!(done.stdout, "");

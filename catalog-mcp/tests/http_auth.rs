@@ -1,4 +1,5 @@
-//! The HTTP token check, with raw requests: no valid bearer token, nothing but a 401.
+//! The HTTP token check of a server built on `catalog_mcp::main` (the tracker example),
+//! with raw requests: no valid bearer token, nothing but a 401; a foreign `Host`, a 403.
 
 mod common;
 
@@ -6,7 +7,7 @@ use std::io::{Read, Write};
 use std::net::TcpStream;
 use std::time::Duration;
 
-use common::{HttpServer, token};
+use common::{HttpServer, example_binary, token};
 
 const INITIALIZE: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}"#;
 
@@ -71,7 +72,11 @@ fn body(response: &str) -> &str {
 #[test]
 fn requests_without_a_valid_token_get_401_and_nothing_else() {
     let good = token("read");
-    let server = HttpServer::start(&[(good.clone(), "read-only")], &[]);
+    let server = HttpServer::start(
+        &example_binary("tracker"),
+        &[(good.clone(), "read-only")],
+        &[],
+    );
     let json = [
         "Content-Type: application/json",
         "Accept: application/json, text/event-stream",
@@ -83,27 +88,27 @@ fn requests_without_a_valid_token_get_401_and_nothing_else() {
             "POST",
             "/mcp",
             json.to_vec(),
-            r#"Bearer realm="catalog-mcp""#,
+            r#"Bearer realm="tracker-mcp""#,
         ),
         (
             "POST",
             "/mcp",
             [&json[..], &[wrong.as_str()]].concat(),
-            r#"Bearer realm="catalog-mcp", error="invalid_token""#,
+            r#"Bearer realm="tracker-mcp", error="invalid_token""#,
         ),
         (
             "POST",
             "/mcp",
             [&json[..], &[basic.as_str()]].concat(),
-            r#"Bearer realm="catalog-mcp""#,
+            r#"Bearer realm="tracker-mcp""#,
         ),
         (
             "GET",
             "/mcp",
             vec!["Accept: text/event-stream"],
-            r#"Bearer realm="catalog-mcp""#,
+            r#"Bearer realm="tracker-mcp""#,
         ),
-        ("GET", "/elsewhere", vec![], r#"Bearer realm="catalog-mcp""#),
+        ("GET", "/elsewhere", vec![], r#"Bearer realm="tracker-mcp""#),
     ];
     for (method, path, headers, challenge) in cases {
         let response = request(&server.address, method, path, &headers, INITIALIZE);
@@ -130,7 +135,7 @@ fn requests_without_a_valid_token_get_401_and_nothing_else() {
     assert!(response.starts_with("HTTP/1.1 200 "), "{response}");
     assert!(header(&response, "mcp-session-id").is_some(), "{response}");
     assert!(
-        body(&response).contains(r#""name":"catalog-mcp""#),
+        body(&response).contains(r#""name":"tracker-mcp""#),
         "{response}"
     );
     // A page that rebinds its own name to this machine sends its own Host: refused.

@@ -109,6 +109,58 @@ fn light_crates_name_no_other_crate_in_source() {
     assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
+/// The framework serves any catalog: no crate of it depends on the example app, not even
+/// to test itself (it tests on catalogs of its own), so nothing in it can lean on the
+/// example's tools.
+const FRAMEWORK: &[&str] = &[
+    "catalog-core",
+    "catalog-compiler",
+    "catalog-macros",
+    "catalog-mcp",
+    "cargo-catalog",
+];
+
+#[test]
+fn framework_crates_name_no_example_crate() {
+    let examples = ["app-catalog", "app-backend", "app-mcp"];
+    let mut problems = Vec::new();
+    for krate in FRAMEWORK {
+        let rel = format!("{krate}/Cargo.toml");
+        let text = std::fs::read_to_string(root().join(&rel)).unwrap();
+        for (i, line) in text.lines().enumerate() {
+            let header = line.trim().trim_matches(|c| c == '[' || c == ']');
+            let named = dependency_name(line.trim())
+                .or_else(|| header.rsplit_once("dependencies.").map(|(_, name)| name));
+            if let Some(name) = named.filter(|name| examples.contains(name)) {
+                problems.push(format!(
+                    "{rel}:{}: depends on the example crate `{name}`; test on a catalog of this crate's own",
+                    i + 1
+                ));
+            }
+        }
+        for dir in ["src", "tests", "examples", "benches"] {
+            let dir = root().join(krate).join(dir);
+            if !dir.is_dir() {
+                continue;
+            }
+            for file in rust_files(&dir) {
+                let text = std::fs::read_to_string(&file).unwrap();
+                let rel = file.strip_prefix(root()).unwrap().display().to_string();
+                for (i, line) in text.lines().enumerate() {
+                    let code = line.split("//").next().unwrap_or("");
+                    for head in crate_paths(code) {
+                        if examples.iter().any(|e| e.replace('-', "_") == head) {
+                            problems
+                                .push(format!("{rel}:{}: names the example crate `{head}`", i + 1));
+                        }
+                    }
+                }
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
 /// First segments of `use x::`, `extern crate x` and `::x::` paths on a line.
 fn crate_paths(code: &str) -> Vec<&str> {
     let mut out = Vec::new();

@@ -868,3 +868,19 @@ fn issues_inside_either_branches_share_the_cap() {
     assert_eq!(issues[MAX_CHECK_ISSUES].message, "and 68 more issues");
     assert!(issues.iter().all(|i| i.class == Constraint));
 }
+
+/// Generic servers (the MCP server runs any catalog's calls on a multi-threaded runtime)
+/// need the call futures to be `Send` from the call, the handler and the tool alone,
+/// whatever the search arguments and the handler's error are.
+#[allow(dead_code)] // Checked by compiling it: nothing calls it.
+fn running_a_call_is_send<C, H>(dispatched: VerifiedCall<C>, run: VerifiedCall<C>, handler: &H)
+where
+    C: HandledBy<H> + Send,
+    C::Tool: Send + Sync,
+    C::Error: fmt::Display,
+    H: Sync,
+{
+    fn send<F: Send>(_: F) {}
+    send(dispatched.dispatch(handler));
+    send(run.run(handler));
+}

@@ -1,7 +1,11 @@
-"""One client at one access level: initialize, list, probe every tool, read, stage, fail,
-try to commit. Prints what it saw as JSON.
+"""One client at one access level: initialize, list the tools, probe each tool named, then
+make the calls it is given. Prints what it saw as JSON.
 
-usage: conformance.py --tools NAMES_JSON --tag TAG [--modern] (--stdio BIN ARGS... | --http URL --token T)
+usage: conformance.py --probe NAMES_JSON [--calls STEPS_JSON] [--modern]
+                      (--stdio BIN ARGS... | --http URL --token T)
+
+NAMES_JSON: the tools to probe, e.g. every tool of the catalog, listed or not.
+STEPS_JSON: [[label, tool, arguments], ...], reported under "calls" by label.
 """
 
 import argparse
@@ -9,19 +13,15 @@ import json
 
 import anyio
 
-from peer import add_connection_args, call, connect, emit
+from peer import add_connection_args, call, connect, emit, run_steps, steps
 
 # Fits no tool's input: every input schema is closed. A tool the level reaches answers
 # "Invalid arguments"; one it does not reach answers with the level or "Unknown tool".
 PROBE = {"catalogProbe": True}
 
 
-async def staged(session) -> list:
-    return (await call(session, "showStaging", {"openPanel": False}))["content"]
-
-
 async def main(args: argparse.Namespace) -> None:
-    names = json.loads(args.tools)
+    names = json.loads(args.probe)
     report = {}
     with anyio.fail_after(60):
         async with connect(args) as session:
@@ -43,39 +43,13 @@ async def main(args: argparse.Namespace) -> None:
                 for tool in listed.tools
             ]
             report["probe"] = {name: await call(session, name, PROBE) for name in [*names, "noSuchTool"]}
-
-            report["listTables"] = await call(session, "listTables", {})
-            report["queryRows"] = await call(session, "queryRows", {"table": "customers", "limit": 2})
-            report["badArguments"] = await call(session, "queryRows", {"table": 5, "limit": 0})
-
-            name = f"Conformance {args.tag}"
-            before = await staged(session)
-            report["stageItem"] = await call(
-                session,
-                "stageItem",
-                {"table": "customers", "operation": "insert", "values": {"name": name, "city": "Munich", "country": "DE"}},
-            )
-            after_stage = await staged(session)
-            report["stagedBefore"] = before
-            report["stagedAfterStage"] = after_stage
-            report["failedStage"] = await call(
-                session, "stageItem", {"table": "noSuchTable", "operation": "insert", "values": {"name": "x"}}
-            )
-            report["stagedAfterFailure"] = await staged(session)
-            report["commitStaged"] = await call(session, "commitStaged", {"message": "from " + args.tag})
-            report["stagedAfterCommit"] = await staged(session)
-            rows = await call(
-                session,
-                "queryRows",
-                {"table": "customers", "filter": {"conditions": [{"column": "name", "op": "eq", "value": name}]}},
-            )
-            report["committedRows"] = rows["content"]["totalMatching"]
+            report["calls"] = await run_steps(session, steps(args.calls))
     emit(report)
 
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser()
-    parser.add_argument("--tools", required=True, help="JSON list of every tool name in the catalog")
-    parser.add_argument("--tag", required=True, help="marks what this client stages")
+    parser.add_argument("--probe", required=True, help="JSON list of the tool names to probe")
+    parser.add_argument("--calls", default="[]", help="JSON list of [label, tool, arguments]")
     add_connection_args(parser)
     anyio.run(main, parser.parse_args())

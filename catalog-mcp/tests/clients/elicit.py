@@ -1,7 +1,11 @@
-"""A full-access client against a server whose policy is to ask: stages an item, calls
-commitStaged, and answers the server's question as told (or declares no elicitation).
+"""A client that answers the server's questions as told (or declares no elicitation),
+making the calls it is given; for a server whose policy for gated tools is to ask.
 
-usage: elicit.py --answer accept|decline|cancel|none --tag TAG (--stdio ... | --http URL --token T)
+usage: elicit.py --answer accept|decline|cancel|none --calls STEPS_JSON [--modern]
+                 (--stdio BIN ARGS... | --http URL --token T)
+
+STEPS_JSON: [[label, tool, arguments], ...], reported under "calls" by label, with every
+question the server asked under "questions".
 """
 
 import argparse
@@ -9,7 +13,7 @@ import argparse
 import anyio
 import mcp.types as types
 
-from peer import add_connection_args, call, connect, emit
+from peer import add_connection_args, connect, emit, run_steps, steps
 
 
 async def main(args: argparse.Namespace) -> None:
@@ -21,20 +25,9 @@ async def main(args: argparse.Namespace) -> None:
 
     options = {} if args.answer == "none" else {"elicitation_callback": answer}
     report = {}
-    name = f"Elicit {args.tag}"
     with anyio.fail_after(60):
         async with connect(args, **options) as session:
-            report["stageItem"] = await call(
-                session, "stageItem", {"table": "customers", "operation": "insert", "values": {"name": name, "city": "Munich", "country": "DE"}}
-            )
-            report["commitStaged"] = await call(session, "commitStaged", {"message": args.tag})
-            report["staged"] = (await call(session, "showStaging", {}))["content"]
-            rows = await call(
-                session,
-                "queryRows",
-                {"table": "customers", "filter": {"conditions": [{"column": "name", "op": "eq", "value": name}]}},
-            )
-            report["committedRows"] = rows["content"]["totalMatching"]
+            report["calls"] = await run_steps(session, steps(args.calls))
     report["protocolVersion"] = session.protocol_version
     report["questions"] = questions
     emit(report)
@@ -43,6 +36,6 @@ async def main(args: argparse.Namespace) -> None:
 if __name__ == "__main__":
     parser = argparse.ArgumentParser()
     parser.add_argument("--answer", required=True, choices=["accept", "decline", "cancel", "none"])
-    parser.add_argument("--tag", required=True)
+    parser.add_argument("--calls", required=True, help="JSON list of [label, tool, arguments]")
     add_connection_args(parser)
     anyio.run(main, parser.parse_args())

@@ -1,40 +1,55 @@
-"""Many concurrent HTTP clients staging and reading, bounded in count and time; then one
-more client checks that every item staged is in the staging area exactly once.
+"""Many concurrent HTTP clients writing and reading, bounded in count and time; then one
+more client makes a last call whose result shows what the writes left.
 
-usage: load.py --http URL --token T --clients N --calls M --deadline SECONDS
-Prints {"clients", "calls", "seconds", "callsPerSecond", "stagedByClients", "foundOnce",
-"missing", "duplicates", "failures", "latencyMs": {"p50", "p90", "p99"}}.
+usage: load.py --write CALL --reads CALLS --final CALL --clients N --calls M --deadline SECONDS
+               --http URL --token T
+
+CALL: [tool, arguments] as JSON; in --write every "{tag}" inside a string becomes the
+call's own tag, load-<client>-<call>. Each client's even calls are the write, its odd
+calls the reads in turn. Prints {"clients", "calls", "seconds", "callsPerSecond",
+"writes": [{"tag", "content"}], "final", "failures", "failureCount",
+"latencyMs": {"p50", "p90", "p99"}}; the Rust test checks that every write is in "final"
+exactly once.
 """
 
 import argparse
+import json
 import time
+from typing import Any
 
 import anyio
 
 from peer import add_connection_args, call, connect, emit
 
 
-async def client(args, index: int, latencies: list, staged_ids: list, failures: list) -> None:
+def tagged(value: Any, tag: str) -> Any:
+    """The write's arguments with its tag filled in."""
+    if isinstance(value, str):
+        return value.replace("{tag}", tag)
+    if isinstance(value, list):
+        return [tagged(item, tag) for item in value]
+    if isinstance(value, dict):
+        return {key: tagged(item, tag) for key, item in value.items()}
+    return value
+
+
+async def client(args, index: int, latencies: list, writes: list, failures: list) -> None:
+    write_tool, write_arguments = json.loads(args.write)
+    reads = json.loads(args.reads)
     async with connect(args) as session:
         for i in range(args.calls):
+            tag = f"load-{index}-{i}"
             if i % 2 == 0:
-                name, arguments = "stageItem", {
-                    "table": "customers",
-                    "operation": "insert",
-                    "values": {"name": f"load-{index}-{i}", "city": "Load", "country": "DE"},
-                    "note": f"load-{index}-{i}",
-                }
-            elif i % 4 == 1:
-                name, arguments = "queryRows", {"table": "customers", "limit": 5}
+                name, arguments = write_tool, tagged(write_arguments, tag)
             else:
-                name, arguments = "showStaging", {"openPanel": False}
+                name, arguments = reads[(i // 2) % len(reads)]
             start = time.perf_counter()
             outcome = await call(session, name, arguments)
             latencies.append(time.perf_counter() - start)
             if "error" in outcome or outcome["isError"]:
                 failures.append({"client": index, "call": i, "tool": name, "outcome": outcome})
-            elif name == "stageItem":
-                staged_ids.append((f"load-{index}-{i}", outcome["content"]["changeId"]))
+            elif i % 2 == 0:
+                writes.append({"tag": tag, "content": outcome["content"]})
 
 
 def percentile(sorted_values: list, p: float) -> float:
@@ -45,28 +60,16 @@ def percentile(sorted_values: list, p: float) -> float:
 
 
 async def main(args: argparse.Namespace) -> None:
-    latencies, staged_ids, failures = [], [], []
+    latencies, writes, failures = [], [], []
     start = time.perf_counter()
     with anyio.fail_after(args.deadline):
         async with anyio.create_task_group() as group:
             for index in range(args.clients):
-                group.start_soon(client, args, index, latencies, staged_ids, failures)
+                group.start_soon(client, args, index, latencies, writes, failures)
     seconds = time.perf_counter() - start
+    final_tool, final_arguments = json.loads(args.final)
     async with connect(args) as session:
-        staging = (await call(session, "showStaging", {"openPanel": False}))["content"]
-    counts = {}
-    for change in staging:
-        counts[change["changeId"]] = counts.get(change["changeId"], 0) + 1
-    summaries = [change["summary"] for change in staging]
-    found_once, missing, duplicates = 0, [], []
-    for tag, change_id in staged_ids:
-        hits = [s for s in summaries if f"({tag})" in s]
-        if counts.get(change_id) == 1 and len(hits) == 1:
-            found_once += 1
-        elif not hits:
-            missing.append(tag)
-        else:
-            duplicates.append(tag)
+        final = await call(session, final_tool, final_arguments)
     ordered = sorted(latencies)
     emit(
         {
@@ -74,11 +77,8 @@ async def main(args: argparse.Namespace) -> None:
             "calls": len(latencies),
             "seconds": round(seconds, 3),
             "callsPerSecond": round(len(latencies) / seconds, 1),
-            "stagedByClients": len(staged_ids),
-            "distinctChangeIds": len({change_id for _, change_id in staged_ids}),
-            "foundOnce": found_once,
-            "missing": missing,
-            "duplicates": duplicates,
+            "writes": writes,
+            "final": final,
             "failures": failures[:5],
             "failureCount": len(failures),
             "latencyMs": {"p50": percentile(ordered, 50), "p90": percentile(ordered, 90), "p99": percentile(ordered, 99)},
@@ -88,6 +88,9 @@ async def main(args: argparse.Namespace) -> None:
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser()
+    parser.add_argument("--write", required=True, help='[tool, arguments] as JSON; "{tag}" in strings is filled in')
+    parser.add_argument("--reads", required=True, help="[[tool, arguments], ...] as JSON, made in turn")
+    parser.add_argument("--final", required=True, help="[tool, arguments] as JSON, called once after the load")
     parser.add_argument("--clients", type=int, default=16)
     parser.add_argument("--calls", type=int, default=50)
     parser.add_argument("--deadline", type=float, default=120.0)

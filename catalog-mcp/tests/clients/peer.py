@@ -1,7 +1,9 @@
-"""Connecting to catalog-mcp with the official MCP Python SDK, and recording what it answers.
+"""Connecting to a catalog-mcp server with the official MCP Python SDK, and recording what
+it answers.
 
-Every script here prints one JSON object on stdout: what the client saw. The Rust tests
-that run the scripts compare it with the catalog's generated tables.
+Every script here prints one JSON object on stdout: what the client saw. The scripts know
+no catalog: the Rust tests that run them say which tools to call with what (as JSON
+arguments), and compare what comes back with the catalog's generated tables.
 """
 
 import argparse
@@ -67,6 +69,16 @@ async def call(session: ClientSession, name: str, arguments: dict[str, Any]) -> 
         "content": parsed,
         "structuredContent": result.structured_content,
     }
+
+
+def steps(text: str) -> list[tuple[str, str, dict[str, Any]]]:
+    """Calls to make, as JSON: [[label, tool, arguments], ...]."""
+    return [(label, tool, arguments) for label, tool, arguments in json.loads(text)]
+
+
+async def run_steps(session: ClientSession, calls: list[tuple[str, str, dict[str, Any]]]) -> dict[str, Any]:
+    """Makes the calls in order; what each got, by label."""
+    return {label: await call(session, tool, arguments) for label, tool, arguments in calls}
 
 
 def emit(report: dict[str, Any]) -> None:

@@ -1,7 +1,13 @@
-//! What the integration tests share: the server binary, the client interpreter, processes
-//! bounded in time, an HTTP server on an ephemeral loopback port.
+//! What the tests that drive a server process share: the client interpreter, processes
+//! bounded in time, an HTTP server on an ephemeral loopback port, and the checks of what
+//! a client saw against a catalog's tables ([`report`]).
+//!
+//! Written for any catalog: catalog-mcp's tests run it against the tracker example, and
+//! the example app's server (`example/mcp`) includes this module for its own.
 
 #![allow(dead_code)] // Each test file uses its own part of this module.
+
+pub mod report;
 
 use std::fmt::Write as _;
 use std::io::{BufRead, BufReader, Read};
@@ -12,33 +18,89 @@ use std::sync::{Arc, Mutex};
 use std::thread;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-/// The server binary cargo built for these tests.
-pub const SERVER: &str = env!("CARGO_BIN_EXE_catalog-mcp");
-
-/// The Python client scripts.
+/// The binary of this package's example `name`, which `cargo test` builds beside the
+/// test binaries (cargo names no environment variable for examples, as it does for bins).
+///
+/// # Panics
+/// When it was not built: a test run that selected only some targets.
 #[must_use]
-pub fn clients_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/clients")
+pub fn example_binary(name: &str) -> PathBuf {
+    let exe = std::env::current_exe().expect("the test binary knows its path");
+    // target/<profile>/deps/<test> -> target/<profile>/examples/<name>
+    let profile = exe
+        .parent()
+        .and_then(Path::parent)
+        .expect("test binaries live in target/<profile>/deps");
+    let binary = profile
+        .join("examples")
+        .join(format!("{name}{}", std::env::consts::EXE_SUFFIX));
+    assert!(
+        binary.is_file(),
+        "{} is not built: `cargo test -p {}` builds the examples first, or run \
+         `cargo build -p {} --example {name}`",
+        binary.display(),
+        env!("CARGO_PKG_NAME"),
+        env!("CARGO_PKG_NAME"),
+    );
+    binary
 }
 
-/// The interpreter that has the official `mcp` SDK, from `CATALOG_PEER_PYTHON`. Unset,
-/// a test using it fails under CI and is skipped with instructions elsewhere.
-#[must_use]
-pub fn peer_python(test: &str) -> Option<PathBuf> {
-    if let Some(python) = std::env::var_os("CATALOG_PEER_PYTHON").filter(|p| !p.is_empty()) {
-        return Some(PathBuf::from(python));
+/// The official `mcp` Python SDK, as a client: an interpreter that has it, and the client
+/// scripts (`catalog-mcp/tests/clients`).
+pub struct Peer {
+    python: PathBuf,
+    clients: PathBuf,
+}
+
+impl Peer {
+    /// The interpreter from `CATALOG_PEER_PYTHON`, with the scripts in `clients`. Unset,
+    /// a test using it fails under CI and is skipped with instructions elsewhere.
+    #[must_use]
+    pub fn find(test: &str, clients: impl Into<PathBuf>) -> Option<Peer> {
+        let package = env!("CARGO_PKG_NAME");
+        if let Some(python) = std::env::var_os("CATALOG_PEER_PYTHON").filter(|p| !p.is_empty()) {
+            return Some(Peer {
+                python: PathBuf::from(python),
+                clients: clients.into(),
+            });
+        }
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "{test}: CATALOG_PEER_PYTHON is not set, and CI must run the real-client tests: \
+             point it at a Python with the `mcp` package"
+        );
+        eprintln!(
+            "{test}: skipped, CATALOG_PEER_PYTHON is not set. `cargo xtask test` sets it up; \
+             or by hand:\n  python3 -m venv <dir> && <dir>/bin/pip install -r tests/peers/requirements.txt\n  \
+             CATALOG_PEER_PYTHON=<dir>/bin/python cargo test -p {package}"
+        );
+        None
     }
-    assert!(
-        std::env::var_os("CI").is_none(),
-        "{test}: CATALOG_PEER_PYTHON is not set, and CI must run the real-client tests: \
-         point it at a Python with the `mcp` package"
-    );
-    eprintln!(
-        "{test}: skipped, CATALOG_PEER_PYTHON is not set. `cargo xtask test` sets it up; \
-         or by hand:\n  python3 -m venv <dir> && <dir>/bin/pip install mcp\n  \
-         CATALOG_PEER_PYTHON=<dir>/bin/python cargo test -p catalog-mcp"
-    );
-    None
+
+    /// Runs a client script and reads the JSON report it prints.
+    ///
+    /// # Panics
+    /// When the script fails or prints no JSON.
+    #[must_use]
+    pub fn run(&self, script: &str, args: &[String], limit: Duration) -> serde_json::Value {
+        let done = run(
+            Command::new(&self.python)
+                .arg(self.clients.join(script))
+                .args(args)
+                .env("PYTHONDONTWRITEBYTECODE", "1"),
+            limit,
+        );
+        assert!(
+            done.status.success(),
+            "{script} {args:?} failed ({}):\n{}\n{}",
+            done.status,
+            done.stdout,
+            done.stderr
+        );
+        let line = done.stdout.lines().last().unwrap_or_default();
+        serde_json::from_str(line)
+            .unwrap_or_else(|e| panic!("{script} printed no JSON report ({e}):\n{}", done.stdout))
+    }
 }
 
 /// What a finished process printed.
@@ -90,42 +152,13 @@ pub fn run(command: &mut Command, limit: Duration) -> Finished {
     }
 }
 
-/// Runs a client script and reads the JSON report it prints.
-///
-/// # Panics
-/// When the script fails or prints no JSON.
-#[must_use]
-pub fn run_client(
-    python: &Path,
-    script: &str,
-    args: &[String],
-    limit: Duration,
-) -> serde_json::Value {
-    let done = run(
-        Command::new(python)
-            .arg(clients_dir().join(script))
-            .args(args)
-            .env("PYTHONDONTWRITEBYTECODE", "1"),
-        limit,
-    );
-    assert!(
-        done.status.success(),
-        "{script} {args:?} failed ({}):\n{}\n{}",
-        done.status,
-        done.stdout,
-        done.stderr
-    );
-    let line = done.stdout.lines().last().unwrap_or_default();
-    serde_json::from_str(line)
-        .unwrap_or_else(|e| panic!("{script} printed no JSON report ({e}):\n{}", done.stdout))
-}
-
 /// A scratch directory of this test process.
 #[must_use]
 pub fn scratch(name: &str) -> PathBuf {
     static N: AtomicUsize = AtomicUsize::new(0);
     let dir = std::env::temp_dir().join(format!(
-        "catalog-mcp-{}-{}-{name}",
+        "{}-{}-{}-{name}",
+        env!("CARGO_PKG_NAME"),
         std::process::id(),
         N.fetch_add(1, Ordering::Relaxed)
     ));
@@ -154,13 +187,14 @@ pub struct HttpServer {
 }
 
 impl HttpServer {
-    /// Starts `catalog-mcp --http 127.0.0.1:0 --tokens FILE` with `extra` arguments and
-    /// reads the address it bound from its first line on stderr.
+    /// Starts `SERVER --http 127.0.0.1:0 --tokens FILE` with `extra` arguments (a server
+    /// built on `catalog_mcp::main`) and reads the address it bound from its first line on
+    /// stderr.
     ///
     /// # Panics
     /// When the server does not come up within ten seconds.
     #[must_use]
-    pub fn start(tokens: &[(String, &str)], extra: &[&str]) -> HttpServer {
+    pub fn start(server: &Path, tokens: &[(String, &str)], extra: &[&str]) -> HttpServer {
         let dir = scratch("http");
         let file = dir.join("tokens.toml");
         let mut text = String::new();
@@ -171,7 +205,7 @@ impl HttpServer {
             );
         }
         std::fs::write(&file, text).unwrap();
-        let mut child = Command::new(SERVER)
+        let mut child = Command::new(server)
             .args(["--http", "127.0.0.1:0", "--tokens"])
             .arg(&file)
             .args(extra)

@@ -1,19 +1,22 @@
-//! The call path without a transport: every tool at every level, the gated-tool policy,
-//! failures that keep what is staged, concurrent staging.
+//! The example app's call path in `catalog-mcp`, without a transport: every tool at
+//! every level, the gated-tool policy, failures that keep what is staged, concurrent
+//! staging.
 
 use std::sync::Mutex;
 
 use app_backend::{Backend, FixedClock};
 use app_catalog::{Catalog, Tool};
 use catalog_core::{Access, Caller, Reach, Value};
-use catalog_mcp::{Answer, Asker, Gated, NoAsker, Tools};
-use rmcp::ErrorData;
-use rmcp::model::CallToolResult;
+use catalog_mcp::rmcp::ErrorData;
+use catalog_mcp::rmcp::model::CallToolResult;
+use catalog_mcp::{Answer, Asker, Gated, NoAsker};
 use serde_json::json;
+
+type Tools = catalog_mcp::Tools<Catalog, Backend, { Catalog::WORDS }>;
 
 fn tools(gated: Gated) -> Tools {
     let clock = FixedClock::at("2025-03-14T09:30:00+01:00", "Europe/Berlin").unwrap();
-    Tools::new(Backend::with_clock(clock), gated)
+    Tools::new(Catalog, Backend::with_clock(clock), gated)
 }
 
 fn call(
@@ -21,7 +24,7 @@ fn call(
     level: Access,
     name: &str,
     arguments: Value,
-    asker: &impl Asker,
+    asker: &impl Asker<Tool>,
 ) -> Result<CallToolResult, ErrorData> {
     pollster::block_on(tools.call(level, name, arguments, asker))
 }
@@ -62,7 +65,7 @@ impl Recorder {
     }
 }
 
-impl Asker for Recorder {
+impl Asker<Tool> for Recorder {
     async fn ask(&self, tool: Tool, arguments: &Value) -> Answer {
         self.asked.lock().unwrap().push((tool, arguments.clone()));
         self.answer

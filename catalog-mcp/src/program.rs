@@ -1,0 +1,201 @@
+//! The ready-made program: [`main`] reads the command line, sets up logging and serves.
+//! An application with flags of its own composes the same pieces ([`cli::parse`],
+//! [`Tools`], [`stdio::serve`], [`http::serve`]) as this module does.
+
+use std::ffi::OsString;
+use std::fmt;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use catalog_core::{Catalog, HandledBy};
+use tracing_subscriber::EnvFilter;
+
+use crate::calls::Tools;
+use crate::cli::{self, Command, Options, Transport};
+use crate::identity::{Identity, VERSION};
+use crate::tokens::Tokens;
+use crate::{http, stdio};
+
+/// The whole server program for catalog `C` (the `Catalog` unit struct `catalog!`
+/// generated) and its handler: a binary's `fn main` is this one call (see the
+/// [crate example](crate)).
+///
+/// It reads the arguments after the program's name as [`cli::parse`] does (`--help`
+/// shows them, with `program` as the name), reads the tokens file of `--http` before
+/// anything starts, logs to standard error (`RUST_LOG` filters, by default
+/// `catalog_mcp=info,rmcp=error`), and serves over stdio or streamable HTTP until the
+/// client leaves (stdio) or the process is interrupted (HTTP). Clients read `program` as
+/// the server's name, with this crate's version ([`VERSION`]); `-V` prints both.
+///
+/// Exit status: 0 when the server stopped cleanly, 2 for unusable arguments or tokens
+/// file (with the reason and the usage on standard error), 1 when serving failed.
+pub fn main<C, H, const W: usize>(catalog: C, program: &str, handler: H) -> ExitCode
+where
+    C: Catalog<W>,
+    H: Send + Sync + 'static,
+    C::Call: HandledBy<H>,
+    <C::Call as HandledBy<H>>::Error: fmt::Display,
+{
+    let options = match arguments(std::env::args_os().skip(1)).and_then(cli::parse) {
+        Ok(Command::Serve(options)) => options,
+        Ok(Command::Help) => {
+            println!("{}", cli::usage(program));
+            return ExitCode::SUCCESS;
+        }
+        Ok(Command::Version) => {
+            println!("{program} (catalog-mcp {VERSION})");
+            return ExitCode::SUCCESS;
+        }
+        Err(message) => {
+            eprintln!("{program}: {message}\n\n{}", cli::usage(program));
+            return ExitCode::from(2);
+        }
+    };
+    let Options { transport, gated } = options;
+    // Tokens are read before anything starts, so a bad file is an argument error.
+    let listen = match transport {
+        Transport::Stdio { access } => Listen::Stdio(access),
+        Transport::Http { address, tokens } => match Tokens::read(&tokens) {
+            Ok(tokens) => Listen::Http(address, Arc::new(tokens)),
+            Err(error) => {
+                eprintln!("{program}: {error}");
+                return ExitCode::from(2);
+            }
+        },
+    };
+    init_logging();
+    let runtime = match tokio::runtime::Runtime::new() {
+        Ok(runtime) => runtime,
+        Err(error) => {
+            eprintln!("{program}: cannot start the async runtime: {error}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let tools = Tools::new(catalog, handler, gated).with_identity(Identity::new(program, VERSION));
+    match runtime.block_on(run(Arc::new(tools), listen, program)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("{program}: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// The arguments as text: one that is not UTF-8 is named, not a panic.
+fn arguments(args: impl IntoIterator<Item = OsString>) -> Result<Vec<String>, String> {
+    args.into_iter()
+        .map(|arg| {
+            arg.into_string().map_err(|arg| {
+                format!(
+                    "argument {} is not valid UTF-8; use a UTF-8 path or value",
+                    arg.to_string_lossy()
+                )
+            })
+        })
+        .collect()
+}
+
+/// Where [`main`] serves, once the tokens file is read.
+enum Listen {
+    Stdio(catalog_core::Access),
+    Http(std::net::SocketAddr, Arc<Tokens>),
+}
+
+async fn run<C, H, const W: usize>(
+    tools: Arc<Tools<C, H, W>>,
+    listen: Listen,
+    program: &str,
+) -> Result<(), String>
+where
+    C: Catalog<W>,
+    H: Send + Sync + 'static,
+    C::Call: HandledBy<H>,
+    <C::Call as HandledBy<H>>::Error: fmt::Display,
+{
+    let gated = tools.gated();
+    match listen {
+        Listen::Stdio(access) => {
+            eprintln!("{program}: serving MCP over stdio at {access} (gated tools: {gated})");
+            stdio::serve(tools, access).await.map_err(|e| e.to_string())
+        }
+        Listen::Http(address, tokens) => {
+            let listener = tokio::net::TcpListener::bind(address)
+                .await
+                .map_err(|e| format!("cannot listen on {address}: {e}"))?;
+            let bound = listener
+                .local_addr()
+                .map_err(|e| format!("cannot read the bound address: {e}"))?;
+            // The first line on stderr, and the one tests and scripts read the port from.
+            eprintln!(
+                "{program}: serving MCP over streamable HTTP at http://{bound}{} ({} tokens, gated tools: {gated})",
+                http::ENDPOINT,
+                tokens.len()
+            );
+            http::serve(listener, tools, tokens, shutdown_signal())
+                .await
+                .map_err(|e| format!("the HTTP server stopped: {e}"))
+        }
+    }
+}
+
+/// Log lines to standard error, filtered by `RUST_LOG` (by default this crate's at info,
+/// `rmcp`'s errors only). Standard output is the stdio transport, so nothing is logged
+/// there. Does nothing when a global subscriber is already set.
+pub fn init_logging() {
+    let _ = tracing_subscriber::fmt()
+        .with_writer(std::io::stderr)
+        .with_ansi(false)
+        .with_env_filter(
+            EnvFilter::try_from_default_env()
+                .unwrap_or_else(|_| EnvFilter::new("catalog_mcp=info,rmcp=error")),
+        )
+        .try_init();
+}
+
+/// Completes on Ctrl-C, or SIGTERM where there is one: the `shutdown` to give
+/// [`http::serve`].
+pub async fn shutdown_signal() {
+    let interrupt = async {
+        // Without a handler there is nothing to wait for: wait forever, as if unsent.
+        if tokio::signal::ctrl_c().await.is_err() {
+            std::future::pending::<()>().await;
+        }
+    };
+    #[cfg(unix)]
+    {
+        let terminate = async {
+            match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+                Ok(mut signal) => {
+                    signal.recv().await;
+                }
+                Err(_) => std::future::pending().await,
+            }
+        };
+        tokio::select! {
+            () = interrupt => {},
+            () = terminate => {},
+        }
+    }
+    #[cfg(not(unix))]
+    interrupt.await;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn arguments_that_are_not_utf8_are_named() {
+        assert_eq!(
+            arguments([OsString::from("--access"), OsString::from("read-only")]),
+            Ok(vec![String::from("--access"), String::from("read-only")])
+        );
+        #[cfg(unix)]
+        {
+            use std::os::unix::ffi::OsStringExt;
+            let bad = OsString::from_vec(vec![b't', 0xff]);
+            let error = arguments([OsString::from("--tokens"), bad]).unwrap_err();
+            assert!(error.contains("is not valid UTF-8"), "{error}");
+        }
+    }
+}

@@ -1,0 +1,39 @@
+//! Standard input and output: one client, at one access level for the whole session.
+
+use std::fmt;
+use std::io;
+use std::sync::Arc;
+
+use catalog_core::{Access, Catalog, HandledBy};
+use rmcp::ServiceExt;
+
+use crate::calls::Tools;
+use crate::handler::{CatalogServer, Level};
+
+/// Serves `tools` to the client on standard input and output at `access`, until it
+/// closes its end. Nothing else may write to standard output meanwhile: it is the
+/// transport (log to standard error).
+///
+/// # Errors
+/// The session could not start (the client's first message was not MCP), or ended with
+/// a transport error.
+pub async fn serve<C, H, const W: usize>(
+    tools: Arc<Tools<C, H, W>>,
+    access: Access,
+) -> io::Result<()>
+where
+    C: Catalog<W>,
+    H: Send + Sync + 'static,
+    C::Call: HandledBy<H>,
+    <C::Call as HandledBy<H>>::Error: fmt::Display,
+{
+    let service = CatalogServer::new(tools, Level::Fixed(access))
+        .serve(rmcp::transport::stdio())
+        .await
+        .map_err(|e| io::Error::other(format!("the MCP session did not start: {e}")))?;
+    service
+        .waiting()
+        .await
+        .map_err(|e| io::Error::other(format!("the MCP session ended with an error: {e}")))?;
+    Ok(())
+}

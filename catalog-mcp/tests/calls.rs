@@ -1,0 +1,340 @@
+//! The call path without a transport, on the tracker example's catalog and handler
+//! compiled into this test: every tool at every level, what each level lists, the
+//! gated-tool policy, failures, and how the server introduces itself.
+
+use std::sync::Mutex;
+
+use catalog_core::{Access, Caller, Reach, Value};
+use catalog_mcp::rmcp::ErrorData;
+use catalog_mcp::rmcp::ServerHandler;
+use catalog_mcp::rmcp::model::CallToolResult;
+use catalog_mcp::{Answer, Asker, CatalogServer, Gated, Identity, Level, NoAsker, Tools};
+use serde_json::json;
+
+catalog_macros::catalog!("examples/tracker/catalog.toml");
+
+#[path = "../examples/tracker/issues.rs"]
+mod issues;
+
+use issues::Issues;
+
+fn tools(gated: Gated) -> Tools<Catalog, Issues, { Catalog::WORDS }> {
+    Tools::new(Catalog, Issues::new(), gated)
+}
+
+fn call<H>(
+    tools: &Tools<Catalog, H, { Catalog::WORDS }>,
+    level: Access,
+    name: &str,
+    arguments: Value,
+    asker: &impl Asker<Tool>,
+) -> Result<CallToolResult, ErrorData>
+where
+    ToolCall: catalog_core::HandledBy<H>,
+    <ToolCall as catalog_core::HandledBy<H>>::Error: std::fmt::Display,
+{
+    pollster::block_on(tools.call(level, name, arguments, asker))
+}
+
+fn text(result: &CallToolResult) -> Value {
+    let text = &result.content[0].as_text().expect("a text result").text;
+    serde_json::from_str(text).expect("the text is JSON")
+}
+
+fn issue(tools: &Tools<Catalog, Issues, { Catalog::WORDS }>, number: u32) -> Value {
+    let result = call(
+        tools,
+        Access::ReadOnly,
+        "getIssue",
+        json!({"number": number}),
+        &NoAsker,
+    );
+    text(&result.expect("getIssue runs"))
+}
+
+/// Records the questions it is asked and gives one answer to all.
+struct Recorder {
+    answer: Answer,
+    asked: Mutex<Vec<(Tool, Value)>>,
+}
+
+impl Recorder {
+    fn new(answer: Answer) -> Recorder {
+        Recorder {
+            answer,
+            asked: Mutex::new(Vec::new()),
+        }
+    }
+
+    fn questions(&self) -> Vec<(Tool, Value)> {
+        self.asked
+            .lock()
+            .expect("no test panicked while asking")
+            .clone()
+    }
+}
+
+impl Asker<Tool> for Recorder {
+    async fn ask(&self, tool: Tool, arguments: &Value) -> Answer {
+        self.asked
+            .lock()
+            .expect("no test panicked while asking")
+            .push((tool, arguments.clone()));
+        self.answer
+    }
+}
+
+#[test]
+fn every_tool_at_every_level_is_listed_and_reached_as_the_tables_say() {
+    let tools = tools(Gated::Deny);
+    for level in Access::ALL {
+        let listed: Vec<Option<Tool>> = tools
+            .list(level)
+            .iter()
+            .map(|t| Tool::from_name(&t.name))
+            .collect();
+        let allowed: Vec<Option<Tool>> =
+            Catalog::mcp_allowed(level).into_iter().map(Some).collect();
+        assert_eq!(listed, allowed, "{level}");
+        for tool in Tool::ALL {
+            // No tool takes this parameter, so nothing runs: a reachable tool stops at
+            // the argument check, any other before it.
+            let error = call(
+                &tools,
+                level,
+                tool.name(),
+                json!({"catalogProbe": 1}),
+                &NoAsker,
+            )
+            .expect_err(tool.name());
+            assert_eq!(error.code.0, -32602, "{level} {tool}");
+            let data = error.data.clone().unwrap_or_default();
+            match tool.spec().reach(Caller::Mcp(level), false) {
+                Reach::Hidden => {
+                    assert!(!listed.contains(&Some(tool)), "{level} {tool}");
+                    assert_eq!(error.message, format!("Unknown tool: {tool}"));
+                }
+                Reach::Below(needed) => {
+                    assert!(needed > level && !listed.contains(&Some(tool)));
+                    assert_eq!(data["error"], "PERMISSION_DENIED");
+                    assert!(
+                        error.message.contains(&format!(
+                            "needs the {needed} access level; this connection has {level}"
+                        )),
+                        "{}",
+                        error.message
+                    );
+                }
+                Reach::Allowed => {
+                    assert!(listed.contains(&Some(tool)), "{level} {tool}");
+                    assert_eq!(data["error"], "SCHEMA_RESOLUTION", "{level} {tool}");
+                    assert!(
+                        error
+                            .message
+                            .starts_with(&format!("Invalid arguments for `{tool}`"))
+                    );
+                }
+            }
+        }
+    }
+    assert_eq!(
+        issue(&tools, 1)["comments"],
+        json!([]),
+        "the probes ran nothing"
+    );
+}
+
+#[test]
+fn the_listing_carries_the_rows_hints_and_object_outputs_only() {
+    let tools = tools(Gated::Deny);
+    for listed in tools.list(Access::FullAccess).iter() {
+        let tool = Tool::from_name(&listed.name).expect("a tool of the catalog");
+        let hints = listed.annotations.as_ref().expect("every tool has hints");
+        let expected = match tool.spec().access {
+            Some(Access::ReadOnly) => (Some(true), None),
+            Some(Access::ReadAndStage) => (Some(false), Some(false)),
+            Some(Access::FullAccess) => (Some(false), Some(true)),
+            None => panic!("{tool} is listed without a level"),
+        };
+        assert_eq!(
+            (hints.read_only_hint, hints.destructive_hint),
+            expected,
+            "{tool}"
+        );
+        // getIssue declares an object output; listIssues an array, which MCP's
+        // outputSchema cannot carry; the others none.
+        assert_eq!(
+            listed.output_schema.is_some(),
+            tool == Tool::GetIssue,
+            "{tool}"
+        );
+    }
+    let get = call(
+        &tools,
+        Access::ReadOnly,
+        "getIssue",
+        json!({"number": 2}),
+        &NoAsker,
+    )
+    .unwrap();
+    assert_eq!(get.structured_content.as_ref(), Some(&text(&get)));
+    let list = call(&tools, Access::ReadOnly, "listIssues", json!({}), &NoAsker).unwrap();
+    assert_eq!(list.structured_content, None);
+    assert_eq!(text(&list).as_array().map(Vec::len), Some(4));
+}
+
+#[test]
+fn the_rejection_travels_whole_in_the_error_data() {
+    let tools = tools(Gated::Deny);
+    let error = call(
+        &tools,
+        Access::ReadOnly,
+        "searchIssues",
+        json!({"query": "login", "limit": 500}),
+        &NoAsker,
+    )
+    .unwrap_err();
+    assert_eq!(
+        error.data,
+        Some(
+            json!({"error": "CONSTRAINT_VIOLATION", "tool": "searchIssues", "message": error.message,
+               "issues": [{"path": "/limit", "class": "CONSTRAINT_VIOLATION",
+                           "message": "`/limit`: 500 is above the maximum 50"}]})
+        )
+    );
+}
+
+#[test]
+fn the_gated_policy_decides_and_silent_tools_are_never_asked_about() {
+    for (gated, answer, closes) in [
+        (Gated::Deny, Answer::Approved, false),
+        (Gated::Allow, Answer::Refused, true),
+        (Gated::Ask, Answer::Approved, true),
+        (Gated::Ask, Answer::Refused, false),
+        (Gated::Ask, Answer::Unasked, false),
+    ] {
+        let what = format!("{gated} / {answer:?}");
+        let tools = tools(gated);
+        let asker = Recorder::new(answer);
+        let comment = json!({"number": 1, "text": "looking"});
+        let commented = call(
+            &tools,
+            Access::FullAccess,
+            "commentOnIssue",
+            comment,
+            &asker,
+        );
+        assert_eq!(commented.unwrap().is_error, Some(false), "{what}");
+        let close = call(
+            &tools,
+            Access::FullAccess,
+            "closeIssue",
+            json!({"number": 1}),
+            &asker,
+        );
+        // The question shows the arguments as the client sent them, before defaults.
+        let expected = if gated == Gated::Ask {
+            vec![(Tool::CloseIssue, json!({"number": 1}))]
+        } else {
+            Vec::new()
+        };
+        assert_eq!(asker.questions(), expected, "{what}");
+        if closes {
+            let closed = text(&close.unwrap());
+            assert_eq!(
+                closed,
+                json!({"number": 1, "state": "closed", "reason": "completed"}),
+                "{what}"
+            );
+        } else {
+            let error = close.unwrap_err();
+            assert_eq!(error.code.0, -32602, "{what}");
+            let data = error.data.unwrap_or_default();
+            assert_eq!(data["error"], "PERMISSION_DENIED", "{what}");
+            assert!(
+                error.message.contains("refused to run `closeIssue`"),
+                "{what}: {}",
+                error.message
+            );
+        }
+        let state = if closes { "closed" } else { "open" };
+        assert_eq!(issue(&tools, 1)["state"], state, "{what}");
+    }
+}
+
+#[test]
+fn handler_failures_are_tool_errors_that_change_nothing() {
+    let tools = tools(Gated::Allow);
+    let before = issue(&tools, 1);
+    for (name, arguments, says) in [
+        (
+            "commentOnIssue",
+            json!({"number": 99, "text": "x"}),
+            "there is no issue 99; listIssues shows the numbers",
+        ),
+        (
+            "commentOnIssue",
+            json!({"number": 1, "text": "  "}),
+            "the comment is empty",
+        ),
+        (
+            "searchIssues",
+            json!({"query": " "}),
+            "the query has no words",
+        ),
+        ("deleteIssue", json!({"number": 99}), "there is no issue 99"),
+    ] {
+        let result = call(&tools, Access::FullAccess, name, arguments, &NoAsker).unwrap();
+        assert_eq!(result.is_error, Some(true), "{name}");
+        let rejection = text(&result);
+        assert_eq!(rejection["error"], "RUNTIME_ERROR", "{name}: {rejection}");
+        assert_eq!(rejection["tool"], name);
+        let message = rejection["message"].as_str().unwrap_or_default();
+        assert!(message.contains(says), "{name}: {message}");
+        assert_eq!(result.structured_content, None);
+    }
+    assert_eq!(issue(&tools, 1), before);
+    // Closing twice: the second call is the handler's refusal, the issue stays closed.
+    let close = || {
+        call(
+            &tools,
+            Access::FullAccess,
+            "closeIssue",
+            json!({"number": 1}),
+            &NoAsker,
+        )
+    };
+    assert_eq!(close().unwrap().is_error, Some(false));
+    assert_eq!(close().unwrap().is_error, Some(true));
+    assert_eq!(issue(&tools, 1)["state"], "closed");
+}
+
+#[test]
+fn the_server_introduces_itself_as_told() {
+    let default = CatalogServer::new(
+        std::sync::Arc::new(tools(Gated::Ask)),
+        Level::Fixed(Access::ReadOnly),
+    );
+    let info = default.get_info();
+    assert_eq!(info.server_info.name, "catalog-mcp");
+    assert_eq!(info.server_info.version, catalog_mcp::VERSION);
+    assert_eq!(
+        info.instructions.as_deref(),
+        Some(
+            "This connection has the read-only access level; tools/list shows exactly the tools it may call."
+        )
+    );
+    let named = tools(Gated::Ask).with_identity(
+        Identity::new("tracker-mcp", "2.0.0").with_instructions("Issues of the team's tracker."),
+    );
+    let info = CatalogServer::new(std::sync::Arc::new(named), Level::PerRequest).get_info();
+    assert_eq!(info.server_info.name, "tracker-mcp");
+    assert_eq!(info.server_info.version, "2.0.0");
+    assert_eq!(
+        info.instructions.as_deref(),
+        Some(
+            "Issues of the team's tracker. Each bearer token has its own access level; tools/list shows exactly the tools it may call."
+        )
+    );
+    assert!(info.capabilities.tools.is_some());
+}

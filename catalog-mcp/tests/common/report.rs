@@ -1,0 +1,158 @@
+//! What a client saw, checked against a catalog's generated tables, for any catalog: the
+//! listing of a level, the probe of every tool, refusals by level.
+
+use catalog_core::{Access, Caller, Catalog, Reach, ToolId};
+use serde_json::{Value, json};
+
+/// Every tool of catalog `C` (the generated unit struct, passed so `W` is inferred),
+/// listed at some level or not, as the JSON list `conformance.py --probe` takes.
+#[must_use]
+pub fn every_name<C: Catalog<W>, const W: usize>(_: C) -> String {
+    let names: Vec<&str> = C::SETS.all.into_iter().map(ToolId::name).collect();
+    serde_json::to_string(&names).expect("names are JSON")
+}
+
+/// Calls as `--calls` takes them: `[[label, tool, arguments], ...]`.
+#[must_use]
+pub fn steps(calls: &[(&str, &str, Value)]) -> String {
+    let steps: Vec<Value> = calls
+        .iter()
+        .map(|(label, tool, arguments)| json!([label, tool, arguments]))
+        .collect();
+    Value::Array(steps).to_string()
+}
+
+/// The JSON-RPC error a call got, or a panic naming what came instead.
+#[must_use]
+pub fn error<'a>(outcome: &'a Value, what: &str) -> &'a Value {
+    outcome
+        .get("error")
+        .unwrap_or_else(|| panic!("{what}: expected a JSON-RPC error, got {outcome}"))
+}
+
+/// The content of a call that ran, or a panic naming what came instead.
+#[must_use]
+pub fn ran<'a>(outcome: &'a Value, what: &str) -> &'a Value {
+    assert_eq!(outcome["isError"], false, "{what}: {outcome}");
+    &outcome["content"]
+}
+
+/// A refusal because the connection's level is below the tool's.
+pub fn assert_level_refusal<T: ToolId>(outcome: &Value, tool: T, level: Access, what: &str) {
+    let needed = tool.spec().access.expect("an MCP tool has a level");
+    let e = error(outcome, what);
+    assert_eq!(e["code"], -32602, "{what}: {e}");
+    assert_eq!(e["data"]["error"], "PERMISSION_DENIED", "{what}: {e}");
+    assert_eq!(e["data"]["tool"], tool.name(), "{what}: {e}");
+    let message = e["message"].as_str().unwrap_or_default();
+    assert!(
+        message.contains(&format!(
+            "needs the {needed} access level; this connection has {level}"
+        )),
+        "{what}: {message}"
+    );
+}
+
+/// A gated call the policy, or the person asked, refused.
+pub fn assert_policy_refusal<T: ToolId>(outcome: &Value, tool: T, what: &str) {
+    let e = error(outcome, what);
+    assert_eq!(e["code"], -32602, "{what}: {e}");
+    assert_eq!(e["data"]["error"], "PERMISSION_DENIED", "{what}: {e}");
+    assert_eq!(e["data"]["tool"], tool.name(), "{what}: {e}");
+    let message = e["message"].as_str().unwrap_or_default();
+    assert!(
+        message.contains(&format!("refused to run `{}`", tool.name())),
+        "{what}: {message}"
+    );
+}
+
+/// `initialize` and `tools/list` of a conformance report at `level`: the server's name,
+/// and exactly the level's set, in catalog order, each entry as the row renders.
+pub fn check_listing<C: Catalog<W>, const W: usize>(
+    _: C,
+    report: &Value,
+    level: Access,
+    server: &str,
+) {
+    let init = &report["initialize"];
+    assert_eq!(init["serverName"], server, "{level}");
+    assert_eq!(init["tools"], true, "{level}");
+    let entries = report["listed"].as_array().expect("a listing");
+    let listed: Vec<&str> = entries
+        .iter()
+        .map(|t| t["name"].as_str().unwrap_or_default())
+        .collect();
+    let allowed: Vec<&str> = C::mcp_allowed(level)
+        .into_iter()
+        .map(ToolId::name)
+        .collect();
+    assert_eq!(listed, allowed, "{level}: tools/list");
+    for (entry, tool) in entries.iter().zip(C::mcp_allowed(level)) {
+        let spec = tool.spec();
+        assert_eq!(entry["description"], spec.description, "{}", spec.name);
+        let input: Value = serde_json::from_str(spec.input_schema).expect("schemas are JSON");
+        assert_eq!(entry["inputSchema"], input, "{}", spec.name);
+        // MCP's outputSchema is an object schema: an array output is not listed.
+        let object_output = spec
+            .output_schema
+            .map(|s| serde_json::from_str::<Value>(s).expect("schemas are JSON"))
+            .filter(|s| s["type"] == "object");
+        assert_eq!(
+            entry["outputSchema"],
+            object_output.unwrap_or(Value::Null),
+            "{}",
+            spec.name
+        );
+        let hints = match spec.access {
+            Some(Access::ReadOnly) => (json!(true), Value::Null),
+            Some(Access::ReadAndStage) => (json!(false), json!(false)),
+            Some(Access::FullAccess) => (json!(false), json!(true)),
+            None => panic!("{} is listed but has no level", spec.name),
+        };
+        assert_eq!(
+            (
+                entry["readOnlyHint"].clone(),
+                entry["destructiveHint"].clone()
+            ),
+            hints,
+            "{}",
+            spec.name
+        );
+    }
+}
+
+/// Every tool of the catalog, probed with arguments no tool takes: the level's tools
+/// reach the argument check, the others are refused before it, as `reach` says.
+pub fn check_probes<C: Catalog<W>, const W: usize>(_: C, report: &Value, level: Access) {
+    for tool in C::SETS.all {
+        let name = tool.name();
+        let outcome = &report["probe"][name];
+        let what = format!("{level}: probe of {name}");
+        match tool.spec().reach(Caller::Mcp(level), false) {
+            Reach::Hidden => {
+                let e = error(outcome, &what);
+                assert_eq!(e["code"], -32602, "{what}");
+                assert_eq!(e["message"], format!("Unknown tool: {name}"), "{what}");
+                assert_eq!(e["data"]["tool"], Value::Null, "{what}");
+            }
+            Reach::Below(_) => assert_level_refusal(outcome, tool, level, &what),
+            Reach::Allowed => {
+                let e = error(outcome, &what);
+                assert_eq!(e["code"], -32602, "{what}");
+                assert_eq!(e["data"]["error"], "SCHEMA_RESOLUTION", "{what}");
+                let message = e["message"].as_str().unwrap_or_default();
+                assert!(
+                    message.starts_with(&format!("Invalid arguments for `{name}`")),
+                    "{what}: {message}"
+                );
+                let unknown = e["data"]["issues"]
+                    .as_array()
+                    .is_some_and(|issues| issues.iter().any(|i| i["path"] == "/catalogProbe"));
+                assert!(unknown, "{what}: {e}");
+            }
+        }
+    }
+    let unknown = error(&report["probe"]["noSuchTool"], "noSuchTool");
+    assert_eq!(unknown["code"], -32602);
+    assert_eq!(unknown["message"], "Unknown tool: noSuchTool");
+}

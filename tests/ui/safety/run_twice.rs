@@ -1,0 +1,35 @@
+// One verification runs one call: running a verified call takes it by value, and it cannot
+// be copied to run again (a gated tool the person approved once runs once).
+catalog_macros::catalog!("ui/safety/tracker.toml");
+
+use catalog_core::__private::Value;
+use catalog_core::{AllowAll, Caller, Gate, Verified};
+
+struct Tracker;
+
+impl Handler for Tracker {
+    type Error = &'static str;
+
+    async fn ask(&self, _caller: Caller, args: AskArgs) -> Result<Value, &'static str> {
+        Ok(Value::String(args.question))
+    }
+
+    async fn close_issue(&self, _caller: Caller, _args: CloseIssueArgs) -> Result<Value, &'static str> {
+        Ok(Value::Bool(true))
+    }
+}
+
+async fn close_twice() {
+    let chat = Catalog::discovery();
+    let arguments = catalog_core::__private::serde_json::json!({"id": 7});
+    let Ok(Verified::Run(call)) = Catalog::verify(Gate::Chat(&chat), "close_issue", arguments, &mut AllowAll) else {
+        return;
+    };
+    let copy = call.clone();
+    let _ = call.run(&Tracker).await;
+    let _ = copy.run(&Tracker).await;
+}
+
+fn main() {
+    let _ = close_twice();
+}
