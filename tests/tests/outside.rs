@@ -1,14 +1,18 @@
 //! The project as another repository uses it: `tests/outside` is a workspace of its own (not
 //! a member of this one) with its own catalog, compiled in one crate and implemented and
 //! served over MCP in another. This test builds it and runs its tests with cargo, as its
-//! owner would, then installs `cargo catalog` as the README says and checks that catalog
-//! from that workspace's folder.
+//! owner would; drives its MCP server (the generic `catalog-mcp`) with the official Python
+//! SDK at every level; then installs `cargo catalog` as the README says and checks that
+//! catalog from that workspace's folder.
 //!
 //! Builds go to `target/outside/` (a target directory of their own: cargo holds this
 //! workspace's while the tests run).
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+
+use catalog_core::{Access, Caller, Reach, ToolSpec};
+use serde_json::{Value, json};
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -44,6 +48,113 @@ fn text(bytes: &[u8]) -> String {
     String::from_utf8_lossy(bytes).into_owned()
 }
 
+/// The outside catalog's rows, read at run time: this workspace cannot link the crate that
+/// compiles them.
+fn notes_specs() -> &'static [ToolSpec] {
+    let source = std::fs::read_to_string(outside().join("catalog.toml")).unwrap();
+    let catalog = catalog_compiler::validate(&source).expect("the notes catalog is valid");
+    catalog_compiler::specs(&catalog)
+}
+
+/// One client per level over stdio, with the official `mcp` SDK: the listing is exactly
+/// what the access rule lets that level reach, every tool is reached or refused as the
+/// rule says, and a read runs while a write runs only from `read-and-stage` up.
+fn serve_over_mcp(server: &Path) {
+    let Some(python) = std::env::var_os("CATALOG_PEER_PYTHON").filter(|p| !p.is_empty()) else {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CATALOG_PEER_PYTHON is not set, and CI must run the real-client tests"
+        );
+        eprintln!(
+            "the outside server's MCP checks are skipped: CATALOG_PEER_PYTHON is not set (`cargo xtask test` sets it)"
+        );
+        return;
+    };
+    let specs = notes_specs();
+    let names: Vec<&str> = specs.iter().map(|s| s.name).collect();
+    let calls = json!([
+        ["list", "listNotes", {"limit": 5}],
+        ["add", "addNote", {"title": "Idea", "text": "Serve the notes over MCP."}],
+        ["delete", "deleteNote", {"id": 1}],
+    ]);
+    for level in Access::ALL {
+        let done = output(
+            Command::new(&python)
+                .arg(root().join("catalog-mcp/tests/clients/conformance.py"))
+                .args(["--probe", &serde_json::to_string(&names).unwrap()])
+                .args(["--calls", &calls.to_string()])
+                .arg("--stdio")
+                .arg(server)
+                .args(["--access", level.as_str(), "--gated", "deny"])
+                .env("PYTHONDONTWRITEBYTECODE", "1"),
+        );
+        assert!(
+            done.status.success(),
+            "{level}: {}\n{}",
+            text(&done.stdout),
+            text(&done.stderr)
+        );
+        let stdout = text(&done.stdout);
+        let report: Value = serde_json::from_str(stdout.lines().last().unwrap_or_default())
+            .unwrap_or_else(|e| panic!("{level}: no JSON report ({e}): {stdout}"));
+        assert_eq!(report["initialize"]["serverName"], "notes-mcp", "{level}");
+
+        let listed: Vec<&str> = report["listed"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t["name"].as_str().unwrap())
+            .collect();
+        let reach = |spec: &ToolSpec| spec.reach(Caller::Mcp(level), false);
+        let expected: Vec<&str> = specs
+            .iter()
+            .filter(|s| reach(s) == Reach::Allowed)
+            .map(|s| s.name)
+            .collect();
+        assert_eq!(listed, expected, "{level}: tools/list");
+
+        for spec in specs {
+            let outcome = &report["probe"][spec.name];
+            let message = outcome["error"]["message"].as_str().unwrap_or_default();
+            let what = format!("{level}: probe of {}", spec.name);
+            assert_eq!(outcome["error"]["code"], -32602, "{what}: {outcome}");
+            match reach(spec) {
+                Reach::Allowed => assert!(
+                    message.starts_with("Invalid arguments"),
+                    "{what}: {message}"
+                ),
+                Reach::Below(needed) => assert!(
+                    message.contains(&format!("needs the {needed} access level")),
+                    "{what}: {message}"
+                ),
+                Reach::Hidden => {
+                    assert_eq!(message, format!("Unknown tool: {}", spec.name), "{what}")
+                }
+            }
+        }
+
+        let calls = &report["calls"];
+        assert_eq!(
+            calls["list"]["isError"], false,
+            "{level}: {}",
+            calls["list"]
+        );
+        let added = calls["add"]["isError"] == false;
+        assert_eq!(
+            added,
+            level >= Access::ReadAndStage,
+            "{level}: {}",
+            calls["add"]
+        );
+        // Gated, and the server's policy is deny: refused at every level, nothing deleted.
+        assert_eq!(
+            calls["delete"]["error"]["data"]["error"], "PERMISSION_DENIED",
+            "{level}: {}",
+            calls["delete"]
+        );
+    }
+}
+
 #[test]
 fn an_outside_workspace_builds_runs_its_tests_and_checks_its_catalog() {
     // Its own tests: the generated API used from a second crate, verified calls, the
@@ -61,6 +172,11 @@ fn an_outside_workspace_builds_runs_its_tests_and_checks_its_catalog() {
     );
     let report = text(&tested.stdout);
     assert!(report.contains("test result: ok."), "{report}");
+
+    serve_over_mcp(&target().join(format!(
+        "build/debug/notes-mcp{}",
+        std::env::consts::EXE_SUFFIX
+    )));
 
     // `cargo install --path cargo-catalog`, then `cargo catalog check` in that folder.
     let install = target().join("install");
