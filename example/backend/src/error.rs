@@ -197,6 +197,13 @@ pub enum Error {
         /// SQLite's message.
         message: String,
     },
+    /// A database file that cannot be opened or created.
+    Open {
+        /// The path given.
+        path: String,
+        /// Why, in SQLite's words.
+        reason: String,
+    },
     /// The database itself failed: the disk, the file, a lock held too long.
     Database {
         /// What failed, with SQLite's message.
@@ -238,6 +245,7 @@ impl Error {
             Error::NoEmbeddings { .. } => "noEmbeddings",
             Error::NoSuchTimeZone { .. } => "noSuchTimeZone",
             Error::Refused { .. } => "refused",
+            Error::Open { .. } => "open",
             Error::Database { .. } => "database",
         }
     }
@@ -452,6 +460,11 @@ impl fmt::Display for Error {
                 f,
                 "the database refused the change ({message}); check the values against the \
                  columns, keys and indexes describeTable shows"
+            ),
+            Error::Open { path, reason } => write!(
+                f,
+                "cannot open {path} as a SQLite database ({reason}); pass the path of a \
+                 SQLite file, or of a new file in a folder that exists and is writable"
             ),
             Error::Database { message } => write!(
                 f,

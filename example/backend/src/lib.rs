@@ -167,8 +167,8 @@ impl Backend {
     /// the file is new, opened as it was left otherwise.
     ///
     /// # Errors
-    /// [`Error::Database`] when the file cannot be opened or created as a SQLite
-    /// database in WAL mode, with the path and the reason.
+    /// [`Error::Open`] when the file cannot be opened or created as a SQLite database in
+    /// WAL mode, with the path and the reason.
     pub fn open(path: impl AsRef<Path>) -> Result<Backend, Error> {
         let backend = Backend::on(Store::open(path.as_ref())?);
         backend.refresh_vectors()?;

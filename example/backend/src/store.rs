@@ -97,11 +97,9 @@ fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
 }
 
 fn open_error(path: &Path, e: &rusqlite::Error) -> Error {
-    Error::Database {
-        message: format!(
-            "cannot open {} as a SQLite database ({e}); pass a path in a writable folder",
-            path.display()
-        ),
+    Error::Open {
+        path: path.display().to_string(),
+        reason: e.to_string(),
     }
 }
 
@@ -123,16 +121,23 @@ impl Store {
     /// The database in `path`, created with the example data when the file is new.
     pub(crate) fn open(path: &Path) -> Result<Store, Error> {
         let conn = Connection::open(path).map_err(|e| open_error(path, &e))?;
-        configure(&conn)?;
+        // A file that is not a database fails at its first read, here.
+        configure(&conn).map_err(|e| match e {
+            Error::Database { message } => Error::Open {
+                path: path.display().to_string(),
+                reason: message,
+            },
+            other => other,
+        })?;
         let mode: String = conn
             .pragma_update_and_check(None, "journal_mode", "wal", |row| row.get(0))
             .map_err(|e| open_error(path, &e))?;
         if !mode.eq_ignore_ascii_case("wal") {
-            return Err(Error::Database {
-                message: format!(
-                    "{} cannot use write-ahead logging (journal mode stays `{mode}`); put it \
-                     on a local disk",
-                    path.display()
+            return Err(Error::Open {
+                path: path.display().to_string(),
+                reason: format!(
+                    "it cannot use write-ahead logging, the journal mode stays `{mode}`; a \
+                     file on a local disk can"
                 ),
             });
         }

@@ -248,7 +248,7 @@ fn a_path_that_cannot_hold_a_database_says_so() {
     };
     let message = e.to_string();
     assert!(
-        message.contains("no such folder") && message.contains("writable folder"),
+        message.contains("no such folder") && message.contains("a folder that exists"),
         "{message}"
     );
     let not_a_database = dir.path().join("notes.txt");
@@ -260,7 +260,8 @@ fn a_path_that_cannot_hold_a_database_says_so() {
     let Err(e) = Backend::open(&not_a_database) else {
         panic!("opened a text file")
     };
-    assert!(matches!(e, Error::Database { .. }), "{e}");
+    assert!(matches!(e, Error::Open { .. }), "{e}");
+    assert!(e.to_string().contains("notes.txt"), "{e}");
 }
 
 #[test]
