@@ -38,12 +38,13 @@
 //! }
 //! ```
 //!
-//! An application with flags of its own composes the pieces instead: [`cli::parse`],
+//! A program whose handler needs flags of its own (a database path) calls [`main_with`]
+//! instead; one that needs more control composes the pieces: [`cli::parse`],
 //! [`Tools::new`], then [`stdio::serve`] or [`http::serve`] with a [`Tokens`] file.
 //!
 //! | module | what it holds |
 //! |---|---|
-//! | [`program`] | [`main`]: the command line, logging and serving, ready-made |
+//! | [`program`] | [`main`] and [`main_with`]: the command line, logging and serving, ready-made |
 //! | [`cli`] | the command line |
 //! | [`calls`] | [`Tools`]: the call path, free of any transport |
 //! | [`listing`] | the `tools/list` result of each level |
@@ -75,5 +76,5 @@ pub use calls::Tools;
 pub use gate::{Answer, Asker, Gated, NoAsker};
 pub use handler::{CatalogServer, Granted, Level};
 pub use identity::{Identity, VERSION};
-pub use program::main;
+pub use program::{Flag, main, main_with};
 pub use tokens::Tokens;

@@ -1,9 +1,10 @@
-//! The ready-made program: [`main`] reads the command line, sets up logging and serves.
-//! An application with flags of its own composes the same pieces ([`cli::parse`],
+//! The ready-made program: [`main`] reads the command line, sets up logging and serves;
+//! [`main_with`] does the same for a program with flags of its own that build its
+//! handler. An application that needs more composes the same pieces ([`cli::parse`],
 //! [`Tools`], [`stdio::serve`], [`http::serve`]) as this module does.
 
 use std::ffi::OsString;
-use std::fmt;
+use std::fmt::{self, Write as _};
 use std::process::ExitCode;
 use std::sync::Arc;
 
@@ -36,18 +37,65 @@ where
     C::Call: HandledBy<H>,
     <C::Call as HandledBy<H>>::Error: fmt::Display,
 {
-    let options = match arguments(std::env::args_os().skip(1)).and_then(cli::parse) {
-        Ok(Command::Serve(options)) => options,
-        Ok(Command::Help) => {
-            println!("{}", cli::usage(program));
+    main_with(catalog, program, &[], |_| Ok(handler))
+}
+
+/// A flag of the program's own for [`main_with`], given as `NAME VALUE` or `NAME=VALUE`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Flag {
+    /// The flag, e.g. `--db`.
+    pub name: &'static str,
+    /// What its value is, for `--help`, e.g. `PATH`.
+    pub value: &'static str,
+    /// One line for `--help`.
+    pub help: &'static str,
+}
+
+/// [`main`] for a program with flags of its own, which build its handler: a database
+/// path, a data folder. The flags are taken out of the command line before
+/// [`cli::parse`] reads the rest, and listed by `--help` after the common ones; once the
+/// command line is read, `handler` gets their values (in the order of `flags`, `None`
+/// for one not given) and builds the handler, or says what is wrong: that message is
+/// printed like any unusable argument, with exit status 2.
+pub fn main_with<C, H, const W: usize>(
+    catalog: C,
+    program: &str,
+    flags: &[Flag],
+    handler: impl FnOnce(&[Option<String>]) -> Result<H, String>,
+) -> ExitCode
+where
+    C: Catalog<W>,
+    H: Send + Sync + 'static,
+    C::Call: HandledBy<H>,
+    <C::Call as HandledBy<H>>::Error: fmt::Display,
+{
+    let usage = || {
+        let mut text = cli::usage(program);
+        if !flags.is_empty() {
+            // Writing to a String cannot fail.
+            let _ = write!(text, "\n\n{program}'s own options:\n");
+            for flag in flags {
+                let name = format!("{} {}", flag.name, flag.value);
+                let _ = writeln!(text, "  {name:<17} {}", flag.help);
+            }
+        }
+        text.trim_end().to_owned()
+    };
+    let parsed = arguments(std::env::args_os().skip(1))
+        .and_then(|args| own_flags(args, flags))
+        .and_then(|(args, values)| Ok((cli::parse(args)?, values)));
+    let (options, values) = match parsed {
+        Ok((Command::Serve(options), values)) => (options, values),
+        Ok((Command::Help, _)) => {
+            println!("{}", usage());
             return ExitCode::SUCCESS;
         }
-        Ok(Command::Version) => {
+        Ok((Command::Version, _)) => {
             println!("{program} (catalog-mcp {VERSION})");
             return ExitCode::SUCCESS;
         }
         Err(message) => {
-            eprintln!("{program}: {message}\n\n{}", cli::usage(program));
+            eprintln!("{program}: {message}\n\n{}", usage());
             return ExitCode::from(2);
         }
     };
@@ -62,6 +110,13 @@ where
                 return ExitCode::from(2);
             }
         },
+    };
+    let handler = match handler(&values) {
+        Ok(handler) => handler,
+        Err(message) => {
+            eprintln!("{program}: {message}");
+            return ExitCode::from(2);
+        }
     };
     init_logging();
     let runtime = match tokio::runtime::Runtime::new() {
@@ -79,6 +134,33 @@ where
             ExitCode::FAILURE
         }
     }
+}
+
+/// Takes the program's own flags out of `args`: the rest, and each flag's value.
+fn own_flags(
+    args: Vec<String>,
+    flags: &[Flag],
+) -> Result<(Vec<String>, Vec<Option<String>>), String> {
+    let mut values = vec![None; flags.len()];
+    let mut rest = Vec::with_capacity(args.len());
+    let mut args = args.into_iter();
+    while let Some(arg) = args.next() {
+        let (name, inline) = match arg.split_once('=') {
+            Some((name, value)) => (name, Some(value.to_owned())),
+            None => (arg.as_str(), None),
+        };
+        let Some(i) = flags.iter().position(|f| f.name == name) else {
+            rest.push(arg);
+            continue;
+        };
+        let value = inline
+            .or_else(|| args.next())
+            .ok_or_else(|| format!("{name} needs a value: {} {}", name, flags[i].value))?;
+        if values[i].replace(value).is_some() {
+            return Err(format!("{name} is given twice"));
+        }
+    }
+    Ok((rest, values))
 }
 
 /// The arguments as text: one that is not UTF-8 is named, not a panic.
@@ -183,6 +265,43 @@ pub async fn shutdown_signal() {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_programs_own_flags_are_taken_out_before_the_common_ones_are_read() {
+        let db = Flag {
+            name: "--db",
+            value: "PATH",
+            help: "the database",
+        };
+        let args = |line: &str| {
+            line.split_whitespace()
+                .map(String::from)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(
+            own_flags(args("--access full-access --db t.db --gated=deny"), &[db]),
+            Ok((
+                args("--access full-access --gated=deny"),
+                vec![Some("t.db".into())]
+            ))
+        );
+        assert_eq!(
+            own_flags(args("--db=a.db"), &[db]),
+            Ok((Vec::new(), vec![Some("a.db".into())]))
+        );
+        assert_eq!(
+            own_flags(args("--help"), &[db]),
+            Ok((args("--help"), vec![None]))
+        );
+        assert_eq!(
+            own_flags(args("--db"), &[db]),
+            Err("--db needs a value: --db PATH".into())
+        );
+        assert_eq!(
+            own_flags(args("--db a --db b"), &[db]),
+            Err("--db is given twice".into())
+        );
+    }
 
     #[test]
     fn arguments_that_are_not_utf8_are_named() {
