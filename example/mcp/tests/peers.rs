@@ -32,6 +32,10 @@ fn peer(test: &str) -> Option<Peer> {
 
 const LIMIT: Duration = Duration::from_secs(120);
 
+/// Each server's own database, fresh and gone with the process: these tests compare
+/// what they staged with everything staged.
+const MEMORY: [&str; 2] = ["--db", ":memory:"];
+
 fn stdio(level: Access, gated: &str) -> Vec<String> {
     [
         "--stdio",
@@ -40,6 +44,8 @@ fn stdio(level: Access, gated: &str) -> Vec<String> {
         level.as_str(),
         "--gated",
         gated,
+        MEMORY[0],
+        MEMORY[1],
     ]
     .map(String::from)
     .to_vec()
@@ -245,7 +251,7 @@ fn http_clients_get_the_level_of_their_token() {
         .collect();
     // The default policy, ask: these clients declare no elicitation, so it falls back
     // to deny.
-    let server = HttpServer::start(Path::new(SERVER), &tokens, &[]);
+    let server = HttpServer::start(Path::new(SERVER), &tokens, &MEMORY);
     for (modern, revision) in REVISIONS {
         for (level, (token, _)) in Access::ALL.into_iter().zip(&tokens) {
             let tag = format!("http-{revision}-{level}");
@@ -329,7 +335,7 @@ fn the_ask_policy_asks_the_client_and_obeys_the_answer() {
     check_elicited(&report, "accept", false);
     // Over HTTP the question travels on the session's stream.
     let full = token("full");
-    let server = HttpServer::start(Path::new(SERVER), &[(full.clone(), "full-access")], &[]);
+    let server = HttpServer::start(Path::new(SERVER), &[(full.clone(), "full-access")], &MEMORY);
     let report = elicit(&peer, "accept", false, &http(&server, &full));
     check_elicited(&report, "accept", true);
 }
@@ -355,7 +361,11 @@ fn concurrent_http_clients_lose_no_staged_change() {
         return;
     };
     let stage = token("stage");
-    let server = HttpServer::start(Path::new(SERVER), &[(stage.clone(), "read-and-stage")], &[]);
+    let server = HttpServer::start(
+        Path::new(SERVER),
+        &[(stage.clone(), "read-and-stage")],
+        &MEMORY,
+    );
     let (clients, calls) = (16, 50);
     let write = json!(["stageItem", {
         "table": "customers", "operation": "insert",
