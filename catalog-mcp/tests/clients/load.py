@@ -9,7 +9,9 @@ call's own tag, load-<client>-<call>. Each client's even calls are the write, it
 calls the reads in turn. Prints {"clients", "calls", "seconds", "callsPerSecond",
 "writes": [{"tag", "content"}], "final", "failures", "failureCount",
 "latencyMs": {"p50", "p90", "p99"}}; the Rust test checks that every write is in "final"
-exactly once.
+exactly once. With --stream, each write is also printed the moment it is acknowledged, as a
+line {"write": {"tag", "content"}}, for a test that stops the server in the middle of the
+load and then looks for every write it was told about.
 """
 
 import argparse
@@ -50,6 +52,8 @@ async def client(args, index: int, latencies: list, writes: list, failures: list
                 failures.append({"client": index, "call": i, "tool": name, "outcome": outcome})
             elif i % 2 == 0:
                 writes.append({"tag": tag, "content": outcome["content"]})
+                if args.stream:
+                    emit({"write": writes[-1]})
 
 
 def percentile(sorted_values: list, p: float) -> float:
@@ -94,5 +98,6 @@ if __name__ == "__main__":
     parser.add_argument("--clients", type=int, default=16)
     parser.add_argument("--calls", type=int, default=50)
     parser.add_argument("--deadline", type=float, default=120.0)
+    parser.add_argument("--stream", action="store_true", help="print each acknowledged write as it comes")
     add_connection_args(parser)
     anyio.run(main, parser.parse_args())

@@ -83,13 +83,7 @@ impl Peer {
     /// When the script fails or prints no JSON.
     #[must_use]
     pub fn run(&self, script: &str, args: &[String], limit: Duration) -> serde_json::Value {
-        let done = run(
-            Command::new(&self.python)
-                .arg(self.clients.join(script))
-                .args(args)
-                .env("PYTHONDONTWRITEBYTECODE", "1"),
-            limit,
-        );
+        let done = run(self.command(script).args(args), limit);
         assert!(
             done.status.success(),
             "{script} {args:?} failed ({}):\n{}\n{}",
@@ -100,6 +94,16 @@ impl Peer {
         let line = done.stdout.lines().last().unwrap_or_default();
         serde_json::from_str(line)
             .unwrap_or_else(|e| panic!("{script} printed no JSON report ({e}):\n{}", done.stdout))
+    }
+
+    /// The command that runs `script`, for a test that reads its output as it comes.
+    #[must_use]
+    pub fn command(&self, script: &str) -> Command {
+        let mut command = Command::new(&self.python);
+        command
+            .arg(self.clients.join(script))
+            .env("PYTHONDONTWRITEBYTECODE", "1");
+        command
     }
 }
 
