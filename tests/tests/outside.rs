@@ -128,7 +128,7 @@ fn serve_over_mcp(server: &Path) {
                     "{what}: {message}"
                 ),
                 Reach::Hidden => {
-                    assert_eq!(message, format!("Unknown tool: {}", spec.name), "{what}")
+                    assert_eq!(message, format!("Unknown tool: {}", spec.name), "{what}");
                 }
             }
         }
