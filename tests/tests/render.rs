@@ -71,9 +71,14 @@ fn wire_names(format: Format, rendered: &Value) -> Vec<String> {
         .collect()
 }
 
-/// `^[A-Za-z0-9_-]{1,64}$`, the names Anthropic, OpenAI and Bedrock accept.
+/// `^[A-Za-z_][A-Za-z0-9_-]{0,63}$`: the names Anthropic, OpenAI and Bedrock accept
+/// (`[A-Za-z0-9_-]{1,64}`) that Gemini accepts too (a letter or `_` first).
 fn fits_the_wire(name: &str) -> bool {
     (1..=64).contains(&name.len())
+        && name
+            .bytes()
+            .next()
+            .is_some_and(|b| b.is_ascii_alphabetic() || b == b'_')
         && name
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
