@@ -199,15 +199,16 @@ fn token_budget_counts_every_provider_and_names_the_largest_tools() {
             "openai-chat",
             "openai-responses",
             "bedrock",
+            "gemini",
             "mcp"
         ]
     );
-    for p in &tokens.providers[..4] {
+    for p in &tokens.providers[..5] {
         let (inline, all) = (*p.inline.as_ref().unwrap(), *p.all.as_ref().unwrap());
         assert!(inline > 100 && all > inline, "{p:?}");
         assert!(p.saving().unwrap() > 0.0);
     }
-    assert!(tokens.providers[4].inline.is_err());
+    assert!(tokens.providers[5].inline.is_err());
     assert_eq!(catalog.tools[tokens.inline_tools[0].0].name, "bigTool");
     let budget: Vec<&Finding> = report
         .findings
