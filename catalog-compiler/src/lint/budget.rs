@@ -118,8 +118,10 @@ pub(super) fn tokens(
         .collect();
     inline_tools.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
     let max = setting(ctx, LintId::InlineTokenBudget, "max-tokens");
+    // Over the budget for a provider the catalog targets.
     let worst = providers
         .iter()
+        .filter(|p| Provider::from_name(p.provider).is_some_and(|p| catalog.settings.targets(p)))
         .filter_map(|p| p.inline.as_ref().ok().map(|n| (p.provider, *n)))
         .max_by_key(|(_, n)| *n);
     if let (Some((provider, n)), Some(&(largest, _))) = (worst, inline_tools.first())
