@@ -27,7 +27,8 @@
 //!   branch `{"type": "null"}` or `null` in an `enum` become `nullable: true`.
 //! - `oneOf` becomes `anyOf`: the verifier reads both alike (a value matching several
 //!   branches passes it too), and the lint says the model is told `anyOf`.
-//! - `enum` and `const`: strings stay strings; numbers, which Gemini's string-only `enum`
+//! - `enum` and `const`: strings stay strings (an `enum` of strings makes the node a string
+//!   whatever its `type`, as the verifier reads it); numbers, which Gemini's string-only `enum`
 //!   takes as `format: "enum"` with the numbers as text (the `Schema` reference's own
 //!   example), go that way.
 //! - `exclusiveMinimum`/`exclusiveMaximum` on an integer become the `minimum`/`maximum`
@@ -78,8 +79,8 @@ pub enum LossKind {
     NoItems,
     /// A node with no type and no `anyOf` (any value): Gemini's `Schema` cannot say "any".
     Untyped,
-    /// A parameter name outside what Gemini documents for them,
-    /// `[A-Za-z_][A-Za-z0-9_]{0,63}`; it goes as written.
+    /// A parameter name outside what Gemini on Vertex AI documents for them,
+    /// `[A-Za-z_][A-Za-z0-9_]{0,63}` (the Gemini API states no rule); it goes as written.
     ParameterName(String),
     /// A `required` name that `properties` does not declare, which Gemini refuses; left
     /// out of `required`.
@@ -120,8 +121,8 @@ pub fn convert(schema: &Value) -> Converted {
     }
 }
 
-/// Whether Gemini documents `name` as a valid parameter name: a letter or `_`, then
-/// letters, digits and `_`, 64 at most.
+/// Whether Gemini on Vertex AI documents `name` as a valid parameter name: a letter or
+/// `_`, then letters, digits and `_`, 64 at most.
 #[must_use]
 pub fn is_parameter_name(name: &str) -> bool {
     (1..=64).contains(&name.len())
@@ -279,7 +280,15 @@ fn node(schema: &Value, at: &str, losses: &mut Vec<Loss>) -> Map<String, Value> 
             }
         }
     } else {
+        let string_enum = m
+            .get("enum")
+            .and_then(Value::as_array)
+            .is_some_and(|v| !v.is_empty() && v.iter().all(Value::is_string));
         match m.get("type") {
+            // The verifier reads an enum of strings as a string enum whatever the type
+            // says (BFCL has `"type": "boolean"` with `["True", "False", "dontcare"]`):
+            // the declaration tells the model the same.
+            _ if string_enum => types.push("string"),
             Some(Value::String(t)) => types.push(t),
             Some(Value::Array(list)) => types.extend(list.iter().filter_map(Value::as_str)),
             _ => {
@@ -742,7 +751,8 @@ mod tests {
             "s": {"type": "string", "enum": ["x", "y", null]},
             "c": {"type": "string", "const": "only"},
             "n": {"type": "integer", "enum": [1, 2, 30]},
-            "untyped": {"enum": ["p", "q"]}
+            "untyped": {"enum": ["p", "q"]},
+            "loose": {"type": "boolean", "enum": ["True", "False", "dontcare"]}
         }));
         let converted = convert(&schema);
         assert_eq!(converted.losses, []);
@@ -757,6 +767,11 @@ mod tests {
             json!({"type": "INTEGER", "format": "enum", "enum": ["1", "2", "30"]})
         );
         assert_eq!(p["untyped"], json!({"type": "STRING", "enum": ["p", "q"]}));
+        // As the verifier reads it: a string enum.
+        assert_eq!(
+            p["loose"],
+            json!({"type": "STRING", "enum": ["True", "False", "dontcare"]})
+        );
     }
 
     #[test]

@@ -10,7 +10,7 @@
 //! | a type array, `"type": ["string", "integer"]` | `mcp` | the `tools/list` result carries the schema as written; clients that hand it to a single-type dialect (Gemini's `parameters`, OpenAPI 3.0) refuse it or keep one type, which the MCP Inspector's strict mode warns about. (This crate's own Gemini renderer rewrites type arrays faithfully.) |
 //! | an array without `items` | `openai-chat`, `openai-responses`, `gemini` | refused: OpenAI answers "array schema missing items", Gemini "items: missing field" |
 //! | `anyOf`, `oneOf` or `allOf` at the root | `anthropic`, `bedrock`, `openai-chat`, `openai-responses` | refused: Anthropic answers "input_schema does not support oneOf, allOf, or anyOf at the top level" (Bedrock passes the schema to the model's provider), OpenAI requires a plain object root |
-//! | what [`crate::gemini`] cannot carry as a keyword | `gemini` | the declaration says it in the description instead, `oneOf` becomes `anyOf`, a node without a type says nothing; a parameter name outside `[A-Za-z_][A-Za-z0-9_]{0,63}` or a `required` name without its property is refused |
+//! | what [`crate::gemini`] cannot carry as a keyword | `gemini` | the declaration says it in the description instead, `oneOf` becomes `anyOf`, a node without a type says nothing; a `required` name without its property is refused, and Vertex AI documents parameter names as `[A-Za-z_][A-Za-z0-9_]{0,63}` |
 
 use serde_json::{Map, Value};
 
@@ -114,7 +114,7 @@ pub(crate) fn issues(input: &Value) -> Vec<Issue> {
             ),
             LossKind::ParameterName(name) => (
                 format!("is the parameter `{name}`"),
-                "refused: Gemini documents parameter names as a letter or `_`, then letters, digits and `_`, 64 at most".to_string(),
+                "may be refused: Gemini on Vertex AI documents parameter names as a letter or `_`, then letters, digits and `_`, 64 at most (the Gemini API states no rule)".to_string(),
                 format!("rename `{name}` within those characters (`{}`)", parameter_name(&name)),
             ),
             LossKind::UndeclaredRequired(name) => (
@@ -139,7 +139,7 @@ pub(crate) fn issues(input: &Value) -> Vec<Issue> {
 /// description.
 fn described(keys: &Map<String, Value>) -> (String, String, String) {
     let names: Vec<&str> = keys.keys().map(String::as_str).collect();
-    let effect = "Gemini's schema has no such keyword, so the declaration says it in the description instead, and the verifier does not check it either".to_string();
+    let effect = "Gemini's schema cannot carry it as a keyword here, so the declaration says it in the description instead, and the verifier does not check it either".to_string();
     let rewrite = if keys.contains_key("additionalProperties") {
         "declare the keys under `properties` when they are known; otherwise drop `additionalProperties` and say in the description what the values are, which every provider then reads alike".to_string()
     } else {
