@@ -1,5 +1,5 @@
 //! A tool's input schema in the Gemini API's dialect: the `Schema` object that
-//! `FunctionDeclaration.parameters` takes, a subset of OpenAPI 3.0's schema.
+//! `FunctionDeclaration.parameters` takes, a subset of the `OpenAPI` 3.0 schema.
 //!
 //! # Why `parameters`, and which fields
 //!
@@ -228,6 +228,7 @@ pub(crate) fn keys_of(t: &str) -> &'static [&'static str] {
 }
 
 /// Converts one schema node.
+#[allow(clippy::too_many_lines)] // the node's branches, types and annotations, in order
 fn node(schema: &Value, at: &str, losses: &mut Vec<Loss>) -> Map<String, Value> {
     let Value::Object(m) = schema else {
         // `true` (any value) or `false` (none): no type Gemini can say.
@@ -407,7 +408,7 @@ fn node(schema: &Value, at: &str, losses: &mut Vec<Loss>) -> Map<String, Value> 
 }
 
 /// The keywords of one type `t` of the node `m`, written into `out`.
-#[allow(clippy::too_many_lines)] // one arm per type, each short
+#[allow(clippy::too_many_lines, clippy::many_single_char_names)] // one arm per type, each short
 fn typed(
     t: &str,
     m: &Map<String, Value>,
@@ -531,7 +532,7 @@ fn typed(
         "array" => {
             copy(out, &["minItems", "maxItems"]);
             match m.get("items") {
-                Some(items @ Value::Object(_)) | Some(items @ Value::Bool(true)) => {
+                Some(items @ (Value::Object(_) | Value::Bool(true))) => {
                     out.insert(
                         "items".into(),
                         Value::Object(node(items, &format!("{at}/items"), losses)),

@@ -233,13 +233,12 @@ fn providers(v: &Spanned<DeValue<'_>>, errors: &mut Errors) -> Option<Vec<Provid
     let mut out = Vec::new();
     let mut valid = true;
     for (name, span) in names {
-        match options.iter().find(|(n, _)| *n == name) {
-            Some((_, p)) => out.push(*p),
-            None => {
-                let names: Vec<&str> = options.iter().map(|(n, _)| *n).collect();
-                errors.push(unknown_value(span, "providers", &name, &names));
-                valid = false;
-            }
+        if let Some((_, p)) = options.iter().find(|(n, _)| *n == name) {
+            out.push(*p);
+        } else {
+            let names: Vec<&str> = options.iter().map(|(n, _)| *n).collect();
+            errors.push(unknown_value(span, "providers", &name, &names));
+            valid = false;
         }
     }
     if out.is_empty() && valid {

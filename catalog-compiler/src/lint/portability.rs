@@ -319,8 +319,7 @@ fn locate(tool: &Tool, pointer: &str) -> Span {
     let mut fields: &[Field] = &tool.params;
     let mut span = tool.name_span.clone();
     let mut rest = segments.as_slice();
-    loop {
-        let [key, name, tail @ ..] = rest else { break };
+    while let [key, name, tail @ ..] = rest {
         if key != "properties" {
             break;
         }
