@@ -38,7 +38,8 @@
 //!   properties in a map, which has no order of its own.
 //! - A tool without parameters has no `parameters` at all: the reference says to leave it
 //!   unset, and Gemini refuses an `OBJECT` whose `properties` are empty at the root.
-//! - Dropped without a trace, since nothing is lost: `additionalProperties: false` (the
+//! - Dropped without a trace, since nothing is lost: a `null` default (google-genai reads
+//!   it as unset), `additionalProperties: false` (the
 //!   declared properties are all the model is shown, and the verifier refuses any other)
 //!   and `true` (the default), keywords of a type the node does not have (`minLength` on
 //!   an integer constrains nothing), and `$schema`, `$id`, `$comment`, `$anchor`, the
@@ -393,7 +394,9 @@ fn node(schema: &Value, at: &str, losses: &mut Vec<Loss>) -> Map<String, Value> 
         annotated.insert("nullable".into(), Value::Bool(true));
     }
     annotated.extend(out);
-    if let Some(d) = m.get("default") {
+    // A `null` default or example is left out: google-genai reads `None` as unset, so it
+    // never reaches the API, and an optional parameter says the same without it.
+    if let Some(d) = m.get("default").filter(|d| !d.is_null()) {
         annotated.insert("default".into(), d.clone());
     }
     let example = m.get("example").or_else(|| {
@@ -401,7 +404,7 @@ fn node(schema: &Value, at: &str, losses: &mut Vec<Loss>) -> Map<String, Value> 
             .and_then(Value::as_array)
             .and_then(|e| e.first())
     });
-    if let Some(e) = example {
+    if let Some(e) = example.filter(|e| !e.is_null()) {
         annotated.insert("example".into(), e.clone());
     }
     annotated
@@ -659,7 +662,7 @@ mod tests {
             "properties": {
                 "table": {"type": "string", "description": "The table."},
                 "limit": {"type": "integer", "minimum": 1, "maximum": 1000, "default": 50},
-                "ratio": {"type": "number"},
+                "ratio": {"type": "number", "default": null},
                 "all": {"type": "boolean"},
                 "tags": {"type": "array", "items": {"type": "string", "enum": ["a", "b"]}, "maxItems": 3}
             },
