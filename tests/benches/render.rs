@@ -259,35 +259,38 @@ fn naive(format: Format, tools: &[Parsed<'_>]) -> Value {
                 .collect();
             json!([{ "functionDeclarations": declarations }])
         }
-        Format::Mcp(level) => {
-            let listed: Vec<Value> = tools
-                .iter()
-                .filter(|p| p.spec.reach(Caller::Mcp(level), false) == Reach::Allowed)
-                .map(|p| {
-                    let annotations = match p.spec.access {
-                        Some(Access::ReadAndStage) => {
-                            json!({"readOnlyHint": false, "destructiveHint": false})
-                        }
-                        Some(Access::FullAccess) => {
-                            json!({"readOnlyHint": false, "destructiveHint": true})
-                        }
-                        _ => json!({"readOnlyHint": true}),
-                    };
-                    let mut tool = json!({
-                        "name": p.spec.name,
-                        "description": p.spec.description,
-                        "inputSchema": p.input.clone(),
-                    });
-                    if let Some(output) = p.output.as_ref().filter(|o| o["type"] == "object") {
-                        tool["outputSchema"] = output.clone();
-                    }
-                    tool["annotations"] = annotations;
-                    tool
-                })
-                .collect();
-            json!({ "tools": listed })
-        }
+        Format::Mcp(level) => naive_mcp(level, tools),
     }
+}
+
+/// [`naive`] for an MCP `tools/list` result at `level`.
+fn naive_mcp(level: Access, tools: &[Parsed<'_>]) -> Value {
+    let listed: Vec<Value> = tools
+        .iter()
+        .filter(|p| p.spec.reach(Caller::Mcp(level), false) == Reach::Allowed)
+        .map(|p| {
+            let annotations = match p.spec.access {
+                Some(Access::ReadAndStage) => {
+                    json!({"readOnlyHint": false, "destructiveHint": false})
+                }
+                Some(Access::FullAccess) => {
+                    json!({"readOnlyHint": false, "destructiveHint": true})
+                }
+                _ => json!({"readOnlyHint": true}),
+            };
+            let mut tool = json!({
+                "name": p.spec.name,
+                "description": p.spec.description,
+                "inputSchema": p.input.clone(),
+            });
+            if let Some(output) = p.output.as_ref().filter(|o| o["type"] == "object") {
+                tool["outputSchema"] = output.clone();
+            }
+            tool["annotations"] = annotations;
+            tool
+        })
+        .collect();
+    json!({ "tools": listed })
 }
 
 /// The median time of `rounds` calls, after a warm-up, in microseconds.
