@@ -94,7 +94,7 @@ fn check_limits(format: Format, specs: &[&ToolSpec], rendered: &str) {
     if let Format::Mcp(level) = format {
         let expected: Vec<&str> = specs
             .iter()
-            .filter(|s| s.mcp && s.access.is_some_and(|a| a <= level))
+            .filter(|s| s.reach(Caller::Mcp(level), false) == Reach::Allowed)
             .map(|s| s.name)
             .collect();
         assert_eq!(names, expected, "{format:?}");
