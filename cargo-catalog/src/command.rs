@@ -62,7 +62,7 @@ impl Command {
             Command::Import => &["--from mcp FILE --out PATH"],
             Command::Search => &["[--catalog PATH] [--k N] [--weights W] REQUEST"],
             Command::Render => &[
-                "--provider anthropic|anthropic-tool-search|openai-chat|openai-responses|bedrock|mcp",
+                "--provider anthropic|anthropic-tool-search|openai-chat|openai-responses|bedrock|gemini|mcp",
                 "[--catalog PATH] [--tools inline|all] [--access read-only|read-and-stage|full-access]",
                 "[--search bm25|regex|catalog]",
             ],
@@ -87,7 +87,8 @@ impl Command {
             Command::Search => "      the catalog's own search: ranked hits with scores",
             Command::Render => {
                 "      the tools as the provider's request takes them, as pretty JSON (bedrock: the whole
-      toolConfig; mcp: the tools/list result at --access, default full-access;
+      toolConfig; gemini: the tools array, schemas in Gemini's dialect; mcp: the tools/list
+      result at --access, default full-access;
       anthropic-tool-search: discoverable tools deferred, --search default bm25);
       --tools inline is the first step's active set, all (the default) every tool"
             }

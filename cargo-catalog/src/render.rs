@@ -59,6 +59,7 @@ fn format(provider: &str, access: Option<&str>, search: Option<&str>) -> Result<
         "openai-chat" => Format::OpenAiChat,
         "openai-responses" => Format::OpenAiResponses,
         "bedrock" => Format::Bedrock,
+        "gemini" => Format::Gemini,
         "mcp" => {
             let level = access.unwrap_or("full-access");
             Format::Mcp(Access::parse(level).ok_or_else(|| {
@@ -69,7 +70,7 @@ fn format(provider: &str, access: Option<&str>, search: Option<&str>) -> Result<
         }
         other => {
             return Err(Usage(format!(
-                "unknown provider `{other}`: use anthropic, anthropic-tool-search, openai-chat, openai-responses, bedrock or mcp"
+                "unknown provider `{other}`: use anthropic, anthropic-tool-search, openai-chat, openai-responses, bedrock, gemini or mcp"
             )));
         }
     })

@@ -9,6 +9,7 @@ use crate::diag::{Diagnostic, Errors, Span, line_col};
 use crate::model::{self, Catalog, Field, Kind, Settings, Tool, ToolSpans, field_origin};
 use crate::names;
 use crate::parse::{RawCatalog, RawSettings, RawTool, suggest};
+use crate::provider::Provider;
 
 /// Validates the raw catalog and builds the model; `None` when any rule failed.
 pub(crate) fn lower(source: &str, raw: RawCatalog, errors: &mut Errors) -> Option<Catalog> {
@@ -239,6 +240,10 @@ fn settings(
                     .keep_discovered
                     .as_ref()
                     .map_or(Retention::Conversation, |(r, _)| *r),
+                providers: raw
+                    .providers
+                    .clone()
+                    .unwrap_or_else(|| Provider::ALL.to_vec()),
             };
             return Resolved {
                 settings: Some(settings),

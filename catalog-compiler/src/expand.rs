@@ -153,6 +153,7 @@ impl Gen<'_> {
         let mcp = t.mcp;
         let wire_name = &s.wire_name;
         let input_schema = &s.input_schema;
+        let gemini_parameters = option(s.gemini_parameters.as_ref().map(|p| quote!(#p)));
         let input = s.input.tokens();
         let strict = s.strict;
         let output_schema = option(s.output_schema.as_ref().map(|s| quote!(#s)));
@@ -169,6 +170,7 @@ impl Gen<'_> {
                 mcp: #mcp,
                 wire_name: #wire_name,
                 input_schema: #input_schema,
+                gemini_parameters: #gemini_parameters,
                 input: #input,
                 strict: #strict,
                 output_schema: #output_schema,

@@ -10,11 +10,13 @@
 mod check;
 pub mod diag;
 mod expand;
+pub mod gemini;
 pub mod import;
 pub mod lint;
 pub mod model;
 pub mod names;
 mod parse;
+pub mod provider;
 pub mod schema;
 pub mod search;
 mod shape;

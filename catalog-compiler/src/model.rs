@@ -8,6 +8,7 @@ use serde_json::Value;
 use crate::diag::Span;
 use crate::lint::{self, Level, LintId};
 use crate::names::{self, TypeStep};
+use crate::provider::Provider;
 
 /// A whole catalog.
 #[derive(Debug, Clone)]
@@ -33,9 +34,18 @@ pub struct Settings {
     pub searches_per_turn: usize,
     /// How long a tool found by search stays callable (default: the conversation).
     pub keep_discovered: Retention,
+    /// The providers the catalog's tools go to (`providers`; default: every one the
+    /// renderers know), in [`Provider::ALL`] order: what `schema-portability` checks for.
+    pub providers: Vec<Provider>,
 }
 
 impl Settings {
+    /// Whether the catalog's tools go to `provider`.
+    #[must_use]
+    pub fn targets(&self, provider: Provider) -> bool {
+        self.providers.contains(&provider)
+    }
+
     /// Hits per search call when `search-results` is not set.
     pub const DEFAULT_SEARCH_RESULTS: usize = 5;
     /// Search calls per user turn when `searches-per-turn` is not set.
@@ -190,6 +200,7 @@ impl Outline {
                 search_results: Settings::DEFAULT_SEARCH_RESULTS,
                 searches_per_turn: Settings::DEFAULT_SEARCHES_PER_TURN,
                 keep_discovered: Retention::Conversation,
+                providers: Provider::ALL.to_vec(),
             },
             tools,
             lints: lint::Config::default(),

@@ -87,17 +87,24 @@ pub fn is_tool_name(name: &str) -> bool {
             .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
 }
 
-/// The longest name providers that restrict tool names accept (`OpenAI`, Bedrock).
+/// The longest name providers that restrict tool names accept (Anthropic, `OpenAI`,
+/// Bedrock, Gemini).
 pub const WIRE_NAME_MAX: usize = 64;
 
 /// How much of a name a hashed wire name keeps: with `_` and 8 hex digits, it fits
 /// [`WIRE_NAME_MAX`].
 const WIRE_PREFIX: usize = WIRE_NAME_MAX - 9;
 
-/// Whether providers that accept only `[A-Za-z0-9_-]{1,64}` take `name` as it is.
+/// Whether every provider that restricts tool names takes `name` as it is: Anthropic,
+/// `OpenAI` and Bedrock accept `[A-Za-z0-9_-]{1,64}`, Gemini `[A-Za-z0-9_.:-]{1,64}`
+/// starting with a letter or an underscore, so a wire name is `[A-Za-z_][A-Za-z0-9_-]{0,63}`.
 #[must_use]
 pub fn is_wire_name(name: &str) -> bool {
     (1..=WIRE_NAME_MAX).contains(&name.len())
+        && name
+            .bytes()
+            .next()
+            .is_some_and(|b| b.is_ascii_alphabetic() || b == b'_')
         && name
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-'))
@@ -109,7 +116,8 @@ pub fn is_wire_name(name: &str) -> bool {
 ///
 /// A name that fits [`is_wire_name`] is its own wire name. Any other has every character
 /// outside `[A-Za-z0-9_-]` replaced by `_` (`triangle_properties.get` →
-/// `triangle_properties_get`); when that is longer than 64 or is also another tool's
+/// `triangle_properties_get`), and `_` put before a first character that is a digit or `-`
+/// (`3dView` → `_3dView`); when that is longer than 64 or is also another tool's
 /// spelling (its name, or its replaced name), the first 55 characters of it, `_` and the
 /// FNV-1a hash of the name in 8 hex digits. The rule looks at the set of names only, so
 /// moving a row does not rename a tool.
@@ -136,16 +144,23 @@ pub fn wire_names(names: &[&str]) -> Vec<String> {
         .collect()
 }
 
-/// `name` with every character outside `[A-Za-z0-9_-]` replaced by `_`.
+/// `name` with every character outside `[A-Za-z0-9_-]` replaced by `_`, and `_` before a
+/// first character that may not start a name (a digit or `-`).
 fn wire_spelling(name: &str) -> String {
-    name.chars()
-        .map(|c| {
-            if c.is_ascii_alphanumeric() || matches!(c, '_' | '-') {
-                c
-            } else {
-                '_'
-            }
-        })
+    let lead = name
+        .bytes()
+        .next()
+        .is_some_and(|b| b.is_ascii_digit() || b == b'-');
+    let spelt = name.chars().map(|c| {
+        if c.is_ascii_alphanumeric() || matches!(c, '_' | '-') {
+            c
+        } else {
+            '_'
+        }
+    });
+    (if lead { Some('_') } else { None })
+        .into_iter()
+        .chain(spelt)
         .collect()
 }
 
@@ -267,6 +282,10 @@ mod tests {
             "x.y_z",
             long.as_str(),
             "",
+            "3dView",
+            "-x",
+            "_9lives",
+            "9lives",
         ];
         let wire = wire_names(&names);
         assert_eq!(wire[0], "openTable");
@@ -280,6 +299,12 @@ mod tests {
         assert_eq!(wire[6], format!("{}_{:08x}", &long[..55], fnv1a(&long)));
         assert_eq!(wire[6].len(), 64);
         assert_eq!(wire[7], "_811c9dc5");
+        // Gemini's names start with a letter or `_`: a leading digit or `-` gets one.
+        assert_eq!(wire[8], "_3dView");
+        assert_eq!(wire[9], "_-x");
+        // `_9lives` is its own name, so `9lives`, which would spell the same, is hashed.
+        assert_eq!(wire[10], "_9lives");
+        assert_eq!(wire[11], format!("_9lives_{:08x}", fnv1a("9lives")));
         assert!(wire.iter().all(|w| is_wire_name(w)), "{wire:?}");
         let mut reversed = names;
         reversed.reverse();

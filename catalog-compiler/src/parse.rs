@@ -14,6 +14,7 @@ use crate::diag::{Diagnostic, Errors, Span};
 use crate::lint::{self, Level, LintId, Scope};
 use crate::model::{Field, Kind, Outline, OutlineTool, TypeSpec};
 use crate::names;
+use crate::provider::Provider;
 
 /// A value and where it was written.
 pub(crate) type At<T> = (T, Span);
@@ -37,6 +38,8 @@ pub(crate) struct RawSettings {
     pub search_results: Option<At<usize>>,
     pub searches_per_turn: Option<At<usize>>,
     pub keep_discovered: Option<At<Retention>>,
+    /// The providers named, each once, in [`Provider::ALL`] order.
+    pub providers: Option<Vec<Provider>>,
 }
 
 pub(crate) struct RawTool {
@@ -67,6 +70,7 @@ pub(crate) const SETTINGS_KEYS: &[&str] = &[
     "search-results",
     "searches-per-turn",
     "keep-discovered",
+    "providers",
 ];
 pub(crate) const TOOL_KEYS: &[&str] = &[
     "name",
@@ -215,9 +219,37 @@ fn settings(t: &DeTable<'_>, span: Span, errors: &mut Errors) -> RawSettings {
             let options = [Retention::Turn, Retention::Conversation].map(|r| (r.as_str(), r));
             choice(v, "keep-discovered", &options, errors)
         }),
+        providers: t.take("providers").and_then(|(v, _)| providers(v, errors)),
     };
     s.seen = t.finish(SETTINGS_KEYS, errors);
     s
+}
+
+/// `providers`: a non-empty list of provider names, as `cargo catalog render --provider`
+/// spells them.
+fn providers(v: &Spanned<DeValue<'_>>, errors: &mut Errors) -> Option<Vec<Provider>> {
+    let names = spanned_strings(v, "providers", errors);
+    let options = Provider::ALL.map(|p| (p.name(), p));
+    let mut out = Vec::new();
+    let mut valid = true;
+    for (name, span) in names {
+        if let Some((_, p)) = options.iter().find(|(n, _)| *n == name) {
+            out.push(*p);
+        } else {
+            let names: Vec<&str> = options.iter().map(|(n, _)| *n).collect();
+            errors.push(unknown_value(span, "providers", &name, &names));
+            valid = false;
+        }
+    }
+    if out.is_empty() && valid {
+        errors.push(
+            Diagnostic::new(v.span(), "`providers` names no provider")
+                .help("name the providers the tools go to, e.g. `providers = [\"anthropic\", \"gemini\"]`, or leave the key out for all of them"),
+        );
+    }
+    out.sort();
+    out.dedup();
+    valid.then_some(out).filter(|p| !p.is_empty())
 }
 
 fn tool(t: &DeTable<'_>, span: Span, errors: &mut Errors) -> RawTool {

@@ -150,7 +150,7 @@ fn bounded(ty: &str, minimum: Option<f64>, maximum: Option<f64>) -> Value {
 }
 
 /// Whole bounds print as integers (`1`, not `1.0`).
-fn number(x: f64) -> Value {
+pub(crate) fn number(x: f64) -> Value {
     if x.fract() == 0.0 && x.abs() < 9.0e15 {
         #[allow(clippy::cast_possible_truncation)]
         Value::from(x as i64)

@@ -4,8 +4,8 @@
 use catalog_core::ToolSpec;
 
 use crate::model::{Catalog, Tool};
-use crate::schema;
 use crate::shape::{self, Node, leak_str};
+use crate::{gemini, schema};
 
 /// What a row's `ToolSpec` holds beyond the row's own keys.
 pub(crate) struct Spec<'a> {
@@ -14,6 +14,7 @@ pub(crate) struct Spec<'a> {
     pub(crate) description: String,
     pub(crate) wire_name: String,
     pub(crate) input_schema: String,
+    pub(crate) gemini_parameters: Option<String>,
     pub(crate) input: Node,
     pub(crate) strict: bool,
     pub(crate) output_schema: Option<String>,
@@ -39,6 +40,7 @@ pub(crate) fn rows(catalog: &Catalog) -> Vec<Spec<'_>> {
                 },
                 wire_name,
                 input_schema: input.to_string(),
+                gemini_parameters: gemini::convert(&input).parameters.map(|p| p.to_string()),
                 input: shape::read(&input),
                 strict: schema::strict(&input),
                 output_schema: output.as_ref().map(ToString::to_string),
@@ -73,6 +75,7 @@ pub fn specs(catalog: &Catalog) -> &'static [ToolSpec] {
             mcp: s.tool.mcp,
             wire_name: leak_str(&s.wire_name),
             input_schema: leak_str(&s.input_schema),
+            gemini_parameters: s.gemini_parameters.as_deref().map(leak_str),
             input: s.input.leak(),
             strict: s.strict,
             output_schema: s.output_schema.as_deref().map(leak_str),

@@ -43,12 +43,16 @@ pub struct ToolSpec {
     pub access: Option<Access>,
     /// Whether MCP clients may see and call the tool at all.
     pub mcp: bool,
-    /// The name on the wire for providers that accept only `[A-Za-z0-9_-]{1,64}` (OpenAI,
-    /// Bedrock): the name itself when it fits, else a deterministic spelling the compiler
-    /// checked is unique in the catalog.
+    /// The name on the wire for providers that restrict names (Anthropic, OpenAI, Bedrock,
+    /// Gemini: `[A-Za-z_][A-Za-z0-9_-]{0,63}` fits them all): the name itself when it fits,
+    /// else a deterministic spelling the compiler checked is unique in the catalog.
     pub wire_name: &'static str,
     /// JSON Schema of the tool's input, as compact JSON.
     pub input_schema: &'static str,
+    /// The input schema in the Gemini API's dialect (its `Schema` object, for a function
+    /// declaration's `parameters`), as compact JSON; `None` when the tool takes no
+    /// parameters, which Gemini wants left unset.
+    pub gemini_parameters: Option<&'static str>,
     /// What the verifier checks arguments against: the input schema, read.
     pub input: Shape,
     /// Whether the input schema meets OpenAI's strict mode (every object closed, every

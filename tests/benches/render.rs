@@ -31,7 +31,7 @@ const ROUNDS: usize = 200;
 const WARM_UP: usize = 5;
 
 /// The formats timed, with the names the table shows.
-const FORMATS: [(&str, Format); 6] = [
+const FORMATS: [(&str, Format); 7] = [
     ("Anthropic", Format::Anthropic),
     (
         "Anthropic tool search",
@@ -40,6 +40,7 @@ const FORMATS: [(&str, Format); 6] = [
     ("OpenAI Chat Completions", Format::OpenAiChat),
     ("OpenAI Responses", Format::OpenAiResponses),
     ("Bedrock Converse", Format::Bedrock),
+    ("Gemini", Format::Gemini),
     ("MCP tools/list", Format::Mcp(Access::FullAccess)),
 ];
 
@@ -47,6 +48,7 @@ const FORMATS: [(&str, Format); 6] = [
 struct Parsed<'a> {
     spec: &'a ToolSpec,
     input: Value,
+    gemini: Option<Value>,
     output: Option<Value>,
 }
 
@@ -125,6 +127,9 @@ fn bench_catalog(catalog: &'static str, specs: &[&ToolSpec], rounds: usize) -> V
         .map(|spec| Parsed {
             spec,
             input: serde_json::from_str(spec.input_schema).expect("input schema is JSON"),
+            gemini: spec
+                .gemini_parameters
+                .map(|s| serde_json::from_str(s).expect("Gemini parameters are JSON")),
             output: spec
                 .output_schema
                 .map(|s| serde_json::from_str(s).expect("output schema is JSON")),
@@ -238,35 +243,54 @@ fn naive(format: Format, tools: &[Parsed<'_>]) -> Value {
                 .collect();
             json!({ "tools": specs })
         }
-        Format::Mcp(level) => {
-            let listed: Vec<Value> = tools
+        Format::Gemini => {
+            let declarations: Vec<Value> = tools
                 .iter()
-                .filter(|p| p.spec.reach(Caller::Mcp(level), false) == Reach::Allowed)
                 .map(|p| {
-                    let annotations = match p.spec.access {
-                        Some(Access::ReadAndStage) => {
-                            json!({"readOnlyHint": false, "destructiveHint": false})
-                        }
-                        Some(Access::FullAccess) => {
-                            json!({"readOnlyHint": false, "destructiveHint": true})
-                        }
-                        _ => json!({"readOnlyHint": true}),
-                    };
-                    let mut tool = json!({
-                        "name": p.spec.name,
+                    let mut d = json!({
+                        "name": p.spec.wire_name,
                         "description": p.spec.description,
-                        "inputSchema": p.input.clone(),
                     });
-                    if let Some(output) = p.output.as_ref().filter(|o| o["type"] == "object") {
-                        tool["outputSchema"] = output.clone();
+                    if let Some(parameters) = &p.gemini {
+                        d["parameters"] = parameters.clone();
                     }
-                    tool["annotations"] = annotations;
-                    tool
+                    d
                 })
                 .collect();
-            json!({ "tools": listed })
+            json!([{ "functionDeclarations": declarations }])
         }
+        Format::Mcp(level) => naive_mcp(level, tools),
     }
+}
+
+/// [`naive`] for an MCP `tools/list` result at `level`.
+fn naive_mcp(level: Access, tools: &[Parsed<'_>]) -> Value {
+    let listed: Vec<Value> = tools
+        .iter()
+        .filter(|p| p.spec.reach(Caller::Mcp(level), false) == Reach::Allowed)
+        .map(|p| {
+            let annotations = match p.spec.access {
+                Some(Access::ReadAndStage) => {
+                    json!({"readOnlyHint": false, "destructiveHint": false})
+                }
+                Some(Access::FullAccess) => {
+                    json!({"readOnlyHint": false, "destructiveHint": true})
+                }
+                _ => json!({"readOnlyHint": true}),
+            };
+            let mut tool = json!({
+                "name": p.spec.name,
+                "description": p.spec.description,
+                "inputSchema": p.input.clone(),
+            });
+            if let Some(output) = p.output.as_ref().filter(|o| o["type"] == "object") {
+                tool["outputSchema"] = output.clone();
+            }
+            tool["annotations"] = annotations;
+            tool
+        })
+        .collect();
+    json!({ "tools": listed })
 }
 
 /// The median time of `rounds` calls, after a warm-up, in microseconds.

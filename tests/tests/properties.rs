@@ -197,6 +197,8 @@ fn check(rows: &[Row], keep: Retention, allowed_bits: u64) -> Result<(), TestCas
         members("WRITES"),
         expect(&|i| row(i).is_some_and(|r| r.access > Access::ReadOnly))
     );
+    // The access rule as the README states it, on its own on purpose: the compiler's sets
+    // come from `catalog_core::reach`, and this is what they are checked against.
     let mcp_at =
         |level: Access| expect(&|i: usize| row(i).is_some_and(|r| r.mcp && r.access <= level));
     for (name, level) in [

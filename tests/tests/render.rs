@@ -1,11 +1,12 @@
 //! The example catalog's tools in every provider's format: the request bodies, locked by
 //! snapshots; every documented limit of every provider; the same on the 1,853 real tools
-//! of the BFCL data set; and the real validators of Bedrock (botocore) and MCP (the official
-//! SDK) run over the output.
+//! of the BFCL data set; and the real validators of Bedrock (botocore), MCP (the official
+//! SDK) and Gemini (google-genai, Google's official SDK) run over the output.
 //!
 //! The validators are Python scripts in `tests/peers/`, run with the interpreter named by
-//! `CATALOG_PEER_PYTHON` (one with `pip install botocore mcp`). Without it the peer tests
-//! print how to enable them and pass, except under CI (`CI` set), where they fail.
+//! `CATALOG_PEER_PYTHON` (one with `pip install botocore mcp google-genai`). Without it the
+//! peer tests print how to enable them and pass, except under CI (`CI` set), where they
+//! fail.
 
 use std::io::Write as _;
 use std::path::Path;
@@ -22,7 +23,7 @@ use serde_json::{Value, json};
 const BFCL: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/data/bfcl/tools.json");
 
 /// Every format, MCP at every level.
-const FORMATS: [Format; 10] = [
+const FORMATS: [Format; 11] = [
     Format::Anthropic,
     Format::AnthropicToolSearch(ToolSearch::Bm25),
     Format::AnthropicToolSearch(ToolSearch::Regex),
@@ -30,6 +31,7 @@ const FORMATS: [Format; 10] = [
     Format::OpenAiChat,
     Format::OpenAiResponses,
     Format::Bedrock,
+    Format::Gemini,
     Format::Mcp(Access::ReadOnly),
     Format::Mcp(Access::ReadAndStage),
     Format::Mcp(Access::FullAccess),
@@ -48,6 +50,7 @@ fn pretty(text: &str) -> String {
 fn wire_names(format: Format, rendered: &Value) -> Vec<String> {
     let list = match format {
         Format::Bedrock | Format::Mcp(_) => &rendered["tools"],
+        Format::Gemini => &rendered[0]["functionDeclarations"],
         _ => rendered,
     };
     list.as_array()
@@ -71,9 +74,14 @@ fn wire_names(format: Format, rendered: &Value) -> Vec<String> {
         .collect()
 }
 
-/// `^[A-Za-z0-9_-]{1,64}$`, the names Anthropic, OpenAI and Bedrock accept.
+/// `^[A-Za-z_][A-Za-z0-9_-]{0,63}$`: the names Anthropic, OpenAI and Bedrock accept
+/// (`[A-Za-z0-9_-]{1,64}`) that Gemini accepts too (a letter or `_` first).
 fn fits_the_wire(name: &str) -> bool {
     (1..=64).contains(&name.len())
+        && name
+            .bytes()
+            .next()
+            .is_some_and(|b| b.is_ascii_alphabetic() || b == b'_')
         && name
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || b == b'_' || b == b'-')
@@ -86,7 +94,7 @@ fn check_limits(format: Format, specs: &[&ToolSpec], rendered: &str) {
     if let Format::Mcp(level) = format {
         let expected: Vec<&str> = specs
             .iter()
-            .filter(|s| s.mcp && s.access.is_some_and(|a| a <= level))
+            .filter(|s| s.reach(Caller::Mcp(level), false) == Reach::Allowed)
             .map(|s| s.name)
             .collect();
         assert_eq!(names, expected, "{format:?}");
@@ -107,6 +115,10 @@ fn check_limits(format: Format, specs: &[&ToolSpec], rendered: &str) {
             assert!((1..=OPENAI_MAX_TOOLS).contains(&names.len()), "{format:?}");
         }
         Format::Bedrock => assert!(!names.is_empty()),
+        Format::Gemini => {
+            assert!(!names.is_empty());
+            assert_eq!(value.as_array().map(Vec::len), Some(1), "one Tool");
+        }
         Format::AnthropicToolSearch(search) => {
             let tools = value.as_array().unwrap();
             let loaded = tools
@@ -170,6 +182,70 @@ fn openai_responses_first_step() {
     insta::assert_snapshot!(pretty(
         &render_set(Format::OpenAiResponses, Catalog::INLINE).unwrap()
     ));
+}
+
+#[test]
+fn gemini_first_step() {
+    insta::assert_snapshot!(pretty(
+        &render_set(Format::Gemini, Catalog::INLINE).unwrap()
+    ));
+}
+
+/// Gemini's declarations say what the input schema says: the same properties in the same
+/// order, the same required ones (of those declared), and each declaration's name maps
+/// back to its tool.
+#[test]
+fn gemini_declarations_keep_every_parameter_of_the_input_schema() {
+    fn same_shape(input: &Value, gemini: &Value, at: &str) {
+        let keys = |v: &Value| -> Vec<String> {
+            v["properties"]
+                .as_object()
+                .map(|p| p.keys().cloned().collect())
+                .unwrap_or_default()
+        };
+        assert_eq!(keys(input), keys(gemini), "{at}");
+        // Gemini refuses a required name its properties do not declare (BFCL has such
+        // objects): the declaration leaves those out, and `schema-portability` says so.
+        let declared = keys(input);
+        let required = |v: &Value| -> Vec<Value> {
+            v.get("required")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .filter(|r| r.as_str().is_some_and(|r| declared.iter().any(|d| d == r)))
+                .cloned()
+                .collect()
+        };
+        assert_eq!(required(input), required(gemini), "{at}");
+        for name in keys(input) {
+            same_shape(
+                &input["properties"][&name],
+                &gemini["properties"][&name],
+                &format!("{at}/{name}"),
+            );
+        }
+    }
+    let check = |specs: &[&ToolSpec]| {
+        for spec in specs {
+            let input = parse(spec.input_schema);
+            match spec.gemini_parameters {
+                Some(p) => same_shape(&input, &parse(p), spec.name),
+                None => assert!(
+                    input["properties"]
+                        .as_object()
+                        .is_none_or(serde_json::Map::is_empty),
+                    "{}",
+                    spec.name
+                ),
+            }
+        }
+    };
+    check(&specs(Catalog::ALL).collect::<Vec<_>>());
+    check(&bfcl().iter().collect::<Vec<_>>());
+    let rendered = parse(&render_set(Format::Gemini, Catalog::ALL).unwrap());
+    for name in wire_names(Format::Gemini, &rendered) {
+        assert!(Tool::from_wire_name(&name).is_some(), "{name}");
+    }
 }
 
 #[test]
@@ -398,10 +474,10 @@ fn peer_python() -> Option<String> {
         _ => {
             assert!(
                 std::env::var_os("CI").is_none(),
-                "CI must run the peer validators: set CATALOG_PEER_PYTHON to a Python with `pip install botocore mcp`"
+                "CI must run the peer validators: set CATALOG_PEER_PYTHON to a Python with `pip install botocore mcp google-genai` (`cargo xtask test` makes one)"
             );
             eprintln!(
-                "peer check skipped: set CATALOG_PEER_PYTHON to a Python with `pip install botocore mcp` (e.g. `python3 -m venv .venv && .venv/bin/pip install botocore mcp`, then CATALOG_PEER_PYTHON=.venv/bin/python)"
+                "peer check skipped: set CATALOG_PEER_PYTHON to a Python with `pip install botocore mcp google-genai` (e.g. `python3 -m venv .venv && .venv/bin/pip install botocore mcp google-genai`, then CATALOG_PEER_PYTHON=.venv/bin/python), or run `cargo xtask test`"
             );
             None
         }
@@ -519,6 +595,47 @@ fn botocore_and_the_mcp_sdk_accept_bfcl() {
     }
 }
 
+/// Checks Gemini `tools` arrays with google-genai; the function names it read in each.
+fn gemini_names(python: &str, lists: &[String]) -> Vec<Vec<String>> {
+    peer(python, "gemini_validate.py", lists)
+        .iter()
+        .map(|line| {
+            let summary = parse(line);
+            let names: Vec<String> = summary["names"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|n| n.as_str().unwrap().to_string())
+                .collect();
+            assert_eq!(summary["count"], names.len());
+            names
+        })
+        .collect()
+}
+
+#[test]
+fn google_genai_accepts_the_example_catalog() {
+    let Some(python) = peer_python() else { return };
+    let sets = [Catalog::INLINE, Catalog::ALL];
+    let lists: Vec<String> = sets
+        .iter()
+        .map(|&set| render_set(Format::Gemini, set).unwrap())
+        .collect();
+    for (set, names) in sets.iter().zip(gemini_names(&python, &lists)) {
+        let expected: Vec<&str> = specs(*set).map(|s| s.wire_name).collect();
+        assert_eq!(names, expected);
+    }
+}
+
+#[test]
+fn google_genai_accepts_bfcl() {
+    let Some(python) = peer_python() else { return };
+    let list = render::render(Format::Gemini, bfcl()).unwrap();
+    let names = gemini_names(&python, &[list]);
+    let expected: Vec<&str> = bfcl().iter().map(|s| s.wire_name).collect();
+    assert_eq!(names, [expected]);
+}
+
 /// The peers are not rubber stamps: each rejects what its provider would.
 #[test]
 fn the_peers_reject_broken_output() {
@@ -536,4 +653,26 @@ fn the_peers_reject_broken_output() {
     list["tools"][0]["inputSchema"] = json!("not a schema");
     let (ok, report) = run_peer(&python, "mcp_validate.py", &[list.to_string()]);
     assert!(!ok && report.contains("MCP SDK rejects"), "{report}");
+
+    // A type array, which Gemini's one-type Schema refuses; a Vertex-only field; a name
+    // Gemini refuses.
+    let tools = parse(&render_set(Format::Gemini, Catalog::INLINE).unwrap());
+    let mut type_array = tools.clone();
+    type_array[0]["functionDeclarations"][0]["parameters"]["properties"]["query"]["type"] =
+        json!(["STRING", "NULL"]);
+    let mut vertex_only = tools.clone();
+    vertex_only[0]["functionDeclarations"][0]["parameters"]["additionalProperties"] = json!(false);
+    let mut bad_name = tools;
+    bad_name[0]["functionDeclarations"][0]["name"] = json!("3d.view");
+    for (broken, says) in [
+        (type_array, "google-genai rejects the tool"),
+        (
+            vertex_only,
+            "`additionalProperties` is not a field of the Gemini API's Schema",
+        ),
+        (bad_name, "'3d.view' is not 1-64"),
+    ] {
+        let (ok, report) = run_peer(&python, "gemini_validate.py", &[broken.to_string()]);
+        assert!(!ok && report.contains(says), "{report}");
+    }
 }

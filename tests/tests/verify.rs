@@ -237,6 +237,8 @@ fn mcp_allows_a_tool_exactly_when_it_is_exposed_and_within_the_level() {
         let spec = tool.spec();
         let arguments = minimal(&spec.input);
         for level in Access::ALL {
+            // The rule as the README states it, written here on its own on purpose: this
+            // test checks `catalog_core::reach` against it, not against itself.
             let allowed = spec.mcp && spec.access.is_some_and(|a| a <= level);
             let outcome = mcp(level, tool.name(), arguments.clone(), &mut AllowAll);
             assert_eq!(outcome.is_ok(), allowed, "{tool} at {level}: {outcome:?}");

@@ -2,7 +2,7 @@
 //!
 //! Some tests hand our output to software we did not write: botocore's validator for
 //! Bedrock requests, the official `mcp` Python SDK for `tools/list` results and as a
-//! client of the MCP server. They find their interpreter in `CATALOG_PEER_PYTHON`. This
+//! client of the MCP server, Google's `google-genai` for Gemini function declarations. They find their interpreter in `CATALOG_PEER_PYTHON`. This
 //! command makes one, a virtual environment in `target/peers` with the pinned packages
 //! of `tests/peers/requirements.txt` (installed once, again when the file changes), then
 //! runs `cargo test --workspace ARGS` with the variable set.

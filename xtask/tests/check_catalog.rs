@@ -57,7 +57,7 @@ fn unusable_arguments_exit_2() {
         &[],
         &["check-catalog", "--catalog", "missing.toml"],
         &["import", "--from", "mcp"],
-        &["render", "--provider", "gemini"],
+        &["render", "--provider", "cohere"],
     ] {
         let (code, _, stderr) = xtask(args);
         assert_eq!(code, 2, "{args:?}: {stderr}");

@@ -3,10 +3,11 @@
 //! gives (the compiler links none: `cargo catalog check` brings one).
 
 use catalog_core::render::{self, Format};
-use catalog_core::{Access, ToolSpec, Visibility};
+use catalog_core::{ToolSpec, Visibility};
 
 use super::{Ctx, Found, LintId};
 use crate::diag::{Diagnostic, Span};
+use crate::provider::Provider;
 
 /// Counts tokens.
 pub trait Tokenizer {
@@ -55,15 +56,6 @@ pub struct TokenReport {
     pub max_tokens: usize,
 }
 
-/// The providers whose request carries a tool list, and how each is rendered.
-const PROVIDERS: &[(&str, Format)] = &[
-    ("anthropic", Format::Anthropic),
-    ("openai-chat", Format::OpenAiChat),
-    ("openai-responses", Format::OpenAiResponses),
-    ("bedrock", Format::Bedrock),
-    ("mcp", Format::Mcp(Access::FullAccess)),
-];
-
 /// `inline-tool-count`: the inline set has at most `max-tools` tools.
 pub(super) fn tool_count(ctx: &Ctx<'_>, found: &mut Vec<Found>) {
     let max = setting(ctx, LintId::InlineToolCount, "max-tools");
@@ -107,9 +99,10 @@ pub(super) fn tokens(
             .map_err(|e| e.to_string())
     };
     let all: Vec<&ToolSpec> = specs.iter().collect();
-    let providers: Vec<ProviderTokens> = PROVIDERS
+    let providers: Vec<ProviderTokens> = Provider::ALL
         .iter()
-        .map(|&(provider, format)| ProviderTokens {
+        .map(|&provider| (provider.name(), provider.format()))
+        .map(|(provider, format)| ProviderTokens {
             provider,
             inline: if matches!(format, Format::Mcp(_)) {
                 Err("MCP clients list every tool their access level allows".to_string())
@@ -125,8 +118,10 @@ pub(super) fn tokens(
         .collect();
     inline_tools.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
     let max = setting(ctx, LintId::InlineTokenBudget, "max-tokens");
+    // Over the budget for a provider the catalog targets.
     let worst = providers
         .iter()
+        .filter(|p| Provider::from_name(p.provider).is_some_and(|p| catalog.settings.targets(p)))
         .filter_map(|p| p.inline.as_ref().ok().map(|n| (p.provider, *n)))
         .max_by_key(|(_, n)| *n);
     if let (Some((provider, n)), Some(&(largest, _))) = (worst, inline_tools.first())

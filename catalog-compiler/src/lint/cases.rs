@@ -199,15 +199,16 @@ fn token_budget_counts_every_provider_and_names_the_largest_tools() {
             "openai-chat",
             "openai-responses",
             "bedrock",
+            "gemini",
             "mcp"
         ]
     );
-    for p in &tokens.providers[..4] {
+    for p in &tokens.providers[..5] {
         let (inline, all) = (*p.inline.as_ref().unwrap(), *p.all.as_ref().unwrap());
         assert!(inline > 100 && all > inline, "{p:?}");
         assert!(p.saving().unwrap() > 0.0);
     }
-    assert!(tokens.providers[4].inline.is_err());
+    assert!(tokens.providers[5].inline.is_err());
     assert_eq!(catalog.tools[tokens.inline_tools[0].0].name, "bigTool");
     let budget: Vec<&Finding> = report
         .findings
@@ -448,4 +449,110 @@ fn only_denied_lints_run_when_compiling() {
     let report = run(&catalog, &allowed, &Options::default());
     assert!(!report.ran.contains(&LintId::DescriptionUrl));
     assert!(report.findings.is_empty());
+}
+
+/// The catalog head with `[settings] providers` set, when given.
+fn head_for(providers: Option<&str>) -> String {
+    match providers {
+        Some(list) => HEAD.replace(
+            "ask-tool = \"ask\"",
+            &format!("ask-tool = \"ask\"\nproviders = {list}"),
+        ),
+        None => HEAD.to_string(),
+    }
+}
+
+#[test]
+fn schema_portability_names_the_providers_the_pointer_and_the_rewrite() {
+    let rows = format!(
+        "{}{}",
+        row(
+            "openTable",
+            "inline",
+            "Opens a table.",
+            "[tool.params]\nrowKey = { schema = '{\"type\": [\"string\", \"integer\"]}', required = false }\nsort = { schema = '{\"type\": \"array\"}', required = false }\n"
+        ),
+        row(
+            "localOnly",
+            "inline",
+            "Runs in the app only.",
+            "mcp = false\n[tool.params]\nkey = { schema = '{\"type\": [\"string\", \"null\"]}' }\n"
+        ),
+    );
+    let portability = |providers: Option<&str>| -> Vec<(usize, String, String)> {
+        let source = format!("{}{rows}", head_for(providers));
+        let catalog = crate::validate(&source).unwrap_or_else(|d| panic!("{d:#?}"));
+        run(&catalog, &source, &Options::default())
+            .findings
+            .into_iter()
+            .filter(|f| f.lint == LintId::SchemaPortability)
+            .map(|f| {
+                let d = f.diagnostic;
+                (
+                    line_col(&source, d.span.start).0,
+                    d.message,
+                    d.help.unwrap_or_default(),
+                )
+            })
+            .collect()
+    };
+    let all = portability(None);
+    let messages: Vec<&str> = all.iter().map(|(_, m, _)| m.as_str()).collect();
+    assert_eq!(
+        messages,
+        [
+            "in tool `openTable`, `/properties/rowKey` has the type array `[\"string\",\"integer\"]`; mcp: clients that convert schemas to a single-type dialect (Gemini's `parameters`, OpenAPI 3.0) refuse it or keep one type",
+            "in tool `openTable`, `/properties/sort` is an array without `items`; openai-chat, openai-responses and gemini: refused (OpenAI: \"array schema missing items\"; Gemini: \"items: missing field\")",
+        ],
+        "`localOnly` never reaches MCP clients, and Gemini's declaration says `nullable`"
+    );
+    assert!(
+        all[0]
+            .2
+            .contains(r#"`{"anyOf":[{"type":"string"},{"type":"integer"}]}`"#),
+        "{}",
+        all[0].2
+    );
+    let source = format!("{HEAD}{rows}");
+    assert_eq!(all[0].0, line_of(&source, "rowKey ="));
+    assert_eq!(all[1].0, line_of(&source, "sort ="));
+    // A catalog that targets Anthropic alone hears of neither; Gemini alone, of the array.
+    assert_eq!(portability(Some("[\"anthropic\"]")), []);
+    let gemini = portability(Some("[\"gemini\"]"));
+    assert_eq!(gemini.len(), 1);
+    assert!(gemini[0].1.contains("; gemini: refused"), "{}", gemini[0].1);
+}
+
+#[test]
+fn providers_are_checked_names() {
+    for (list, message, help) in [
+        (
+            "[\"gemni\", \"mcp\"]",
+            "`gemni` is not a valid `providers`",
+            "did you mean `gemini`? `providers` is one of `anthropic`, `openai-chat`, `openai-responses`, `bedrock`, `gemini`, `mcp`",
+        ),
+        (
+            "[]",
+            "`providers` names no provider",
+            "name the providers the tools go to, e.g. `providers = [\"anthropic\", \"gemini\"]`, or leave the key out for all of them",
+        ),
+    ] {
+        let source = head_for(Some(list));
+        let d = crate::compile(&source).unwrap_err();
+        assert_eq!(d.len(), 1, "{d:#?}");
+        assert_eq!(
+            (d[0].message.as_str(), d[0].help.as_deref()),
+            (message, Some(help))
+        );
+    }
+    let catalog = crate::validate(&head_for(Some("[\"mcp\", \"anthropic\", \"mcp\"]"))).unwrap();
+    assert_eq!(
+        catalog.settings.providers,
+        [
+            crate::provider::Provider::Anthropic,
+            crate::provider::Provider::Mcp
+        ]
+    );
+    let all = crate::validate(HEAD).unwrap();
+    assert_eq!(all.settings.providers, crate::provider::Provider::ALL);
 }

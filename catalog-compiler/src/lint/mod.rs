@@ -28,6 +28,7 @@ mod budget;
 mod cases;
 mod confusable;
 mod poison;
+mod portability;
 mod reach;
 
 use std::collections::BTreeMap;
@@ -92,6 +93,8 @@ pub enum LintId {
     DescriptionUrl,
     /// A description longer than `max-chars`.
     DescriptionLength,
+    /// What a row's input schema uses that a targeted provider refuses, drops or weakens.
+    SchemaPortability,
 }
 
 /// What a lint's findings are about: one row, or the catalog as a whole.
@@ -171,7 +174,7 @@ pub const LINTS: &[Lint] = &[
         family: "budget",
         scope: Scope::Catalog,
         needs_tokenizer: true,
-        checks: "the inline set, rendered for any provider, takes more than `max-tokens` tokens",
+        checks: "the inline set, rendered for any provider the catalog targets, takes more than `max-tokens` tokens",
         fix: "make the largest inline tools discoverable, or shorten their descriptions and parameters",
         settings: &[Setting {
             name: "max-tokens",
@@ -261,11 +264,22 @@ pub const LINTS: &[Lint] = &[
             whole: true,
         }],
     },
+    Lint {
+        id: LintId::SchemaPortability,
+        name: "schema-portability",
+        default: Level::Warn,
+        family: "portability",
+        scope: Scope::Row,
+        needs_tokenizer: false,
+        checks: "a row's input schema uses what a provider the catalog targets (`[settings] providers`) refuses, or drops or weakens on the way to the model: type arrays for MCP clients, arrays without `items` for OpenAI and Gemini, root `anyOf` for Anthropic, Bedrock and OpenAI, keywords Gemini's schema lacks",
+        fix: "rewrite the schema as the finding shows (a type array as `anyOf`, an array with its `items`), or leave the provider out of `[settings] providers` when the tools never go there",
+        settings: &[],
+    },
 ];
 
 impl LintId {
     /// Every lint, in registry order.
-    pub const ALL: [LintId; 7] = [
+    pub const ALL: [LintId; 8] = [
         LintId::InlineToolCount,
         LintId::InlineTokenBudget,
         LintId::UnnamedNeed,
@@ -273,6 +287,7 @@ impl LintId {
         LintId::PoisonedDescription,
         LintId::DescriptionUrl,
         LintId::DescriptionLength,
+        LintId::SchemaPortability,
     ];
 
     /// Its registry entry.
@@ -457,6 +472,7 @@ pub fn run(catalog: &Catalog, source: &str, options: &Options<'_>) -> Report {
             }
             LintId::UnnamedNeed => report.reach = Some(reach::check(&ctx, &mut found)),
             LintId::ConfusableTools => confusable::check(&ctx, &mut found),
+            LintId::SchemaPortability => portability::check(&ctx, &mut found),
             LintId::PoisonedDescription | LintId::DescriptionUrl | LintId::DescriptionLength => {
                 // One pass over the text finds all three; each lint keeps its own findings
                 // only if it runs.

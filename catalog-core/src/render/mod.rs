@@ -4,7 +4,9 @@
 //! Every renderer takes the tools to show — any iterator of `&ToolSpec`, usually a
 //! conversation's active set through [`specs`] — and returns compact JSON text to splice
 //! into the request body. The input and output schemas are the compiler's compact JSON,
-//! copied as they are; names and descriptions go through a JSON string escaper.
+//! copied as they are (for Gemini, the form of the schema its narrower dialect takes, which
+//! the compiler also wrote: [`ToolSpec::gemini_parameters`]); names and descriptions go
+//! through a JSON string escaper.
 //!
 //! | renderer | what it returns |
 //! |---|---|
@@ -14,23 +16,26 @@
 //! | [`openai_chat`] | the Chat Completions `tools` array |
 //! | [`openai_responses`] | the Responses API `tools` array |
 //! | [`bedrock`] | the whole Converse `toolConfig` object |
+//! | [`gemini`] | the Gemini API `tools` array: one `Tool` with every function declaration |
 //! | [`mcp`] | the MCP `tools/list` result, for one access level |
 //!
 //! [`render`] and [`render_set`] pick one by [`Format`].
 //!
 //! # Names on the wire
 //!
-//! Anthropic, OpenAI and Bedrock accept tool names of `[A-Za-z0-9_-]{1,64}` only, and a
-//! catalog name may hold a `.` or be longer, so their renderers send
-//! [`ToolSpec::wire_name`] (the name itself whenever it fits). The model's calls come back
-//! with that name: map it to the tool with the generated `Tool::from_wire_name`, not
-//! `Tool::from_name`. MCP clients take any name, so [`mcp`] sends the catalog's own.
+//! Anthropic, OpenAI and Bedrock accept tool names of `[A-Za-z0-9_-]{1,64}` only, Gemini
+//! `[A-Za-z0-9_.:-]{1,64}` starting with a letter or `_`, and a catalog name may hold a `.`,
+//! start with a digit or be longer, so their renderers send [`ToolSpec::wire_name`]
+//! (`[A-Za-z_][A-Za-z0-9_-]{0,63}`, which all four accept: the name itself whenever it
+//! fits). The model's calls come back with that name: map it to the tool with the generated
+//! `Tool::from_wire_name`, not `Tool::from_name`. MCP clients take any name, so [`mcp`]
+//! sends the catalog's own.
 //!
 //! # Limits
 //!
 //! A request the provider would refuse is a [`RenderError`] here, with the fix, instead of
 //! an HTTP 400 later: more than [`OPENAI_MAX_TOOLS`] tools for OpenAI, no tool at all for
-//! OpenAI and Bedrock, no tool left undeferred for Anthropic's tool search.
+//! OpenAI, Bedrock and Gemini, no tool left undeferred for Anthropic's tool search.
 
 use alloc::string::String;
 use core::fmt;
@@ -39,6 +44,7 @@ use crate::{Access, ToolId, ToolSet, ToolSpec};
 
 mod anthropic;
 mod bedrock;
+mod gemini;
 mod mcp;
 mod openai;
 
@@ -46,6 +52,7 @@ pub use anthropic::{
     ToolSearch, anthropic, anthropic_tool_search, search_result_content, tool_references,
 };
 pub use bedrock::bedrock;
+pub use gemini::gemini;
 pub use mcp::mcp;
 pub use openai::{OPENAI_MAX_TOOLS, openai_chat, openai_responses};
 
@@ -62,6 +69,8 @@ pub enum Format {
     OpenAiResponses,
     /// Bedrock Converse `toolConfig` ([`bedrock`]).
     Bedrock,
+    /// Gemini API `tools` ([`gemini`]).
+    Gemini,
     /// MCP `tools/list` result for a client at this level ([`mcp`]).
     Mcp(Access),
 }
@@ -121,6 +130,7 @@ pub fn render<'a>(
         Format::OpenAiChat => openai_chat(tools),
         Format::OpenAiResponses => openai_responses(tools),
         Format::Bedrock => bedrock(tools),
+        Format::Gemini => gemini(tools),
         Format::Mcp(level) => Ok(mcp(tools, level)),
     }
 }
@@ -230,6 +240,7 @@ pub(crate) mod fixtures {
             mcp: access.is_some(),
             wire_name,
             input_schema: OBJECT,
+            gemini_parameters: None,
             input: Shape::Any,
             strict: true,
             output_schema: None,
@@ -240,6 +251,9 @@ pub(crate) mod fixtures {
     pub static SEARCH: ToolSpec = ToolSpec {
         description: "Finds tools.",
         input_schema: r#"{"type":"object","properties":{"query":{"type":"string"}},"required":["query"],"additionalProperties":false}"#,
+        gemini_parameters: Some(
+            r#"{"type":"OBJECT","properties":{"query":{"type":"STRING"}},"required":["query"]}"#,
+        ),
         ..row("searchTools", "searchTools", Visibility::Inline, None)
     };
 
@@ -259,6 +273,9 @@ pub(crate) mod fixtures {
     pub static STAGE: ToolSpec = ToolSpec {
         strict: false,
         input_schema: r#"{"type":"object","properties":{"note":{"type":"string","description":"A \"note\"."}},"additionalProperties":false}"#,
+        gemini_parameters: Some(
+            r#"{"type":"OBJECT","properties":{"note":{"type":"STRING","description":"A \"note\"."}}}"#,
+        ),
         // An output that is not an object: MCP has no place for it.
         output_schema: Some(r#"{"type":"array","items":{"type":"string"}}"#),
         ..row(
@@ -348,6 +365,7 @@ mod tests {
             (Format::OpenAiChat, openai_chat(tools)),
             (Format::OpenAiResponses, openai_responses(tools)),
             (Format::Bedrock, bedrock(tools)),
+            (Format::Gemini, gemini(tools)),
             (
                 Format::Mcp(Access::ReadAndStage),
                 Ok(mcp(tools, Access::ReadAndStage)),

@@ -422,6 +422,7 @@ const fn spec(
         mcp,
         wire_name: name,
         input_schema: "{}",
+        gemini_parameters: None,
         input,
         strict: false,
         output_schema: None,
