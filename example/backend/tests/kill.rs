@@ -4,7 +4,7 @@
 //!
 //! The process is this test's own executable started again with `STAGER_DB` set: a
 //! custom harness (`harness = false`), because the libtest harness has no way to run one
-//! test as a child without `#[ignore]`.
+//! test as a child without marking it ignored.
 
 use std::collections::BTreeSet;
 use std::io::{BufRead, BufReader, Write};
