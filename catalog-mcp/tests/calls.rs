@@ -4,7 +4,7 @@
 
 use std::sync::Mutex;
 
-use catalog_core::{Access, Caller, Reach, Value};
+use catalog_core::{Access, Value};
 use catalog_mcp::rmcp::ErrorData;
 use catalog_mcp::rmcp::ServerHandler;
 use catalog_mcp::rmcp::model::CallToolResult;
@@ -16,6 +16,9 @@ catalog_macros::catalog!("examples/tracker/catalog.toml");
 #[path = "../examples/tracker/issues.rs"]
 mod issues;
 
+mod common;
+
+use common::report::{check_listed_names, check_probes, probe_in_process};
 use issues::Issues;
 
 fn tools(gated: Gated) -> Tools<Catalog, Issues, { Catalog::WORDS }> {
@@ -88,54 +91,9 @@ impl Asker<Tool> for Recorder {
 fn every_tool_at_every_level_is_listed_and_reached_as_the_tables_say() {
     let tools = tools(Gated::Deny);
     for level in Access::ALL {
-        let listed: Vec<Option<Tool>> = tools
-            .list(level)
-            .iter()
-            .map(|t| Tool::from_name(&t.name))
-            .collect();
-        let allowed: Vec<Option<Tool>> =
-            Catalog::mcp_allowed(level).into_iter().map(Some).collect();
-        assert_eq!(listed, allowed, "{level}");
-        for tool in Tool::ALL {
-            // No tool takes this parameter, so nothing runs: a reachable tool stops at
-            // the argument check, any other before it.
-            let error = call(
-                &tools,
-                level,
-                tool.name(),
-                json!({"catalogProbe": 1}),
-                &NoAsker,
-            )
-            .expect_err(tool.name());
-            assert_eq!(error.code.0, -32602, "{level} {tool}");
-            let data = error.data.clone().unwrap_or_default();
-            match tool.spec().reach(Caller::Mcp(level), false) {
-                Reach::Hidden => {
-                    assert!(!listed.contains(&Some(tool)), "{level} {tool}");
-                    assert_eq!(error.message, format!("Unknown tool: {tool}"));
-                }
-                Reach::Below(needed) => {
-                    assert!(needed > level && !listed.contains(&Some(tool)));
-                    assert_eq!(data["error"], "PERMISSION_DENIED");
-                    assert!(
-                        error.message.contains(&format!(
-                            "needs the {needed} access level; this connection has {level}"
-                        )),
-                        "{}",
-                        error.message
-                    );
-                }
-                Reach::Allowed => {
-                    assert!(listed.contains(&Some(tool)), "{level} {tool}");
-                    assert_eq!(data["error"], "SCHEMA_RESOLUTION", "{level} {tool}");
-                    assert!(
-                        error
-                            .message
-                            .starts_with(&format!("Invalid arguments for `{tool}`"))
-                    );
-                }
-            }
-        }
+        let report = probe_in_process(&tools, level);
+        check_listed_names(Catalog, &report, level);
+        check_probes(Catalog, &report, level);
     }
     assert_eq!(
         issue(&tools, 1)["comments"],

@@ -1,8 +1,11 @@
 //! What a client saw, checked against a catalog's generated tables, for any catalog: the
 //! listing of a level, the probe of every tool, refusals by level.
 
-use catalog_core::{Access, Caller, Catalog, Reach, ToolId};
-use serde_json::{Value, json};
+use std::fmt::Display;
+
+use catalog_core::{Access, Caller, Catalog, HandledBy, Reach, ToolId};
+use catalog_mcp::{NoAsker, Tools};
+use serde_json::{Map, Value, json};
 
 /// Every tool of catalog `C` (the generated unit struct, passed so `W` is inferred),
 /// listed at some level or not, as the JSON list `conformance.py --probe` takes.
@@ -69,7 +72,7 @@ pub fn assert_policy_refusal<T: ToolId>(outcome: &Value, tool: T, what: &str) {
 /// `initialize` and `tools/list` of a conformance report at `level`: the server's name,
 /// and exactly the level's set, in catalog order, each entry as the row renders.
 pub fn check_listing<C: Catalog<W>, const W: usize>(
-    _: C,
+    catalog: C,
     report: &Value,
     level: Access,
     server: &str,
@@ -77,16 +80,8 @@ pub fn check_listing<C: Catalog<W>, const W: usize>(
     let init = &report["initialize"];
     assert_eq!(init["serverName"], server, "{level}");
     assert_eq!(init["tools"], true, "{level}");
+    check_listed_names(catalog, report, level);
     let entries = report["listed"].as_array().expect("a listing");
-    let listed: Vec<&str> = entries
-        .iter()
-        .map(|t| t["name"].as_str().unwrap_or_default())
-        .collect();
-    let allowed: Vec<&str> = C::mcp_allowed(level)
-        .into_iter()
-        .map(ToolId::name)
-        .collect();
-    assert_eq!(listed, allowed, "{level}: tools/list");
     for (entry, tool) in entries.iter().zip(C::mcp_allowed(level)) {
         let spec = tool.spec();
         assert_eq!(entry["description"], spec.description, "{}", spec.name);
@@ -155,4 +150,51 @@ pub fn check_probes<C: Catalog<W>, const W: usize>(_: C, report: &Value, level: 
     let unknown = error(&report["probe"]["noSuchTool"], "noSuchTool");
     assert_eq!(unknown["code"], -32602);
     assert_eq!(unknown["message"], "Unknown tool: noSuchTool");
+}
+
+/// The call path of `tools`, in process and without a transport, probed at `level` as
+/// `conformance.py --probe` probes a server, written as the same report: its `listed`
+/// names and its `probe` outcomes, for [`check_listed_names`] and [`check_probes`].
+pub fn probe_in_process<C, H, const W: usize>(tools: &Tools<C, H, W>, level: Access) -> Value
+where
+    C: Catalog<W>,
+    H: Send + Sync + 'static,
+    C::Call: HandledBy<H>,
+    <C::Call as HandledBy<H>>::Error: Display,
+{
+    let names = C::SETS.all.into_iter().map(ToolId::name);
+    let probe: Map<String, Value> = names
+        .chain(["noSuchTool"])
+        .map(|name| {
+            let called = tools.call(level, name, json!({"catalogProbe": true}), &NoAsker);
+            let outcome = match pollster::block_on(called) {
+                Err(e) => {
+                    json!({"error": {"code": e.code.0, "message": e.message, "data": e.data}})
+                }
+                Ok(result) => json!({"isError": result.is_error, "content": result.content}),
+            };
+            (name.to_owned(), outcome)
+        })
+        .collect();
+    let listed: Vec<Value> = tools
+        .list(level)
+        .iter()
+        .map(|t| json!({"name": t.name}))
+        .collect();
+    json!({"listed": listed, "probe": probe})
+}
+
+/// The names a report lists at `level`: exactly the level's set, in catalog order.
+pub fn check_listed_names<C: Catalog<W>, const W: usize>(_: C, report: &Value, level: Access) {
+    let listed: Vec<&str> = report["listed"]
+        .as_array()
+        .expect("a listing")
+        .iter()
+        .map(|t| t["name"].as_str().unwrap_or_default())
+        .collect();
+    let allowed: Vec<&str> = C::mcp_allowed(level)
+        .into_iter()
+        .map(ToolId::name)
+        .collect();
+    assert_eq!(listed, allowed, "{level}: tools/list");
 }

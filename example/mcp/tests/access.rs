@@ -2,15 +2,20 @@
 //! every level, the gated-tool policy, failures that keep what is staged, concurrent
 //! staging.
 
+#[path = "../../../catalog-mcp/tests/common/mod.rs"]
+mod common;
+
 use std::sync::Mutex;
 
 use app_backend::{Backend, FixedClock};
 use app_catalog::{Catalog, Tool};
-use catalog_core::{Access, Caller, Reach, Value};
+use catalog_core::{Access, Value};
 use catalog_mcp::rmcp::ErrorData;
 use catalog_mcp::rmcp::model::CallToolResult;
 use catalog_mcp::{Answer, Asker, Gated, NoAsker};
 use serde_json::json;
+
+use common::report::{check_listed_names, check_probes, probe_in_process};
 
 type Tools = catalog_mcp::Tools<Catalog, Backend, { Catalog::WORDS }>;
 
@@ -76,51 +81,9 @@ impl Asker<Tool> for Recorder {
 fn every_tool_at_every_level_is_listed_and_reached_as_the_tables_say() {
     let tools = tools(Gated::Deny);
     for level in Access::ALL {
-        let listed: Vec<Tool> = tools
-            .list(level)
-            .iter()
-            .map(|t| Tool::from_name(&t.name).unwrap())
-            .collect();
-        let allowed: Vec<Tool> = Catalog::mcp_allowed(level).into_iter().collect();
-        assert_eq!(listed, allowed, "{level}");
-        for tool in Tool::ALL {
-            // No tool takes this parameter, so nothing runs: a reachable tool stops at
-            // the argument check, any other before it.
-            let error = call(
-                &tools,
-                level,
-                tool.name(),
-                json!({"catalogProbe": 1}),
-                &NoAsker,
-            )
-            .expect_err(tool.name());
-            assert_eq!(error.code.0, -32602, "{level} {tool}");
-            let data = error.data.as_ref().unwrap();
-            let reachable = Catalog::mcp_allowed(level).contains(tool);
-            assert_eq!(listed.contains(&tool), reachable);
-            match tool.spec().reach(Caller::Mcp(level), false) {
-                Reach::Hidden => assert_eq!(error.message, format!("Unknown tool: {tool}")),
-                Reach::Below(needed) => {
-                    assert!(needed > level && !reachable);
-                    assert_eq!(data["error"], "PERMISSION_DENIED");
-                    assert!(
-                        error
-                            .message
-                            .contains(&format!("needs the {needed} access level")),
-                        "{}",
-                        error.message
-                    );
-                }
-                Reach::Allowed => {
-                    assert_eq!(data["error"], "SCHEMA_RESOLUTION", "{level} {tool}");
-                    assert!(
-                        error
-                            .message
-                            .starts_with(&format!("Invalid arguments for `{tool}`"))
-                    );
-                }
-            }
-        }
+        let report = probe_in_process(&tools, level);
+        check_listed_names(Catalog, &report, level);
+        check_probes(Catalog, &report, level);
     }
     assert_eq!(staged(&tools), json!([]), "the probes ran nothing");
 }
