@@ -3,6 +3,7 @@
 
 use std::collections::HashMap;
 
+use catalog_core::search::Language;
 use catalog_core::{Access, Retention, Tier, Visibility};
 
 use crate::diag::{Diagnostic, Errors, Span, line_col};
@@ -240,6 +241,7 @@ fn settings(
                     .keep_discovered
                     .as_ref()
                     .map_or(Retention::Conversation, |(r, _)| *r),
+                language: raw.language.as_ref().map_or(Language::English, |(l, _)| *l),
                 providers: raw
                     .providers
                     .clone()

@@ -5,7 +5,7 @@
 //! that uses them. It reaches `serde_json` through the runtime crate, so the user's crate
 //! needs no dependency of its own on it.
 
-use catalog_core::search::Weights;
+use catalog_core::search::{Language, Weights};
 use catalog_core::{Access, Retention, Tier, Visibility};
 use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
@@ -200,6 +200,7 @@ impl Gen<'_> {
         let postings = Literal::byte_string(&idx.postings);
         let name_rank = idx.name_rank.iter().map(|&n| Literal::u32_unsuffixed(n));
         let nr = Literal::usize_unsuffixed(idx.name_rank.len());
+        let language = language(core, idx.language);
         let tables = quote! {
             #[doc(hidden)]
             pub mod __search_index {
@@ -213,6 +214,7 @@ impl Gen<'_> {
                 slots: __search_index::SLOTS,
                 postings: __search_index::POSTINGS,
                 name_rank: &__search_index::NAME_RANK,
+                language: #language,
             }
         };
         (tables, value)
@@ -233,6 +235,7 @@ impl Gen<'_> {
             &self.c.tools[s.ask_tool].name,
         );
         let search_description = self.c.search_description();
+        let language = language(core, s.language);
         let keep = match s.keep_discovered {
             Retention::Turn => quote!(#core::Retention::Turn),
             Retention::Conversation => quote!(#core::Retention::Conversation),
@@ -272,6 +275,7 @@ impl Gen<'_> {
                     search_tool: #search_name,
                     ask_tool: #ask_name,
                     keep_discovered: #keep,
+                    language: #language,
                 };
                 /// What the discovery loop needs: the sets, the roles, the settings and the
                 /// search index, built at compile time.
@@ -818,6 +822,12 @@ fn list_macros() -> TokenStream {
             }};
         }
     }
+}
+
+/// `catalog_core::search::Language::German`, from the variant's name.
+fn language(core: &syn::Path, l: Language) -> TokenStream {
+    let variant = format_ident!("{}", format!("{l:?}"));
+    quote!(#core::search::Language::#variant)
 }
 
 fn access_variant(a: Access) -> syn::Ident {

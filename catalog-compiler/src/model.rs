@@ -2,6 +2,7 @@
 
 use std::collections::BTreeMap;
 
+pub use catalog_core::search::Language;
 pub use catalog_core::{Access, Retention, Tier, Visibility};
 use serde_json::Value;
 
@@ -34,6 +35,9 @@ pub struct Settings {
     pub searches_per_turn: usize,
     /// How long a tool found by search stays callable (default: the conversation).
     pub keep_discovered: Retention,
+    /// The language of the catalog's text (`language`, default English): the stemmer and
+    /// stop words search uses for its words in Latin script, and for every request.
+    pub language: Language,
     /// The providers the catalog's tools go to (`providers`; default: every one the
     /// renderers know), in [`Provider::ALL`] order: what `schema-portability` checks for.
     pub providers: Vec<Provider>,
@@ -200,6 +204,7 @@ impl Outline {
                 search_results: Settings::DEFAULT_SEARCH_RESULTS,
                 searches_per_turn: Settings::DEFAULT_SEARCHES_PER_TURN,
                 keep_discovered: Retention::Conversation,
+                language: Language::English,
                 providers: Provider::ALL.to_vec(),
             },
             tools,

@@ -5,6 +5,7 @@
 
 use std::collections::BTreeMap;
 
+use catalog_core::search::Language;
 use catalog_core::{Access, Retention, Tier, Visibility};
 use serde_json::{Map, Number, Value};
 use toml::Spanned;
@@ -38,6 +39,7 @@ pub(crate) struct RawSettings {
     pub search_results: Option<At<usize>>,
     pub searches_per_turn: Option<At<usize>>,
     pub keep_discovered: Option<At<Retention>>,
+    pub language: Option<At<Language>>,
     /// The providers named, each once, in [`Provider::ALL`] order.
     pub providers: Option<Vec<Provider>>,
 }
@@ -70,6 +72,7 @@ pub(crate) const SETTINGS_KEYS: &[&str] = &[
     "search-results",
     "searches-per-turn",
     "keep-discovered",
+    "language",
     "providers",
 ];
 pub(crate) const TOOL_KEYS: &[&str] = &[
@@ -218,6 +221,10 @@ fn settings(t: &DeTable<'_>, span: Span, errors: &mut Errors) -> RawSettings {
         keep_discovered: t.take("keep-discovered").and_then(|(v, _)| {
             let options = [Retention::Turn, Retention::Conversation].map(|r| (r.as_str(), r));
             choice(v, "keep-discovered", &options, errors)
+        }),
+        language: t.take("language").and_then(|(v, _)| {
+            let options = Language::ALL.map(|l| (l.code(), l));
+            choice(v, "language", &options, errors)
         }),
         providers: t.take("providers").and_then(|(v, _)| providers(v, errors)),
     };

@@ -12,7 +12,7 @@ use crate::model::{Catalog, Field, Kind, TypeSpec};
 /// document is empty, so a search never returns it.
 #[must_use]
 pub fn index(catalog: &Catalog, weights: Weights) -> OwnedIndex {
-    let mut b = Builder::new(weights);
+    let mut b = Builder::new(weights, catalog.settings.language);
     for (i, t) in catalog.tools.iter().enumerate() {
         b.document(&t.name);
         if i == catalog.settings.search_tool {

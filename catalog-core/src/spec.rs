@@ -92,6 +92,8 @@ pub struct Settings {
     pub ask_tool: &'static str,
     /// How long a tool found by search stays callable.
     pub keep_discovered: crate::Retention,
+    /// The language of the catalog's text: how search reads it and every request.
+    pub language: crate::search::Language,
 }
 
 /// Where a parsed call goes: to the application's handler, or to the agent loop's search.

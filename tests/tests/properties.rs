@@ -296,6 +296,7 @@ fn check(rows: &[Row], keep: Retention, allowed_bits: u64) -> Result<(), TestCas
             search_tool: leak(name(0)),
             ask_tool: leak(name(1)),
             keep_discovered: keep,
+            language: catalog.settings.language,
         },
         index: index.view(),
     };

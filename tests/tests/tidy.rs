@@ -13,7 +13,17 @@ fn root() -> PathBuf {
 /// Crates a browser build may pull in: the generated API and the runtime ship to wasm32,
 /// so each dependency here is a decision, not an accident.
 const LIGHT: &[(&str, &[&str])] = &[
-    ("catalog-core", &["serde", "serde_json"]),
+    // unicode-segmentation and unicode-normalization: search reads words by Unicode's
+    // rules (UAX #29, NFKC) in every script; unicode-rs crates, `no_std`, tables only.
+    (
+        "catalog-core",
+        &[
+            "serde",
+            "serde_json",
+            "unicode-normalization",
+            "unicode-segmentation",
+        ],
+    ),
     ("example/catalog", &["catalog-core", "catalog-macros"]),
 ];
 
@@ -76,6 +86,8 @@ fn light_crates_name_no_other_crate_in_source() {
         "super",
         "serde",
         "serde_json",
+        "unicode_normalization",
+        "unicode_segmentation",
         "catalog_core",
         "catalog_macros",
     ];

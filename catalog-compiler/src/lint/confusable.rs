@@ -31,7 +31,7 @@ pub(super) fn check(ctx: &Ctx<'_>, found: &mut Vec<Found>) {
     let names: Vec<Vec<u32>> = rows
         .iter()
         .map(|&i| {
-            let mut v: Vec<u32> = stems(&catalog.tools[i].name)
+            let mut v: Vec<u32> = stems(&catalog.tools[i].name, catalog.settings.language)
                 .into_iter()
                 .map(&mut id)
                 .collect();
@@ -43,7 +43,7 @@ pub(super) fn check(ctx: &Ctx<'_>, found: &mut Vec<Found>) {
     let docs: Vec<Vec<u32>> = rows
         .iter()
         .map(|&i| {
-            stems(&catalog.tools[i].description)
+            stems(&catalog.tools[i].description, catalog.settings.language)
                 .into_iter()
                 .map(&mut id)
                 .collect()

@@ -38,7 +38,7 @@ pub use budget::{ProviderTokens, TokenReport, Tokenizer};
 pub use reach::{ExampleReach, ToolReach};
 
 use crate::diag::{Diagnostic, Span};
-use crate::model::Catalog;
+use crate::model::{Catalog, Language};
 
 /// How a lint's findings are treated.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -532,7 +532,9 @@ pub(crate) fn mentions(text: &str, name: &str) -> bool {
     if name.is_empty() {
         return false;
     }
-    let part = |c: char| c.is_alphanumeric() || c == '_';
+    // A name runs into a word of its own script, never into Japanese or Chinese text,
+    // which has no spaces to set it apart (`…にはdropTableを使います`).
+    let part = |c: char| c.is_alphanumeric() && !catalog_core::search::is_cjk(c) || c == '_';
     let mut from = 0;
     while let Some(at) = text[from..].find(name) {
         let start = from + at;
@@ -556,10 +558,11 @@ pub(crate) fn mentions(text: &str, name: &str) -> bool {
     false
 }
 
-/// The stems of a text's words, without prefix and pair terms: what the search reads.
-pub(crate) fn stems(text: &str) -> Vec<String> {
+/// The stems of a text's words (CJK text's bigrams), without prefix and pair terms: what
+/// the search reads, in the catalog's language.
+pub(crate) fn stems(text: &str, language: Language) -> Vec<String> {
     let mut out = Vec::new();
-    catalog_core::search::terms(text, |t| {
+    catalog_core::search::terms(text, language, |t| {
         if !t.starts_with(catalog_core::search::PREFIX_MARK)
             && !t.starts_with(catalog_core::search::PAIR_MARK)
         {
@@ -595,6 +598,12 @@ mod tests {
         assert!(mentions("see math.factorial, then", "math.factorial"));
         assert!(!mentions("openTableX", "openTable"));
         assert!(!mentions("", "x"));
+        assert!(mentions(
+            "テーブルごと消すにはdropTableを使います。",
+            "dropTable"
+        ));
+        assert!(mentions("要删除整个表，请使用dropTable。", "dropTable"));
+        assert!(!mentions("テーブルはdropTables", "dropTable"));
     }
 
     // The values are set and read back, never computed: exact comparison is right.

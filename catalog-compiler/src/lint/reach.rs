@@ -9,11 +9,12 @@
 use std::collections::BTreeSet;
 
 use catalog_core::Visibility;
-use catalog_core::search::{Scratch, Weights};
+use catalog_core::search::{Scratch, Weights, is_cjk, is_word_splitter};
+use unicode_segmentation::UnicodeSegmentation;
 
 use super::{Ctx, Found, LintId, stems};
 use crate::diag::{Diagnostic, Span};
-use crate::model::{Catalog, Field, Kind, Tool};
+use crate::model::{Catalog, Field, Kind, Language, Tool};
 
 /// One example request and where search ranks its tool.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -59,7 +60,7 @@ pub(super) fn check(ctx: &Ctx<'_>, found: &mut Vec<Found>) -> Vec<ToolReach> {
                 Some(n) => format!("search ranks it at {n}, and returns the top {k}"),
                 None => "search does not match it at all".to_string(),
             };
-            let missing = missing_words(tool, &e.text);
+            let missing = missing_words(tool, &e.text, catalog.settings.language);
             let keywords = if missing.is_empty() {
                 "its text already has this request's words, so sharpen its description against the tools that outrank it".to_string()
             } else {
@@ -115,24 +116,108 @@ fn ranks(catalog: &Catalog) -> Vec<ToolReach> {
 }
 
 /// The words of `request` whose stems the tool's own text (name, keywords, description,
-/// parameters) lacks: candidates for its keywords.
-fn missing_words(tool: &Tool, request: &str) -> Vec<String> {
+/// parameters) lacks: candidates for its keywords. In CJK text, which has no words to
+/// point at, each stretch of the request whose bigrams the tool lacks.
+fn missing_words(tool: &Tool, request: &str, language: Language) -> Vec<String> {
     let mut have: BTreeSet<String> = BTreeSet::new();
-    let mut add = |text: &str| have.extend(stems(text));
+    let mut add = |text: &str| have.extend(stems(text, language));
     add(&tool.name);
     tool.keywords.iter().for_each(|k| add(k));
     add(&tool.description);
     fields(&tool.params, &mut add);
     let mut out: Vec<String> = Vec::new();
-    for word in request.split(|c: char| !c.is_alphanumeric()) {
-        let s = stems(word);
-        // Shorter pieces are contractions' leftovers (`don't` → `don`, `t`).
-        if word.chars().count() >= 3 && s.iter().any(|x| !have.contains(x)) {
-            let word = format!("`{}`", word.to_lowercase());
-            if !out.contains(&word) {
-                out.push(word);
-            }
+    let mut push = |word: &str| {
+        let word = format!("`{}`", word.to_lowercase());
+        if !out.contains(&word) {
+            out.push(word);
         }
+    };
+    for (piece, cjk) in pieces(request) {
+        if cjk {
+            for stretch in missing_stretches(piece, &have, language) {
+                push(stretch);
+            }
+            continue;
+        }
+        let s = stems(piece, language);
+        // Shorter pieces are contractions' leftovers (`don't` → `don`, `t`).
+        if piece.chars().count() >= 3 && s.iter().any(|x| !have.contains(x)) {
+            push(piece);
+        }
+    }
+    out
+}
+
+/// `text` as written, cut into its runs of CJK characters (`true`) and its other words
+/// (`false`: UAX #29's, split where search splits them, `week's` → `week`, `s`), in
+/// order; spaces and punctuation left out.
+fn pieces(text: &str) -> Vec<(&str, bool)> {
+    fn other<'a>(text: &'a str, out: &mut Vec<(&'a str, bool)>) {
+        out.extend(
+            text.split_word_bounds()
+                .flat_map(|w| w.split(is_word_splitter))
+                .filter(|w| w.chars().any(char::is_alphanumeric))
+                .map(|w| (w, false)),
+        );
+    }
+    let mut out = Vec::new();
+    let (mut done, mut run) = (0, None);
+    for (i, c) in text.char_indices() {
+        match (is_cjk(c), run) {
+            (true, None) => {
+                other(&text[done..i], &mut out);
+                run = Some(i);
+            }
+            (false, Some(start)) => {
+                out.push((&text[start..i], true));
+                run = None;
+                done = i;
+            }
+            _ => {}
+        }
+    }
+    match run {
+        Some(start) => out.push((&text[start..], true)),
+        None => other(&text[done..], &mut out),
+    }
+    out
+}
+
+/// The stretches of a CJK run whose bigrams (its character, for a run of one) the tool's
+/// terms lack, overlapping bigrams joined: `テストテーブル` against a tool that has
+/// `テーブル` gives `テストテ`.
+fn missing_stretches<'a>(
+    run: &'a str,
+    have: &BTreeSet<String>,
+    language: Language,
+) -> Vec<&'a str> {
+    let bounds: Vec<usize> = run
+        .char_indices()
+        .map(|(i, _)| i)
+        .chain([run.len()])
+        .collect();
+    let chars = bounds.len() - 1;
+    if chars == 1 {
+        let lacks = stems(run, language).iter().any(|s| !have.contains(s));
+        return if lacks { vec![run] } else { Vec::new() };
+    }
+    let mut out = Vec::new();
+    let mut stretch: Option<(usize, usize)> = None;
+    for i in 0..chars - 1 {
+        let bigram = &run[bounds[i]..bounds[i + 2]];
+        let lacks = stems(bigram, language).iter().any(|s| !have.contains(s));
+        stretch = match (lacks, stretch) {
+            (true, Some((from, _))) => Some((from, i + 2)),
+            (true, None) => Some((i, i + 2)),
+            (false, Some((from, to))) => {
+                out.push(&run[bounds[from]..bounds[to]]);
+                None
+            }
+            (false, None) => None,
+        };
+    }
+    if let Some((from, to)) = stretch {
+        out.push(&run[bounds[from]..bounds[to]]);
     }
     out
 }

@@ -6,6 +6,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::cmp::Ordering;
 
+use super::lang::Language;
 use super::text::{PAIR_MARK, PREFIX_MARK, terms};
 
 /// Where a piece of a tool's text comes from; each field has its own weight.
@@ -92,6 +93,8 @@ pub struct Index<'a> {
     pub postings: &'a [u8],
     /// Per document: its position when documents are sorted by name (breaks score ties).
     pub name_rank: &'a [u32],
+    /// The language the terms were made in: a query is read in it too.
+    pub language: Language,
 }
 
 /// A search hit.
@@ -176,7 +179,7 @@ impl<'a> Index<'a> {
         // steps do not depend on each other, so the processor overlaps the table's cache
         // misses instead of waiting for each in turn.
         let hashes = &mut scratch.hashes;
-        terms(query, |t| hashes.push(hash(t)));
+        terms(query, self.language, |t| hashes.push(hash(t)));
         for &h in &scratch.hashes {
             // A term the query repeats counts once.
             if let Some(slot) = self.slot_of(h)
@@ -263,6 +266,7 @@ impl Scratch {
 #[derive(Debug)]
 pub struct Builder {
     weights: Weights,
+    language: Language,
     names: Vec<String>,
     /// Per document: each term, known by its [`hash`] as the index knows it, and how often
     /// it occurs in each field. No term text is kept: a 25,000-tool catalog has millions.
@@ -274,11 +278,12 @@ pub struct Builder {
 const FIELDS: usize = 6;
 
 impl Builder {
-    /// An empty builder.
+    /// An empty builder, for text in `language`.
     #[must_use]
-    pub fn new(weights: Weights) -> Self {
+    pub fn new(weights: Weights, language: Language) -> Self {
         Builder {
             weights,
+            language,
             names: Vec::new(),
             docs: Vec::new(),
             lengths: Vec::new(),
@@ -300,7 +305,7 @@ impl Builder {
         };
         let f = field as usize;
         let (prefix_weight, pair_weight) = (self.weights.prefix, self.weights.pair);
-        terms(text, |t| {
+        terms(text, self.language, |t| {
             let x = if t.starts_with(PREFIX_MARK) {
                 prefix_weight
             } else if t.starts_with(PAIR_MARK) {
@@ -397,7 +402,10 @@ impl Builder {
             }
             placed[at].get_or_insert(i);
         }
-        let mut out = OwnedIndex::default();
+        let mut out = OwnedIndex {
+            language: self.language,
+            ..OwnedIndex::default()
+        };
         let mut written = 0u32;
         let slot = |out: &mut OwnedIndex, print: u32, start: u32| {
             out.slots.extend_from_slice(&print.to_le_bytes());
@@ -500,6 +508,8 @@ pub struct OwnedIndex {
     pub postings: Vec<u8>,
     /// See [`Index::name_rank`].
     pub name_rank: Vec<u32>,
+    /// See [`Index::language`].
+    pub language: Language,
 }
 
 impl OwnedIndex {
@@ -510,6 +520,7 @@ impl OwnedIndex {
             slots: &self.slots,
             postings: &self.postings,
             name_rank: &self.name_rank,
+            language: self.language,
         }
     }
 }
@@ -519,7 +530,7 @@ mod tests {
     use super::*;
 
     fn index() -> OwnedIndex {
-        let mut b = Builder::new(Weights::DEFAULT);
+        let mut b = Builder::new(Weights::DEFAULT, Language::English);
         b.document("exportCsv");
         b.add(Field::Name, "exportCsv");
         b.add(Field::Description, "Exports rows of a table to a CSV file.");
@@ -573,7 +584,7 @@ mod tests {
         // A thousand distinct indexed words, and a request naming all of them.
         let words: Vec<String> = (0..1000).map(|i| alloc::format!("w{i}x")).collect();
         let text = words.join(" ");
-        let mut b = Builder::new(Weights::DEFAULT);
+        let mut b = Builder::new(Weights::DEFAULT, Language::English);
         b.document("all");
         b.add(Field::Description, &text);
         let idx = b.build();

@@ -2,6 +2,8 @@
 //! builds a compiled catalog's index into static tables) and the run time.
 
 mod index;
+mod lang;
+mod snowball;
 mod stem;
 mod text;
 
@@ -10,4 +12,5 @@ pub use index::{
     Builder, Field, Hit, Index, MAX_QUERY_TERMS, OwnedIndex, POSTING_BYTES, SLOT_BYTES, Scratch,
     Weights,
 };
-pub use text::{PAIR_MARK, PREFIX, PREFIX_MARK, terms};
+pub use lang::Language;
+pub use text::{PAIR_MARK, PREFIX, PREFIX_MARK, is_cjk, is_word_splitter, terms};

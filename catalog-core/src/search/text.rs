@@ -1,11 +1,27 @@
-//! Text → search terms: split identifiers, lowercase, drop stop words and numbers, stem.
+//! Text → search terms: find words, split identifiers, lowercase, drop stop words and
+//! numbers, stem; Han, Hiragana, Katakana and Hangul as overlapping character pairs.
 //!
 //! The same function reads tool text when the index is built (at compile time, or at run
 //! time for a catalog read from a file) and reads every query, so both sides agree.
+//!
+//! Words are UAX #29's (Unicode's word boundaries), after NFKC folding (full-width `ＣＳＶ`
+//! is `CSV`, half-width `ｶﾅ` is `カナ`, `ﬁ` is `fi`). Within a word, identifier punctuation
+//! (`_`, `.`, `:`, apostrophes) and camelCase split it further: `triangle_properties.get`,
+//! `getCurrentTime`, `l'application`. Text written without spaces between words (Chinese,
+//! Japanese; Korean attaches particles to its words) is indexed the way Lucene's CJK
+//! analyzer does it without a dictionary: each run of such characters as its overlapping
+//! bigrams (`丸ごと削除` → `丸ご`, `ごと`, `と削`, `削除`), a run of one character as itself.
+//!
+//! ASCII text, nearly every English catalog and request, takes a path of its own that
+//! needs neither table: for ASCII, UAX #29's words split at identifier punctuation are
+//! exactly the runs of letters and digits, and NFKC changes nothing.
 
 use alloc::string::String;
 
-use super::stem::stem_into;
+use unicode_normalization::UnicodeNormalization;
+use unicode_segmentation::UnicodeSegmentation;
+
+use super::lang::Language;
 
 /// Length of the prefix term emitted beside every longer stem.
 ///
@@ -22,30 +38,38 @@ pub const PREFIX_MARK: char = '^';
 pub const PAIR_MARK: char = '~';
 
 /// Calls `emit` with each term of `text`, in order: each word's stem, its prefix term (for
-/// stems longer than [`PREFIX`]), and the pair it makes with the previous stem.
+/// stems longer than [`PREFIX`]), and the pair it makes with the previous stem; each
+/// bigram of a run of CJK characters (see the module's documentation). `language` picks
+/// the stemmer and stop words of words in other scripts.
 ///
 /// `getCurrentTime` → `get`, `current`, `^curr`, `~get current`, `time`, `~current time`.
-pub fn terms(text: &str, emit: impl FnMut(&str)) {
+pub fn terms(text: &str, language: Language, emit: impl FnMut(&str)) {
     let mut w = Words {
+        language,
         word: String::new(),
         stemmed: String::new(),
         prefix: String::from(PREFIX_MARK),
         pair: String::from(PAIR_MARK),
+        gram: String::new(),
+        run: None,
+        run_len: 0,
         emit,
     };
+    if text.is_ascii() {
+        ascii_words(text, &mut w);
+    } else {
+        unicode_words(text, &mut w);
+    }
+    w.flush();
+    w.end_run();
+}
+
+/// The ASCII path: runs of letters and digits, split at camelCase.
+fn ascii_words<F: FnMut(&str)>(text: &str, w: &mut Words<F>) {
     let bytes = text.as_bytes();
-    let mut prev: Option<char> = None;
-    let mut i = 0;
-    while i < bytes.len() {
-        // ASCII, nearly all of every catalog and request, skips UTF-8 decoding.
-        let (c, len) = if bytes[i].is_ascii() {
-            (char::from(bytes[i]), 1)
-        } else {
-            let c = text[i..].chars().next().unwrap_or(' ');
-            (c, c.len_utf8())
-        };
-        i += len;
-        if !c.is_alphanumeric() {
+    let mut prev: Option<u8> = None;
+    for (i, &c) in bytes.iter().enumerate() {
+        if !c.is_ascii_alphanumeric() {
             w.flush();
             prev = None;
             continue;
@@ -53,32 +77,113 @@ pub fn terms(text: &str, emit: impl FnMut(&str)) {
         if let Some(p) = prev {
             // camelCase: a capital after a lowercase letter or digit starts a word; so does
             // the last capital of a run followed by a lowercase letter (`HTTPServer`).
-            let lower_to_upper = c.is_uppercase() && (p.is_lowercase() || p.is_ascii_digit());
-            let acronym_end = c.is_uppercase()
-                && p.is_uppercase()
-                && text[i..].chars().next().is_some_and(char::is_lowercase);
+            let lower_to_upper =
+                c.is_ascii_uppercase() && (p.is_ascii_lowercase() || p.is_ascii_digit());
+            let acronym_end = c.is_ascii_uppercase()
+                && p.is_ascii_uppercase()
+                && bytes.get(i + 1).is_some_and(u8::is_ascii_lowercase);
             if lower_to_upper || acronym_end {
                 w.flush();
             }
         }
-        if c.is_ascii() {
-            w.word.push(c.to_ascii_lowercase());
-        } else {
-            w.word.extend(c.to_lowercase());
-        }
+        w.word.push(char::from(c.to_ascii_lowercase()));
         prev = Some(c);
     }
-    w.flush();
+}
+
+/// Any other text: NFKC, then UAX #29 words, each split as identifiers are and its CJK
+/// characters read as bigrams.
+fn unicode_words<F: FnMut(&str)>(text: &str, w: &mut Words<F>) {
+    let normal: String = text.nfkc().collect();
+    for segment in normal.split_word_bounds() {
+        // Spaces, punctuation, symbols: the end of any word and of any CJK run.
+        if !segment.chars().any(char::is_alphanumeric) {
+            w.flush();
+            w.end_run();
+            continue;
+        }
+        let mut prev: Option<char> = None;
+        let mut chars = segment.chars().peekable();
+        while let Some(c) = chars.next() {
+            if is_cjk(c) {
+                w.flush();
+                w.push_cjk(c);
+                prev = None;
+                continue;
+            }
+            w.end_run();
+            if is_word_splitter(c) {
+                w.flush();
+                prev = None;
+                continue;
+            }
+            if let Some(p) = prev {
+                // camelCase, as on the ASCII path.
+                let lower_to_upper = c.is_uppercase() && (p.is_lowercase() || p.is_numeric());
+                let acronym_end = c.is_uppercase()
+                    && p.is_uppercase()
+                    && chars.peek().is_some_and(|n| n.is_lowercase());
+                if lower_to_upper || acronym_end {
+                    w.flush();
+                }
+            }
+            w.word.extend(c.to_lowercase());
+            prev = Some(c);
+        }
+        // Han and Hiragana are a UAX #29 word per character: a CJK run goes on into the
+        // next segment, a word does not.
+        w.flush();
+    }
+}
+
+/// Characters UAX #29 keeps inside a word that still split one for search: identifier
+/// punctuation (`_`, `.`, `:`, `'`, and `,`/`;` between digits) and typographic
+/// apostrophes, so `l’application` gives `application` as `l'application` does. Marks,
+/// joiners and other format characters inside a word stay in it.
+#[must_use]
+pub fn is_word_splitter(c: char) -> bool {
+    !c.is_alphanumeric() && (c.is_ascii() || matches!(c, '\u{2018}' | '\u{2019}'))
+}
+
+/// Whether `c` is a letter of a script written without spaces between words (Han,
+/// Hiragana, Katakana), or Hangul, whose words carry their particles attached: read as
+/// bigrams. Punctuation inside these blocks (`、`, `・`) is not a letter and ends a run.
+#[must_use]
+pub fn is_cjk(c: char) -> bool {
+    matches!(u32::from(c),
+        0x1100..=0x11FF         // Hangul Jamo
+        | 0x2E80..=0x2FDF       // CJK and Kangxi radicals
+        | 0x3005..=0x3007       // 々 〆 〇
+        | 0x3021..=0x3029       // Hangzhou numerals
+        | 0x3031..=0x3035       // vertical kana repeat marks
+        | 0x3038..=0x303C
+        | 0x3041..=0x30FF       // Hiragana, Katakana (ー included)
+        | 0x3130..=0x318F       // Hangul compatibility Jamo
+        | 0x31F0..=0x31FF       // Katakana phonetic extensions
+        | 0x3400..=0x4DBF       // CJK extension A
+        | 0x4E00..=0x9FFF       // CJK unified ideographs
+        | 0xA960..=0xA97F       // Hangul Jamo extended A
+        | 0xAC00..=0xD7FF       // Hangul syllables, Jamo extended B
+        | 0xF900..=0xFAFF       // CJK compatibility ideographs
+        | 0x20000..=0x3FFFF     // supplementary ideographic planes
+    ) && c.is_alphanumeric()
 }
 
 /// The word being read and the buffers its terms are built in, reused across words.
 struct Words<F> {
+    language: Language,
     word: String,
     stemmed: String,
     /// The prefix mark, then the current stem's prefix.
     prefix: String,
     /// The pair mark, then the previous stem (and, while emitting, this one).
     pair: String,
+    /// A CJK bigram or unigram being emitted.
+    gram: String,
+    /// The last character of the CJK run being read, if one is.
+    run: Option<char>,
+    /// Characters in that run so far.
+    run_len: usize,
     emit: F,
 }
 
@@ -87,9 +192,9 @@ impl<F: FnMut(&str)> Words<F> {
         if self.word.is_empty() {
             return;
         }
-        if !is_stop_word(&self.word) && !self.word.bytes().all(|b| b.is_ascii_digit()) {
+        if !self.language.is_stop_word(&self.word) && !self.word.chars().all(char::is_numeric) {
             self.stemmed.clear();
-            stem_into(&self.word, &mut self.stemmed);
+            self.language.stem_into(&self.word, &mut self.stemmed);
             (self.emit)(&self.stemmed);
             if self.stemmed.len() > PREFIX && self.stemmed.is_char_boundary(PREFIX) {
                 self.prefix.truncate(PREFIX_MARK.len_utf8());
@@ -106,57 +211,31 @@ impl<F: FnMut(&str)> Words<F> {
         }
         self.word.clear();
     }
-}
 
-/// Words too common to tell tools apart (English function words and request filler).
-const STOP_WORDS: &[&str] = &[
-    "a", "about", "after", "all", "also", "am", "an", "and", "any", "are", "as", "at", "be",
-    "been", "before", "being", "between", "both", "but", "by", "can", "could", "did", "do", "does",
-    "doing", "during", "each", "either", "etc", "for", "from", "further", "given", "had", "has",
-    "have", "having", "he", "her", "here", "hers", "him", "his", "how", "i", "if", "in", "into",
-    "is", "it", "its", "itself", "just", "me", "might", "more", "most", "must", "my", "myself",
-    "no", "nor", "not", "of", "off", "on", "once", "only", "or", "other", "our", "ours", "out",
-    "over", "own", "please", "same", "shall", "she", "should", "so", "some", "such", "than",
-    "that", "the", "their", "theirs", "them", "then", "there", "these", "they", "this", "those",
-    "through", "to", "too", "under", "until", "up", "upon", "us", "very", "via", "was", "we",
-    "were", "what", "when", "where", "whether", "which", "while", "who", "whom", "whose", "why",
-    "will", "with", "would", "you", "your", "yours",
-];
-
-/// A word of at most eight bytes as one integer, so the stop-word test compares integers
-/// instead of strings (it runs for every word of every query).
-const fn pack(word: &[u8]) -> u64 {
-    let mut key = 0u64;
-    let mut i = 0;
-    while i < word.len() {
-        key = key << 8 | word[i] as u64;
-        i += 1;
-    }
-    key
-}
-
-/// [`STOP_WORDS`] packed and sorted, built at compile time.
-const STOP_KEYS: [u64; STOP_WORDS.len()] = {
-    let mut keys = [0u64; STOP_WORDS.len()];
-    let mut i = 0;
-    while i < keys.len() {
-        keys[i] = pack(STOP_WORDS[i].as_bytes());
-        // Insertion sort: const fn has no `sort`.
-        let mut j = i;
-        while j > 0 && keys[j - 1] > keys[j] {
-            let t = keys[j];
-            keys[j] = keys[j - 1];
-            keys[j - 1] = t;
-            j -= 1;
+    /// The next character of a CJK run: emits the bigram it ends.
+    fn push_cjk(&mut self, c: char) {
+        if let Some(p) = self.run {
+            self.gram.clear();
+            self.gram.push(p);
+            self.gram.push(c);
+            (self.emit)(&self.gram);
         }
-        i += 1;
+        self.run = Some(c);
+        self.run_len += 1;
+        // Words on either side of a run are not neighbours.
+        self.pair.truncate(PAIR_MARK.len_utf8());
     }
-    keys
-};
 
-fn is_stop_word(word: &str) -> bool {
-    // Stop words are at most eight bytes; longer words never are.
-    word.len() <= 8 && STOP_KEYS.binary_search(&pack(word.as_bytes())).is_ok()
+    /// The end of a CJK run: a run of one character is a term of its own.
+    fn end_run(&mut self) {
+        if let (Some(c), 1) = (self.run, self.run_len) {
+            self.gram.clear();
+            self.gram.push(c);
+            (self.emit)(&self.gram);
+        }
+        self.run = None;
+        self.run_len = 0;
+    }
 }
 
 #[cfg(test)]
@@ -166,7 +245,7 @@ mod tests {
 
     fn all(text: &str) -> Vec<String> {
         let mut out = Vec::new();
-        terms(text, |t| out.push(String::from(t)));
+        terms(text, Language::English, |t| out.push(String::from(t)));
         out
     }
 
@@ -217,13 +296,206 @@ mod tests {
         assert_eq!(stems("Año Vehículo"), ["año", "vehículo"]);
     }
 
+    /// The terms `language` gives `text`.
+    fn in_language(language: Language, text: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        terms(text, language, |t| out.push(String::from(t)));
+        out
+    }
+
+    /// The terms of `text` through one path or the other, whatever the text.
+    fn through(unicode: bool, text: &str) -> Vec<String> {
+        let mut out = Vec::new();
+        let mut w = Words {
+            language: Language::English,
+            word: String::new(),
+            stemmed: String::new(),
+            prefix: String::from(PREFIX_MARK),
+            pair: String::from(PAIR_MARK),
+            gram: String::new(),
+            run: None,
+            run_len: 0,
+            emit: |t: &str| out.push(String::from(t)),
+        };
+        if unicode {
+            unicode_words(text, &mut w);
+        } else {
+            ascii_words(text, &mut w);
+        }
+        w.flush();
+        w.end_run();
+        out
+    }
+
     #[test]
-    fn stop_word_list_is_sorted_and_short() {
-        assert!(STOP_WORDS.windows(2).all(|w| w[0] < w[1]));
-        assert!(STOP_WORDS.iter().all(|w| w.len() <= 8));
-        assert!(STOP_WORDS.iter().all(|w| is_stop_word(w)));
-        for word in ["table", "tab", "ab", "thee", "ours2", "yourselves"] {
-            assert!(!is_stop_word(word), "{word}");
+    fn cjk_runs_become_overlapping_bigrams() {
+        assert_eq!(all("丸ごと削除"), ["丸ご", "ごと", "と削", "削除"]);
+        // Korean: words between spaces, each read as bigrams (particles attached).
+        assert_eq!(all("테이블을 삭제"), ["테이", "이블", "블을", "삭제"]);
+        // Chinese.
+        assert_eq!(all("删除表格"), ["删除", "除表", "表格"]);
+        // Katakana with its long-vowel mark.
+        assert_eq!(all("テーブル"), ["テー", "ーブ", "ブル"]);
+    }
+
+    #[test]
+    fn a_cjk_run_of_one_character_is_a_term() {
+        assert_eq!(all("表"), ["表"]);
+        assert_eq!(all("表、図。"), ["表", "図"]);
+        assert_eq!(all("表 data"), ["表", "data"]);
+    }
+
+    #[test]
+    fn punctuation_and_other_scripts_end_a_run() {
+        // `、` and `・` are punctuation inside the CJK blocks.
+        assert_eq!(all("売上、月"), ["売上", "月"]);
+        assert_eq!(
+            all("データ・テーブル"),
+            ["デー", "ータ", "テー", "ーブ", "ブル"]
+        );
+        assert_eq!(
+            all("CSVファイルに出力"),
+            ["csv", "ファ", "ァイ", "イル", "ルに", "に出", "出力"]
+        );
+    }
+
+    #[test]
+    fn words_on_either_side_of_a_run_make_no_pair() {
+        let t = all("export ファイル data");
+        assert!(t.iter().all(|t| !t.starts_with(PAIR_MARK)), "{t:?}");
+        assert_eq!(
+            all("export data"),
+            ["export", "^expo", "data", "~export data"]
+        );
+    }
+
+    #[test]
+    fn full_and_half_width_forms_fold() {
+        assert_eq!(all("ＣＳＶ"), all("CSV"));
+        assert_eq!(all("ＣＳＶファイル"), all("CSVファイル"));
+        assert_eq!(all("ｶﾀｶﾅ"), all("カタカナ"));
+        assert_eq!(all("ﬁle"), all("file"));
+        assert_eq!(all("２０２４年"), ["年"]);
+    }
+
+    #[test]
+    fn unicode_word_boundaries() {
+        // A virama is a mark, not a letter: UAX #29 keeps it inside the word.
+        assert_eq!(all("नमस्ते दुनिया").len(), 3, "two words and their pair");
+        // Apostrophes split elisions, typographic or not.
+        assert_eq!(
+            in_language(Language::French, "l’application"),
+            in_language(Language::French, "l'application")
+        );
+        assert_eq!(
+            in_language(Language::French, "l'application"),
+            ["appliqu", "^appl"]
+        );
+        // Identifiers split in any script.
+        assert_eq!(stems("año_vehículo"), ["año", "vehículo"]);
+        assert_eq!(stems("größeÄndern"), ["größe", "ändern"]);
+        // Emoji and symbols are no words.
+        assert_eq!(stems("🚀 launch ✓"), ["launch"]);
+    }
+
+    #[test]
+    fn ascii_text_reads_the_same_on_either_path() {
+        for text in [
+            "getCurrentTime",
+            "triangle_properties.get",
+            "HTTPServer and XMLHttpRequest2Go",
+            "Find the area of a triangle with a base of 10 units",
+            "don't e.g. 3.14, 1,000; key:value user@example.com a-b/c",
+            "  trailing  ",
+            "",
+            "ABC",
+            "a1B2c3",
+            "x__y..z",
+        ] {
+            assert_eq!(through(false, text), through(true, text), "{text:?}");
+        }
+    }
+
+    #[test]
+    fn each_language_stems_and_drops_its_stop_words() {
+        let stems_in = |language, text| -> Vec<String> {
+            in_language(language, text)
+                .into_iter()
+                .filter(|t| !t.starts_with(PREFIX_MARK) && !t.starts_with(PAIR_MARK))
+                .collect()
+        };
+        for (language, a, b) in [
+            (
+                Language::German,
+                "Lösche bitte die Tabellen",
+                "löschen Tabelle",
+            ),
+            (
+                Language::French,
+                "Supprimez les tableaux",
+                "supprimer tableau",
+            ),
+            (
+                Language::Spanish,
+                "Elimina las tablas, por favor",
+                "eliminar tabla",
+            ),
+            (Language::Portuguese, "Exclua as tabelas", "excluir tabela"),
+            (
+                Language::Italian,
+                "Elimina tutte le tabelle",
+                "eliminare tabella",
+            ),
+            (
+                Language::Dutch,
+                "Verwijder de tabellen",
+                "verwijderen tabel",
+            ),
+        ] {
+            assert_eq!(stems_in(language, a), stems_in(language, b), "{language:?}");
+            assert_eq!(stems_in(language, a).len(), 2, "{language:?}: {a}");
+        }
+    }
+
+    #[test]
+    fn mixed_text_stems_latin_words_in_the_catalog_language() {
+        // English names beside Japanese descriptions.
+        assert_eq!(
+            in_language(Language::Japanese, "exportRows: 行をエクスポート"),
+            [
+                "export",
+                "^expo",
+                "row",
+                "~export row",
+                "行を",
+                "をエ",
+                "エク",
+                "クス",
+                "スポ",
+                "ポー",
+                "ート"
+            ]
+        );
+    }
+
+    #[test]
+    fn any_text_gives_terms_without_panicking() {
+        // A cheap generator over every plane, surrogates skipped.
+        let mut x: u32 = 0x1234_5678;
+        for _ in 0..2000 {
+            let mut text = String::new();
+            for _ in 0..12 {
+                x ^= x << 13;
+                x ^= x >> 17;
+                x ^= x << 5;
+                if let Some(c) = char::from_u32(x % 0x11_0000) {
+                    text.push(c);
+                }
+                text.push(char::from(b"aZ _.'"[(x % 6) as usize]));
+            }
+            for language in Language::ALL {
+                terms(&text, language, |t| assert!(!t.is_empty()));
+            }
         }
     }
 }

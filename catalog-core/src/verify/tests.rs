@@ -7,7 +7,7 @@ use alloc::{format, vec};
 use serde_json::json;
 
 use super::*;
-use crate::search::Index;
+use crate::search::{Index, Language};
 use crate::shape::{Bounds, Object, Property, Shape};
 use crate::{Info, Retention, Settings, ToolSet, ToolSpec, Visibility};
 
@@ -555,11 +555,13 @@ fn discovery() -> Discovery<'static, T, 1> {
             search_tool: "search",
             ask_tool: "secret",
             keep_discovered: Retention::Conversation,
+            language: Language::English,
         },
         index: Index {
             slots: &[0; 8],
             postings: &[],
             name_rank: &[0, 1, 2, 3, 4, 5],
+            language: Language::English,
         },
     })
 }
