@@ -83,6 +83,7 @@ pub(crate) fn weights(spec: Option<&str>) -> Result<Weights, Usage> {
             "b" => &mut w.b,
             "prefix" => &mut w.prefix,
             "pair" => &mut w.pair,
+            "unigram" => &mut w.unigram,
             other => return Err(Usage(format!("unknown weight `{other}`"))),
         };
         *slot = value;

@@ -4,7 +4,7 @@
 //! `eval-search`) are `cargo catalog`'s, from the `cargo-catalog` library, run with this
 //! repository's defaults: the example catalog at the root, from any folder of the
 //! workspace. The rest are the project's chores: `test` (every test with its protocol
-//! peers), `gen-catalog` and `bench-scale`.
+//! peers), `gen-catalog`, `bench-scale` and `eval-languages`.
 
 use std::path::Path;
 use std::process::ExitCode;
@@ -12,6 +12,7 @@ use std::process::ExitCode;
 use cargo_catalog::{Command, Defaults, Flags, Usage};
 
 mod r#gen;
+mod languages;
 mod scale;
 mod test;
 
@@ -47,6 +48,10 @@ commands:
       expansion (in this process and, with a nightly toolchain, inside rustc), build and
       rebuild times, search against tantivy, sizes, per catalog size; prints the tables of
       BENCHMARKS.md (run it with --release)
+  eval-languages [--k 5]
+      search on each set of tests/data/languages (Japanese, Chinese, Korean, German,
+      French, ...): recall@k on the requests for choosing parameters (01-20), on the
+      rest, on all, MRR@k and the median time per query, as a table (use --release)
 
 --catalog defaults to catalog.toml in the workspace root. The catalog commands are also
 `cargo catalog <command>` (`cargo install --path cargo-catalog`), where `check-catalog`
@@ -82,6 +87,7 @@ fn run(args: &[String]) -> Result<ExitCode, Usage> {
     match command.as_str() {
         "gen-catalog" => r#gen::run(&Flags::parse(rest)?),
         "bench-scale" => scale::run(&Flags::parse(rest)?),
+        "eval-languages" => languages::run(&Flags::parse(rest)?),
         "help" | "--help" | "-h" => {
             println!("{}", usage());
             Ok(ExitCode::SUCCESS)

@@ -556,3 +556,74 @@ fn providers_are_checked_names() {
     let all = crate::validate(HEAD).unwrap();
     assert_eq!(all.settings.providers, crate::provider::Provider::ALL);
 }
+
+#[test]
+fn unnamed_need_reads_japanese_and_names_what_the_tool_lacks() {
+    // English names, Japanese descriptions and requests: a mixed catalog.
+    let source = format!(
+        "{HEAD}{}{}{}",
+        row(
+            "dropTable",
+            "discoverable",
+            "テーブルを丸ごと削除します。元に戻せません。",
+            "examples = [\"テストテーブルを丸ごと消して\"]"
+        ),
+        row(
+            "createChart",
+            "discoverable",
+            "選んだ範囲からグラフを作ります。",
+            "keywords = [\"棒グラフ\", \"折れ線グラフ\"]\nexamples = [\"月ごとの売上を棒グラフにして\"]"
+        ),
+        row(
+            "exportCsv",
+            "discoverable",
+            "シートをＣＳＶファイルに書き出します。",
+            "examples = [\"csvでダウンロードしたい\"]"
+        ),
+    );
+    // Each example finds its tool: no finding.
+    assert_eq!(findings(&source), []);
+    // One that shares nothing with its tool is reported, with the stretches it lacks.
+    let lost = source.replace("テストテーブルを丸ごと消して", "在庫一覧");
+    let found = findings(&lost);
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert_eq!(found[0].0, LintId::UnnamedNeed);
+    let catalog = crate::validate(&lost).unwrap();
+    let help = run(&catalog, &lost, &Options::default()).findings[0]
+        .diagnostic
+        .help
+        .clone()
+        .unwrap();
+    assert!(help.contains("`在庫一覧`"), "{help}");
+    let tool = &catalog.tools[2];
+    assert_eq!(
+        reach::missing_words(tool, "テストテーブルを丸ごと消してcsv", Language::Japanese),
+        ["`テストテ`", "`と消して`", "`csv`"]
+    );
+}
+
+#[test]
+fn confusable_tools_compare_cjk_descriptions_by_bigrams() {
+    let pair = |a: &str| {
+        format!(
+            "{HEAD}{}{}",
+            row(
+                "deleteRows",
+                "discoverable",
+                &format!("選んだ行をシートから削除します。{a}"),
+                ""
+            ),
+            row(
+                "removeRows",
+                "discoverable",
+                "選んだ行をシートから削除します。",
+                ""
+            ),
+        )
+    };
+    let found = findings(&pair(""));
+    assert_eq!(found.len(), 1, "{found:#?}");
+    assert_eq!(found[0].0, LintId::ConfusableTools);
+    // Naming the other tool inside Japanese text, without spaces, is naming it.
+    assert!(findings(&pair("一時的に隠すにはremoveRowsを使います。")).is_empty());
+}

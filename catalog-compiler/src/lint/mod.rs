@@ -558,13 +558,14 @@ pub(crate) fn mentions(text: &str, name: &str) -> bool {
     false
 }
 
-/// The stems of a text's words (CJK text's bigrams), without prefix and pair terms: what
-/// the search reads, in the catalog's language.
+/// The stems of a text's words (CJK text's bigrams), without prefix, pair and unigram
+/// terms: what the search reads, in the catalog's language.
 pub(crate) fn stems(text: &str, language: Language) -> Vec<String> {
     let mut out = Vec::new();
     catalog_core::search::terms(text, language, |t| {
         if !t.starts_with(catalog_core::search::PREFIX_MARK)
             && !t.starts_with(catalog_core::search::PAIR_MARK)
+            && !t.starts_with(catalog_core::search::UNIGRAM_MARK)
         {
             out.push(t.to_string());
         }

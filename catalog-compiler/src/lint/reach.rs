@@ -118,7 +118,7 @@ fn ranks(catalog: &Catalog) -> Vec<ToolReach> {
 /// The words of `request` whose stems the tool's own text (name, keywords, description,
 /// parameters) lacks: candidates for its keywords. In CJK text, which has no words to
 /// point at, each stretch of the request whose bigrams the tool lacks.
-fn missing_words(tool: &Tool, request: &str, language: Language) -> Vec<String> {
+pub(super) fn missing_words(tool: &Tool, request: &str, language: Language) -> Vec<String> {
     let mut have: BTreeSet<String> = BTreeSet::new();
     let mut add = |text: &str| have.extend(stems(text, language));
     add(&tool.name);

@@ -7,7 +7,7 @@ use alloc::vec::Vec;
 use core::cmp::Ordering;
 
 use super::lang::Language;
-use super::text::{PAIR_MARK, PREFIX_MARK, terms};
+use super::text::{PAIR_MARK, PREFIX_MARK, UNIGRAM_MARK, terms};
 
 /// Where a piece of a tool's text comes from; each field has its own weight.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -51,6 +51,10 @@ pub struct Weights {
     /// Weight of a pair of neighbouring stems (see [`PAIR_MARK`](crate::search::PAIR_MARK))
     /// relative to a single stem.
     pub pair: f32,
+    /// Weight of each character of a CJK run as a term of its own (see
+    /// [`UNIGRAM_MARK`](crate::search::UNIGRAM_MARK)) relative to a bigram; 0 leaves them
+    /// out of the index.
+    pub unigram: f32,
 }
 
 impl Weights {
@@ -58,7 +62,8 @@ impl Weights {
     ///
     /// Chosen on the BFCL development split (`cargo xtask eval-search`): names count
     /// most, parameter names as much as the description, `k1` high because tool texts are
-    /// short and a repeated word is real evidence.
+    /// short and a repeated word is real evidence. `unigram` was chosen on the first half
+    /// of the Japanese, Chinese and Korean sets (`cargo xtask eval-languages`).
     pub const DEFAULT: Weights = Weights {
         name: 2.5,
         keyword: 2.0,
@@ -70,6 +75,7 @@ impl Weights {
         b: 0.75,
         prefix: 0.3,
         pair: 0.4,
+        unigram: 0.2,
     };
 }
 
@@ -304,16 +310,21 @@ impl Builder {
             return;
         };
         let f = field as usize;
-        let (prefix_weight, pair_weight) = (self.weights.prefix, self.weights.pair);
+        let w = self.weights;
         terms(text, self.language, |t| {
             let x = if t.starts_with(PREFIX_MARK) {
-                prefix_weight
+                w.prefix
             } else if t.starts_with(PAIR_MARK) {
-                pair_weight
+                w.pair
+            } else if t.starts_with(UNIGRAM_MARK) {
+                w.unigram
             } else {
                 len[f] += 1.0;
                 1.0
             };
+            if x == 0.0 {
+                return;
+            }
             let h = hash(t);
             if let Some((_, counts)) = doc.iter_mut().find(|(term, _)| *term == h) {
                 counts[f] += x;

@@ -37,6 +37,12 @@ pub const PREFIX_MARK: char = '^';
 /// gone (`area of a triangle` → `~area triangl`), so a phrase outranks its scattered words.
 pub const PAIR_MARK: char = '~';
 
+/// What a CJK character's own term starts with, in a run of more than one (a run of one
+/// is its character alone, at full weight): `売上` and `売り上げ` share no bigram, but
+/// share `|売` and `|上`, at [`Weights::unigram`](crate::search::Weights::unigram).
+/// Hiragana gets none: alone, it is mostly particles and endings.
+pub const UNIGRAM_MARK: char = '|';
+
 /// Calls `emit` with each term of `text`, in order: each word's stem, its prefix term (for
 /// stems longer than [`PREFIX`]), and the pair it makes with the previous stem; each
 /// bigram of a run of CJK characters (see the module's documentation). `language` picks
@@ -212,13 +218,28 @@ impl<F: FnMut(&str)> Words<F> {
         self.word.clear();
     }
 
-    /// The next character of a CJK run: emits the bigram it ends.
+    /// The next character of a CJK run: emits the bigram it ends, and the unigrams of a
+    /// run longer than one.
     fn push_cjk(&mut self, c: char) {
         if let Some(p) = self.run {
             self.gram.clear();
             self.gram.push(p);
             self.gram.push(c);
             (self.emit)(&self.gram);
+            // Hiragana characters alone are mostly particles and endings (`を`, `て`),
+            // in every request and every description: no unigram of their own.
+            let hira = |x: char| ('\u{3041}'..='\u{309F}').contains(&x);
+            self.gram.clear();
+            self.gram.push(UNIGRAM_MARK);
+            if self.run_len == 1 && !hira(p) {
+                self.gram.push(p);
+                (self.emit)(&self.gram);
+                self.gram.truncate(UNIGRAM_MARK.len_utf8());
+            }
+            if !hira(c) {
+                self.gram.push(c);
+                (self.emit)(&self.gram);
+            }
         }
         self.run = Some(c);
         self.run_len += 1;
@@ -243,9 +264,14 @@ mod tests {
     use super::*;
     use alloc::vec::Vec;
 
+    /// The terms of `text` but CJK characters' own, which [`unigrams`] shows.
     fn all(text: &str) -> Vec<String> {
         let mut out = Vec::new();
-        terms(text, Language::English, |t| out.push(String::from(t)));
+        terms(text, Language::English, |t| {
+            if !t.starts_with(UNIGRAM_MARK) {
+                out.push(String::from(t));
+            }
+        });
         out
     }
 
@@ -299,7 +325,11 @@ mod tests {
     /// The terms `language` gives `text`.
     fn in_language(language: Language, text: &str) -> Vec<String> {
         let mut out = Vec::new();
-        terms(text, language, |t| out.push(String::from(t)));
+        terms(text, language, |t| {
+            if !t.starts_with(UNIGRAM_MARK) {
+                out.push(String::from(t));
+            }
+        });
         out
     }
 
@@ -336,6 +366,20 @@ mod tests {
         assert_eq!(all("删除表格"), ["删除", "除表", "表格"]);
         // Katakana with its long-vowel mark.
         assert_eq!(all("テーブル"), ["テー", "ーブ", "ブル"]);
+    }
+
+    #[test]
+    fn unigrams() {
+        let mut out = Vec::new();
+        terms("売上 表", Language::English, |t| {
+            out.push(String::from(t));
+        });
+        assert_eq!(out, ["売上", "|売", "|上", "表"]);
+        out.clear();
+        terms("売り上げ", Language::English, |t| {
+            out.push(String::from(t));
+        });
+        assert_eq!(out, ["売り", "|売", "り上", "|上", "上げ"]);
     }
 
     #[test]
