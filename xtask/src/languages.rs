@@ -3,8 +3,8 @@
 //! recall@k and MRR@k on the requests for choosing parameters (`<lang>-01` to `-20`), on
 //! the rest (for reporting), and on all, with the median time per query.
 //!
-//! Each catalog is searched with `language` set to its folder's name (`ja`, `de`, ...):
-//! the sets were written before the setting existed, and their folders name the language.
+//! Each catalog is searched in the `language` its `[settings]` declare, as `catalog!` and
+//! `cargo catalog search` would search it.
 
 use std::path::Path;
 use std::process::ExitCode;
@@ -12,7 +12,7 @@ use std::time::Instant;
 
 use cargo_catalog::{Flags, Usage};
 use catalog_compiler::search::{Request, percentile};
-use catalog_core::search::{Language, OwnedIndex, Scratch, Weights};
+use catalog_core::search::{OwnedIndex, Scratch, Weights};
 
 /// Requests `<lang>-01` to `<lang>-20` choose parameters; the rest report.
 const TUNING: usize = 20;
@@ -34,23 +34,18 @@ pub(crate) fn run(flags: &Flags) -> Result<ExitCode, Usage> {
     );
     println!("|---|---|---|---|---|---|---|---|---|");
     for dir in dirs {
-        let Some(language) = Language::from_code(&dir) else {
-            eprintln!("skipped `{dir}`: not a language code search knows");
-            continue;
-        };
         let read = |file: &str| {
             std::fs::read_to_string(root.join(&dir).join(file))
                 .map_err(|e| Usage(format!("cannot read {dir}/{file}: {e}")))
         };
         let source = read("catalog.toml")?;
-        let mut catalog = catalog_compiler::compile(&source).map_err(|d| {
+        let catalog = catalog_compiler::compile(&source).map_err(|d| {
             Usage(catalog_compiler::render_all(
                 &format!("{dir}/catalog.toml"),
                 &source,
                 &d,
             ))
         })?;
-        catalog.settings.language = language;
         let requests = catalog_compiler::search::requests(&catalog, &read("requests.jsonl")?)
             .map_err(|e| Usage(format!("{dir}/requests.jsonl:{e}")))?;
         let index = catalog_compiler::search::index(&catalog, Weights::DEFAULT);
