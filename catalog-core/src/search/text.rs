@@ -50,17 +50,7 @@ pub const UNIGRAM_MARK: char = '|';
 ///
 /// `getCurrentTime` → `get`, `current`, `^curr`, `~get current`, `time`, `~current time`.
 pub fn terms(text: &str, language: Language, emit: impl FnMut(&str)) {
-    let mut w = Words {
-        language,
-        word: String::new(),
-        stemmed: String::new(),
-        prefix: String::from(PREFIX_MARK),
-        pair: String::from(PAIR_MARK),
-        gram: String::new(),
-        run: None,
-        run_len: 0,
-        emit,
-    };
+    let mut w = Words::new(language, emit);
     if text.is_ascii() {
         ascii_words(text, &mut w);
     } else {
@@ -194,6 +184,20 @@ struct Words<F> {
 }
 
 impl<F: FnMut(&str)> Words<F> {
+    fn new(language: Language, emit: F) -> Self {
+        Words {
+            language,
+            word: String::new(),
+            stemmed: String::new(),
+            prefix: String::from(PREFIX_MARK),
+            pair: String::from(PAIR_MARK),
+            gram: String::new(),
+            run: None,
+            run_len: 0,
+            emit,
+        }
+    }
+
     fn flush(&mut self) {
         if self.word.is_empty() {
             return;
@@ -336,17 +340,7 @@ mod tests {
     /// The terms of `text` through one path or the other, whatever the text.
     fn through(unicode: bool, text: &str) -> Vec<String> {
         let mut out = Vec::new();
-        let mut w = Words {
-            language: Language::English,
-            word: String::new(),
-            stemmed: String::new(),
-            prefix: String::from(PREFIX_MARK),
-            pair: String::from(PAIR_MARK),
-            gram: String::new(),
-            run: None,
-            run_len: 0,
-            emit: |t: &str| out.push(String::from(t)),
-        };
+        let mut w = Words::new(Language::English, |t: &str| out.push(String::from(t)));
         if unicode {
             unicode_words(text, &mut w);
         } else {
