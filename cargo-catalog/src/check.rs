@@ -2,10 +2,11 @@
 //! derived sets, the tokens each provider's request spends on the tools, which examples
 //! the catalog's own search answers, and a table of the lints.
 
+use std::io::Write as _;
 use std::process::ExitCode;
 
 use catalog_compiler::lint::{self, Finding, Level, LintId, Tokenizer};
-use catalog_compiler::{Diagnostic, Located};
+use catalog_compiler::{Diagnostic, Lines, Located};
 use serde_json::json;
 
 use crate::args::{Flags, Format, Usage};
@@ -36,9 +37,10 @@ fn run(path: &str, source: &str, format: Format) -> ExitCode {
                     catalog_compiler::render_all(path, source, &diagnostics)
                 ),
                 Format::Json => {
+                    let lines = Lines::new(source);
                     let errors: Vec<_> = diagnostics
                         .iter()
-                        .map(|d| diagnostic_json(path, source, d, None))
+                        .map(|d| diagnostic_json(path, &lines, d, None))
                         .collect();
                     println!(
                         "{:#}",
@@ -67,10 +69,12 @@ fn run(path: &str, source: &str, format: Format) -> ExitCode {
     };
     let report = lint::run(&catalog, source, &options);
     let denied = report.findings.iter().any(|f| f.level == Level::Deny);
+    let lines = Lines::new(source);
     match format {
         Format::Human => {
+            let mut err = std::io::stderr().lock();
             for f in &report.findings {
-                eprintln!("{}", catalog_compiler::render(path, source, &f.labelled()));
+                let _ = writeln!(err, "{}", lines.render(path, &f.labelled()));
             }
             print!("{}", summary(path, &catalog, &report));
         }
@@ -79,7 +83,7 @@ fn run(path: &str, source: &str, format: Format) -> ExitCode {
                 report.findings.iter().partition(|f| f.level == Level::Deny);
             let list = |fs: Vec<&Finding>| -> Vec<serde_json::Value> {
                 fs.into_iter()
-                    .map(|f| diagnostic_json(path, source, &f.diagnostic, Some(f)))
+                    .map(|f| diagnostic_json(path, &lines, &f.diagnostic, Some(f)))
                     .collect()
             };
             println!(
@@ -108,11 +112,11 @@ fn run(path: &str, source: &str, format: Format) -> ExitCode {
 /// and level.
 fn diagnostic_json(
     path: &str,
-    source: &str,
+    lines: &Lines<'_>,
     d: &Diagnostic,
     finding: Option<&Finding>,
 ) -> serde_json::Value {
-    let at = Located::new(path, source, d);
+    let at = Located::at(path, lines, d);
     let mut v = json!({ "file": at.file, "line": at.line, "column": at.column, "message": d.message, "help": d.help });
     if let Some(f) = finding {
         v["lint"] = json!(f.lint.name());

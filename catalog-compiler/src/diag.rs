@@ -68,12 +68,72 @@ impl Errors {
 /// Line and column (both 1-based, column in characters) of a byte offset.
 #[must_use]
 pub fn line_col(source: &str, offset: usize) -> (usize, usize) {
-    let offset = floor_char_boundary(source, offset);
-    let before = &source[..offset];
-    let line = before.matches('\n').count() + 1;
-    let line_start = before.rfind('\n').map_or(0, |i| i + 1);
-    let col = source[line_start..offset].chars().count() + 1;
-    (line, col)
+    Lines::new(source).line_col(offset)
+}
+
+/// A source with where each of its lines starts, so that locating each of many findings
+/// in a large catalog is a binary search, not a scan from the top.
+#[derive(Clone, Debug)]
+pub struct Lines<'a> {
+    source: &'a str,
+    starts: Vec<usize>,
+}
+
+impl<'a> Lines<'a> {
+    /// Indexes `source`'s lines.
+    #[must_use]
+    pub fn new(source: &'a str) -> Self {
+        let starts = std::iter::once(0)
+            .chain(source.match_indices('\n').map(|(i, _)| i + 1))
+            .collect();
+        Lines { source, starts }
+    }
+
+    /// Line and column (both 1-based, column in characters) of a byte offset.
+    #[must_use]
+    pub fn line_col(&self, offset: usize) -> (usize, usize) {
+        let offset = floor_char_boundary(self.source, offset);
+        let line = self.starts.partition_point(|&s| s <= offset);
+        let col = self.source[self.starts[line - 1]..offset].chars().count() + 1;
+        (line, col)
+    }
+
+    /// The text of 1-based line `n`, without its line break.
+    fn line(&self, n: usize) -> &'a str {
+        let start = self.starts[n - 1];
+        let end = self.starts.get(n).map_or(self.source.len(), |&e| e - 1);
+        self.source[start..end]
+            .strip_suffix('\r')
+            .unwrap_or(&self.source[start..end])
+    }
+
+    /// [`render`], with the lines already indexed.
+    #[must_use]
+    pub fn render(&self, file: &str, d: &Diagnostic) -> String {
+        let source = self.source;
+        let (line, col) = self.line_col(d.span.start);
+        let mut out = format!("{file}:{line}:{col}: {}\n", d.message);
+        let text = self.line(line);
+        let gutter = line.to_string().len();
+        let pad = " ".repeat(gutter);
+        let _ = writeln!(out, "{pad} |");
+        let _ = writeln!(out, "{line} | {text}");
+        // Underline to the end of the span or of the line, whichever comes first.
+        let start = floor_char_boundary(source, d.span.start);
+        let end = floor_char_boundary(source, d.span.end.max(start));
+        let on_line = source[start..end].split('\n').next().unwrap_or("");
+        let width = on_line.chars().count().max(1);
+        let indent: String = text
+            .chars()
+            .take(col - 1)
+            .map(|c| if c == '\t' { '\t' } else { ' ' })
+            .collect();
+        let _ = writeln!(out, "{pad} | {indent}{}", "^".repeat(width));
+        if let Some(help) = &d.help {
+            let _ = writeln!(out, "{pad} = help: {help}");
+        }
+        out
+    }
 }
 
 fn floor_char_boundary(s: &str, mut i: usize) -> usize {
@@ -101,7 +161,13 @@ impl<'a> Located<'a> {
     /// Resolves `diagnostic` against `source`, the text of `file`.
     #[must_use]
     pub fn new(file: &'a str, source: &str, diagnostic: &'a Diagnostic) -> Self {
-        let (line, column) = line_col(source, diagnostic.span.start);
+        Located::at(file, &Lines::new(source), diagnostic)
+    }
+
+    /// [`Located::new`], with the lines already indexed.
+    #[must_use]
+    pub fn at(file: &'a str, lines: &Lines<'_>, diagnostic: &'a Diagnostic) -> Self {
+        let (line, column) = lines.line_col(diagnostic.span.start);
         Located {
             file,
             line,
@@ -123,36 +189,16 @@ impl<'a> Located<'a> {
 /// ```
 #[must_use]
 pub fn render(file: &str, source: &str, d: &Diagnostic) -> String {
-    let (line, col) = line_col(source, d.span.start);
-    let mut out = format!("{file}:{line}:{col}: {}\n", d.message);
-    let text = source.lines().nth(line - 1).unwrap_or("");
-    let gutter = line.to_string().len();
-    let pad = " ".repeat(gutter);
-    let _ = writeln!(out, "{pad} |");
-    let _ = writeln!(out, "{line} | {text}");
-    // Underline to the end of the span or of the line, whichever comes first.
-    let start = floor_char_boundary(source, d.span.start);
-    let end = floor_char_boundary(source, d.span.end.max(start));
-    let on_line = source[start..end].split('\n').next().unwrap_or("");
-    let width = on_line.chars().count().max(1);
-    let indent: String = text
-        .chars()
-        .take(col - 1)
-        .map(|c| if c == '\t' { '\t' } else { ' ' })
-        .collect();
-    let _ = writeln!(out, "{pad} | {indent}{}", "^".repeat(width));
-    if let Some(help) = &d.help {
-        let _ = writeln!(out, "{pad} = help: {help}");
-    }
-    out
+    Lines::new(source).render(file, d)
 }
 
 /// Renders every diagnostic, separated by blank lines, with a closing count.
 #[must_use]
 pub fn render_all(file: &str, source: &str, diagnostics: &[Diagnostic]) -> String {
+    let lines = Lines::new(source);
     let mut out = String::new();
     for d in diagnostics {
-        out.push_str(&render(file, source, d));
+        out.push_str(&lines.render(file, d));
         out.push('\n');
     }
     let n = diagnostics.len();

@@ -22,7 +22,7 @@ pub mod search;
 mod shape;
 mod spec;
 
-pub use diag::{Diagnostic, Located, render, render_all};
+pub use diag::{Diagnostic, Lines, Located, render, render_all};
 pub use expand::{Options, expand, skeleton};
 pub use model::{Catalog, Outline};
 pub use spec::specs;

@@ -345,6 +345,37 @@ fn confusable_tools_must_name_each_other_once() {
 }
 
 #[test]
+fn a_row_close_to_several_earlier_ones_gets_one_finding_naming_the_closest() {
+    let mut source = HEAD.to_string();
+    for (name, description) in [
+        ("openTable", "Opens a table in the grid."),
+        ("openTableCopy", "Opens a copy of a table in the grid."),
+        ("openTableView", "Opens a table in the grid as a view."),
+        (
+            "openTableNow",
+            "Opens a table in the grid now. Unlike openTableView, not as a view.",
+        ),
+    ] {
+        source.push_str(&row(name, "inline", description, ""));
+    }
+    let found: Vec<_> = findings(&source)
+        .into_iter()
+        .filter(|f| f.0 == LintId::ConfusableTools)
+        .collect();
+    let messages: Vec<&str> = found.iter().map(|f| f.3.as_str()).collect();
+    assert_eq!(
+        messages,
+        [
+            "`openTable` and `openTableCopy` are easy to confuse (names 67% alike, descriptions 70%), and neither description names the other",
+            "`openTableView` is easy to confuse with 2 earlier tools: `openTable` (names 67% alike, descriptions 77%), `openTableCopy` (names 50% alike, descriptions 54%); neither description of each pair names the other",
+            // It names `openTableView`, so that pair is not reported: one is left.
+            "`openTable` and `openTableNow` are easy to confuse (names 67% alike, descriptions 60%), and neither description names the other",
+        ]
+    );
+    assert_eq!(found[1].2, line_of(&source, "as a view."));
+}
+
+#[test]
 fn poisoned_descriptions_are_found_where_they_are_written() {
     let source = format!(
         "{HEAD}{}{}{}",
