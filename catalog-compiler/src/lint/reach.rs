@@ -9,7 +9,7 @@
 use std::collections::BTreeSet;
 
 use catalog_core::Visibility;
-use catalog_core::search::{Scratch, Weights, is_cjk, is_word_splitter};
+use catalog_core::search::{Scratch, Weights, is_cjk, is_word_splitter, script_runs};
 use unicode_segmentation::UnicodeSegmentation;
 
 use super::{Ctx, Found, LintId, stems};
@@ -148,7 +148,8 @@ pub(super) fn missing_words(tool: &Tool, request: &str, language: Language) -> V
     out
 }
 
-/// `text` as written, cut into its runs of CJK characters (`true`) and its other words
+/// `text` as written, cut into its runs of CJK characters, one script each as search cuts
+/// them (`true`), and its other words
 /// (`false`: UAX #29's, split where search splits them, `week's` → `week`, `s`), in
 /// order; spaces and punctuation left out.
 fn pieces(text: &str) -> Vec<(&str, bool)> {
@@ -169,7 +170,7 @@ fn pieces(text: &str) -> Vec<(&str, bool)> {
                 run = Some(i);
             }
             (false, Some(start)) => {
-                out.push((&text[start..i], true));
+                out.extend(script_runs(&text[start..i]).into_iter().map(|r| (r, true)));
                 run = None;
                 done = i;
             }
@@ -177,7 +178,7 @@ fn pieces(text: &str) -> Vec<(&str, bool)> {
         }
     }
     match run {
-        Some(start) => out.push((&text[start..], true)),
+        Some(start) => out.extend(script_runs(&text[start..]).into_iter().map(|r| (r, true))),
         None => other(&text[done..], &mut out),
     }
     out

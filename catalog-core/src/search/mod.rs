@@ -13,4 +13,6 @@ pub use index::{
     Weights,
 };
 pub use lang::Language;
-pub use text::{PAIR_MARK, PREFIX, PREFIX_MARK, UNIGRAM_MARK, is_cjk, is_word_splitter, terms};
+pub use text::{
+    PAIR_MARK, PREFIX, PREFIX_MARK, UNIGRAM_MARK, is_cjk, is_word_splitter, script_runs, terms,
+};

@@ -10,13 +10,20 @@
 //! `getCurrentTime`, `l'application`. Text written without spaces between words (Chinese,
 //! Japanese; Korean attaches particles to its words) is indexed the way Lucene's CJK
 //! analyzer does it without a dictionary: each run of such characters as its overlapping
-//! bigrams (`丸ごと削除` → `丸ご`, `ごと`, `と削`, `削除`), a run of one character as itself.
+//! bigrams, a run of one character as itself. A run is one script's (Han, Hiragana,
+//! Katakana, Hangul), as in Elasticsearch's and Lucene's CJK analysis, where the
+//! tokenizer splits at a change of script: Japanese writes a word's stem in kanji and its
+//! ending and particles in hiragana, so `シートを消して` is `シート`, `を`, `消`, `して`,
+//! and `消` meets `消す` (`消`, `す`) where `消し` and `消す` would not. A Katakana word
+//! of four characters or more loses a trailing long-vowel mark (`フィルター` is `フィルタ`),
+//! as Lucene's Japanese analyzer has it.
 //!
 //! ASCII text, nearly every English catalog and request, takes a path of its own that
 //! needs neither table: for ASCII, UAX #29's words split at identifier punctuation are
 //! exactly the runs of letters and digits, and NFKC changes nothing.
 
 use alloc::string::String;
+use alloc::vec::Vec;
 
 use unicode_normalization::UnicodeNormalization;
 use unicode_segmentation::UnicodeSegmentation;
@@ -37,10 +44,10 @@ pub const PREFIX_MARK: char = '^';
 /// gone (`area of a triangle` → `~area triangl`), so a phrase outranks its scattered words.
 pub const PAIR_MARK: char = '~';
 
-/// What a CJK character's own term starts with, in a run of more than one (a run of one
-/// is its character alone, at full weight): `売上` and `売り上げ` share no bigram, but
-/// share `|売` and `|上`, at [`Weights::unigram`](crate::search::Weights::unigram).
-/// Hiragana gets none: alone, it is mostly particles and endings.
+/// What a CJK character's own term starts with: `売上` and `売り上げ` share no bigram, but
+/// share `|売` and `|上`, at [`Weights::unigram`](crate::search::Weights::unigram). A run
+/// of one character is also its character alone, at full weight, so `消す` finds `消去`
+/// through `|消`. Hiragana gets none: alone, it is mostly particles and endings.
 pub const UNIGRAM_MARK: char = '|';
 
 /// Calls `emit` with each term of `text`, in order: each word's stem, its prefix term (for
@@ -165,6 +172,30 @@ pub fn is_cjk(c: char) -> bool {
     ) && c.is_alphanumeric()
 }
 
+/// `text`, a run of characters [`is_cjk`] accepts, cut where search cuts it: at each
+/// change of script (`テーブルを消して` → `テーブル`, `を`, `消`, `して`).
+#[must_use]
+pub fn script_runs(text: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let (mut start, mut script) = (0, None);
+    for (i, c) in text.char_indices() {
+        let s = match (Script::of(c), script) {
+            // The long-vowel mark lengthens the kana before it, in either script.
+            (_, Some(k @ (Script::Hiragana | Script::Katakana))) if c == LONG_VOWEL => k,
+            (s, _) => s,
+        };
+        if script.is_some_and(|k| k != s) {
+            out.push(&text[start..i]);
+            start = i;
+        }
+        script = Some(s);
+    }
+    if start < text.len() {
+        out.push(&text[start..]);
+    }
+    out
+}
+
 /// The word being read and the buffers its terms are built in, reused across words.
 struct Words<F> {
     language: Language,
@@ -176,10 +207,10 @@ struct Words<F> {
     pair: String,
     /// A CJK bigram or unigram being emitted.
     gram: String,
-    /// The last character of the CJK run being read, if one is.
-    run: Option<char>,
-    /// Characters in that run so far.
-    run_len: usize,
+    /// The CJK run being read.
+    run: Vec<char>,
+    /// The script of that run (of the last run, while none is read).
+    script: Script,
     emit: F,
 }
 
@@ -192,8 +223,8 @@ impl<F: FnMut(&str)> Words<F> {
             prefix: String::from(PREFIX_MARK),
             pair: String::from(PAIR_MARK),
             gram: String::new(),
-            run: None,
-            run_len: 0,
+            run: Vec::new(),
+            script: Script::Han,
             emit,
         }
     }
@@ -222,44 +253,96 @@ impl<F: FnMut(&str)> Words<F> {
         self.word.clear();
     }
 
-    /// The next character of a CJK run: emits the bigram it ends, and the unigrams of a
-    /// run longer than one.
+    /// The next character of a CJK run. A run is one script's: where kanji meets kana, or
+    /// Hiragana meets Katakana, one run ends and the next begins.
     fn push_cjk(&mut self, c: char) {
-        if let Some(p) = self.run {
-            self.gram.clear();
-            self.gram.push(p);
-            self.gram.push(c);
-            (self.emit)(&self.gram);
-            // Hiragana characters alone are mostly particles and endings (`を`, `て`),
-            // in every request and every description: no unigram of their own.
-            let hira = |x: char| ('\u{3041}'..='\u{309F}').contains(&x);
-            self.gram.clear();
-            self.gram.push(UNIGRAM_MARK);
-            if self.run_len == 1 && !hira(p) {
-                self.gram.push(p);
-                (self.emit)(&self.gram);
-                self.gram.truncate(UNIGRAM_MARK.len_utf8());
-            }
-            if !hira(c) {
-                self.gram.push(c);
-                (self.emit)(&self.gram);
-            }
+        let mut script = Script::of(c);
+        let c = match (c, self.run.last()) {
+            // An iteration mark repeats the kanji before it: `人々` is `人人`.
+            ('々', Some(&p)) if self.script == Script::Han => p,
+            _ => c,
+        };
+        // The long-vowel mark lengthens the kana before it, in either script.
+        if c == LONG_VOWEL && matches!(self.script, Script::Hiragana | Script::Katakana) {
+            script = self.script;
         }
-        self.run = Some(c);
-        self.run_len += 1;
+        if script != self.script {
+            self.end_run();
+            self.script = script;
+        }
+        self.run.push(c);
         // Words on either side of a run are not neighbours.
         self.pair.truncate(PAIR_MARK.len_utf8());
     }
 
-    /// The end of a CJK run: a run of one character is a term of its own.
+    /// The end of a CJK run: emits its bigrams, and its characters' own terms (see
+    /// [`UNIGRAM_MARK`]) but for Hiragana's and the long-vowel mark's.
     fn end_run(&mut self) {
-        if let (Some(c), 1) = (self.run, self.run_len) {
-            self.gram.clear();
-            self.gram.push(c);
-            (self.emit)(&self.gram);
+        let script = self.script;
+        // `フィルター` and `フィルタ` are one word: a trailing long-vowel mark goes, in
+        // words of four characters or more (as Lucene's Katakana stemmer does).
+        if script != Script::Han && self.run.len() >= 4 && self.run.last() == Some(&LONG_VOWEL) {
+            self.run.pop();
         }
-        self.run = None;
-        self.run_len = 0;
+        let run = core::mem::take(&mut self.run);
+        if script == Script::Hiragana {
+            for pair in run.windows(2) {
+                self.emit_chars(None, pair);
+            }
+        } else if let [c] = run[..] {
+            self.emit_chars(None, &[c]);
+            self.emit_chars(Some(UNIGRAM_MARK), &[c]);
+        } else {
+            for (i, pair) in run.windows(2).enumerate() {
+                self.emit_chars(None, pair);
+                if i == 0 {
+                    self.emit_chars(Some(UNIGRAM_MARK), &pair[..1]);
+                }
+                if pair[1] != LONG_VOWEL {
+                    self.emit_chars(Some(UNIGRAM_MARK), &pair[1..]);
+                }
+            }
+        }
+        // The buffer goes back, emptied, to be reused.
+        self.run = run;
+        self.run.clear();
+    }
+
+    /// Emits `mark` (if any) and `chars` as one term.
+    fn emit_chars(&mut self, mark: Option<char>, chars: &[char]) {
+        self.gram.clear();
+        self.gram.extend(mark);
+        self.gram.extend(chars);
+        (self.emit)(&self.gram);
+    }
+}
+
+/// Katakana's long-vowel mark, `ー`.
+const LONG_VOWEL: char = '\u{30FC}';
+
+/// The script of a CJK character (see [`is_cjk`]): a run of CJK characters is one
+/// script's.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Script {
+    /// Han (kanji, hanzi), and the iteration and closing marks `々`, `〆`, `〇`.
+    Han,
+    /// Hiragana, and the vertical kana repeat marks.
+    Hiragana,
+    /// Katakana, with its long-vowel mark `ー` (which Hiragana borrows: `すごーい`).
+    Katakana,
+    /// Hangul syllables and jamo.
+    Hangul,
+}
+
+impl Script {
+    /// The script of `c`, a character [`is_cjk`] accepts.
+    fn of(c: char) -> Script {
+        match u32::from(c) {
+            0x1100..=0x11FF | 0x3130..=0x318F | 0xA960..=0xA97F | 0xAC00..=0xD7FF => Script::Hangul,
+            0x3031..=0x3035 | 0x3041..=0x309F => Script::Hiragana,
+            0x30A0..=0x30FF | 0x31F0..=0x31FF => Script::Katakana,
+            _ => Script::Han,
+        }
     }
 }
 
@@ -353,7 +436,8 @@ mod tests {
 
     #[test]
     fn cjk_runs_become_overlapping_bigrams() {
-        assert_eq!(all("丸ごと削除"), ["丸ご", "ごと", "と削", "削除"]);
+        // Japanese: one run per script.
+        assert_eq!(all("丸ごと削除"), ["丸", "ごと", "削除"]);
         // Korean: words between spaces, each read as bigrams (particles attached).
         assert_eq!(all("테이블을 삭제"), ["테이", "이블", "블을", "삭제"]);
         // Chinese.
@@ -368,12 +452,63 @@ mod tests {
         terms("売上 表", Language::English, |t| {
             out.push(String::from(t));
         });
-        assert_eq!(out, ["売上", "|売", "|上", "表"]);
+        assert_eq!(out, ["売上", "|売", "|上", "表", "|表"]);
         out.clear();
         terms("売り上げ", Language::English, |t| {
             out.push(String::from(t));
         });
-        assert_eq!(out, ["売り", "|売", "り上", "|上", "上げ"]);
+        assert_eq!(out, ["売", "|売", "上", "|上"]);
+        out.clear();
+        // Katakana's, but the long-vowel mark's.
+        terms("ソート", Language::English, |t| {
+            out.push(String::from(t));
+        });
+        assert_eq!(out, ["ソー", "|ソ", "ート", "|ト"]);
+    }
+
+    #[test]
+    fn a_kanji_stem_meets_its_other_endings() {
+        // `消して`, `消しちゃって` and `消す` share `消`, their kanji, alone.
+        let kanji = |text| -> Vec<String> {
+            all(text)
+                .into_iter()
+                .filter(|t| t.chars().all(|c| Script::of(c) == Script::Han))
+                .collect()
+        };
+        assert_eq!(kanji("シートを消して"), ["消"]);
+        assert_eq!(kanji("消しちゃって"), ["消"]);
+        assert_eq!(kanji("消す"), ["消"]);
+        assert_eq!(all("シートを消して"), ["シー", "ート", "消", "して"]);
+        // `人々` is `人人`.
+        assert_eq!(all("人々"), all("人人"));
+    }
+
+    #[test]
+    fn hiragana_gives_bigrams_and_no_character_alone() {
+        assert_eq!(all("行を"), ["行"]);
+        assert_eq!(all("まとめて"), ["まと", "とめ", "めて"]);
+        assert_eq!(all("の"), Vec::<String>::new());
+    }
+
+    #[test]
+    fn script_runs_cut_where_terms_do() {
+        assert_eq!(
+            script_runs("テーブルを丸ごと消して"),
+            ["テーブル", "を", "丸", "ごと", "消", "して"]
+        );
+        assert_eq!(script_runs("すごーいデータ"), ["すごーい", "データ"]);
+        assert_eq!(script_runs("表"), ["表"]);
+        assert_eq!(script_runs(""), Vec::<&str>::new());
+    }
+
+    #[test]
+    fn katakana_spelling_variants_meet() {
+        assert_eq!(all("フィルター"), all("フィルタ"));
+        assert_eq!(all("ユーザー"), all("ユーザ"));
+        // Three characters or fewer keep the mark: `ソート` is not `ソト`.
+        assert_eq!(all("コピー"), ["コピ", "ピー"]);
+        // Hiragana borrows the mark.
+        assert_eq!(all("すごーい"), ["すご", "ごー", "ーい"]);
     }
 
     #[test]
@@ -393,7 +528,7 @@ mod tests {
         );
         assert_eq!(
             all("CSVファイルに出力"),
-            ["csv", "ファ", "ァイ", "イル", "ルに", "に出", "出力"]
+            ["csv", "ファ", "ァイ", "イル", "出力"]
         );
     }
 
@@ -505,8 +640,7 @@ mod tests {
                 "^expo",
                 "row",
                 "~export row",
-                "行を",
-                "をエ",
+                "行",
                 "エク",
                 "クス",
                 "スポ",
