@@ -43,9 +43,10 @@ impl Tokenizer for O200k {
     fn count(&self, text: &str) -> usize {
         let mut seen = self.seen.borrow_mut();
         segments(text)
-            .map(|s| match seen.get(s) {
-                Some(&n) => n,
-                None => {
+            .map(|s| {
+                if let Some(&n) = seen.get(s) {
+                    n
+                } else {
                     let n = self.bpe.encode_ordinary(s).len();
                     seen.insert(s.to_string(), n);
                     n

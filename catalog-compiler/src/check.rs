@@ -7,7 +7,9 @@ use catalog_core::search::Language;
 use catalog_core::{Access, Retention, Tier, Visibility};
 
 use crate::diag::{Diagnostic, Errors, Span, line_col};
-use crate::model::{self, Catalog, Field, Kind, Settings, Tool, ToolSpans, field_origin};
+use crate::model::{
+    self, Arguments, Catalog, Field, Kind, Settings, Tool, ToolSpans, field_origin,
+};
 use crate::names;
 use crate::parse::{RawCatalog, RawSettings, RawTool, suggest};
 use crate::provider::Provider;
@@ -40,9 +42,20 @@ pub(crate) fn lower(source: &str, raw: RawCatalog, errors: &mut Errors) -> Optio
     type_names(source, distinct.map(|(row, _)| row), errors);
     let mut tools = tools;
     let lints = raw.lints;
+    let arguments = raw
+        .settings
+        .as_ref()
+        .and_then(|s| s.arguments.as_ref())
+        .map_or(Arguments::Typed, |(a, _)| *a);
     for (i, row) in raw.tools.into_iter().enumerate() {
-        tools[i] = tool(row, roles.search == Some(i), roles.ask == Some(i), errors);
+        let is_search = roles.search == Some(i);
+        let row_arguments = arguments_of(&row, is_search, arguments, errors);
+        tools[i] = tool(row, is_search, roles.ask == Some(i), errors).map(|mut t| {
+            t.arguments = row_arguments;
+            t
+        });
     }
+    json_names_free(&tools, errors);
     let settings = roles.settings;
     let tools: Option<Vec<Tool>> = tools.into_iter().collect();
     match (settings, tools) {
@@ -246,6 +259,7 @@ fn settings(
                     .providers
                     .clone()
                     .unwrap_or_else(|| Provider::ALL.to_vec()),
+                arguments: raw.arguments.as_ref().map_or(Arguments::Typed, |(a, _)| *a),
             };
             return Resolved {
                 settings: Some(settings),
@@ -354,9 +368,60 @@ fn tool(row: RawTool, is_search: bool, is_ask: bool, errors: &mut Errors) -> Opt
         params,
         input_schema: row.input_schema.map(|(s, _)| s),
         output: row.output,
+        arguments: Arguments::Typed,
         lints: row.lints,
         spans,
     })
+}
+
+/// A row's `arguments`, else the catalog's; the search tool's are always typed, since the
+/// agent loop reads its query.
+fn arguments_of(
+    row: &RawTool,
+    is_search: bool,
+    default: Arguments,
+    errors: &mut Errors,
+) -> Arguments {
+    match (&row.arguments, is_search) {
+        (Some((Arguments::Json, span)), true) => {
+            errors.push(
+                Diagnostic::new(span.clone(), "the search tool's arguments are always typed")
+                    .help("remove `arguments` from this row: the agent loop reads the search tool's `query` itself"),
+            );
+            Arguments::Typed
+        }
+        (_, true) => Arguments::Typed,
+        (Some((a, _)), false) => *a,
+        (None, false) => default,
+    }
+}
+
+/// With JSON-argument rows, the generated `ToolCall::Json` variant and `Handler::call_json`
+/// method are taken: a typed row must not take them too.
+fn json_names_free(tools: &[Option<Tool>], errors: &mut Errors) {
+    let tools: Vec<&Tool> = tools.iter().flatten().collect();
+    if tools.iter().all(|t| t.arguments == Arguments::Typed) {
+        return;
+    }
+    for t in tools.iter().filter(|t| t.arguments == Arguments::Typed) {
+        let taken = if t.variant() == "Json" {
+            "`ToolCall::Json` variant"
+        } else if t.method() == "call_json" {
+            "`Handler::call_json` method"
+        } else {
+            continue;
+        };
+        errors.push(
+            Diagnostic::new(
+                t.name_span.clone(),
+                format!(
+                    "tool `{}` would take the {taken}, which this catalog's JSON-argument rows use",
+                    t.name
+                ),
+            )
+            .help("give the row another Rust name: `rust-name = \"...\"`"),
+        );
+    }
 }
 
 /// What the rules decided about a row: visibility, tier, access (each `None` when missing,

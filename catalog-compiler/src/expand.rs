@@ -11,7 +11,7 @@ use proc_macro2::{Literal, TokenStream};
 use quote::{format_ident, quote};
 use serde_json::Value;
 
-use crate::model::{Catalog, DERIVED_SETS, Field, Kind, Outline, Tool, TypeSpec};
+use crate::model::{Arguments, Catalog, DERIVED_SETS, Field, Kind, Outline, Tool, TypeSpec};
 use crate::names::{self, TypeStep};
 use crate::spec::{self, Spec};
 
@@ -338,7 +338,12 @@ impl Gen<'_> {
 
     fn argument_types(&self) -> TokenStream {
         let mut out = TokenStream::new();
-        for t in &self.c.tools {
+        for t in self
+            .c
+            .tools
+            .iter()
+            .filter(|t| t.arguments == Arguments::Typed)
+        {
             let name = t.args_type();
             let doc = format!("Arguments of `{}`.", t.name);
             if t.input_schema.is_some() {
@@ -530,31 +535,58 @@ impl Gen<'_> {
 
     fn tool_call(&self) -> TokenStream {
         let core = self.core;
-        let variants = self.variants();
-        let args: Vec<_> = self.c.tools.iter().map(|t| ident(&t.args_type())).collect();
+        let typed: Vec<&Tool> = self.typed().collect();
+        let variants: Vec<_> = typed.iter().map(|t| ident(&t.variant())).collect();
+        let args: Vec<_> = typed.iter().map(|t| ident(&t.args_type())).collect();
         let search = ident(&self.c.search_tool().variant());
         let search_args = ident(&self.c.search_tool().args_type());
         let handled: Vec<_> = self.handled().collect();
         let h_variants = handled.iter().map(|(_, v, _)| v);
-        let call_docs = self
-            .c
-            .tools
-            .iter()
-            .map(|t| format!(" A call of `{}`.", t.name));
+        let call_docs = typed.iter().map(|t| format!(" A call of `{}`.", t.name));
         let h_methods = handled.iter().map(|(_, _, m)| m);
+        // JSON-argument rows share one variant and one handler method.
+        let json = self.has_json().then(|| {
+            (
+                quote! {
+                    /// A call of a tool whose row says `arguments = "json"`: the tool, and
+                    /// its arguments as the verifier checked them.
+                    Json {
+                        /// The tool called.
+                        tool: Tool,
+                        /// Its arguments, checked against its input schema.
+                        arguments: #core::__private::Map<#core::__private::String, #core::__private::Value>,
+                    },
+                },
+                quote! { ToolCall::Json { tool, .. } => *tool, },
+                quote! {
+                    ToolCall::Json { tool, arguments } => #core::__private::Box::pin(H::call_json(handler, caller, tool, arguments)),
+                },
+                quote! {
+                    _ => #core::__private::arguments(arguments).map(|arguments| ToolCall::Json { tool, arguments }),
+                },
+            )
+        });
+        let (json_variant, json_tool, json_dispatch, json_parse) = match json {
+            Some((a, b, c, d)) => (a, b, c, d),
+            None => Default::default(),
+        };
         quote! {
             /// A model's call, parsed into the tool's typed arguments.
             #[derive(Clone, Debug, PartialEq)]
             #[allow(clippy::large_enum_variant)] // one variant per tool; boxing would cost every call
             pub enum ToolCall {
                 #( #[doc = #call_docs] #variants(#args), )*
+                #json_variant
             }
 
             impl ToolCall {
                 /// Which tool is called.
                 #[must_use]
                 pub const fn tool(&self) -> Tool {
-                    match self { #( ToolCall::#variants(_) => Tool::#variants, )* }
+                    match self {
+                        #( ToolCall::#variants(_) => Tool::#variants, )*
+                        #json_tool
+                    }
                 }
 
                 /// Parses a call from the tool's name and its JSON arguments (`null` counts
@@ -593,6 +625,7 @@ impl Gen<'_> {
                     #core::Dispatch::Ran(match self {
                         ToolCall::#search(args) => return #core::Dispatch::Search(args),
                         #( ToolCall::#h_variants(args) => #core::__private::Box::pin(H::#h_methods(handler, caller, args)), )*
+                        #json_dispatch
                     })
                 }
             }
@@ -601,10 +634,12 @@ impl Gen<'_> {
                 type Tool = Tool;
 
                 /// Parses a call's JSON arguments into the tool's typed arguments (`null`
-                /// counts as no arguments).
+                /// counts as no arguments; a JSON-argument row takes any object, which the
+                /// verifier checked against its schema).
                 fn parse(tool: Tool, arguments: #core::__private::Value) -> ::core::result::Result<ToolCall, #core::__private::String> {
                     match tool {
                         #( Tool::#variants => #core::__private::arguments(arguments).map(ToolCall::#variants), )*
+                        #json_parse
                     }
                 }
 
@@ -615,14 +650,27 @@ impl Gen<'_> {
         }
     }
 
-    /// Every tool but the search tool: (row, variant, handler method).
+    /// The rows with typed arguments (the search tool always).
+    fn typed(&self) -> impl Iterator<Item = &Tool> {
+        self.c
+            .tools
+            .iter()
+            .filter(|t| t.arguments == Arguments::Typed)
+    }
+
+    /// Whether any row takes its arguments as JSON.
+    fn has_json(&self) -> bool {
+        self.c.tools.iter().any(|t| t.arguments == Arguments::Json)
+    }
+
+    /// Every typed tool but the search tool: (row, variant, handler method).
     fn handled(&self) -> impl Iterator<Item = (&Tool, syn::Ident, syn::Ident)> {
         let search = self.c.settings.search_tool;
         self.c
             .tools
             .iter()
             .enumerate()
-            .filter(move |(i, _)| *i != search)
+            .filter(move |(i, t)| *i != search && t.arguments == Arguments::Typed)
             .map(|(_, t)| (t, ident(&t.variant()), ident(&t.method())))
     }
 
@@ -639,6 +687,18 @@ impl Gen<'_> {
                 ) -> impl Future<Output = Result<Value, Self::Error>> + Send;
             }
         });
+        let json = self.has_json().then(|| {
+            quote! {
+                /// Every tool whose row says `arguments = "json"`: the tool, and its
+                /// arguments exactly as the verifier checked them against its schema.
+                fn call_json(
+                    &self,
+                    caller: Caller,
+                    tool: super::Tool,
+                    arguments: Map<String, Value>,
+                ) -> impl Future<Output = Result<Value, Self::Error>> + Send;
+            }
+        });
         quote! {
             /// The implementation of every tool but the search tool (the agent loop answers
             /// that one). A row without its method here does not compile.
@@ -646,6 +706,7 @@ impl Gen<'_> {
                 /// What a handler returns when it fails.
                 type Error;
                 #( #methods )*
+                #json
             }
         }
     }

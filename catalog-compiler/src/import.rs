@@ -879,6 +879,9 @@ fn write_catalog(base: &str, rows: &[Row], search: &str, ask: &str) -> String {
 [settings]
 search-tool = {}
 ask-tool = {}
+# Verified arguments reach one handler method, `call_json`, with the tool: nobody writes a
+# method per imported tool. A row that says `arguments = \"typed\"` gets its own.
+arguments = \"json\"
 
 # Descriptions written by someone else enter the model's context: one that hides
 # characters, gives the model orders or tells it how to call other tools fails the build

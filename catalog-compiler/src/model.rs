@@ -41,6 +41,9 @@ pub struct Settings {
     /// The providers the catalog's tools go to (`providers`; default: every one the
     /// renderers know), in [`Provider::ALL`] order: what `schema-portability` checks for.
     pub providers: Vec<Provider>,
+    /// How rows that do not say receive their arguments (`arguments`; default typed). The
+    /// search tool is always typed: the agent loop reads its query.
+    pub arguments: Arguments,
 }
 
 impl Settings {
@@ -86,10 +89,31 @@ pub struct Tool {
     pub input_schema: Option<Value>,
     /// Shape of a successful result.
     pub output: Option<TypeSpec>,
+    /// Whether its arguments reach the handler typed or as verified JSON (`arguments`).
+    pub arguments: Arguments,
     /// Levels its `[tool.lints]` table sets for its own findings.
     pub lints: BTreeMap<LintId, Level>,
     /// Where its keys are written, for the lints' findings.
     pub spans: ToolSpans,
+}
+
+/// How a row's verified arguments reach the application (`arguments`, per row or as the
+/// `[settings]` default).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Arguments {
+    /// A generated argument type and a handler method of its own (the default).
+    #[default]
+    Typed,
+    /// No argument type and no method of its own: the verified JSON object goes to the
+    /// handler's one `call_json` method, with the tool. For catalogs too large to write a
+    /// method per tool (imported ones), and for tools an application forwards as they are.
+    Json,
+}
+
+impl Arguments {
+    /// Every choice, with its spelling in the catalog.
+    pub const ALL: [(&'static str, Arguments); 2] =
+        [("typed", Arguments::Typed), ("json", Arguments::Json)];
 }
 
 /// Where a row's keys are written.
@@ -130,6 +154,8 @@ pub struct OutlineTool {
     pub params: Vec<Field>,
     /// Its `input-schema`, when it was read without error.
     pub input_schema: Option<Value>,
+    /// Its `arguments`, or the `[settings]` default, as far as they were read.
+    pub arguments: Arguments,
 }
 
 impl Outline {
@@ -147,10 +173,17 @@ impl Outline {
         let defines = |tool: &Tool| -> Vec<String> {
             tool.generated_types().into_iter().map(|g| g.name).collect()
         };
+        // With JSON-argument rows, `ToolCall::Json` and `Handler::call_json` are taken.
+        let json = self
+            .tools
+            .iter()
+            .enumerate()
+            .any(|(i, r)| r.arguments == Arguments::Json && Some(i) != self.search_tool);
         for (i, row) in self.tools.iter().enumerate() {
             let mut tool = Tool::stand_in(&row.name, &row.variant);
             tool.params.clone_from(&row.params);
             tool.input_schema.clone_from(&row.input_schema);
+            tool.arguments = row.arguments;
             let mut own = defines(&tool);
             let repeats = (1..own.len()).any(|i| own[..i].contains(&own[i]));
             if repeats || own.iter().any(|t| types.contains(t)) {
@@ -158,10 +191,14 @@ impl Outline {
                 tool.params.clear();
                 own = defines(&tool);
             }
+            let takes_json = json
+                && tool.arguments == Arguments::Typed
+                && (tool.variant() == "Json" || tool.method() == "call_json");
             if tools
                 .iter()
                 .all(|t| t.variant() != tool.variant() && t.method() != tool.method())
                 && own.iter().all(|t| !types.contains(t))
+                && !takes_json
             {
                 types.extend(own);
                 index.insert(i, tools.len());
@@ -179,6 +216,7 @@ impl Outline {
         let search_tool = role(self.search_tool, "__SearchTool");
         let ask_tool = role(self.ask_tool, "__AskTool");
         let search = &mut tools[search_tool];
+        search.arguments = Arguments::Typed;
         let has_query = search.params.iter().any(|f| {
             f.name == "query" && f.required && matches!(f.ty.kind, Kind::String { values: None })
         });
@@ -206,6 +244,7 @@ impl Outline {
                 keep_discovered: Retention::Conversation,
                 language: Language::English,
                 providers: Provider::ALL.to_vec(),
+                arguments: Arguments::Typed,
             },
             tools,
             lints: lint::Config::default(),
@@ -230,6 +269,7 @@ impl Tool {
             params: Vec::new(),
             input_schema: None,
             output: None,
+            arguments: Arguments::Typed,
             lints: BTreeMap::new(),
             spans: ToolSpans::default(),
         }

@@ -13,7 +13,7 @@ use toml::de::{DeTable, DeValue};
 
 use crate::diag::{Diagnostic, Errors, Span};
 use crate::lint::{self, Level, LintId, Scope};
-use crate::model::{Field, Kind, Outline, OutlineTool, TypeSpec};
+use crate::model::{Arguments, Field, Kind, Outline, OutlineTool, TypeSpec};
 use crate::names;
 use crate::provider::Provider;
 
@@ -42,6 +42,7 @@ pub(crate) struct RawSettings {
     pub language: Option<At<Language>>,
     /// The providers named, each once, in [`Provider::ALL`] order.
     pub providers: Option<Vec<Provider>>,
+    pub arguments: Option<At<Arguments>>,
 }
 
 pub(crate) struct RawTool {
@@ -61,6 +62,7 @@ pub(crate) struct RawTool {
     pub params: Option<At<Vec<Field>>>,
     pub input_schema: Option<At<Value>>,
     pub output: Option<TypeSpec>,
+    pub arguments: Option<At<Arguments>>,
     /// Levels the row's `[tool.lints]` sets.
     pub lints: BTreeMap<LintId, Level>,
 }
@@ -74,6 +76,7 @@ pub(crate) const SETTINGS_KEYS: &[&str] = &[
     "keep-discovered",
     "language",
     "providers",
+    "arguments",
 ];
 pub(crate) const TOOL_KEYS: &[&str] = &[
     "name",
@@ -88,6 +91,7 @@ pub(crate) const TOOL_KEYS: &[&str] = &[
     "params",
     "input-schema",
     "output",
+    "arguments",
     "lints",
 ];
 const TYPE_KEYS: &[&str] = &[
@@ -167,6 +171,10 @@ pub(crate) fn outline(source: &str) -> Outline {
             .and_then(|v| v.get_ref().as_str())
             .map(ToString::to_string)
     };
+    let settings = match doc.get("settings").map(Spanned::get_ref) {
+        Some(DeValue::Table(settings)) => Some(settings),
+        _ => None,
+    };
     for row in rows {
         let DeValue::Table(t) = row.get_ref() else {
             continue;
@@ -184,13 +192,18 @@ pub(crate) fn outline(source: &str) -> Outline {
         {
             continue;
         }
+        let arguments = text(t, "arguments")
+            .or_else(|| settings.and_then(|s| text(s, "arguments")))
+            .and_then(|a| Arguments::ALL.into_iter().find(|(n, _)| *n == a))
+            .map_or(Arguments::Typed, |(_, a)| a);
         out.tools.push(OutlineTool {
             name,
             variant,
+            arguments,
             ..OutlineTool::default()
         });
     }
-    if let Some(DeValue::Table(settings)) = doc.get("settings").map(Spanned::get_ref) {
+    if let Some(settings) = settings {
         let role = |key: &str| {
             let name = text(settings, key)?;
             out.tools.iter().position(|o| o.name == name)
@@ -227,6 +240,9 @@ fn settings(t: &DeTable<'_>, span: Span, errors: &mut Errors) -> RawSettings {
             choice(v, "language", &options, errors)
         }),
         providers: t.take("providers").and_then(|(v, _)| providers(v, errors)),
+        arguments: t
+            .take("arguments")
+            .and_then(|(v, _)| choice(v, "arguments", &Arguments::ALL, errors)),
     };
     s.seen = t.finish(SETTINGS_KEYS, errors);
     s
@@ -303,6 +319,9 @@ fn tool(t: &DeTable<'_>, span: Span, errors: &mut Errors) -> RawTool {
             choice(v, "access", &levels, errors)
         }),
         mcp: t.take("mcp").and_then(|(v, _)| boolean(v, "mcp", errors)),
+        arguments: t
+            .take("arguments")
+            .and_then(|(v, _)| choice(v, "arguments", &Arguments::ALL, errors)),
         params: None,
         input_schema: None,
         output: None,

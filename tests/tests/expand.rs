@@ -21,6 +21,11 @@ fn small_catalog() {
 }
 
 #[test]
+fn mixed_catalog() {
+    insta::assert_snapshot!(expand("fixtures/mixed.toml"));
+}
+
+#[test]
 fn example_catalog() {
     insta::assert_snapshot!(expand("../catalog.toml"));
 }

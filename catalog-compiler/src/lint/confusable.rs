@@ -168,11 +168,6 @@ fn features(catalog: &crate::model::Catalog) -> Features {
 ///   (Bayardo, Ma and Srikant's all-pairs algorithm).
 ///
 /// With a threshold of 0 every pair reaches it, and every pair is compared.
-#[allow(
-    clippy::cast_precision_loss,
-    clippy::cast_possible_truncation,
-    clippy::cast_sign_loss
-)] // word counts
 fn close_pairs(
     names: &[Vec<u32>],
     vectors: &[Vec<(u32, f64)>],
@@ -180,62 +175,13 @@ fn close_pairs(
     description_min: f64,
     mut each: impl FnMut(usize, &[Close]),
 ) {
-    // Rounding may only make the indexed parts longer.
-    const MARGIN: f64 = 1e-9;
     let n = names.len();
-    let terms = names
-        .iter()
-        .flatten()
-        .chain(vectors.iter().flatten().map(|(t, _)| t))
-        .max()
-        .map_or(0, |&t| t as usize + 1);
-    let (mut in_names, mut in_descriptions) = (vec![0usize; terms], vec![0usize; terms]);
-    let mut heaviest = vec![0.0f64; terms];
-    for set in names {
-        set.iter().for_each(|&t| in_names[t as usize] += 1);
-    }
-    for v in vectors {
-        for &(t, x) in v {
-            in_descriptions[t as usize] += 1;
-            heaviest[t as usize] = heaviest[t as usize].max(x);
-        }
-    }
-    // Per row: the name words it is found by, rarest first.
-    let name_keys: Vec<Vec<u32>> = names
-        .iter()
-        .map(|set| {
-            let mut rarest = set.clone();
-            rarest.sort_unstable_by_key(|&t| (in_names[t as usize], t));
-            let shared = ((name_min - MARGIN) * set.len() as f64).ceil().max(1.0) as usize;
-            rarest.truncate((set.len() + 1).saturating_sub(shared));
-            rarest
-        })
-        .collect();
-    let mut name_index: Vec<Vec<u32>> = vec![Vec::new(); terms];
-    // Per term, the rows that index it and their weight; per row, the most its terms left
-    // out of the index can add to a dot product.
-    let mut description_index: Vec<Vec<(u32, f64)>> = vec![Vec::new(); terms];
-    let mut left_out = vec![0.0f64; n];
-    for (i, v) in vectors.iter().enumerate() {
-        let row = u32::try_from(i).unwrap_or(u32::MAX);
-        for &t in &name_keys[i] {
-            name_index[t as usize].push(row);
-        }
-        let mut common = v.clone();
-        common.sort_unstable_by_key(|&(t, _)| (std::cmp::Reverse(in_descriptions[t as usize]), t));
-        let mut skip = 0;
-        for &(t, x) in &common {
-            let bound = left_out[i] + x * heaviest[t as usize];
-            if bound >= description_min - MARGIN {
-                break;
-            }
-            left_out[i] = bound;
-            skip += 1;
-        }
-        for &(t, x) in &common[skip..] {
-            description_index[t as usize].push((row, x));
-        }
-    }
+    let Lookup {
+        name_keys,
+        name_index,
+        description_index,
+        left_out,
+    } = Lookup::new(names, vectors, name_min, description_min);
     let every_pair = name_min <= 0.0 || description_min <= 0.0;
     // Which row last met each row through its name, so a pair is compared once, and
     // which row found it close by name, so its description is not compared again.
@@ -310,6 +256,98 @@ fn close_pairs(
         }
         if !close.is_empty() {
             each(b, &close);
+        }
+    }
+}
+
+/// What [`close_pairs`] looks rows up by.
+struct Lookup {
+    /// Per row: the name words it is found by, rarest first.
+    name_keys: Vec<Vec<u32>>,
+    /// Per name word: the rows it is a key of, in row order.
+    name_index: Vec<Vec<u32>>,
+    /// Per description term: the rows that index it, in row order, and their weight.
+    description_index: Vec<Vec<(u32, f64)>>,
+    /// Per row: the most its terms left out of the index can add to a dot product.
+    left_out: Vec<f64>,
+}
+
+/// Rounding may only make the indexed parts longer.
+const MARGIN: f64 = 1e-9;
+
+impl Lookup {
+    #[allow(
+        clippy::cast_precision_loss,
+        clippy::cast_possible_truncation,
+        clippy::cast_sign_loss
+    )] // word counts
+    fn new(
+        names: &[Vec<u32>],
+        vectors: &[Vec<(u32, f64)>],
+        name_min: f64,
+        description_min: f64,
+    ) -> Lookup {
+        let n = names.len();
+        let terms = names
+            .iter()
+            .flatten()
+            .chain(vectors.iter().flatten().map(|(t, _)| t))
+            .max()
+            .map_or(0, |&t| t as usize + 1);
+        let (mut in_names, mut in_descriptions) = (vec![0usize; terms], vec![0usize; terms]);
+        let mut heaviest = vec![0.0f64; terms];
+        for set in names {
+            for &t in set {
+                in_names[t as usize] += 1;
+            }
+        }
+        for v in vectors {
+            for &(t, x) in v {
+                in_descriptions[t as usize] += 1;
+                heaviest[t as usize] = heaviest[t as usize].max(x);
+            }
+        }
+        // Per row: the name words it is found by, rarest first.
+        let name_keys: Vec<Vec<u32>> = names
+            .iter()
+            .map(|set| {
+                let mut rarest = set.clone();
+                rarest.sort_unstable_by_key(|&t| (in_names[t as usize], t));
+                let shared = ((name_min - MARGIN) * set.len() as f64).ceil().max(1.0) as usize;
+                rarest.truncate((set.len() + 1).saturating_sub(shared));
+                rarest
+            })
+            .collect();
+        let mut name_index: Vec<Vec<u32>> = vec![Vec::new(); terms];
+        let mut description_index: Vec<Vec<(u32, f64)>> = vec![Vec::new(); terms];
+        let mut left_out = vec![0.0f64; n];
+        for (i, v) in vectors.iter().enumerate() {
+            let row = u32::try_from(i).unwrap_or(u32::MAX);
+            for &t in &name_keys[i] {
+                name_index[t as usize].push(row);
+            }
+            let mut common = v.clone();
+            common.sort_unstable_by_key(|&(t, _)| {
+                (std::cmp::Reverse(in_descriptions[t as usize]), t)
+            });
+            let mut skip = 0;
+            for &(t, x) in &common {
+                let bound = left_out[i] + x * heaviest[t as usize];
+                if bound >= description_min - MARGIN {
+                    break;
+                }
+                left_out[i] = bound;
+                skip += 1;
+            }
+            for &(t, x) in &common[skip..] {
+                description_index[t as usize].push((row, x));
+            }
+        }
+        Lookup {
+            name_keys,
+            name_index,
+            description_index,
+            left_out,
         }
     }
 }

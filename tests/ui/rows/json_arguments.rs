@@ -1,0 +1,3 @@
+catalog_macros::catalog!("ui/rows/json_arguments.toml");
+
+fn main() {}
