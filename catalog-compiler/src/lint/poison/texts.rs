@@ -27,7 +27,7 @@ pub(super) enum Role {
     Description,
     /// A title or a value (allowed, default, example): every check but the length.
     Value,
-    /// Any other string of a JSON schema (a `format`, a `pattern`, a `$ref`) : hidden
+    /// Any other string of a JSON schema (a `format`, a `pattern`, a `$ref`): hidden
     /// characters, mixed scripts and orders only, as URLs are at home there.
     Other,
     /// A name (of the tool, a parameter, a property, a key): hidden characters, mixed
