@@ -353,6 +353,7 @@ fn tool(row: RawTool, is_search: bool, is_ask: bool, errors: &mut Errors) -> Opt
         examples: row.examples.iter().map(|(_, s)| s.clone()).collect(),
         keywords: row.keywords_span,
         visibility: row.visibility.as_ref().map(|(_, s)| s.clone()),
+        input_schema: row.input_schema.as_ref().map(|(_, s)| s.clone()),
     };
     Some(Tool {
         name,

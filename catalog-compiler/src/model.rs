@@ -129,6 +129,8 @@ pub struct ToolSpans {
     pub keywords: Option<Span>,
     /// The `visibility` value, when written (the search tool may leave it out).
     pub visibility: Option<Span>,
+    /// The `input-schema` value, when written.
+    pub input_schema: Option<Span>,
 }
 
 /// As much of a catalog as can be read when it has errors: what the skeleton of the API

@@ -87,7 +87,8 @@ pub enum LintId {
     UnnamedNeed,
     /// Two tools alike in name or description that do not tell each other apart.
     ConfusableTools,
-    /// Hidden characters, orders to the model, or redirection of other tools' calls.
+    /// Hidden characters, mixed-script words, orders to the model, or redirection of other
+    /// tools' calls.
     PoisonedDescription,
     /// A URL in text the model reads.
     DescriptionUrl,
@@ -231,7 +232,7 @@ pub const LINTS: &[Lint] = &[
         family: "poison",
         scope: Scope::Row,
         needs_tokenizer: false,
-        checks: "text the model reads holds invisible, bidirectional or terminal-control characters, addresses the model (\"ignore previous instructions\", \"do not tell the user\", `<IMPORTANT>`, credential files), or tells the model how to call another tool; `deny` in imported catalogs",
+        checks: "text the model reads (names, descriptions, values, schemas) holds invisible, bidirectional or terminal-control characters, mixes look-alike scripts in one word, addresses the model (\"ignore previous instructions\", \"do not tell the user\", `<IMPORTANT>`, credential files), even in look-alike or full-width letters, or tells the model how to call another tool; `deny` in imported catalogs",
         fix: "remove the text; tool text says what the tool does, and orders hidden in it are how tool poisoning works",
         settings: &[],
     },

@@ -1,0 +1,62 @@
+//! The compiler on arbitrary text, as `catalog!` and `cargo catalog check` meet it: nothing
+//! panics, every failure is a located error that renders, the skeleton of an invalid
+//! catalog and the expansion of a valid one are Rust, and the lints run on a valid one.
+//! The same checks as `catalog-compiler/tests/fuzz.rs`, with coverage to guide the inputs.
+
+#![no_main]
+
+use catalog_compiler::lint::{self, Level, LintId};
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let Ok(source) = std::str::from_utf8(data) else {
+        return;
+    };
+    let outline = catalog_compiler::outline(source);
+    match catalog_compiler::compile(source) {
+        Err(diagnostics) => {
+            assert!(!diagnostics.is_empty(), "an error without a diagnostic");
+            for d in &diagnostics {
+                assert!(
+                    d.span.start <= d.span.end && d.span.end <= source.len(),
+                    "span outside the text: {d:?}"
+                );
+                assert!(!d.message.is_empty(), "a diagnostic without a message");
+                let text = catalog_compiler::render("catalog.toml", source, d);
+                assert!(text.starts_with("catalog.toml:"), "no location: {text}");
+            }
+            let skeleton =
+                catalog_compiler::skeleton(&outline, &catalog_compiler::Options::default());
+            if let Err(e) = catalog_compiler::format(skeleton) {
+                panic!("the skeleton is not Rust: {e}");
+            }
+        }
+        Ok(mut catalog) => {
+            // The reach lint builds the index once per example: seconds on a large catalog,
+            // so it runs only on small ones.
+            let examples: usize = catalog.tools.iter().map(|t| t.examples.len()).sum();
+            if examples > 12 {
+                catalog.lints.set_level(LintId::UnnamedNeed, Level::Allow);
+            }
+            // No tokenizer: `inline-token-budget` renders the catalog from `specs`, which
+            // leaks by design (one catalog per process), and the leak checker would stop
+            // at the first input. `catalog-compiler/tests/fuzz.rs` runs it.
+            let options = lint::Options {
+                tokenizer: None,
+                at_least: Level::Warn,
+            };
+            let report = lint::run(&catalog, source, &options);
+            for f in &report.findings {
+                assert!(
+                    f.diagnostic.span.end <= source.len(),
+                    "a finding outside the text: {f:?}"
+                );
+                let _ = catalog_compiler::render("catalog.toml", source, &f.labelled());
+            }
+            let tokens = catalog_compiler::expand(&catalog, &catalog_compiler::Options::default());
+            if let Err(e) = catalog_compiler::format(tokens) {
+                panic!("the expansion is not Rust: {e}");
+            }
+        }
+    }
+});

@@ -1,0 +1,57 @@
+//! The verifier on arbitrary JSON, against the shapes of compiled catalogs: the example
+//! catalog and `catalogs/shapes.toml` (every kind of shape), compiled once. The first byte
+//! picks a tool; the rest, when it is JSON, is checked as that tool's arguments and as its
+//! result. The check never panics, bounds its report, and says where each issue is.
+
+#![no_main]
+
+use std::sync::LazyLock;
+
+use catalog_core::{MAX_CHECK_ISSUES, Shape, ToolSpec, Value, check};
+use libfuzzer_sys::fuzz_target;
+
+static SHAPES: LazyLock<Vec<(&'static str, &'static Shape)>> = LazyLock::new(|| {
+    let mut out = Vec::new();
+    for source in [
+        include_str!("../../catalog.toml"),
+        include_str!("../catalogs/shapes.toml"),
+    ] {
+        let catalog = catalog_compiler::compile(source).expect("a fuzz catalog compiles");
+        let specs: &'static [ToolSpec] = catalog_compiler::specs(&catalog);
+        for spec in specs {
+            out.push((spec.name, &spec.input));
+            if let Some(output) = &spec.output {
+                out.push((spec.name, output));
+            }
+        }
+    }
+    out
+});
+
+fuzz_target!(|data: &[u8]| {
+    let Some((&pick, json)) = data.split_first() else {
+        return;
+    };
+    let Ok(value) = serde_json::from_slice::<Value>(json) else {
+        return;
+    };
+    let (tool, shape) = SHAPES[usize::from(pick) % SHAPES.len()];
+    let issues = check(shape, &value);
+    assert!(
+        issues.len() <= MAX_CHECK_ISSUES + 1,
+        "{tool}: {} issues",
+        issues.len()
+    );
+    for issue in &issues {
+        assert!(
+            issue.path.is_empty() || issue.path.starts_with('/'),
+            "{tool}: not a JSON pointer: {issue:?}"
+        );
+        assert!(
+            !issue.message.is_empty(),
+            "{tool}: an issue without a message"
+        );
+    }
+    // The same value, checked again, gets the same verdict.
+    assert_eq!(check(shape, &value), issues, "{tool}: not deterministic");
+});
