@@ -4,6 +4,7 @@
 mod build;
 mod index;
 mod lang;
+mod leave_out;
 mod snowball;
 mod stem;
 mod text;
@@ -14,6 +15,7 @@ pub use index::{
     Field, Hit, Index, MAX_QUERY_TERMS, OwnedIndex, POSTING_BYTES, SLOT_BYTES, Scratch, Weights,
 };
 pub use lang::Language;
+pub use leave_out::{LeaveOut, LeaveOutScratch};
 pub use text::{
     PAIR_MARK, PREFIX, PREFIX_MARK, UNIGRAM_MARK, is_cjk, is_word_splitter, script_runs, terms,
 };
