@@ -200,17 +200,37 @@ pub(super) fn tf(
     len: &[f32; FIELDS],
     avg: &[f32; FIELDS],
 ) -> f32 {
+    let head = tf_head(w, counts, len, avg);
+    tf_last(w, head, counts[LAST], len[LAST], avg[LAST])
+}
+
+/// The last field, [`Field::Example`]: the one leaving an example out moves.
+pub(super) const LAST: usize = FIELDS - 1;
+
+/// [`tf`] of every field before [`LAST`]. Kept per posting, it lets a changed average of the
+/// last field be scored again from the posting alone: the sum runs in field order, so
+/// `tf_last(head, ..)` is the very sum [`tf`] makes.
+pub(super) fn tf_head(
+    w: &Weights,
+    counts: &[f32; FIELDS],
+    len: &[f32; FIELDS],
+    avg: &[f32; FIELDS],
+) -> f32 {
     let weights = [
         w.name,
         w.keyword,
         w.description,
         w.param_name,
         w.param_description,
-        w.example,
     ];
-    (0..FIELDS)
+    (0..LAST)
         .map(|f| weights[f] * counts[f] / (1.0 - w.b + w.b * len[f] / avg[f]))
         .sum()
+}
+
+/// [`tf`] from [`tf_head`] and the last field's count, length and average.
+pub(super) fn tf_last(w: &Weights, head: f32, count: f32, len: f32, avg: f32) -> f32 {
+    head + w.example * count / (1.0 - w.b + w.b * len / avg)
 }
 
 /// The inverse document frequency of a term in `df` of `n` documents.

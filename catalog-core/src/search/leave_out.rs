@@ -12,7 +12,8 @@ use alloc::vec::Vec;
 use core::cmp::Ordering;
 
 use super::build::{
-    Builder, FIELDS, averages, idf, impact, length_sums, name_ranks, table_size, tf,
+    Builder, FIELDS, LAST, averages, idf, impact, length_sums, name_ranks, table_size, tf, tf_head,
+    tf_last,
 };
 use super::index::{Hit, MAX_QUERY_TERMS, Scratch, fingerprint, hash};
 use super::text::terms;
@@ -24,13 +25,15 @@ const FREE: u32 = u32::MAX;
 #[derive(Clone, Copy, Debug)]
 struct Posting {
     doc: u32,
-    /// Where the term is in the document's list in the builder, which has its counts.
-    at: u32,
     /// One bit per field whose average length this posting's score reads (see
     /// [`LeaveOut::new`]).
     fields: u8,
     tf: f32,
     impact: f32,
+    /// [`tf_head`], and the count in the last field: all a new average of the last field
+    /// needs, without a read of the document's terms.
+    head: f32,
+    last: f32,
 }
 
 /// A whole index's postings, kept in a form that can be scored as if one document's text
@@ -120,16 +123,18 @@ impl LeaveOut {
             starts.push(i);
             for &(_, doc, at) in &all[i..end] {
                 let counts = &builder.docs[doc as usize][at as usize].1;
-                let tf = tf(&w, counts, &builder.lengths[doc as usize], &avg);
+                let len = &builder.lengths[doc as usize];
+                let tf = tf(&w, counts, len, &avg);
                 let fields = (0..FIELDS)
                     .filter(|&f| counts[f] != 0.0)
                     .fold(all_fields, |m, f| m | 1 << f);
                 postings.push(Posting {
                     doc,
-                    at,
                     fields,
                     tf,
                     impact: impact(idf, tf, &w),
+                    head: tf_head(&w, counts, len, &avg),
+                    last: counts[LAST],
                 });
             }
             i = end;
@@ -281,6 +286,8 @@ impl LeaveOut {
         let changed = (0..FIELDS)
             .filter(|&f| avg[f].to_bits() != self.avg[f].to_bits())
             .fold(0u8, |m, f| m | 1 << f);
+        // Leaving an example out moves the last field's average alone.
+        let only_last = changed & !(1 << LAST) == 0;
         // The rebuilt index's hash table has the same size only if it has about as many
         // terms: count those the document alone had and loses, and any it gains.
         let mut terms_after = self.terms.len();
@@ -338,14 +345,19 @@ impl LeaveOut {
                 let moved = p.fields & changed != 0;
                 let add = if df == list.len() && !moved {
                     p.impact
-                } else if moved {
-                    impact(
-                        idf,
-                        tf(&w, &docs[d][p.at as usize].1, &lengths[d], &avg),
-                        &w,
-                    )
-                } else {
+                } else if !moved {
                     impact(idf, p.tf, &w)
+                } else if only_last {
+                    let tf = tf_last(&w, p.head, p.last, lengths[d][LAST], avg[LAST]);
+                    impact(idf, tf, &w)
+                } else {
+                    // Another field moved too: its counts, from the document's terms.
+                    let key = self.terms[term];
+                    let counts = docs[d]
+                        .iter()
+                        .find(|x| x.0 == key)
+                        .map_or([0.0; FIELDS], |x| x.1);
+                    impact(idf, tf(&w, &counts, &lengths[d], &avg), &w)
                 };
                 scratch.add(d, add);
             }
@@ -451,145 +463,5 @@ fn to_u32(x: usize) -> u32 {
 }
 
 #[cfg(test)]
-mod tests {
-    use alloc::string::String;
-    use alloc::vec;
-
-    use super::super::{Field, Language, Weights};
-    use super::*;
-
-    const WORDS: [&str; 28] = [
-        "open", "opens", "table", "tables", "export", "csv", "file", "files", "row", "rows",
-        "delete", "order", "orders", "week", "show", "last", "user", "users", "send", "mail",
-        "grid", "sort", "sorted", "column", "price", "report", "weekly", "time",
-    ];
-
-    /// Deterministic "random" documents: each a list of (field, text), some with examples.
-    fn documents(seed: u64, count: usize) -> Vec<Vec<(Field, String)>> {
-        let mut state = seed;
-        let mut next = move |below: usize| {
-            state = state
-                .wrapping_mul(6_364_136_223_846_793_005)
-                .wrapping_add(1_442_695_040_888_963_407);
-            usize::try_from(state >> 33).unwrap() % below
-        };
-        let text = |words: usize, next: &mut dyn FnMut(usize) -> usize| {
-            let n = 1 + next(words);
-            (0..n)
-                .map(|_| WORDS[next(WORDS.len())])
-                .collect::<Vec<_>>()
-                .join(" ")
-        };
-        (0..count)
-            .map(|_| {
-                let mut doc = vec![(Field::Name, text(2, &mut next))];
-                for _ in 0..next(2) {
-                    doc.push((Field::Keyword, text(2, &mut next)));
-                }
-                doc.push((Field::Description, text(12, &mut next)));
-                for _ in 0..next(4) {
-                    doc.push((Field::Example, text(8, &mut next)));
-                }
-                doc.push((Field::ParamName, text(1, &mut next)));
-                doc.push((Field::ParamDescription, text(6, &mut next)));
-                doc
-            })
-            .collect()
-    }
-
-    fn add(b: &mut Builder, doc: &[(Field, String)], skip: Option<usize>) {
-        b.document(&doc[0].1);
-        for (i, (field, text)) in doc.iter().enumerate() {
-            if Some(i) != skip {
-                b.add(*field, text);
-            }
-        }
-    }
-
-    fn bits(hits: &[Hit]) -> Vec<(u32, u32)> {
-        hits.iter().map(|h| (h.doc, h.score.to_bits())).collect()
-    }
-
-    /// Every example of every document left out in turn, and searched, and a few other
-    /// requests: the hits, scores to the bit, and ranks are the rebuilt index's.
-    fn matches_rebuilt(weights: Weights, seed: u64) {
-        let docs = documents(seed, 40);
-        let mut all = Builder::new(weights, Language::English);
-        for d in &docs {
-            add(&mut all, d, None);
-        }
-        let index = LeaveOut::new(all.clone());
-        let mut scratch = LeaveOutScratch::default();
-        let mut searched = 0;
-        for (t, doc) in docs.iter().enumerate() {
-            for (i, (field, example)) in doc.iter().enumerate() {
-                if *field != Field::Example {
-                    continue;
-                }
-                let mut without = Builder::new(weights, Language::English);
-                add(&mut without, doc, Some(i));
-                let mut rebuilt = Builder::new(weights, Language::English);
-                for (u, d) in docs.iter().enumerate() {
-                    add(&mut rebuilt, d, (u == t).then_some(i));
-                }
-                let rebuilt = rebuilt.build();
-                for query in [example.as_str(), "open the weekly orders", &doc[0].1] {
-                    let want = rebuilt
-                        .view()
-                        .search(query, docs.len(), &mut Scratch::default());
-                    let t = u32::try_from(t).unwrap();
-                    let got = index.hits(t, &without, query, &mut scratch);
-                    assert_eq!(bits(&got), bits(&want), "{t} {query:?}");
-                    let rank = want.iter().position(|h| h.doc == t).map(|p| p + 1);
-                    assert_eq!(index.rank(t, &without, query, &mut scratch), rank);
-                    searched += 2;
-                }
-            }
-        }
-        assert!(searched > 100);
-        // The fast path answered (nearly) all: a rebuild only where the table shrinks.
-        assert!(scratch.rebuilds() * 10 < searched, "{}", scratch.rebuilds());
-    }
-
-    #[test]
-    fn leaving_an_example_out_scores_as_rebuilt() {
-        for seed in 1..4 {
-            matches_rebuilt(Weights::DEFAULT, seed);
-        }
-    }
-
-    #[test]
-    fn other_weights_score_as_rebuilt() {
-        // `b` outside [0, 1], and fields that do not count.
-        let w = Weights {
-            b: 1.2,
-            example: 0.0,
-            prefix: 0.0,
-            ..Weights::DEFAULT
-        };
-        matches_rebuilt(w, 7);
-    }
-
-    #[test]
-    fn a_replacement_with_new_terms_is_rebuilt() {
-        let docs = documents(11, 10);
-        let mut all = Builder::new(Weights::DEFAULT, Language::English);
-        for d in &docs {
-            add(&mut all, d, None);
-        }
-        let index = LeaveOut::new(all.clone());
-        let mut other = Builder::new(Weights::DEFAULT, Language::English);
-        other.document("zebra");
-        other.add(Field::Description, "zebra crossing table");
-        all.docs[3] = other.docs[0].clone();
-        all.lengths[3] = other.lengths[0];
-        let want = all
-            .build()
-            .view()
-            .search("zebra table", 10, &mut Scratch::default());
-        let mut scratch = LeaveOutScratch::default();
-        let got = index.hits(3, &other, "zebra table", &mut scratch);
-        assert_eq!(bits(&got), bits(&want));
-        assert_eq!(scratch.rebuilds(), 1);
-    }
-}
+#[path = "leave_out_tests.rs"]
+mod tests;
