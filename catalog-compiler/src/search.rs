@@ -12,26 +12,40 @@ use crate::model::{Catalog, Field, Kind, TypeSpec};
 /// document is empty, so a search never returns it.
 #[must_use]
 pub fn index(catalog: &Catalog, weights: Weights) -> OwnedIndex {
+    builder(catalog, weights).build()
+}
+
+/// The builder [`index`] builds from, every tool's text added.
+#[must_use]
+pub fn builder(catalog: &Catalog, weights: Weights) -> Builder {
     let mut b = Builder::new(weights, catalog.settings.language);
-    for (i, t) in catalog.tools.iter().enumerate() {
-        b.document(&t.name);
-        if i == catalog.settings.search_tool {
-            continue;
-        }
-        b.add(Source::Name, &t.name);
-        for k in &t.keywords {
-            b.add(Source::Keyword, k);
-        }
-        b.add(Source::Description, &t.description);
-        for e in &t.examples {
+    for i in 0..catalog.tools.len() {
+        document(&mut b, catalog, i, None);
+    }
+    b
+}
+
+/// Adds tool `i`'s document to `b`, without its example `left_out` if given.
+pub fn document(b: &mut Builder, catalog: &Catalog, i: usize, left_out: Option<usize>) {
+    let t = &catalog.tools[i];
+    b.document(&t.name);
+    if i == catalog.settings.search_tool {
+        return;
+    }
+    b.add(Source::Name, &t.name);
+    for k in &t.keywords {
+        b.add(Source::Keyword, k);
+    }
+    b.add(Source::Description, &t.description);
+    for (j, e) in t.examples.iter().enumerate() {
+        if Some(j) != left_out {
             b.add(Source::Example, e);
         }
-        fields(&mut b, &t.params);
-        if let Some(raw) = &t.input_schema {
-            raw_schema(&mut b, raw);
-        }
     }
-    b.build()
+    fields(b, &t.params);
+    if let Some(raw) = &t.input_schema {
+        raw_schema(b, raw);
+    }
 }
 
 fn fields(b: &mut Builder, fields: &[Field]) {

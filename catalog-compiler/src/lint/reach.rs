@@ -9,7 +9,9 @@
 use std::collections::BTreeSet;
 
 use catalog_core::Visibility;
-use catalog_core::search::{Scratch, Weights, is_cjk, is_word_splitter, script_runs};
+use catalog_core::search::{
+    Builder, LeaveOut, LeaveOutScratch, Weights, is_cjk, is_word_splitter, script_runs,
+};
 use unicode_segmentation::UnicodeSegmentation;
 
 use super::{Ctx, Found, LintId, stems};
@@ -88,26 +90,27 @@ pub(super) fn check(ctx: &Ctx<'_>, found: &mut Vec<Found>) -> Vec<ToolReach> {
     reach
 }
 
-/// Each example's rank, searched with that one example left out of the index.
+/// Each example's rank, searched with that one example left out of the index. The index
+/// is not built again per example: [`LeaveOut`] scores each search as that index would.
 fn ranks(catalog: &Catalog) -> Vec<ToolReach> {
-    let mut work = catalog.clone();
-    let mut scratch = Scratch::default();
+    let language = catalog.settings.language;
+    let index = LeaveOut::new(crate::search::builder(catalog, Weights::DEFAULT));
+    let mut scratch = LeaveOutScratch::default();
     let mut out = Vec::new();
     for (t, tool) in catalog.tools.iter().enumerate() {
         if t == catalog.settings.search_tool || tool.examples.is_empty() {
             continue;
         }
+        let doc = u32::try_from(t).unwrap_or(u32::MAX);
         let mut examples = Vec::new();
         for (i, text) in tool.examples.iter().enumerate() {
-            let left_out = work.tools[t].examples.remove(i);
-            let index = crate::search::index(&work, Weights::DEFAULT);
-            work.tools[t].examples.insert(i, left_out);
-            let hits = index.view().search(text, catalog.tools.len(), &mut scratch);
-            let rank = hits.iter().position(|h| h.doc as usize == t).map(|p| p + 1);
+            // The tool's text without this example, as a document of its own.
+            let mut without = Builder::new(Weights::DEFAULT, language);
+            crate::search::document(&mut without, catalog, t, Some(i));
             examples.push(ExampleReach {
                 text: text.clone(),
                 span: tool.spans.examples.get(i).cloned().unwrap_or_default(),
-                rank,
+                rank: index.rank(doc, &without, text, &mut scratch),
             });
         }
         out.push(ToolReach { tool: t, examples });
@@ -234,3 +237,7 @@ fn fields(fields: &[Field], add: &mut impl FnMut(&str)) {
         }
     }
 }
+
+#[cfg(test)]
+#[path = "reach_tests.rs"]
+mod tests;

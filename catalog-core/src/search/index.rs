@@ -2,12 +2,11 @@
 //! binary searches and additions. Built once (at compile time for a compiled catalog, whose
 //! tables become statics), read through the borrowed [`Index`].
 
-use alloc::string::String;
 use alloc::vec::Vec;
 use core::cmp::Ordering;
 
 use super::lang::Language;
-use super::text::{PAIR_MARK, PREFIX_MARK, UNIGRAM_MARK, terms};
+use super::text::terms;
 
 /// Where a piece of a tool's text comes from; each field has its own weight.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -268,184 +267,6 @@ impl Scratch {
     }
 }
 
-/// Collects tools' text and builds an [`OwnedIndex`].
-#[derive(Debug)]
-pub struct Builder {
-    weights: Weights,
-    language: Language,
-    names: Vec<String>,
-    /// Per document: each term, known by its [`hash`] as the index knows it, and how often
-    /// it occurs in each field. No term text is kept: a 25,000-tool catalog has millions.
-    docs: Vec<Vec<(u64, [f32; FIELDS])>>,
-    /// Per document: the number of terms in each field.
-    lengths: Vec<[f32; FIELDS]>,
-}
-
-const FIELDS: usize = 6;
-
-impl Builder {
-    /// An empty builder, for text in `language`.
-    #[must_use]
-    pub fn new(weights: Weights, language: Language) -> Self {
-        Builder {
-            weights,
-            language,
-            names: Vec::new(),
-            docs: Vec::new(),
-            lengths: Vec::new(),
-        }
-    }
-
-    /// Starts the next document (documents are numbered from 0 in the order added).
-    pub fn document(&mut self, name: &str) -> u32 {
-        self.names.push(String::from(name));
-        self.docs.push(Vec::new());
-        self.lengths.push([0.0; FIELDS]);
-        u32::try_from(self.docs.len() - 1).unwrap_or(u32::MAX)
-    }
-
-    /// Adds text to the current document.
-    pub fn add(&mut self, field: Field, text: &str) {
-        let (Some(doc), Some(len)) = (self.docs.last_mut(), self.lengths.last_mut()) else {
-            return;
-        };
-        let f = field as usize;
-        let w = self.weights;
-        terms(text, self.language, |t| {
-            let x = if t.starts_with(PREFIX_MARK) {
-                w.prefix
-            } else if t.starts_with(PAIR_MARK) {
-                w.pair
-            } else if t.starts_with(UNIGRAM_MARK) {
-                w.unigram
-            } else {
-                len[f] += 1.0;
-                1.0
-            };
-            if x == 0.0 {
-                return;
-            }
-            let h = hash(t);
-            if let Some((_, counts)) = doc.iter_mut().find(|(term, _)| *term == h) {
-                counts[f] += x;
-            } else {
-                let mut counts = [0.0; FIELDS];
-                counts[f] = x;
-                doc.push((h, counts));
-            }
-        });
-    }
-
-    /// Computes every posting's BM25F impact: each field's term frequency is normalised by
-    /// that field's length (a long parameter list does not dilute a name match), weighted,
-    /// summed, then saturated once.
-    #[must_use]
-    #[allow(clippy::cast_precision_loss)] // counts far below 2^24
-    pub fn build(self) -> OwnedIndex {
-        let n = self.docs.len();
-        let mut avg = [0.0f32; FIELDS];
-        for len in &self.lengths {
-            for (a, l) in avg.iter_mut().zip(len) {
-                *a += l;
-            }
-        }
-        for a in &mut avg {
-            *a = if n == 0 {
-                1.0
-            } else {
-                (*a / n as f32).max(f32::MIN_POSITIVE)
-            };
-        }
-        let w = self.weights;
-        let field_weights = [
-            w.name,
-            w.keyword,
-            w.description,
-            w.param_name,
-            w.param_description,
-            w.example,
-        ];
-        let mut all: Vec<(u64, u32, f32)> = Vec::new();
-        for (doc, terms) in self.docs.iter().enumerate() {
-            let len = &self.lengths[doc];
-            for (t, counts) in terms {
-                let tf: f32 = (0..FIELDS)
-                    .map(|f| field_weights[f] * counts[f] / (1.0 - w.b + w.b * len[f] / avg[f]))
-                    .sum();
-                all.push((*t, u32::try_from(doc).unwrap_or(u32::MAX), tf));
-            }
-        }
-        // By term, then document. Two terms with one 64-bit hash (about one chance in 10^7
-        // for a million terms) would share a list.
-        all.sort_unstable_by_key(|&(h, doc, _)| (h, doc));
-        // Each term's posting list, keyed by the term's hash.
-        let mut lists: Vec<(u64, Vec<(u32, f32)>)> = Vec::new();
-        let mut i = 0;
-        while i < all.len() {
-            let term = all[i].0;
-            let end = i + all[i..].iter().take_while(|x| x.0 == term).count();
-            let df = (end - i) as f32;
-            let idf = libm_ln(1.0 + (n as f32 - df + 0.5) / (df + 0.5));
-            let list = all[i..end]
-                .iter()
-                .map(|&(_, doc, tf)| (doc, idf * tf * (w.k1 + 1.0) / (tf + w.k1)))
-                .collect();
-            lists.push((term, list));
-            i = end;
-        }
-        // Between a third and three quarters full: a lookup probes one or two slots, and
-        // the table stays small enough to stay in cache.
-        let size = (lists.len() + lists.len() / 3 + 1)
-            .next_power_of_two()
-            .max(2);
-        // Each slot's list, then the lists laid out in slot order.
-        let mut placed: Vec<Option<usize>> = alloc::vec![None; size];
-        for (i, (h, _)) in lists.iter().enumerate() {
-            #[allow(clippy::cast_possible_truncation)] // masked to the table's length
-            let mut at = *h as usize & (size - 1);
-            // Two terms with one fingerprint in one run of slots (about one chance in 10^9
-            // for a million terms) would share a slot: the second's postings are dropped.
-            while let Some(j) = placed[at] {
-                if fingerprint(lists[j].0) == fingerprint(*h) {
-                    break;
-                }
-                at = (at + 1) & (size - 1);
-            }
-            placed[at].get_or_insert(i);
-        }
-        let mut out = OwnedIndex {
-            language: self.language,
-            ..OwnedIndex::default()
-        };
-        let mut written = 0u32;
-        let slot = |out: &mut OwnedIndex, print: u32, start: u32| {
-            out.slots.extend_from_slice(&print.to_le_bytes());
-            out.slots.extend_from_slice(&start.to_le_bytes());
-        };
-        for term in placed {
-            let start = written;
-            let print = term.map_or(0, |i| {
-                for &(doc, impact) in &lists[i].1 {
-                    out.postings.extend_from_slice(&doc.to_le_bytes());
-                    out.postings
-                        .extend_from_slice(&impact.to_bits().to_le_bytes());
-                }
-                written += u32::try_from(lists[i].1.len()).unwrap_or(u32::MAX);
-                fingerprint(lists[i].0)
-            });
-            slot(&mut out, print, start);
-        }
-        slot(&mut out, 0, written);
-        let mut order: Vec<usize> = (0..n).collect();
-        order.sort_by(|&a, &b| self.names[a].cmp(&self.names[b]));
-        out.name_rank = alloc::vec![0; n];
-        for (rank, doc) in order.into_iter().enumerate() {
-            out.name_rank[doc] = u32::try_from(rank).unwrap_or(u32::MAX);
-        }
-        out
-    }
-}
-
 /// A term's 64-bit hash, the same at build time and at run time on every target. Reads
 /// eight bytes a step (a byte-at-a-time hash such as FNV-1a waits on one multiply per
 /// byte) and ends with the `MurmurHash3` finaliser, so both halves are well mixed: the low
@@ -478,36 +299,8 @@ pub fn hash(term: &str) -> u64 {
 
 /// The half of a term's hash a slot keeps: the other half picks the slot. Never 0, which
 /// marks a free slot.
-fn fingerprint(h: u64) -> u32 {
+pub(super) fn fingerprint(h: u64) -> u32 {
     u32::try_from(h >> 32).unwrap_or(u32::MAX).max(1)
-}
-
-/// Natural logarithm without `std`: `ln(x) = 2·atanh((x-1)/(x+1))`, after scaling `x` into
-/// [0.5, 1] by powers of two. Accurate to ~1e-7, plenty for ranking.
-fn libm_ln(x: f32) -> f32 {
-    let mut x = f64::from(x);
-    let mut k = 0i32;
-    while x > 1.0 {
-        x /= 2.0;
-        k += 1;
-    }
-    while x < 0.5 {
-        x *= 2.0;
-        k -= 1;
-    }
-    let y = (x - 1.0) / (x + 1.0);
-    let y2 = y * y;
-    let mut term = y;
-    let mut sum = 0.0;
-    let mut n = 1.0;
-    while n < 60.0 {
-        sum += term / n;
-        term *= y2;
-        n += 2.0;
-    }
-    #[allow(clippy::cast_possible_truncation)]
-    let ln = (2.0 * sum + f64::from(k) * core::f64::consts::LN_2) as f32;
-    ln
 }
 
 /// An index that owns its tables (built at run time); borrow it with [`OwnedIndex::view`].
@@ -538,7 +331,9 @@ impl OwnedIndex {
 
 #[cfg(test)]
 mod tests {
+    use super::super::Builder;
     use super::*;
+    use alloc::string::String;
 
     fn index() -> OwnedIndex {
         let mut b = Builder::new(Weights::DEFAULT, Language::English);
@@ -613,21 +408,5 @@ mod tests {
                 .search("zebra", 5, &mut Scratch::default())
                 .is_empty()
         );
-    }
-
-    #[test]
-    fn ln_is_accurate() {
-        use core::f32::consts::{LN_2, LN_10};
-        // Reference values of ln(x).
-        for (x, ln) in [
-            (0.01f32, -2.0 * LN_10),
-            (0.5, -LN_2),
-            (1.0, 0.0),
-            (2.0, LN_2),
-            (10.0, LN_10),
-            (1853.0, 7.524_561),
-        ] {
-            assert!((libm_ln(x) - ln).abs() < 1e-5, "{x}");
-        }
     }
 }

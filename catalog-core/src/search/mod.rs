@@ -1,18 +1,21 @@
 //! Tool search: the tokenizer, the stemmer and the index, shared by the compiler (which
 //! builds a compiled catalog's index into static tables) and the run time.
 
+mod build;
 mod index;
 mod lang;
+mod leave_out;
 mod snowball;
 mod stem;
 mod text;
 
+pub use build::Builder;
 pub use index::hash;
 pub use index::{
-    Builder, Field, Hit, Index, MAX_QUERY_TERMS, OwnedIndex, POSTING_BYTES, SLOT_BYTES, Scratch,
-    Weights,
+    Field, Hit, Index, MAX_QUERY_TERMS, OwnedIndex, POSTING_BYTES, SLOT_BYTES, Scratch, Weights,
 };
 pub use lang::Language;
+pub use leave_out::{LeaveOut, LeaveOutScratch};
 pub use text::{
     PAIR_MARK, PREFIX, PREFIX_MARK, UNIGRAM_MARK, is_cjk, is_word_splitter, script_runs, terms,
 };
