@@ -22,9 +22,9 @@ use std::process::ExitCode;
 
 use cargo_catalog::{Flags, Usage};
 
-/// `gen-catalog --tools N --out FILE [--seed S] [--queries FILE]`.
+/// `gen-catalog --tools N --out FILE [--seed S] [--queries FILE] [--arguments typed|json]`.
 pub fn run(opts: &Flags) -> Result<ExitCode, Usage> {
-    opts.only(&["tools", "out", "seed", "queries"])?;
+    opts.only(&["tools", "out", "seed", "queries", "arguments"])?;
     let tools = opts.count("tools", 0)?;
     let (Some(out), 3..=MAX_TOOLS) = (opts.get("out"), tools) else {
         return Err(Usage(format!(
@@ -35,7 +35,16 @@ pub fn run(opts: &Flags) -> Result<ExitCode, Usage> {
         s.parse::<u64>()
             .map_err(|_| Usage(format!("`--seed {s}` is not a whole number")))
     })?;
-    let g = catalog(tools, seed);
+    let mut g = catalog(tools, seed);
+    match opts.get("arguments") {
+        None | Some("typed") => {}
+        Some("json") => g.toml = json_arguments(&g.toml),
+        Some(other) => {
+            return Err(Usage(format!(
+                "`--arguments {other}`: use `typed` or `json`"
+            )));
+        }
+    }
     let queries = opts.get("queries");
     for (path, text) in std::iter::once((out, &g.toml)).chain(queries.map(|q| (q, &g.queries))) {
         std::fs::write(path, text).map_err(|e| Usage(format!("cannot write `{path}`: {e}")))?;
@@ -48,6 +57,16 @@ pub fn run(opts: &Flags) -> Result<ExitCode, Usage> {
         ))
     );
     Ok(ExitCode::SUCCESS)
+}
+
+/// The same catalog with every row's arguments as verified JSON (`[settings] arguments =
+/// "json"`), as an imported catalog has them.
+pub fn json_arguments(toml: &str) -> String {
+    toml.replacen(
+        "ask-tool = \"ask\"\n",
+        "ask-tool = \"ask\"\narguments = \"json\"\n",
+        1,
+    )
 }
 
 /// A deterministic stream of numbers (splitmix64): the generator must not depend on a

@@ -41,8 +41,9 @@ commands:
         out.push_str(&command.help(name));
     }
     out.push_str(
-        "  gen-catalog --tools N --out FILE [--seed S] [--queries FILE.jsonl]
-      a synthetic catalog of N rows, the same for the same seed, and requests to search it
+        "  gen-catalog --tools N --out FILE [--seed S] [--queries FILE.jsonl] [--arguments typed|json]
+      a synthetic catalog of N rows, the same for the same seed, and requests to search it;
+      --arguments json gives every row verified JSON arguments, as an imported catalog
   bench-scale [--sizes 100,1853,10000,25519] [--runs 3] [--seed 1] [--budget-minutes 90]
               [--skip builds,search,rustc]
       expansion (in this process and, with a nightly toolchain, inside rustc), build and
