@@ -276,7 +276,9 @@ fn bfcl_lint_report() {
         .map(|f| {
             let m = &f.diagnostic.message;
             m.split_once("is easy to confuse with ")
-                .map_or(1, |(_, rest)| rest.split(' ').next().unwrap().parse().unwrap())
+                .map_or(1, |(_, rest)| {
+                    rest.split(' ').next().unwrap().parse().unwrap()
+                })
         })
         .sum();
     assert_eq!(pairs, 1_691);
@@ -307,7 +309,7 @@ fn a_poisoned_description_fails_the_import_until_reviewed() {
     assert_eq!(code, 1, "{stderr}");
     assert!(
         stderr.contains(
-            ":42:34: error[poisoned-description]: in tool `add`, the description addresses the model instead of describing the tool: \"<IMPORTANT>\""
+            ":45:34: error[poisoned-description]: in tool `add`, the description addresses the model instead of describing the tool: \"<IMPORTANT>\""
         ),
         "{stderr}"
     );
