@@ -66,9 +66,8 @@ fn bound() -> impl Strategy<Value = Option<Value>> {
     prop::option::weighted(0.3, small_number())
 }
 
-/// A schema the verifier reads in full. `refs` names the definitions a `$ref` may point
-/// to; `extra` adds keywords the verifier does not check.
-fn schema(refs: Vec<String>, extra: bool) -> BoxedStrategy<Value> {
+/// The schemas without subschemas: types, bounds, lengths, enums, consts, `$ref`s.
+fn leaves(refs: Vec<String>, extra: bool) -> Vec<BoxedStrategy<Value>> {
     let numeric = (
         prop::sample::select(vec!["integer", "number"]),
         bound(),
@@ -151,7 +150,13 @@ fn schema(refs: Vec<String>, extra: bool) -> BoxedStrategy<Value> {
             .boxed(),
         );
     }
-    let leaf = proptest::strategy::Union::new(leaves);
+    leaves
+}
+
+/// A schema the verifier reads in full. `refs` names the definitions a `$ref` may point
+/// to; `extra` adds keywords the verifier does not check.
+fn schema(refs: Vec<String>, extra: bool) -> BoxedStrategy<Value> {
+    let leaf = proptest::strategy::Union::new(leaves(refs, extra));
     leaf.prop_recursive(3, 12, 3, move |inner| {
         let keys = prop::sample::subsequence(KEYS.to_vec(), 0..=KEYS.len());
         let object = (
@@ -219,11 +224,15 @@ fn guard(schema: &mut Value, guarded: bool) {
     for (k, v) in m.iter_mut() {
         match (k.as_str(), v) {
             ("properties", Value::Object(props)) => {
-                props.values_mut().for_each(|p| guard(p, true));
+                for p in props.values_mut() {
+                    guard(p, true);
+                }
             }
             ("items", v) => guard(v, true),
             ("anyOf" | "allOf" | "oneOf", Value::Array(branches)) => {
-                branches.iter_mut().for_each(|b| guard(b, guarded));
+                for b in branches {
+                    guard(b, guarded);
+                }
             }
             _ => {}
         }
@@ -244,7 +253,9 @@ fn document(extra: bool) -> impl Strategy<Value = Value> {
                 if defs.is_empty() {
                     return root;
                 }
-                defs.iter_mut().for_each(|d| guard(d, false));
+                for d in &mut defs {
+                    guard(d, false);
+                }
                 let defs: Map<String, Value> = defs
                     .into_iter()
                     .enumerate()
@@ -341,10 +352,10 @@ fn sample(schema: &Value, root: &Value, rng: &mut Rng, depth: usize) -> Value {
         }
     }
     for key in ["anyOf", "allOf", "oneOf"] {
-        if let Some(Value::Array(branches)) = m.get(key) {
-            if !rng.chance(4) {
-                return sample(rng.pick(branches), root, rng, depth + 1);
-            }
+        if let Some(Value::Array(branches)) = m.get(key)
+            && !rng.chance(4)
+        {
+            return sample(rng.pick(branches), root, rng, depth + 1);
         }
     }
     let kind = match m.get("type") {
@@ -356,6 +367,11 @@ fn sample(schema: &Value, root: &Value, rng: &mut Rng, depth: usize) -> Value {
         _ if m.contains_key("items") && !rng.chance(4) => "array".into(),
         _ => return noise(rng, depth),
     };
+    of_kind(&kind, m, root, rng, depth)
+}
+
+/// A value of one JSON type for the schema `m`, near its bounds.
+fn of_kind(kind: &str, m: &Map<String, Value>, root: &Value, rng: &mut Rng, depth: usize) -> Value {
     let near = |rng: &mut Rng, keys: &[&str], fallback: f64| {
         let bounds: Vec<f64> = keys.iter().filter_map(|k| m.get(*k)?.as_f64()).collect();
         let at = if bounds.is_empty() {
@@ -365,7 +381,7 @@ fn sample(schema: &Value, root: &Value, rng: &mut Rng, depth: usize) -> Value {
         };
         at + *rng.pick(&[-1.0, -0.5, 0.0, 0.0, 0.5, 1.0])
     };
-    match kind.as_str() {
+    match kind {
         "null" => Value::Null,
         "boolean" => Value::from(rng.chance(2)),
         "integer" | "number" => {
@@ -491,7 +507,10 @@ fn run(extra: bool) -> Tally {
 #[test]
 fn the_verifier_agrees_with_the_reference() {
     let tally = run(false);
-    eprintln!("{} values, {} valid by the reference", tally.tried, tally.valid);
+    eprintln!(
+        "{} values, {} valid by the reference",
+        tally.tried, tally.valid
+    );
     // Both verdicts must come up often, or the comparison proves little.
     assert!(
         tally.valid * 5 > tally.tried,

@@ -370,7 +370,7 @@ fn count(m: &Map<String, Value>, key: &str) -> Option<u64> {
         let x = n.as_f64()?;
         // Whole and in range: exact.
         #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
-        (x >= 0.0 && x.fract() == 0.0 && x < 1.8e19).then(|| x as u64)
+        (x >= 0.0 && x.fract() == 0.0 && x < 1.8e19).then_some(x as u64)
     })
 }
 

@@ -350,10 +350,12 @@ impl<'d> Walk<'d> {
                 self.value(&defs.shape, value, path, depth + 1);
                 self.defs = outer;
             }
-            Shape::Ref(i) => match self.defs.get(*i as usize) {
-                Some(target) => self.value(target, value, path, depth + 1),
-                None => {}
-            },
+            Shape::Ref(i) => {
+                // An index past the table (only a hand-written shape has one) checks nothing.
+                if let Some(target) = self.defs.get(*i as usize) {
+                    self.value(target, value, path, depth + 1);
+                }
+            }
             Shape::Null | Shape::Boolean => self.mismatch(shape, value, path),
         }
     }
