@@ -63,10 +63,11 @@ fn objects_are_read_in_order_with_required_and_closed() {
                     required: true,
                     shape: Shape::Boolean
                 },
+                // Required, but undeclared in a closed object: no value of it passes.
                 Property {
                     name: "c",
                     required: true,
-                    shape: Shape::Any
+                    shape: Shape::Enum(&[])
                 },
             ],
             closed: true,
@@ -177,4 +178,71 @@ fn tokens_are_a_constant_expression() {
     assert!(text.contains("Some (0.1)"), "{text}");
     assert!(text.contains("Some (- 3.0)"), "{text}");
     assert_eq!(tokens.to_string(), read(&schema).tokens().to_string());
+}
+
+#[test]
+fn refs_resolve_into_one_table_recursion_included() {
+    let schema = json!({
+        "$defs": {
+            "Node": {
+                "type": "object",
+                "properties": {"next": {"anyOf": [{"$ref": "#/$defs/Node"}, {"type": "null"}]}}
+            }
+        },
+        "type": "object",
+        "properties": {"head": {"$ref": "#/$defs/Node"}, "tail": {"$ref": "#/$defs/Node"}}
+    });
+    let Shape::Defs(defs) = shape(&schema) else {
+        panic!("expected definitions");
+    };
+    assert_eq!(defs.defs.len(), 1, "one entry however often it is named");
+    let Shape::Object(root) = defs.shape else {
+        panic!("expected an object");
+    };
+    assert_eq!(root.properties[0].shape, Shape::Ref(0));
+    // Draft 7's `definitions` too; a pointer that names nothing, or a ref to itself with
+    // nothing between, checks nothing.
+    assert!(matches!(
+        shape(&json!({"definitions": {"a": {"type": "string"}}, "$ref": "#/definitions/a"})),
+        Shape::Defs(_)
+    ));
+    for unchecked in [
+        json!({"$ref": "#/$defs/missing"}),
+        json!({"$ref": "other.json#/x"}),
+        json!({"$defs": {"a": {"$ref": "#/$defs/a"}}, "$ref": "#/$defs/a"}),
+    ] {
+        let s = shape(&unchecked);
+        assert!(
+            matches!(s, Shape::Any) || matches!(s, Shape::Defs(d) if d.defs == [Shape::Any]),
+            "{unchecked}: {s:?}"
+        );
+    }
+}
+
+#[test]
+fn enums_and_consts_of_any_value() {
+    assert_eq!(
+        shape(&json!({"type": "integer", "enum": [1, 2.5, "x", 3]})),
+        Shape::Enum(&["1", "3"]),
+        "the type drops what it refuses"
+    );
+    assert_eq!(shape(&json!({"const": "x"})), Shape::String { values: &["x"] });
+    assert_eq!(shape(&json!({"const": null})), Shape::Enum(&["null"]));
+}
+
+#[test]
+fn only_typed_integer_parameters_are_64_bit() {
+    // The example catalog: `limit` is a typed integer, `rowKey` an escape hatch.
+    let catalog = crate::validate(include_str!("../../../catalog.toml")).unwrap();
+    let tool = catalog.tools.iter().find(|t| t.name == "queryRows").unwrap();
+    let typed = read_typed(&crate::schema::input(tool), &tool.params).leak();
+    let Shape::Object(object) = typed else {
+        panic!("expected an object");
+    };
+    let limit = object.properties.iter().find(|p| p.name == "limit").unwrap();
+    assert!(matches!(limit.shape, Shape::Int64(_)), "{limit:?}");
+    assert!(matches!(
+        shape(&json!({"type": "integer"})),
+        Shape::Integer(_)
+    ));
 }

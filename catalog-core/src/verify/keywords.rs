@@ -143,3 +143,141 @@ fn same(a: &Value, b: &Value) -> bool {
         _ => a == b,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use alloc::string::String;
+    use alloc::vec::Vec;
+
+    use serde_json::json;
+
+    use crate::shape::{Bounds, Defs, Object, Property, Rules, Shape};
+    use crate::{Value, check};
+
+    fn messages(shape: &Shape, value: &Value) -> Vec<String> {
+        check(shape, value)
+            .into_iter()
+            .map(|i| i.path + " | " + &i.message)
+            .collect()
+    }
+
+    /// A tree of named nodes: a model that refers to itself.
+    static TREE: Shape = Shape::Defs(&Defs {
+        shape: Shape::Ref(0),
+        defs: &[Shape::Object(Object {
+            properties: &[
+                Property {
+                    name: "name",
+                    required: true,
+                    shape: Shape::String { values: &[] },
+                },
+                Property {
+                    name: "children",
+                    required: false,
+                    shape: Shape::Array(&Shape::Ref(0)),
+                },
+            ],
+            closed: true,
+        })],
+    });
+
+    #[test]
+    fn a_recursive_model_is_checked_at_every_level() {
+        assert!(check(&TREE, &json!({"name": "a", "children": [{"name": "b"}]})).is_empty());
+        assert_eq!(
+            messages(
+                &TREE,
+                &json!({"name": "a", "children": [{"children": [{"name": 1}]}]})
+            ),
+            [
+                "/children/0/name | `/children/0`: missing required property `name` (a string)",
+                "/children/0/children/0/name | `/children/0/children/0/name`: expected a string, got the number 1"
+            ]
+        );
+    }
+
+    #[test]
+    fn keywords_say_what_to_change() {
+        let positive = Shape::Number(Bounds {
+            exclusive_minimum: Some(0.0),
+            ..Bounds::NONE
+        });
+        assert_eq!(
+            messages(&positive, &json!(0)),
+            [" | the arguments: 0 is not above the exclusive minimum 0"]
+        );
+        static SHORT: Rules = Rules {
+            min_length: 1,
+            max_length: Some(3),
+            ..Rules::NONE
+        };
+        static SHORT_TEXT: Shape =
+            Shape::All(&[Shape::String { values: &[] }, Shape::Rules(&SHORT)]);
+        let short = &SHORT_TEXT;
+        // Code points: four emoji are four characters, not sixteen bytes.
+        assert_eq!(
+            messages(short, &json!("😀😀😀😀")),
+            [" | the arguments has 4 characters; it must have at most 3"]
+        );
+        assert!(check(short, &json!("😀😀😀")).is_empty());
+        static SOME: Rules = Rules {
+            min_items: 1,
+            ..Rules::NONE
+        };
+        static TAGS: Shape = Shape::Object(Object {
+            properties: &[Property {
+                name: "tags",
+                required: true,
+                shape: Shape::All(&[Shape::Array(&Shape::Any), Shape::Rules(&SOME)]),
+            }],
+            closed: false,
+        });
+        assert_eq!(
+            messages(&TAGS, &json!({"tags": []})),
+            ["/tags | `/tags` has 0 items; it must have at least 1"]
+        );
+        let levels = Shape::Enum(&["1", "2", "null"]);
+        assert!(check(&levels, &json!(2.0)).is_empty(), "2.0 is 2");
+        assert_eq!(
+            messages(&levels, &json!(3)),
+            [" | the arguments: expected one of 1, 2, null, got the number 3"]
+        );
+        assert_eq!(
+            messages(&Shape::Enum(&["{\"v\":1}"]), &json!({"v": 2})),
+            [" | the arguments: expected exactly {\"v\":1}, got an object"]
+        );
+    }
+
+    #[test]
+    fn keywords_without_a_type_hold_for_their_own_type_only() {
+        static OBJECT: Rules = Rules {
+            object: Some(Object {
+                properties: &[Property {
+                    name: "a",
+                    required: true,
+                    shape: Shape::Any,
+                }],
+                closed: false,
+            }),
+            ..Rules::NONE
+        };
+        let untyped = Shape::Rules(&OBJECT);
+        assert!(check(&untyped, &json!("text")).is_empty());
+        assert_eq!(
+            messages(&untyped, &json!({})),
+            ["/a | missing required parameter `a` (any value)"]
+        );
+    }
+
+    #[test]
+    fn integers_may_be_larger_than_64_bits_unless_typed() {
+        let integer = Shape::Integer(Bounds::NONE);
+        assert!(check(&integer, &json!(u64::MAX)).is_empty());
+        assert!(check(&integer, &json!(1.5e20)).is_empty());
+        assert_eq!(check(&Shape::Int64(Bounds::NONE), &json!(1.5e20)).len(), 1);
+        assert_eq!(
+            messages(&integer, &json!(1.5)),
+            [" | the arguments: expected an integer, got the number 1.5"]
+        );
+    }
+}
