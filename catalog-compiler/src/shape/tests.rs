@@ -226,7 +226,10 @@ fn enums_and_consts_of_any_value() {
         Shape::Enum(&["1", "3"]),
         "the type drops what it refuses"
     );
-    assert_eq!(shape(&json!({"const": "x"})), Shape::String { values: &["x"] });
+    assert_eq!(
+        shape(&json!({"const": "x"})),
+        Shape::String { values: &["x"] }
+    );
     assert_eq!(shape(&json!({"const": null})), Shape::Enum(&["null"]));
 }
 
@@ -234,12 +237,20 @@ fn enums_and_consts_of_any_value() {
 fn only_typed_integer_parameters_are_64_bit() {
     // The example catalog: `limit` is a typed integer, `rowKey` an escape hatch.
     let catalog = crate::validate(include_str!("../../../catalog.toml")).unwrap();
-    let tool = catalog.tools.iter().find(|t| t.name == "queryRows").unwrap();
+    let tool = catalog
+        .tools
+        .iter()
+        .find(|t| t.name == "queryRows")
+        .unwrap();
     let typed = read_typed(&crate::schema::input(tool), &tool.params).leak();
     let Shape::Object(object) = typed else {
         panic!("expected an object");
     };
-    let limit = object.properties.iter().find(|p| p.name == "limit").unwrap();
+    let limit = object
+        .properties
+        .iter()
+        .find(|p| p.name == "limit")
+        .unwrap();
     assert!(matches!(limit.shape, Shape::Int64(_)), "{limit:?}");
     assert!(matches!(
         shape(&json!({"type": "integer"})),
