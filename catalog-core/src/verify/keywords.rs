@@ -181,6 +181,40 @@ mod tests {
         })],
     });
 
+    static SHORT: Rules = Rules {
+        min_length: 1,
+        max_length: Some(3),
+        ..Rules::NONE
+    };
+
+    static SHORT_TEXT: Shape = Shape::All(&[Shape::String { values: &[] }, Shape::Rules(&SHORT)]);
+
+    static SOME: Rules = Rules {
+        min_items: 1,
+        ..Rules::NONE
+    };
+
+    static TAGS: Shape = Shape::Object(Object {
+        properties: &[Property {
+            name: "tags",
+            required: true,
+            shape: Shape::All(&[Shape::Array(&Shape::Any), Shape::Rules(&SOME)]),
+        }],
+        closed: false,
+    });
+
+    static OBJECT: Rules = Rules {
+        object: Some(Object {
+            properties: &[Property {
+                name: "a",
+                required: true,
+                shape: Shape::Any,
+            }],
+            closed: false,
+        }),
+        ..Rules::NONE
+    };
+
     #[test]
     fn a_recursive_model_is_checked_at_every_level() {
         assert!(check(&TREE, &json!({"name": "a", "children": [{"name": "b"}]})).is_empty());
@@ -206,13 +240,6 @@ mod tests {
             messages(&positive, &json!(0)),
             [" | the arguments: 0 is not above the exclusive minimum 0"]
         );
-        static SHORT: Rules = Rules {
-            min_length: 1,
-            max_length: Some(3),
-            ..Rules::NONE
-        };
-        static SHORT_TEXT: Shape =
-            Shape::All(&[Shape::String { values: &[] }, Shape::Rules(&SHORT)]);
         let short = &SHORT_TEXT;
         // Code points: four emoji are four characters, not sixteen bytes.
         assert_eq!(
@@ -220,18 +247,6 @@ mod tests {
             [" | the arguments has 4 characters; it must have at most 3"]
         );
         assert!(check(short, &json!("😀😀😀")).is_empty());
-        static SOME: Rules = Rules {
-            min_items: 1,
-            ..Rules::NONE
-        };
-        static TAGS: Shape = Shape::Object(Object {
-            properties: &[Property {
-                name: "tags",
-                required: true,
-                shape: Shape::All(&[Shape::Array(&Shape::Any), Shape::Rules(&SOME)]),
-            }],
-            closed: false,
-        });
         assert_eq!(
             messages(&TAGS, &json!({"tags": []})),
             ["/tags | `/tags` has 0 items; it must have at least 1"]
@@ -250,17 +265,6 @@ mod tests {
 
     #[test]
     fn keywords_without_a_type_hold_for_their_own_type_only() {
-        static OBJECT: Rules = Rules {
-            object: Some(Object {
-                properties: &[Property {
-                    name: "a",
-                    required: true,
-                    shape: Shape::Any,
-                }],
-                closed: false,
-            }),
-            ..Rules::NONE
-        };
         let untyped = Shape::Rules(&OBJECT);
         assert!(check(&untyped, &json!("text")).is_empty());
         assert_eq!(
