@@ -751,7 +751,7 @@ fn tool_enum(core: &syn::Path, rows: &[Row], specs: &[TokenStream]) -> TokenStre
             pub const COUNT: usize = #n;
             const SPECS: &'static [#core::ToolSpec] = {
                 #[allow(unused_imports)]
-                use #core::{Access, Shape, Tier, ToolSpec, Visibility, shape::{Bounds, Object, Property}};
+                use #core::{Access, Shape, Tier, ToolSpec, Visibility, shape::{Bounds, Defs, Object, Property, Rules}};
                 #[allow(unused_imports)]
                 use ::core::option::Option::{None, Some};
                 &[ #( #specs ),* ]

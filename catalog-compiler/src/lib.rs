@@ -25,6 +25,7 @@ mod spec;
 pub use diag::{Diagnostic, Lines, Located, render, render_all};
 pub use expand::{Options, expand, skeleton};
 pub use model::{Catalog, Outline};
+pub use shape::schema_shape;
 pub use spec::specs;
 
 /// Reads and validates a catalog, then runs the lints it sets to `deny`: what `catalog!`

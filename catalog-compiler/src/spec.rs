@@ -30,6 +30,12 @@ pub(crate) fn rows(catalog: &Catalog) -> Vec<Spec<'_>> {
         .enumerate()
         .map(|(i, (tool, wire_name))| {
             let input = schema::input(tool);
+            // Typed parameters parse into Rust types; the escape hatch stays JSON.
+            let input_shape = if tool.input_schema.is_some() {
+                shape::read(&input)
+            } else {
+                shape::read_typed(&input, &tool.params)
+            };
             let output = schema::output(tool);
             Spec {
                 tool,
@@ -41,7 +47,7 @@ pub(crate) fn rows(catalog: &Catalog) -> Vec<Spec<'_>> {
                 wire_name,
                 input_schema: input.to_string(),
                 gemini_parameters: gemini::convert(&input).parameters.map(|p| p.to_string()),
-                input: shape::read(&input),
+                input: input_shape,
                 strict: schema::strict(&input),
                 output_schema: output.as_ref().map(ToString::to_string),
                 output: output.as_ref().map(shape::read),

@@ -4,6 +4,10 @@
 //! and the `input-schema` escape hatch alike) into a [`Shape`], so what the verifier
 //! enforces is exactly what the model was shown. Keywords outside this subset are not
 //! checked: their part of the value becomes [`Shape::Any`].
+//!
+//! A schema that uses `$ref` becomes a [`Shape::Defs`] at its root holding every schema
+//! referred to, each [`Shape::Ref`] an index into it: recursive models stay plain static
+//! data, with no cycle of references for a `const` to hold.
 
 use alloc::string::String;
 use alloc::vec::Vec;
@@ -17,8 +21,11 @@ pub enum Shape {
     Null,
     /// `true` or `false`.
     Boolean,
-    /// A whole number (JSON Schema's `integer`: `2.0` counts), within the bounds.
+    /// A whole number, however large (JSON Schema's `integer`: `2.0` counts), within the
+    /// bounds.
     Integer(Bounds),
+    /// A whole number that fits the `i64` of a typed parameter, within the bounds.
+    Int64(Bounds),
     /// Any number within the bounds.
     Number(Bounds),
     /// A string; when `values` is not empty, one of them.
@@ -32,15 +39,83 @@ pub enum Shape {
     Object(Object),
     /// One of several shapes (`"type": ["string", "null"]`, `anyOf`, `oneOf`).
     Either(&'static [Shape]),
+    /// Every one of several shapes (`allOf`; a `type` beside an `enum`, or beside keywords
+    /// its variant does not hold).
+    All(&'static [Shape]),
+    /// One of these values, each written as JSON (`const`, an `enum` of any values);
+    /// numbers compare by value, so `1` and `1.0` are the same.
+    Enum(&'static [&'static str]),
+    /// Keywords of JSON Schema each of which holds only for values of its own type, as
+    /// without a `type` (`properties` alone leave a string valid).
+    Rules(&'static Rules),
+    /// A schema whose `$ref`s index `defs`: `shape`, checked with `defs` in scope.
+    Defs(&'static Defs),
+    /// The schema at this index of the nearest enclosing [`Shape::Defs`] (a `$ref`).
+    Ref(u32),
 }
 
-/// Inclusive numeric bounds.
+/// Numeric bounds; JSON Schema's `minimum`, `maximum` and their exclusive forms.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct Bounds {
-    /// `minimum`.
+    /// `minimum`: at least this.
     pub minimum: Option<f64>,
-    /// `maximum`.
+    /// `maximum`: at most this.
     pub maximum: Option<f64>,
+    /// `exclusiveMinimum` (draft 6 on, a number): above this.
+    pub exclusive_minimum: Option<f64>,
+    /// `exclusiveMaximum` (draft 6 on, a number): below this.
+    pub exclusive_maximum: Option<f64>,
+}
+
+impl Bounds {
+    /// No bound at all: what a constant spells out only the bounds it sets against.
+    pub const NONE: Bounds = Bounds {
+        minimum: None,
+        maximum: None,
+        exclusive_minimum: None,
+        exclusive_maximum: None,
+    };
+}
+
+/// Keywords by the JSON type they apply to; a value of another type passes them all.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Rules {
+    /// Numbers: the bounds.
+    pub bounds: Bounds,
+    /// Strings: the fewest characters (`minLength`, in Unicode code points).
+    pub min_length: u64,
+    /// Strings: the most characters (`maxLength`).
+    pub max_length: Option<u64>,
+    /// Arrays: the fewest items (`minItems`).
+    pub min_items: u64,
+    /// Arrays: the most items (`maxItems`).
+    pub max_items: Option<u64>,
+    /// Arrays: every item's shape (`items`).
+    pub items: Shape,
+    /// Objects: the properties (`properties`, `required`, `additionalProperties: false`).
+    pub object: Option<Object>,
+}
+
+impl Rules {
+    /// No rule at all: what a constant spells out only the rules it sets against.
+    pub const NONE: Rules = Rules {
+        bounds: Bounds::NONE,
+        min_length: 0,
+        max_length: None,
+        min_items: 0,
+        max_items: None,
+        items: Shape::Any,
+        object: None,
+    };
+}
+
+/// A schema with the schemas its `$ref`s point to.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Defs {
+    /// The schema itself.
+    pub shape: Shape,
+    /// Every schema a [`Shape::Ref`] inside names, by index.
+    pub defs: &'static [Shape],
 }
 
 /// An object's properties and whether others are allowed.
@@ -63,29 +138,44 @@ pub struct Property {
     pub shape: Shape,
 }
 
+/// Hops through `$ref`s (and nested definitions) a description follows before it gives
+/// up: only a self-referential static comes near it.
+const MAX_HOPS: usize = 16;
+
 impl Shape {
     /// The JSON Schema type name, as error messages say it (`an integer`, `one of ...`).
     #[must_use]
     pub fn describe(&self) -> &'static str {
         match self {
-            Shape::Any => "any value",
+            Shape::Any | Shape::Rules(_) => "any value",
             Shape::Null => "null",
             Shape::Boolean => "a boolean",
-            Shape::Integer(_) => "an integer",
+            Shape::Integer(_) | Shape::Int64(_) => "an integer",
             Shape::Number(_) => "a number",
             Shape::String { .. } => "a string",
             Shape::Array(_) => "an array",
             Shape::Object(_) => "an object",
             Shape::Either(_) => "one of several types",
+            Shape::All(_) => "a value meeting several rules",
+            Shape::Enum(_) => "one of several values",
+            Shape::Defs(defs) => defs.shape.describe(),
+            Shape::Ref(_) => "a value of a defined schema",
         }
     }
 
     /// What a value must be, as the verifier's messages say it: [`Shape::describe`], but
-    /// with the allowed values of a string enum (`one of "grid", "form"`) and the types of
-    /// an [`Shape::Either`] listed (`a string, an integer or null`).
+    /// with the allowed values of an enum (`one of "grid", "form"`) and the types of an
+    /// [`Shape::Either`] listed (`a string, an integer or null`).
     #[must_use]
     pub fn expected(&self) -> String {
-        match self {
+        self.expected_in(&[])
+    }
+
+    /// [`Shape::expected`], with the definitions a [`Shape::Ref`] indexes.
+    #[must_use]
+    pub fn expected_in(&self, defs: &[Shape]) -> String {
+        let (shape, defs) = self.resolve(defs);
+        match shape {
             Shape::String { values } if !values.is_empty() => {
                 let mut out = String::from("one of ");
                 for (i, v) in values.iter().enumerate() {
@@ -96,9 +186,25 @@ impl Shape {
                 }
                 out
             }
+            Shape::Enum([]) => String::from("nothing (the schema admits no value here)"),
+            Shape::Enum([one]) => {
+                let mut out = String::from("exactly ");
+                out.push_str(one);
+                out
+            }
+            Shape::Enum(values) => {
+                let mut out = String::from("one of ");
+                out.push_str(&values.join(", "));
+                out
+            }
+            // The first part says the type; the others narrow it.
+            Shape::All(parts) => parts
+                .iter()
+                .find(|p| !matches!(p, Shape::Rules(_)))
+                .map_or_else(|| String::from("any value"), |p| p.expected_in(defs)),
             Shape::Either(_) => {
                 let mut kinds = Vec::new();
-                self.kinds(&mut kinds, 0);
+                shape.kinds(&mut kinds, defs, 0);
                 let mut out = String::new();
                 for (i, kind) in kinds.iter().enumerate() {
                     if i > 0 {
@@ -111,17 +217,41 @@ impl Shape {
                 }
                 out
             }
-            _ => String::from(self.describe()),
+            other => String::from(other.describe()),
         }
+    }
+
+    /// The shape a [`Shape::Ref`] or [`Shape::Defs`] stands for, with the definitions in
+    /// scope there; any other shape is itself.
+    #[must_use]
+    pub fn resolve<'s>(&'s self, mut defs: &'s [Shape]) -> (&'s Shape, &'s [Shape]) {
+        let mut shape = self;
+        for _ in 0..MAX_HOPS {
+            match shape {
+                Shape::Defs(d) => (shape, defs) = (&d.shape, d.defs),
+                Shape::Ref(i) => match defs.get(*i as usize) {
+                    Some(target) => shape = target,
+                    None => return (&Shape::Any, defs),
+                },
+                _ => return (shape, defs),
+            }
+        }
+        (&Shape::Any, defs)
     }
 
     /// The distinct kinds an `Either` accepts, nested ones flattened. The depth cap only
     /// guards against a self-referential static; generated shapes never come near it.
-    fn kinds(&self, out: &mut Vec<&'static str>, depth: usize) {
-        match self {
-            Shape::Either(branches) if depth < 16 => {
+    fn kinds(&self, out: &mut Vec<&'static str>, defs: &[Shape], depth: usize) {
+        let (shape, defs) = self.resolve(defs);
+        match shape {
+            Shape::Either(branches) if depth < MAX_HOPS => {
                 for branch in *branches {
-                    branch.kinds(out, depth + 1);
+                    branch.kinds(out, defs, depth + 1);
+                }
+            }
+            Shape::All(parts) if depth < MAX_HOPS => {
+                if let Some(first) = parts.iter().find(|p| !matches!(p, Shape::Rules(_))) {
+                    first.kinds(out, defs, depth + 1);
                 }
             }
             other => {

@@ -13,6 +13,7 @@
 //! typed value and nothing more: running one takes a [`Proof`], which only this module makes.
 
 mod check;
+mod keywords;
 mod permission;
 mod rejection;
 mod suggest;

@@ -13,7 +13,7 @@ use core::fmt::Write as _;
 use super::words::{describe, noun, number, place, push_segment, unknown};
 use super::{ErrorClass, Issue};
 use crate::Value;
-use crate::shape::{Bounds, Object, Shape};
+use crate::shape::{Object, Shape};
 
 /// Issues reported in full; past it, one last issue says how many more there were.
 pub const MAX_CHECK_ISSUES: usize = 32;
@@ -24,8 +24,9 @@ pub const MAX_CHECK_DEPTH: usize = 64;
 /// Checks `value` against `shape` and returns every issue, in the order met: declared
 /// properties in schema order, then unknown ones. Empty when the value fits.
 ///
-/// An integer must also fit in an `i64`, the Rust type of every integer parameter, so a
-/// value that passes here also parses into the typed call.
+/// An integer of a typed parameter ([`Shape::Int64`]) must also fit in its `i64`, so a
+/// value that passes here also parses into the typed call; any other integer may be as
+/// large as JSON writes it.
 ///
 /// Messages speak of the arguments of a call (`missing required parameter ...`); at most
 /// [`MAX_CHECK_ISSUES`] are built, and one more issue then counts the rest.
@@ -55,37 +56,47 @@ pub(super) fn check_counted(shape: &Shape, value: &Value, subject: Subject) -> (
 /// integer, so the typed call (`i64`) accepts what the check accepted. Call it only on a
 /// value [`check`] passed.
 pub(super) fn canonicalize(shape: &Shape, value: &mut Value, depth: usize) {
+    rewrite(shape, &[], value, depth);
+}
+
+fn rewrite(shape: &Shape, defs: &[Shape], value: &mut Value, depth: usize) {
     if depth > MAX_CHECK_DEPTH {
         return;
     }
+    let (shape, defs) = shape.resolve(defs);
     match (shape, value) {
-        (Shape::Integer(_), Value::Number(n)) if n.is_f64() => {
+        (Shape::Int64(_), Value::Number(n)) if n.is_f64() => {
             if let Some(whole) = n.as_f64().and_then(as_i64) {
                 *n = whole.into();
             }
         }
         (Shape::Array(item), Value::Array(items)) => {
             for v in items {
-                canonicalize(item, v, depth + 1);
+                rewrite(item, defs, v, depth + 1);
             }
         }
         (Shape::Object(object), Value::Object(map)) => {
             for p in object.properties {
                 if let Some(v) = map.get_mut(p.name) {
-                    canonicalize(&p.shape, v, depth + 1);
+                    rewrite(&p.shape, defs, v, depth + 1);
                 }
+            }
+        }
+        (Shape::All(parts), v) => {
+            for part in *parts {
+                rewrite(part, defs, v, depth + 1);
             }
         }
         (Shape::Either(branches), v) => {
             // The branch the check accepted the value by, so the rewrite follows that one.
             let passes = |b: &&Shape| {
                 // Room for no message: only whether it passes counts.
-                let mut walk = Walk::with_room(Subject::Arguments, 0);
+                let mut walk = Walk::with_room(Subject::Arguments, 0, defs);
                 walk.value(b, v, &mut String::new(), depth + 1);
                 walk.is_clean()
             };
             if let Some(branch) = branches.iter().find(passes) {
-                canonicalize(branch, v, depth + 1);
+                rewrite(branch, defs, v, depth + 1);
             }
         }
         _ => {}
@@ -108,7 +119,7 @@ fn whole(x: f64) -> bool {
     x.is_finite() && x % 1.0 == 0.0
 }
 
-/// Whether a whole number fits the `i64` every generated integer parameter has.
+/// Whether a whole number fits the `i64` of a typed integer parameter.
 fn fits_i64(value: &Value) -> bool {
     match value {
         Value::Number(n) => n.is_i64() || n.as_f64().and_then(as_i64).is_some(),
@@ -127,25 +138,54 @@ fn integral(value: &Value) -> Option<f64> {
 
 /// Whether the value is of the shape's JSON type, constraints aside: which branches of an
 /// `Either` are worth walking.
-fn fits_kind(shape: &Shape, value: &Value, depth: usize) -> bool {
+fn fits_kind(shape: &Shape, value: &Value, defs: &[Shape], depth: usize) -> bool {
+    if depth > MAX_CHECK_DEPTH {
+        return false;
+    }
+    let (shape, defs) = shape.resolve(defs);
     match shape {
-        Shape::Any => true,
+        Shape::Any | Shape::Rules(_) | Shape::Defs(_) | Shape::Ref(_) => true,
         Shape::Null => value.is_null(),
         Shape::Boolean => value.is_boolean(),
-        Shape::Integer(_) => integral(value).is_some(),
+        Shape::Integer(_) | Shape::Int64(_) => integral(value).is_some(),
         Shape::Number(_) => value.is_number(),
         Shape::String { .. } => value.is_string(),
         Shape::Array(_) => value.is_array(),
         Shape::Object(_) => value.is_object(),
-        Shape::Either(branches) => {
-            depth <= MAX_CHECK_DEPTH && branches.iter().any(|b| fits_kind(b, value, depth + 1))
-        }
+        Shape::Enum(values) => values.iter().any(|v| same_kind(v, value)),
+        Shape::Either(branches) => branches
+            .iter()
+            .any(|b| fits_kind(b, value, defs, depth + 1)),
+        Shape::All(parts) => parts.iter().all(|p| fits_kind(p, value, defs, depth + 1)),
     }
 }
 
+/// Whether an enum value, as JSON text, is of the value's JSON type.
+fn same_kind(text: &str, value: &Value) -> bool {
+    let kind = |first: Option<char>| match first {
+        Some('n') => 0,
+        Some('t' | 'f') => 1,
+        Some('"') => 3,
+        Some('[') => 4,
+        Some('{') => 5,
+        _ => 2,
+    };
+    let first = match value {
+        Value::Null => 'n',
+        Value::Bool(_) => 't',
+        Value::Number(_) => '0',
+        Value::String(_) => '"',
+        Value::Array(_) => '[',
+        Value::Object(_) => '{',
+    };
+    kind(text.chars().next()) == kind(Some(first))
+}
+
 /// The issues found so far, the first [`MAX_CHECK_ISSUES`] in full.
-struct Walk {
-    subject: Subject,
+pub(super) struct Walk<'d> {
+    pub(super) subject: Subject,
+    /// The definitions a [`Shape::Ref`] indexes: the nearest enclosing [`Shape::Defs`]'s.
+    defs: &'d [Shape],
     /// Issues this walk builds in full: the cap, less what the walk it serves already has.
     room: usize,
     issues: Vec<Issue>,
@@ -154,19 +194,25 @@ struct Walk {
     more_all_constraints: bool,
 }
 
-impl Walk {
-    fn new(subject: Subject) -> Walk {
-        Walk::with_room(subject, MAX_CHECK_ISSUES)
+impl<'d> Walk<'d> {
+    fn new(subject: Subject) -> Walk<'d> {
+        Walk::with_room(subject, MAX_CHECK_ISSUES, &[])
     }
 
-    fn with_room(subject: Subject, room: usize) -> Walk {
+    fn with_room(subject: Subject, room: usize, defs: &'d [Shape]) -> Walk<'d> {
         Walk {
             subject,
+            defs,
             room,
             issues: Vec::new(),
             more: 0,
             more_all_constraints: true,
         }
+    }
+
+    /// The definitions in scope.
+    pub(super) fn defs(&self) -> &'d [Shape] {
+        self.defs
     }
 
     fn total(&self) -> usize {
@@ -178,7 +224,7 @@ impl Walk {
     }
 
     /// Records an issue; the message is built only while under the cap.
-    fn push(&mut self, path: &str, class: ErrorClass, message: impl FnOnce() -> String) {
+    pub(super) fn push(&mut self, path: &str, class: ErrorClass, message: impl FnOnce() -> String) {
         if self.issues.len() < self.room {
             self.issues.push(Issue {
                 path: String::from(path),
@@ -192,7 +238,7 @@ impl Walk {
     }
 
     /// Takes over a branch's issues, as if found here.
-    fn absorb(&mut self, other: Walk) {
+    fn absorb(&mut self, other: Walk<'_>) {
         for issue in other.issues {
             let Issue {
                 path,
@@ -222,7 +268,13 @@ impl Walk {
         self.issues
     }
 
-    fn value(&mut self, shape: &Shape, value: &Value, path: &mut String, depth: usize) {
+    pub(super) fn value(
+        &mut self,
+        shape: &'d Shape,
+        value: &Value,
+        path: &mut String,
+        depth: usize,
+    ) {
         let subject = self.subject;
         if depth > MAX_CHECK_DEPTH {
             self.push(path, ErrorClass::SchemaResolution, || {
@@ -238,6 +290,12 @@ impl Walk {
             Shape::Null if value.is_null() => {}
             Shape::Boolean if value.is_boolean() => {}
             Shape::Integer(bounds) => match integral(value) {
+                Some(x) => {
+                    self.bounds(bounds, x, value, path);
+                }
+                None => self.mismatch(shape, value, path),
+            },
+            Shape::Int64(bounds) => match integral(value) {
                 Some(x) => {
                     if !self.bounds(bounds, x, value, path) && !fits_i64(value) {
                         self.push(path, ErrorClass::ConstraintViolation, || {
@@ -272,14 +330,7 @@ impl Walk {
                 _ => self.mismatch(shape, value, path),
             },
             Shape::Array(item) => match value {
-                Value::Array(items) => {
-                    for (i, v) in items.iter().enumerate() {
-                        let len = path.len();
-                        let _ = write!(path, "/{i}");
-                        self.value(item, v, path, depth + 1);
-                        path.truncate(len);
-                    }
-                }
+                Value::Array(items) => self.items(item, items, path, depth),
                 _ => self.mismatch(shape, value, path),
             },
             Shape::Object(object) => match value {
@@ -287,57 +338,65 @@ impl Walk {
                 _ => self.mismatch(shape, value, path),
             },
             Shape::Either(branches) => self.either(shape, branches, value, path, depth),
+            Shape::All(parts) => {
+                for part in *parts {
+                    self.value(part, value, path, depth + 1);
+                }
+            }
+            Shape::Enum(values) => self.one_of(shape, values, value, path),
+            Shape::Rules(rules) => self.rules(rules, value, path, depth),
+            Shape::Defs(defs) => {
+                let outer = core::mem::replace(&mut self.defs, defs.defs);
+                self.value(&defs.shape, value, path, depth + 1);
+                self.defs = outer;
+            }
+            Shape::Ref(i) => {
+                // An index past the table (only a hand-written shape has one) checks nothing.
+                if let Some(target) = self.defs.get(*i as usize) {
+                    self.value(target, value, path, depth + 1);
+                }
+            }
             Shape::Null | Shape::Boolean => self.mismatch(shape, value, path),
         }
     }
 
-    fn mismatch(&mut self, shape: &Shape, value: &Value, path: &str) {
-        let subject = self.subject;
+    /// Every item of an array against `item`.
+    pub(super) fn items(
+        &mut self,
+        item: &'d Shape,
+        items: &[Value],
+        path: &mut String,
+        depth: usize,
+    ) {
+        for (i, v) in items.iter().enumerate() {
+            let len = path.len();
+            let _ = write!(path, "/{i}");
+            self.value(item, v, path, depth + 1);
+            path.truncate(len);
+        }
+    }
+
+    pub(super) fn mismatch(&mut self, shape: &Shape, value: &Value, path: &str) {
+        let (subject, defs) = (self.subject, self.defs);
         self.push(path, ErrorClass::SchemaResolution, || {
             format!(
                 "{}: expected {}, got {}",
                 place(subject, path),
-                shape.expected(),
+                shape.expected_in(defs),
                 describe(value)
             )
         });
     }
 
-    /// Reports a number outside its bounds; whether it did.
-    fn bounds(&mut self, bounds: &Bounds, x: f64, value: &Value, path: &str) -> bool {
-        let subject = self.subject;
-        if let Some(min) = bounds.minimum.filter(|min| x < *min) {
-            self.push(path, ErrorClass::ConstraintViolation, || {
-                format!(
-                    "{}: {} is below the minimum {min}",
-                    place(subject, path),
-                    number(value)
-                )
-            });
-            return true;
-        }
-        if let Some(max) = bounds.maximum.filter(|max| x > *max) {
-            self.push(path, ErrorClass::ConstraintViolation, || {
-                format!(
-                    "{}: {} is above the maximum {max}",
-                    place(subject, path),
-                    number(value)
-                )
-            });
-            return true;
-        }
-        false
-    }
-
-    fn object(
+    pub(super) fn object(
         &mut self,
-        object: &Object,
+        object: &'d Object,
         map: &crate::Map<String, Value>,
         path: &mut String,
         depth: usize,
     ) {
         let len = path.len();
-        let subject = self.subject;
+        let (subject, defs) = (self.subject, self.defs);
         for p in object.properties {
             let Some(v) = map.get(p.name) else {
                 if p.required {
@@ -353,7 +412,7 @@ impl Walk {
                             "{prefix}missing required {} `{}` ({})",
                             noun(subject, parent),
                             p.name,
-                            p.shape.expected()
+                            p.shape.expected_in(defs)
                         )
                     });
                     path.truncate(len);
@@ -383,20 +442,20 @@ impl Walk {
     fn either(
         &mut self,
         shape: &Shape,
-        branches: &[Shape],
+        branches: &'d [Shape],
         value: &Value,
         path: &mut String,
         depth: usize,
     ) {
-        let subject = self.subject;
-        let mut candidates: Vec<Walk> = Vec::new();
+        let (subject, defs) = (self.subject, self.defs);
+        let mut candidates: Vec<Walk<'d>> = Vec::new();
         for branch in branches {
-            if !fits_kind(branch, value, depth) {
+            if !fits_kind(branch, value, defs, depth) {
                 continue;
             }
             // A branch walk builds only the messages this walk still has room for.
             let room = self.room.saturating_sub(self.issues.len());
-            let mut walk = Walk::with_room(self.subject, room);
+            let mut walk = Walk::with_room(self.subject, room, defs);
             walk.value(branch, value, path, depth + 1);
             if walk.is_clean() {
                 return;
@@ -418,7 +477,7 @@ impl Walk {
                     "{}: {} fits none of the accepted shapes ({}); the closest says: {}",
                     place(subject, path),
                     describe(value),
-                    shape.expected(),
+                    shape.expected_in(defs),
                     first.message
                 )
             }),

@@ -14,9 +14,10 @@ use crate::{Info, Retention, Settings, ToolSet, ToolSpec, Visibility};
 const VIEWS: Shape = Shape::String {
     values: &["grid", "form"],
 };
-const LIMIT: Shape = Shape::Integer(Bounds {
+const LIMIT: Shape = Shape::Int64(Bounds {
     minimum: Some(1.0),
     maximum: Some(100.0),
+    ..Bounds::NONE
 });
 const TEXT: Shape = Shape::String { values: &[] };
 
@@ -196,6 +197,7 @@ fn enums_and_bounds_are_constraint_violations() {
     let fraction = Shape::Number(Bounds {
         minimum: Some(0.5),
         maximum: None,
+        ..Bounds::NONE
     });
     assert_eq!(
         check(&fraction, &json!(-3)),
@@ -219,7 +221,7 @@ fn integers_take_whole_floats_only() {
         )]
     );
     // Whole, but past what the typed call's `i64` holds.
-    let any_integer = Shape::Integer(Bounds::default());
+    let any_integer = Shape::Int64(Bounds::default());
     assert_eq!(check(&any_integer, &json!(i64::MIN)), []);
     assert_eq!(check(&any_integer, &json!(-9.2e18)), []);
     assert_eq!(
@@ -478,9 +480,10 @@ static SPECS: [ToolSpec; 6] = [
             properties: &[Property {
                 name: "rowCount",
                 required: true,
-                shape: Shape::Integer(Bounds {
+                shape: Shape::Int64(Bounds {
                     minimum: Some(0.0),
                     maximum: None,
+                    ..Bounds::NONE
                 }),
             }],
             closed: false,
@@ -836,9 +839,10 @@ fn whole_floats_become_integers_along_the_branch_that_passed() {
             properties: &[Property {
                 name: "b",
                 required: true,
-                shape: Shape::Integer(Bounds {
+                shape: Shape::Int64(Bounds {
                     minimum: None,
                     maximum: None,
+                    ..Bounds::NONE
                 }),
             }],
             closed: true,

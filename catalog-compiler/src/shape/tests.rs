@@ -1,0 +1,259 @@
+//! The reader on hand-written schemas.
+use catalog_core::shape::{Object, Property, Rules, Shape};
+use quote::quote;
+use serde_json::json;
+
+use super::*;
+
+fn shape(schema: &Value) -> Shape {
+    read(schema).leak()
+}
+
+const ANY_STRING: Shape = Shape::String { values: &[] };
+
+#[test]
+fn types_are_read() {
+    assert_eq!(shape(&json!({"type": "null"})), Shape::Null);
+    assert_eq!(shape(&json!({"type": "boolean"})), Shape::Boolean);
+    assert_eq!(shape(&json!({"type": "string"})), ANY_STRING);
+    assert_eq!(
+        shape(&json!({"type": "integer", "minimum": 0, "maximum": 2.5})),
+        Shape::Integer(Bounds {
+            minimum: Some(0.0),
+            maximum: Some(2.5),
+            ..Bounds::NONE
+        })
+    );
+    assert_eq!(
+        shape(&json!({"type": "number"})),
+        Shape::Number(Bounds::default())
+    );
+    assert_eq!(
+        shape(&json!({"type": "array", "items": {"type": "string"}})),
+        Shape::Array(&ANY_STRING)
+    );
+    assert_eq!(shape(&json!({"type": "array"})), Shape::Array(&Shape::Any));
+    assert_eq!(
+        shape(&json!({"type": "string", "enum": ["a", "b"]})),
+        Shape::String {
+            values: &["a", "b"]
+        }
+    );
+}
+
+#[test]
+fn objects_are_read_in_order_with_required_and_closed() {
+    let s = shape(&json!({
+        "type": "object",
+        "properties": {"b": {"type": "string"}, "a": {"type": "boolean"}},
+        "required": ["a", "c"],
+        "additionalProperties": false
+    }));
+    assert_eq!(
+        s,
+        Shape::Object(Object {
+            properties: &[
+                Property {
+                    name: "b",
+                    required: false,
+                    shape: ANY_STRING
+                },
+                Property {
+                    name: "a",
+                    required: true,
+                    shape: Shape::Boolean
+                },
+                // Required, but undeclared in a closed object: no value of it passes.
+                Property {
+                    name: "c",
+                    required: true,
+                    shape: Shape::Enum(&[])
+                },
+            ],
+            closed: true,
+        })
+    );
+    for open in [
+        json!({"type": "object"}),
+        json!({"type": "object", "additionalProperties": true}),
+        json!({"type": "object", "additionalProperties": {"type": "string"}}),
+        json!({"type": "object", "additionalProperties": false, "patternProperties": {"^x": {}}}),
+    ] {
+        assert!(
+            matches!(shape(&open), Shape::Object(Object { closed: false, .. })),
+            "{open}"
+        );
+    }
+    // Without a type, properties hold for objects only.
+    for untyped in [
+        json!({"properties": {"a": {}}, "required": ["a"]}),
+        json!({"type": [], "properties": {"a": {}}, "required": ["a"]}),
+    ] {
+        assert!(
+            matches!(
+                shape(&untyped),
+                Shape::Rules(Rules {
+                    object: Some(_),
+                    ..
+                })
+            ),
+            "{untyped}"
+        );
+    }
+}
+
+#[test]
+fn alternatives_become_either() {
+    assert_eq!(
+        shape(&json!({"type": ["string", "null"]})),
+        Shape::Either(&[ANY_STRING, Shape::Null])
+    );
+    assert_eq!(
+        shape(&json!({"anyOf": [{"type": "string"}, {"type": "integer"}]})),
+        Shape::Either(&[
+            ANY_STRING,
+            Shape::Integer(Bounds {
+                minimum: None,
+                maximum: None,
+                ..Bounds::NONE
+            })
+        ])
+    );
+    assert_eq!(
+        shape(&json!({"oneOf": [{"type": "boolean"}]})),
+        Shape::Boolean
+    );
+    assert_eq!(
+        shape(&json!({"type": "string", "nullable": true})),
+        Shape::Either(&[ANY_STRING, Shape::Null])
+    );
+    // One unchecked alternative leaves the whole unchecked.
+    assert_eq!(
+        shape(&json!({"anyOf": [{"type": "string"}, {"$ref": "#/x"}]})),
+        Shape::Any
+    );
+}
+
+#[test]
+fn what_is_not_read_is_any() {
+    for schema in [
+        json!(true),
+        json!(false),
+        json!(3),
+        json!({}),
+        json!({"$ref": "#/definitions/x", "type": "string"}),
+        json!({"enum": []}),
+        json!({"type": "date"}),
+        json!({"type": ["string", 3]}),
+        json!({"anyOf": "x"}),
+    ] {
+        assert_eq!(shape(&schema), Shape::Any, "{schema}");
+    }
+    assert_eq!(
+        shape(&json!({"type": "array", "items": [{"type": "string"}]})),
+        Shape::Array(&Shape::Any)
+    );
+    assert_eq!(
+        shape(&json!({"type": "array", "prefixItems": [{}], "items": {"type": "string"}})),
+        Shape::Array(&Shape::Any)
+    );
+}
+
+#[test]
+fn tokens_are_a_constant_expression() {
+    let schema = json!({
+        "type": "object",
+        "properties": {
+            "n": {"type": "number", "minimum": 0.1, "maximum": 1e300},
+            "tags": {"type": "array", "items": {"type": "string", "enum": ["x"]}},
+            "v": {"type": ["integer", "null"], "minimum": -3}
+        },
+        "required": ["n"],
+        "additionalProperties": false
+    });
+    let tokens = read(&schema).tokens();
+    let item: syn::ItemStatic =
+        syn::parse2(quote!(static S: ::catalog_core::Shape = #tokens;)).unwrap();
+    let text = quote!(#item).to_string();
+    assert!(text.contains("Some (0.1)"), "{text}");
+    assert!(text.contains("Some (- 3.0)"), "{text}");
+    assert_eq!(tokens.to_string(), read(&schema).tokens().to_string());
+}
+
+#[test]
+fn refs_resolve_into_one_table_recursion_included() {
+    let schema = json!({
+        "$defs": {
+            "Node": {
+                "type": "object",
+                "properties": {"next": {"anyOf": [{"$ref": "#/$defs/Node"}, {"type": "null"}]}}
+            }
+        },
+        "type": "object",
+        "properties": {"head": {"$ref": "#/$defs/Node"}, "tail": {"$ref": "#/$defs/Node"}}
+    });
+    let Shape::Defs(defs) = shape(&schema) else {
+        panic!("expected definitions");
+    };
+    assert_eq!(defs.defs.len(), 1, "one entry however often it is named");
+    let Shape::Object(root) = defs.shape else {
+        panic!("expected an object");
+    };
+    assert_eq!(root.properties[0].shape, Shape::Ref(0));
+    // Draft 7's `definitions` too; a pointer that names nothing, or a ref to itself with
+    // nothing between, checks nothing.
+    assert!(matches!(
+        shape(&json!({"definitions": {"a": {"type": "string"}}, "$ref": "#/definitions/a"})),
+        Shape::Defs(_)
+    ));
+    for unchecked in [
+        json!({"$ref": "#/$defs/missing"}),
+        json!({"$ref": "other.json#/x"}),
+        json!({"$defs": {"a": {"$ref": "#/$defs/a"}}, "$ref": "#/$defs/a"}),
+    ] {
+        let s = shape(&unchecked);
+        assert!(
+            matches!(s, Shape::Any) || matches!(s, Shape::Defs(d) if d.defs == [Shape::Any]),
+            "{unchecked}: {s:?}"
+        );
+    }
+}
+
+#[test]
+fn enums_and_consts_of_any_value() {
+    assert_eq!(
+        shape(&json!({"type": "integer", "enum": [1, 2.5, "x", 3]})),
+        Shape::Enum(&["1", "3"]),
+        "the type drops what it refuses"
+    );
+    assert_eq!(
+        shape(&json!({"const": "x"})),
+        Shape::String { values: &["x"] }
+    );
+    assert_eq!(shape(&json!({"const": null})), Shape::Enum(&["null"]));
+}
+
+#[test]
+fn only_typed_integer_parameters_are_64_bit() {
+    // The example catalog: `limit` is a typed integer, `rowKey` an escape hatch.
+    let catalog = crate::validate(include_str!("../../../catalog.toml")).unwrap();
+    let tool = catalog
+        .tools
+        .iter()
+        .find(|t| t.name == "queryRows")
+        .unwrap();
+    let typed = read_typed(&crate::schema::input(tool), &tool.params).leak();
+    let Shape::Object(object) = typed else {
+        panic!("expected an object");
+    };
+    let limit = object
+        .properties
+        .iter()
+        .find(|p| p.name == "limit")
+        .unwrap();
+    assert!(matches!(limit.shape, Shape::Int64(_)), "{limit:?}");
+    assert!(matches!(
+        shape(&json!({"type": "integer"})),
+        Shape::Integer(_)
+    ));
+}
