@@ -738,6 +738,8 @@ fn tool_enum(core: &syn::Path, rows: &[Row], specs: &[TokenStream]) -> TokenStre
     let (wire_names, wire_variants): (Vec<_>, Vec<_>) = by_wire.into_iter().unzip();
     let constants = tool_constants(rows);
     quote! {
+
+
         /// A tool of the catalog, in `catalog.toml` order.
         #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
         pub enum Tool {
@@ -756,13 +758,18 @@ fn tool_enum(core: &syn::Path, rows: &[Row], specs: &[TokenStream]) -> TokenStre
                 use ::core::option::Option::{None, Some};
                 &[ #( #specs ),* ]
             };
-            const BY_NAME: &'static [(&'static str, Tool)] = &[ #( (#sorted_names, Tool::#sorted_variants) ),* ];
-            const BY_WIRE_NAME: &'static [(&'static str, Tool)] = &[ #( (#wire_names, Tool::#wire_variants) ),* ];
+            // Tables of plain constants rather than a `match` or pairs: one arm or pair a
+            // tool is work in rustc that grew faster than the catalog.
+            const NAMES: [&'static str; #n] = [ #( #names ),* ];
+            const SORTED_NAMES: [&'static str; #n] = [ #( #sorted_names ),* ];
+            const BY_NAME: [Tool; #n] = [ #( Tool::#sorted_variants ),* ];
+            const SORTED_WIRE_NAMES: [&'static str; #n] = [ #( #wire_names ),* ];
+            const BY_WIRE_NAME: [Tool; #n] = [ #( Tool::#wire_variants ),* ];
 
             /// The name the model sees.
             #[must_use]
             pub const fn name(self) -> &'static str {
-                match self { #( Tool::#variants => #names, )* }
+                Tool::NAMES[self as usize]
             }
 
             /// Position in catalog order, `0..COUNT`.
@@ -780,14 +787,14 @@ fn tool_enum(core: &syn::Path, rows: &[Row], specs: &[TokenStream]) -> TokenStre
             /// The tool with this name (binary search over the sorted names).
             #[must_use]
             pub const fn from_name(name: &str) -> ::core::option::Option<Tool> {
-                #core::__private::lookup(Tool::BY_NAME, name)
+                #core::__private::lookup(&Tool::SORTED_NAMES, &Tool::BY_NAME, name)
             }
 
             /// The tool with this name on the wire (`spec().wire_name`), as providers that
             /// restrict names send it back (binary search over the sorted wire names).
             #[must_use]
             pub const fn from_wire_name(name: &str) -> ::core::option::Option<Tool> {
-                #core::__private::lookup(Tool::BY_WIRE_NAME, name)
+                #core::__private::lookup(&Tool::SORTED_WIRE_NAMES, &Tool::BY_WIRE_NAME, name)
             }
 
             #[doc(hidden)]

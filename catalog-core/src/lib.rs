@@ -49,17 +49,19 @@ pub mod __private {
 
     pub use crate::args::{Fields, arguments, variant};
 
-    /// Binary search of a table sorted by name; `const` so `tools![...]` resolves names
-    /// at compile time, and the same code serves `Tool::from_name` at run time.
+    /// Binary search of names sorted byte-wise, and the value beside the one found;
+    /// `const` so `tools![...]` resolves names at compile time, and the same code serves
+    /// `Tool::from_name` at run time. Two parallel arrays rather than one of pairs, so the
+    /// generated tables are plain constants.
     #[must_use]
-    pub const fn lookup<T: Copy>(table: &[(&str, T)], key: &str) -> Option<T> {
-        let (mut lo, mut hi) = (0, table.len());
+    pub const fn lookup<T: Copy>(names: &[&str], values: &[T], key: &str) -> Option<T> {
+        let (mut lo, mut hi) = (0, names.len());
         while lo < hi {
             let mid = lo + (hi - lo) / 2;
-            match str_cmp(table[mid].0, key) {
+            match str_cmp(names[mid], key) {
                 Ordering::Less => lo = mid + 1,
                 Ordering::Greater => hi = mid,
-                Ordering::Equal => return Some(table[mid].1),
+                Ordering::Equal => return Some(values[mid]),
             }
         }
         None

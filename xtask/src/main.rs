@@ -45,7 +45,7 @@ commands:
       a synthetic catalog of N rows, the same for the same seed, and requests to search it;
       --arguments json gives every row verified JSON arguments, as an imported catalog
   bench-scale [--sizes 100,1853,10000,25519] [--runs 3] [--seed 1] [--budget-minutes 90]
-              [--skip builds,search,rustc]
+              [--skip builds,search,rustc] [--arguments typed|json]
       expansion (in this process and, with a nightly toolchain, inside rustc), build and
       rebuild times, search against tantivy, sizes, per catalog size; prints the tables of
       BENCHMARKS.md (run it with --release)

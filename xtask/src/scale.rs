@@ -41,6 +41,8 @@ const BFCL_TOOLS: usize = 1853;
 struct Timing {
     wall: f64,
     cpu: f64,
+    /// The largest resident memory a rustc process reached meanwhile, in MiB.
+    peak_mib: f64,
 }
 
 /// What one size measured; `None` where a step did not run (over budget or failed).
@@ -68,7 +70,23 @@ struct Row {
 
 /// Runs the benchmark; `opts` holds `--sizes`, `--runs`, `--seed`, `--budget-minutes`.
 pub fn run(opts: &Flags) -> Result<ExitCode, Usage> {
-    opts.only(&["sizes", "runs", "seed", "budget-minutes", "skip"])?;
+    opts.only(&[
+        "sizes",
+        "runs",
+        "seed",
+        "budget-minutes",
+        "skip",
+        "arguments",
+    ])?;
+    let json = match opts.get("arguments") {
+        None | Some("typed") => false,
+        Some("json") => true,
+        Some(other) => {
+            return Err(Usage(format!(
+                "`--arguments {other}`: use `typed` or `json`"
+            )));
+        }
+    };
     let sizes = opts
         .get("sizes")
         .map_or(Ok(SIZES.to_vec()), |l| size_list("sizes", l))?;
@@ -111,7 +129,7 @@ pub fn run(opts: &Flags) -> Result<ExitCode, Usage> {
         let dir = scale.join(n.to_string());
         std::fs::create_dir_all(&dir)
             .map_err(|e| Usage(format!("cannot create {}: {e}", dir.display())))?;
-        let (source, toml, queries) = catalog_for(n, seed);
+        let (source, toml, queries) = catalog_for(n, seed, json);
         write(&dir.join("tools.toml"), &toml);
         write(&dir.join("queries.jsonl"), &queries);
         let mut row = Row {
@@ -167,7 +185,7 @@ fn size_list(key: &str, list: &str) -> Result<Vec<usize>, Usage> {
 }
 
 /// The catalog of a size, where it came from, and its requests.
-fn catalog_for(n: usize, seed: u64) -> (String, String, String) {
+fn catalog_for(n: usize, seed: u64, json: bool) -> (String, String, String) {
     if n == BFCL_TOOLS {
         let tools = std::fs::read_to_string(format!("{BFCL}tools.json"));
         let dev = std::fs::read_to_string(format!("{BFCL}dev.jsonl"));
@@ -180,6 +198,10 @@ fn catalog_for(n: usize, seed: u64) -> (String, String, String) {
         println!("BFCL data not found at {BFCL}: a generated catalog stands in");
     }
     let g = r#gen::catalog(n, seed);
+    if json {
+        let toml = r#gen::json_arguments(&g.toml);
+        return (format!("generated, seed {seed}, JSON"), toml, g.queries);
+    }
     (format!("generated, seed {seed}"), g.toml, g.queries)
 }
 
@@ -396,19 +418,35 @@ fn edit_one_row(toml: &str) -> String {
 fn cargo(target: &Path, krate: &Path, args: &[&str]) -> Option<Timing> {
     let cpu_before = children_cpu();
     let start = Instant::now();
-    let out = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
+    let child = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()))
         .args(args)
         .arg("--quiet")
         .current_dir(krate)
         .env("CARGO_TARGET_DIR", target)
         .stdout(Stdio::null())
         .stderr(Stdio::piped())
-        .output();
+        .spawn();
+    let mut child = match child {
+        Ok(c) => c,
+        Err(e) => {
+            println!("cannot run cargo: {e}");
+            return None;
+        }
+    };
+    // Peak memory: each rustc's high-water mark, read while it runs.
+    let mut peak_kib = 0;
+    while matches!(child.try_wait(), Ok(None)) {
+        peak_kib = peak_kib.max(rustc_peak_kib());
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let out = child.wait_with_output();
     let secs = start.elapsed().as_secs_f64();
     match out {
         Ok(o) if o.status.success() => Some(Timing {
             wall: secs,
             cpu: children_cpu() - cpu_before,
+            #[allow(clippy::cast_precision_loss)] // KiB far below 2^52
+            peak_mib: peak_kib as f64 / 1024.0,
         }),
         Ok(o) => {
             let err = String::from_utf8_lossy(&o.stderr);
@@ -426,6 +464,27 @@ fn cargo(target: &Path, krate: &Path, args: &[&str]) -> Option<Timing> {
             None
         }
     }
+}
+
+/// The largest `VmHWM` (peak resident memory, KiB) of the rustc processes running now,
+/// from `/proc`; 0 where there is none or no `/proc`.
+fn rustc_peak_kib() -> u64 {
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return 0;
+    };
+    dir.flatten()
+        .filter(|e| {
+            std::fs::read_to_string(e.path().join("comm")).is_ok_and(|c| c.trim() == "rustc")
+        })
+        .filter_map(|e| std::fs::read_to_string(e.path().join("status")).ok())
+        .filter_map(|status| {
+            status
+                .lines()
+                .find_map(|l| l.strip_prefix("VmHWM:"))
+                .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<u64>().ok())
+        })
+        .max()
+        .unwrap_or(0)
 }
 
 /// Builds the search bench; the path of its executable, or `None` (reason printed).
@@ -546,7 +605,7 @@ fn tables(rows: &[Row]) -> String {
         .collect();
     let _ = writeln!(
         t,
-        "\nBuild times: wall (processor: user + system of cargo and rustc). Clean builds timed (median taken): {}.",
+        "\nBuild times: wall (processor: user + system of cargo and rustc; the largest resident memory of a rustc meanwhile). Clean builds timed (median taken): {}.",
         runs.join(", ")
     );
 
@@ -594,10 +653,10 @@ fn rustc_table(t: &mut String, rows: &[Row]) {
     );
 }
 
-/// A build's timing as a table cell: wall (processor).
+/// A build's timing as a table cell: wall (processor, peak rustc memory).
 fn cell(v: Option<Timing>) -> String {
     v.map_or("—".into(), |t| {
-        format!("{:.1} s ({:.1} s)", t.wall, t.cpu)
+        format!("{:.1} s ({:.1} s, {:.0} MiB)", t.wall, t.cpu, t.peak_mib)
     })
 }
 
@@ -668,15 +727,20 @@ fn median_timing(times: &[Timing]) -> Option<Timing> {
     }
     let mut wall: Vec<f64> = times.iter().map(|t| t.wall).collect();
     let mut cpu: Vec<f64> = times.iter().map(|t| t.cpu).collect();
+    let mut peak: Vec<f64> = times.iter().map(|t| t.peak_mib).collect();
     Some(Timing {
         wall: median(&mut wall),
         cpu: median(&mut cpu),
+        peak_mib: median(&mut peak),
     })
 }
 
 fn show(t: Option<&Timing>) -> String {
     t.map_or("—".into(), |t| {
-        format!("{:.2} s ({:.2} s processor)", t.wall, t.cpu)
+        format!(
+            "{:.2} s ({:.2} s processor, rustc peak {:.0} MiB)",
+            t.wall, t.cpu, t.peak_mib
+        )
     })
 }
 
