@@ -12,7 +12,7 @@ use std::collections::HashMap;
 
 use rustc_hash::FxHashSet;
 
-use super::{Ctx, Found, LintId, mentions, stems};
+use super::{Ctx, Found, LintId, mentions, part, stems};
 use crate::diag::Diagnostic;
 
 /// Reports each row close to earlier rows whose descriptions and its own do not name each
@@ -392,11 +392,6 @@ impl<'a> Mentioned<'a> {
             mentions(text, name)
         }
     }
-}
-
-/// A character a name runs on with, as [`mentions`] reads names.
-fn part(c: char) -> bool {
-    c.is_alphanumeric() && !catalog_core::search::is_cjk(c) || c == '_'
 }
 
 fn in_run(c: char) -> bool {

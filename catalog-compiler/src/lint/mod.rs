@@ -527,15 +527,19 @@ impl Ctx<'_> {
     }
 }
 
+/// A character a name runs on with: a letter or digit of its own script, or `_`. A name
+/// never runs into Japanese or Chinese text, which has no spaces to set it apart
+/// (`…にはdropTableを使います`).
+pub(crate) fn part(c: char) -> bool {
+    c.is_alphanumeric() && !catalog_core::search::is_cjk(c) || c == '_'
+}
+
 /// Whether `text` names `name` as a word of its own: not inside a longer name
 /// (`openTable` is not in `proposeOpenTable`).
 pub(crate) fn mentions(text: &str, name: &str) -> bool {
     if name.is_empty() {
         return false;
     }
-    // A name runs into a word of its own script, never into Japanese or Chinese text,
-    // which has no spaces to set it apart (`…にはdropTableを使います`).
-    let part = |c: char| c.is_alphanumeric() && !catalog_core::search::is_cjk(c) || c == '_';
     let mut from = 0;
     while let Some(at) = text[from..].find(name) {
         let start = from + at;
