@@ -111,10 +111,12 @@ pub fn outline(source: &str) -> Outline {
     outline
 }
 
-/// Formats generated tokens as Rust source, as `cargo catalog expand` prints them.
+/// Formats generated tokens as Rust source, as `cargo catalog expand` prints them (the
+/// `format` feature).
 ///
 /// # Errors
 /// When the tokens are not a valid Rust file (a bug in the generator).
+#[cfg(feature = "format")]
 pub fn format(tokens: proc_macro2::TokenStream) -> Result<String, syn::Error> {
     Ok(prettyplease::unparse(&syn::parse2(tokens)?))
 }
