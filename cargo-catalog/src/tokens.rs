@@ -57,7 +57,7 @@ impl Tokenizer for O200k {
 }
 
 /// `text` cut before every ASCII letter that follows two ASCII punctuation characters
-/// (`"name":"listOrders"` → `"name`, `":"listOrders"`... cut at `n` and at `l`).
+/// (`{"name":"listOrders"}` → `{"`, `name":"`, `listOrders"}`).
 ///
 /// Each cut is where `o200k_base`'s pre-tokenizer ends a piece whatever comes before it,
 /// so the tokens of `text` are the sum of its segments' tokens. The pattern's branches
