@@ -404,12 +404,8 @@ fn json_names_free(tools: &[Option<Tool>], errors: &mut Errors) {
     if tools.iter().all(|t| t.arguments == Arguments::Typed) {
         return;
     }
-    for t in tools.iter().filter(|t| t.arguments == Arguments::Typed) {
-        let taken = if t.variant() == "Json" {
-            "`ToolCall::Json` variant"
-        } else if t.method() == "call_json" {
-            "`Handler::call_json` method"
-        } else {
+    for t in tools {
+        let Some(taken) = t.takes_json_item() else {
             continue;
         };
         errors.push(

@@ -193,9 +193,7 @@ impl Outline {
                 tool.params.clear();
                 own = defines(&tool);
             }
-            let takes_json = json
-                && tool.arguments == Arguments::Typed
-                && (tool.variant() == "Json" || tool.method() == "call_json");
+            let takes_json = json && tool.takes_json_item().is_some();
             if tools
                 .iter()
                 .all(|t| t.variant() != tool.variant() && t.method() != tool.method())
@@ -351,6 +349,21 @@ impl Tool {
     #[must_use]
     pub fn method(&self) -> String {
         names::snake(&self.variant())
+    }
+
+    /// The generated item of JSON-argument rows (`ToolCall::Json`, `Handler::call_json`)
+    /// this typed row's own variant or method would take, when a catalog has such rows.
+    #[must_use]
+    pub fn takes_json_item(&self) -> Option<&'static str> {
+        if self.arguments == Arguments::Json {
+            None
+        } else if self.variant() == "Json" {
+            Some("`ToolCall::Json` variant")
+        } else if self.method() == "call_json" {
+            Some("`Handler::call_json` method")
+        } else {
+            None
+        }
     }
 
     /// The type of its arguments (`OpenTableArgs`).
