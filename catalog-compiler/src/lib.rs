@@ -21,6 +21,7 @@ pub mod schema;
 pub mod search;
 mod shape;
 mod spec;
+pub mod upstream;
 
 pub use diag::{Diagnostic, Lines, Located, render, render_all};
 pub use expand::{Options, expand, skeleton};
