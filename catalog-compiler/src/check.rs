@@ -8,10 +8,11 @@ use catalog_core::{Access, Retention, Tier, Visibility};
 
 use crate::diag::{Diagnostic, Errors, Span, line_col};
 use crate::model::{
-    self, Arguments, Catalog, Field, Kind, Settings, Tool, ToolSpans, field_origin,
+    self, Arguments, Catalog, Field, Kind, Settings, Source, Tool, ToolSpans, Upstream,
+    field_origin,
 };
 use crate::names;
-use crate::parse::{RawCatalog, RawSettings, RawTool, suggest};
+use crate::parse::{RawCatalog, RawSettings, RawTool, RawUpstream, suggest};
 use crate::provider::Provider;
 
 /// Validates the raw catalog and builds the model; `None` when any rule failed.
@@ -40,6 +41,8 @@ pub(crate) fn lower(source: &str, raw: RawCatalog, errors: &mut Errors) -> Optio
     );
     let distinct = raw.tools.iter().zip(&well_named).filter(|(_, ok)| **ok);
     type_names(source, distinct.map(|(row, _)| row), errors);
+    let upstreams = unique_upstreams(source, raw.upstreams, errors);
+    let mut sources = sources(source, &raw.tools, &upstreams, &roles, errors);
     let mut tools = tools;
     let lints = raw.lints;
     let arguments = raw
@@ -50,8 +53,10 @@ pub(crate) fn lower(source: &str, raw: RawCatalog, errors: &mut Errors) -> Optio
     for (i, row) in raw.tools.into_iter().enumerate() {
         let is_search = roles.search == Some(i);
         let row_arguments = arguments_of(&row, is_search, arguments, errors);
+        let source = sources[i].take();
         tools[i] = tool(row, is_search, roles.ask == Some(i), errors).map(|mut t| {
             t.arguments = row_arguments;
+            t.upstream = source;
             t
         });
     }
@@ -63,6 +68,7 @@ pub(crate) fn lower(source: &str, raw: RawCatalog, errors: &mut Errors) -> Optio
             settings,
             tools,
             lints,
+            upstreams: upstreams.into_iter().filter_map(|(_, u)| u).collect(),
         }),
         _ => None,
     }
@@ -156,6 +162,127 @@ fn unique_wire_names(source: &str, rows: &[(&str, &Span)], errors: &mut Errors) 
             )),
         );
     }
+}
+
+/// No two `[[upstream]]` tables share a name. Returns the name of every table that has one
+/// and is not a repeat (the names rows may use), with the upstream when its other keys
+/// had no error.
+fn unique_upstreams(
+    source: &str,
+    raw: Vec<RawUpstream>,
+    errors: &mut Errors,
+) -> Vec<(String, Option<Upstream>)> {
+    let mut out: Vec<(String, Span, Option<Upstream>)> = Vec::new();
+    for u in raw {
+        let Some((name, span)) = u.name else {
+            continue;
+        };
+        if let Some((_, first, _)) = out.iter().find(|(n, _, _)| *n == name) {
+            let (line, _) = line_col(source, first.start);
+            errors.push(
+                Diagnostic::new(span, format!("upstream `{name}` is declared twice")).help(
+                    format!("the first `{name}` is on line {line}: rename or remove one (rows name an upstream by `name`)"),
+                ),
+            );
+            continue;
+        }
+        let upstream = u.transport.map(|transport| Upstream {
+            name: name.clone(),
+            transport,
+            span: u.span,
+        });
+        out.push((name, span, upstream));
+    }
+    out.into_iter().map(|(n, _, u)| (n, u)).collect()
+}
+
+/// Where each row's tool comes from: `upstream` names a declared upstream (not for the
+/// search and ask tools, which the agent loop answers) and comes with `upstream-digest`;
+/// `upstream-tool` and `upstream-digest` only with `upstream`; no two rows serve the same
+/// tool of one upstream. `upstreams` are [`unique_upstreams`]' result.
+fn sources(
+    source: &str,
+    rows: &[RawTool],
+    upstreams: &[(String, Option<Upstream>)],
+    roles: &Resolved,
+    errors: &mut Errors,
+) -> Vec<Option<Source>> {
+    let declared: Vec<&str> = upstreams.iter().map(|(n, _)| n.as_str()).collect();
+    let mut pinned: HashMap<(&str, &str), (&str, &Span)> = HashMap::new();
+    let mut out = Vec::with_capacity(rows.len());
+    for (i, row) in rows.iter().enumerate() {
+        out.push(None);
+        let Some((name, name_span)) = &row.name else {
+            continue;
+        };
+        let Some((upstream, at)) = &row.upstream else {
+            if row.seen.has("upstream") {
+                // Written but not a string, or misspelt: already reported.
+                continue;
+            }
+            for key in ["upstream-tool", "upstream-digest"] {
+                let Some(span) = row.seen.taken.get(key) else {
+                    continue;
+                };
+                errors.push(
+                    Diagnostic::new(span.clone(), format!("tool `{name}` has `{key}` but no `upstream`"))
+                        .help(format!("add `upstream = \"...\"` naming the `[[upstream]]` that serves the tool, or remove `{key}`")),
+                );
+            }
+            continue;
+        };
+        let role = if roles.search == Some(i) {
+            Some("search tool")
+        } else if roles.ask == Some(i) {
+            Some("ask tool")
+        } else {
+            None
+        };
+        if let Some(role) = role {
+            errors.push(
+                Diagnostic::new(at.clone(), format!("the {role} `{name}` cannot come from an upstream"))
+                    .help(format!("remove `upstream`, `upstream-tool` and `upstream-digest` from this row: the agent loop answers the {role} itself")),
+            );
+            continue;
+        }
+        let is_declared = declared.contains(&upstream.as_str());
+        if !is_declared {
+            let d = Diagnostic::new(
+                at.clone(),
+                format!("`upstream` names `{upstream}`, which no `[[upstream]]` declares"),
+            );
+            errors.push(match suggest(upstream, &declared) {
+                Some(s) => d.help(format!("did you mean `{s}`?")),
+                None => d.help(format!("declare it: an `[[upstream]]` table with `name = \"{upstream}\"` and `command = \"...\"` or `url = \"...\"`")),
+            });
+        }
+        if !row.seen.has("upstream-digest") {
+            errors.push(
+                Diagnostic::new(at.clone(), format!("tool `{name}` has `upstream` but no `upstream-digest`"))
+                    .help("add `upstream-digest = \"sha256:...\"`, the digest of the tool as imported: import the tool again to get it"),
+            );
+        }
+        let (tool, tool_at) = row
+            .upstream_tool
+            .as_ref()
+            .map_or((name.as_str(), at), |(t, s)| (t.as_str(), s));
+        if let Some((first, first_at)) = pinned.insert((upstream, tool), (name, name_span)) {
+            let (line, _) = line_col(source, first_at.start);
+            errors.push(
+                Diagnostic::new(tool_at.clone(), format!("tools `{first}` and `{name}` both serve `{tool}` of upstream `{upstream}`"))
+                    .help(format!("remove one of them, or point one at another tool with `upstream-tool = \"...\"` (`{first}` is on line {line})")),
+            );
+            continue;
+        }
+        if let (true, Some((digest, _))) = (is_declared, &row.upstream_digest) {
+            out[i] = Some(Source {
+                upstream: upstream.clone(),
+                tool: tool.to_string(),
+                digest: digest.clone(),
+            });
+        }
+    }
+    out
 }
 
 /// What `[settings]` decided: the settings, when valid, and the rows the row rules treat
@@ -372,6 +499,7 @@ fn tool(row: RawTool, is_search: bool, is_ask: bool, errors: &mut Errors) -> Opt
         arguments: Arguments::Typed,
         lints: row.lints,
         spans,
+        upstream: None,
     })
 }
 

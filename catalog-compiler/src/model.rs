@@ -20,6 +20,50 @@ pub struct Catalog {
     pub tools: Vec<Tool>,
     /// The `[lints]` table: levels and settings that differ from the registry's.
     pub lints: lint::Config,
+    /// Every `[[upstream]]` table, in file order: the MCP servers rows may come from.
+    pub upstreams: Vec<Upstream>,
+}
+
+/// A live MCP server whose tools the catalog serves (`[[upstream]]`): a gateway starts or
+/// reaches it and forwards calls of the rows that name it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Upstream {
+    /// Its name, unique among the catalog's upstreams: what rows' `upstream` names.
+    pub name: String,
+    /// How it is reached.
+    pub transport: Transport,
+    /// Its `[[upstream]]` header: where diagnostics about the whole table point.
+    pub span: Span,
+}
+
+/// How an upstream server is reached.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Transport {
+    /// A program that speaks MCP on its standard input and output (`command`).
+    Stdio {
+        /// The program.
+        command: String,
+        /// Its arguments (`args`), in order.
+        args: Vec<String>,
+        /// Variables added to its environment (`env`), in file order.
+        env: Vec<(String, String)>,
+    },
+    /// A streamable HTTP endpoint (`url`, `http://` or `https://`).
+    Http {
+        /// The endpoint.
+        url: String,
+    },
+}
+
+/// Where a row's tool comes from, when an upstream serves it (`upstream`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Source {
+    /// The [`Upstream::name`] that serves it.
+    pub upstream: String,
+    /// Its name on the upstream: `upstream-tool`, or the row's own name.
+    pub tool: String,
+    /// `upstream-digest`: [`crate::upstream::digest`] of its definition as imported.
+    pub digest: String,
 }
 
 /// Catalog-wide settings.
@@ -95,6 +139,8 @@ pub struct Tool {
     pub lints: BTreeMap<LintId, Level>,
     /// Where its keys are written, for the lints' findings.
     pub spans: ToolSpans,
+    /// The upstream server that serves it, when one does (`upstream`).
+    pub upstream: Option<Source>,
 }
 
 /// How a row's verified arguments reach the application (`arguments`, per row or as the
@@ -248,6 +294,7 @@ impl Outline {
             },
             tools,
             lints: lint::Config::default(),
+            upstreams: Vec::new(),
         }
     }
 }
@@ -272,6 +319,7 @@ impl Tool {
             arguments: Arguments::Typed,
             lints: BTreeMap::new(),
             spans: ToolSpans::default(),
+            upstream: None,
         }
     }
 }

@@ -16,6 +16,11 @@ use crate::lint::{self, Level, LintId, Scope};
 use crate::model::{Arguments, Field, Kind, Outline, OutlineTool, TypeSpec};
 use crate::names;
 use crate::provider::Provider;
+use crate::upstream as digests;
+
+mod upstream;
+
+pub(crate) use upstream::RawUpstream;
 
 /// A value and where it was written.
 pub(crate) type At<T> = (T, Span);
@@ -28,6 +33,8 @@ pub(crate) struct RawCatalog {
     pub tools: Vec<RawTool>,
     /// The `[lints]` table, with what it could not read left out (and reported).
     pub lints: lint::Config,
+    /// The `[[upstream]]` tables, in file order.
+    pub upstreams: Vec<RawUpstream>,
 }
 
 pub(crate) struct RawSettings {
@@ -65,9 +72,15 @@ pub(crate) struct RawTool {
     pub arguments: Option<At<Arguments>>,
     /// Levels the row's `[tool.lints]` sets.
     pub lints: BTreeMap<LintId, Level>,
+    /// The `[[upstream]]` that serves the tool (`upstream`).
+    pub upstream: Option<At<String>>,
+    /// Its name there, when it differs from the row's (`upstream-tool`).
+    pub upstream_tool: Option<At<String>>,
+    /// Its definition's digest as imported (`upstream-digest`), when well formed.
+    pub upstream_digest: Option<At<String>>,
 }
 
-pub(crate) const TOP_KEYS: &[&str] = &["settings", "lints", "tool"];
+pub(crate) const TOP_KEYS: &[&str] = &["settings", "lints", "upstream", "tool"];
 pub(crate) const SETTINGS_KEYS: &[&str] = &[
     "search-tool",
     "ask-tool",
@@ -93,6 +106,9 @@ pub(crate) const TOOL_KEYS: &[&str] = &[
     "output",
     "arguments",
     "lints",
+    "upstream",
+    "upstream-tool",
+    "upstream-digest",
 ];
 const TYPE_KEYS: &[&str] = &[
     "type",
@@ -136,6 +152,9 @@ pub(crate) fn parse(source: &str, errors: &mut Errors) -> Option<RawCatalog> {
         && let Some(t) = table(v, "`lints`", errors)
     {
         raw.lints = lints(t, errors);
+    }
+    if let Some((v, _)) = top.take("upstream") {
+        raw.upstreams = upstream::upstreams(v, errors);
     }
     if let Some((v, _)) = top.take("tool") {
         match v.get_ref() {
@@ -326,6 +345,15 @@ fn tool(t: &DeTable<'_>, span: Span, errors: &mut Errors) -> RawTool {
         input_schema: None,
         output: None,
         lints: BTreeMap::new(),
+        upstream: t
+            .take("upstream")
+            .and_then(|(v, _)| string(v, "upstream", errors)),
+        upstream_tool: t
+            .take("upstream-tool")
+            .and_then(|(v, _)| non_empty(v, "upstream-tool", errors)),
+        upstream_digest: t
+            .take("upstream-digest")
+            .and_then(|(v, _)| digest(v, errors)),
     };
     if let Some((v, _)) = t.take("keywords") {
         row.keywords = strings(v, "keywords", errors);
@@ -1025,6 +1053,32 @@ fn string(v: &Spanned<DeValue<'_>>, key: &str, errors: &mut Errors) -> Option<At
     None
 }
 
+/// A string with something in it.
+fn non_empty(v: &Spanned<DeValue<'_>>, key: &str, errors: &mut Errors) -> Option<At<String>> {
+    let (s, span) = string(v, key, errors)?;
+    if s.trim().is_empty() {
+        errors.push(
+            Diagnostic::new(span, format!("`{key}` is empty"))
+                .help(format!("write the value, or remove `{key}`")),
+        );
+        return None;
+    }
+    Some((s, span))
+}
+
+/// `upstream-digest`: `sha256:` and 64 lowercase hex digits.
+fn digest(v: &Spanned<DeValue<'_>>, errors: &mut Errors) -> Option<At<String>> {
+    let (s, span) = string(v, "upstream-digest", errors)?;
+    if !digests::is_digest(&s) {
+        errors.push(
+            Diagnostic::new(span, format!("`upstream-digest` `{s}` is not a SHA-256 digest"))
+                .help("write `sha256:` and 64 lowercase hex digits, as the importer writes them: import the tool again to get its digest"),
+        );
+        return None;
+    }
+    Some((s, span))
+}
+
 fn boolean(v: &Spanned<DeValue<'_>>, key: &str, errors: &mut Errors) -> Option<At<bool>> {
     if let Some(b) = v.get_ref().as_bool() {
         return Some((b, v.span()));
@@ -1216,6 +1270,7 @@ mod tests {
         assert_eq!(top, sorted(TOP_KEYS));
         assert_eq!(keys("settings"), sorted(SETTINGS_KEYS));
         assert_eq!(keys("tool"), sorted(TOOL_KEYS));
+        assert_eq!(keys("upstream"), sorted(upstream::UPSTREAM_KEYS));
         assert_eq!(keys("typeSpec"), sorted(TYPE_KEYS));
         assert_eq!(
             keys("param"),

@@ -33,6 +33,27 @@ pub const DIGEST_PREFIX: &str = "sha256:";
 /// The most pointers [`changes`] lists before it sums up the rest.
 pub const MAX_CHANGES: usize = 20;
 
+/// Whether `name` can name an `[[upstream]]`: one or more lowercase ASCII letters, digits,
+/// `-` and `_` (it becomes a command-line value and a file name; nothing there needs quoting).
+#[must_use]
+pub fn is_name(name: &str) -> bool {
+    !name.is_empty()
+        && name
+            .bytes()
+            .all(|b| matches!(b, b'a'..=b'z' | b'0'..=b'9' | b'-' | b'_'))
+}
+
+/// Whether `url` can be an upstream's `url`: `http://` or `https://` and an address after it.
+#[must_use]
+pub fn is_url(url: &str) -> bool {
+    ["http://", "https://"].iter().any(|scheme| {
+        url.get(..scheme.len())
+            .is_some_and(|s| s.eq_ignore_ascii_case(scheme))
+            && url.len() > scheme.len()
+            && !url.chars().any(char::is_whitespace)
+    })
+}
+
 /// `sha256:` and the lowercase hex SHA-256 of [`canonical`]`(tool)`: what a row's
 /// `upstream-digest` holds for the tool's wire object.
 #[must_use]
@@ -427,6 +448,15 @@ mod tests {
             "sha256:4d41fd02ed49812a668b205580a74e06ad61797a560f982ee3275fcad9edd8a6"
         );
         assert!(is_digest(&digest(&tool())));
+    }
+
+    #[test]
+    fn names_and_urls() {
+        assert!(is_name("time") && is_name("git-2") && is_name("a_b"));
+        assert!(!is_name("") && !is_name("Time") && !is_name("a b") && !is_name("a.b"));
+        assert!(is_url("http://127.0.0.1:8000/mcp") && is_url("HTTPS://example.com"));
+        assert!(!is_url("ftp://example.com") && !is_url("http://") && !is_url("example.com"));
+        assert!(!is_url("http://a b"));
     }
 
     #[test]

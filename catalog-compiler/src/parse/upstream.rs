@@ -1,0 +1,551 @@
+//! `[[upstream]]` tables: the live MCP servers rows may come from. Everything one table
+//! decides on its own is checked here; unique names and the rows that name an upstream
+//! are `check`'s.
+
+use toml::Spanned;
+use toml::de::{DeTable, DeValue};
+
+use super::{At, Seen, Table, string, table, wrong_type};
+use crate::diag::{Diagnostic, Errors, Span};
+use crate::model::Transport;
+use crate::upstream;
+
+pub(crate) const UPSTREAM_KEYS: &[&str] = &["name", "command", "args", "env", "url"];
+
+/// One `[[upstream]]` table as read.
+pub(crate) struct RawUpstream {
+    /// Its `[[upstream]]` header.
+    pub span: Span,
+    /// Its name, when written as a valid one.
+    pub name: Option<At<String>>,
+    /// How the server is reached, when the table says so without error.
+    pub transport: Option<Transport>,
+}
+
+/// The `upstream` key at the top: an array of `[[upstream]]` tables.
+pub(crate) fn upstreams(v: &Spanned<DeValue<'_>>, errors: &mut Errors) -> Vec<RawUpstream> {
+    let DeValue::Array(tables) = v.get_ref() else {
+        errors.push(
+            Diagnostic::new(v.span(), "`upstream` must be an array of tables")
+                .help("write each server as its own `[[upstream]]` table"),
+        );
+        return Vec::new();
+    };
+    tables
+        .iter()
+        .filter_map(|t| {
+            table(t, "each `[[upstream]]` entry", errors).map(|table| read(table, t.span(), errors))
+        })
+        .collect()
+}
+
+fn read(t: &DeTable<'_>, span: Span, errors: &mut Errors) -> RawUpstream {
+    let mut t = Table::new(t, span.clone(), "an `[[upstream]]` table");
+    let name = t
+        .take("name")
+        .and_then(|(v, _)| string(v, "name", errors))
+        .filter(|(name, at)| {
+            let ok = upstream::is_name(name);
+            if !ok {
+                errors.push(
+                    Diagnostic::new(at.clone(), format!("`{name}` is not a valid upstream name"))
+                        .help("use lowercase letters, digits, `-` and `_`, e.g. `name = \"time\"`"),
+                );
+            }
+            ok
+        });
+    if let Some((n, _)) = &name {
+        t.what = format!("upstream `{n}`");
+    }
+    let what = t.what.clone();
+    let command = t.take("command").map(|(v, key)| {
+        let command = string(v, "command", errors).filter(|(c, at)| {
+            let ok = !c.trim().is_empty();
+            if !ok {
+                errors.push(
+                    Diagnostic::new(at.clone(), format!("the `command` of {what} is empty"))
+                        .help("name the program that runs the server, e.g. `command = \"mcp-server-time\"`"),
+                );
+            }
+            ok
+        });
+        (command, key)
+    });
+    let args = t.take("args").map(|(v, key)| (arguments(v, errors), key));
+    let env = t.take("env").map(|(v, key)| (environment(v, errors), key));
+    let url = t.take("url").map(|(v, key)| {
+        let url = string(v, "url", errors).filter(|(u, at)| {
+            let ok = upstream::is_url(u);
+            if !ok {
+                errors.push(
+                    Diagnostic::new(at.clone(), format!("`url` `{u}` is not an HTTP address"))
+                        .help("write the server's streamable HTTP endpoint, starting with `http://` or `https://`"),
+                );
+            }
+            ok
+        });
+        (url, key)
+    });
+    let seen = t.finish(UPSTREAM_KEYS, errors);
+    if name.is_none() && !seen.has("name") {
+        errors.push(
+            Diagnostic::new(
+                span.start..span.start,
+                "an `[[upstream]]` table has no `name`",
+            )
+            .help("add `name = \"...\"`: what rows' `upstream` key names, e.g. `name = \"time\"`"),
+        );
+    }
+    let keys = Keys {
+        command,
+        args,
+        env,
+        url,
+    };
+    let transport = transport(&what, &span, &seen, keys, errors);
+    RawUpstream {
+        span,
+        name,
+        transport,
+    }
+}
+
+/// A key's value as read (`None` when it had an error, already reported) and where the
+/// key is written.
+type Keyed<T> = Option<(Option<T>, Span)>;
+
+/// The keys that say how a server is reached, as read.
+struct Keys {
+    command: Keyed<At<String>>,
+    args: Keyed<Vec<String>>,
+    env: Keyed<Vec<(String, String)>>,
+    url: Keyed<At<String>>,
+}
+
+/// Exactly one of `command` and `url`; `args` and `env` only with `command`.
+fn transport(
+    what: &str,
+    span: &Span,
+    seen: &Seen,
+    keys: Keys,
+    errors: &mut Errors,
+) -> Option<Transport> {
+    let Keys {
+        command,
+        args,
+        env,
+        url,
+    } = keys;
+    match (command, url) {
+        (Some(_), Some((_, key))) => {
+            errors.push(
+                Diagnostic::new(key, format!("{what} has both `command` and `url`"))
+                    .help("keep `command` (a program this machine starts) or `url` (a server reached over HTTP), not both"),
+            );
+            None
+        }
+        (Some((command, _)), None) => {
+            let args = match args {
+                Some((args, _)) => args?,
+                None => Vec::new(),
+            };
+            let env = match env {
+                Some((env, _)) => env?,
+                None => Vec::new(),
+            };
+            Some(Transport::Stdio {
+                command: command?.0,
+                args,
+                env,
+            })
+        }
+        (None, url) => {
+            for (key, found) in [("args", args.map(|(_, k)| k)), ("env", env.map(|(_, k)| k))] {
+                if let Some(at) = found {
+                    errors.push(
+                        Diagnostic::new(at, format!("{what} has `{key}` but no `command`"))
+                            .help(format!("`{key}` is for a program the gateway starts: add `command = \"...\"`, or remove `{key}` for a server at a `url`")),
+                    );
+                }
+            }
+            if let Some((url, _)) = url {
+                return url.map(|(url, _)| Transport::Http { url });
+            }
+            if !seen.has("command") && !seen.has("url") {
+                errors.push(
+                    Diagnostic::new(span.start..span.start, format!("{what} has neither `command` nor `url`"))
+                        .help("add `command = \"...\"` (a program that speaks MCP on stdio) or `url = \"http://...\"` (a streamable HTTP server)"),
+                );
+            }
+            None
+        }
+    }
+}
+
+/// `args`: a list of strings, any of them empty (a program may take an empty argument).
+fn arguments(v: &Spanned<DeValue<'_>>, errors: &mut Errors) -> Option<Vec<String>> {
+    let DeValue::Array(items) = v.get_ref() else {
+        errors.push(wrong_type(v, "args", "a list of strings"));
+        return None;
+    };
+    let mut out = Vec::new();
+    let mut valid = true;
+    for item in items {
+        if let Some(s) = item.get_ref().as_str() {
+            out.push(s.to_string());
+        } else {
+            errors.push(wrong_type(item, "args", "a string"));
+            valid = false;
+        }
+    }
+    valid.then_some(out)
+}
+
+/// `env`: a table of variable names and string values, in file order.
+fn environment(v: &Spanned<DeValue<'_>>, errors: &mut Errors) -> Option<Vec<(String, String)>> {
+    let vars = table(v, "`env`", errors)?;
+    let mut out = Vec::new();
+    let mut valid = true;
+    for (key, value) in vars {
+        let name = key.get_ref().as_ref();
+        if name.is_empty() || name.contains(['=', '\0']) {
+            errors.push(
+                Diagnostic::new(
+                    key.span(),
+                    format!("`{name}` is not an environment variable name"),
+                )
+                .help("use a name without `=`, e.g. `TZ = \"UTC\"`"),
+            );
+            valid = false;
+        }
+        if let Some(s) = value.get_ref().as_str() {
+            out.push((name.to_string(), s.to_string()));
+        } else {
+            errors.push(wrong_type(value, &format!("env.{name}"), "a string"));
+            valid = false;
+        }
+    }
+    valid.then_some(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::TEST_HEAD as HEAD;
+    use crate::diag::Diagnostic;
+    use crate::model::{Source, Transport};
+
+    const DIGEST: &str = "sha256:4d41fd02ed49812a668b205580a74e06ad61797a560f982ee3275fcad9edd8a6";
+
+    /// A row of `upstream` with the given extra keys.
+    fn row(name: &str, keys: &str) -> String {
+        format!(
+            "\n[[tool]]\nname = \"{name}\"\ndescription = \"Tells the time.\"\nvisibility = \"discoverable\"\ntier = \"silent\"\naccess = \"read-only\"\n{keys}\n"
+        )
+    }
+
+    /// The errors of a catalog, each with the text its span covers.
+    fn errors(source: &str) -> Vec<(Diagnostic, String)> {
+        crate::validate(source)
+            .err()
+            .unwrap_or_default()
+            .into_iter()
+            .map(|d| {
+                let text = source[d.span.clone()].to_string();
+                (d, text)
+            })
+            .collect()
+    }
+
+    /// `source` has exactly the `expect`ed errors: each message, the text its span covers,
+    /// and a part of its help.
+    fn assert_errors(source: &str, expect: &[(&str, &str, &str)]) {
+        let found = errors(source);
+        for (message, at, help) in expect {
+            let hit = found.iter().find(|(d, _)| d.message == *message);
+            let Some((d, text)) = hit else {
+                panic!("no `{message}` in {found:#?}");
+            };
+            assert_eq!(text, at, "{message}");
+            assert!(
+                d.help.as_deref().unwrap_or("").contains(help),
+                "{message}: {d:?}"
+            );
+        }
+        assert_eq!(found.len(), expect.len(), "{found:#?}");
+    }
+
+    #[test]
+    fn upstreams_and_their_rows_reach_the_model() {
+        let source = format!(
+            "{HEAD}{}{}{}",
+            r#"
+[[upstream]]
+name = "time"
+command = "mcp-server-time"
+args = ["--local-timezone", "UTC"]
+env = { TZ = "UTC", LANG = "C" }
+
+[[upstream]]
+name = "web"
+url = "https://example.com/mcp"
+
+[[upstream]]
+name = "unused"
+url = "http://127.0.0.1:8000/mcp"
+"#,
+            row(
+                "get_current_time",
+                &format!("upstream = \"time\"\nupstream-digest = \"{DIGEST}\"")
+            ),
+            row(
+                "web_get_current_time",
+                &format!(
+                    "upstream = \"web\"\nupstream-tool = \"get_current_time\"\nupstream-digest = \"{DIGEST}\""
+                )
+            ),
+        );
+        let catalog = crate::validate(&source).unwrap();
+        let names: Vec<&str> = catalog.upstreams.iter().map(|u| u.name.as_str()).collect();
+        assert_eq!(names, ["time", "web", "unused"]);
+        assert_eq!(
+            catalog.upstreams[0].transport,
+            Transport::Stdio {
+                command: "mcp-server-time".into(),
+                args: vec!["--local-timezone".into(), "UTC".into()],
+                env: vec![("TZ".into(), "UTC".into()), ("LANG".into(), "C".into())],
+            }
+        );
+        assert_eq!(
+            catalog.upstreams[1].transport,
+            Transport::Http {
+                url: "https://example.com/mcp".into()
+            }
+        );
+        let second = source.match_indices("[[upstream]]").nth(1).unwrap().0;
+        assert_eq!(
+            catalog.upstreams[1].span,
+            second..second + "[[upstream]]".len()
+        );
+        let sources: Vec<Option<&Source>> =
+            catalog.tools.iter().map(|t| t.upstream.as_ref()).collect();
+        assert_eq!(sources[..2], [None, None], "search and ask tools");
+        assert_eq!(
+            sources[2],
+            Some(&Source {
+                upstream: "time".into(),
+                tool: "get_current_time".into(),
+                digest: DIGEST.into(),
+            })
+        );
+        assert_eq!(
+            sources[3].map(|s| s.tool.as_str()),
+            Some("get_current_time")
+        );
+        assert_eq!(sources[3].map(|s| s.upstream.as_str()), Some("web"));
+    }
+
+    /// One mistake per table (the first has two).
+    const BAD_TABLES: &str = r#"
+[[upstream]]
+name = "time"
+comand = "x"
+command = "mcp-server-time"
+
+[[upstream]]
+command = "nameless"
+
+[[upstream]]
+name = "time"
+url = "http://127.0.0.1:8000/mcp"
+
+[[upstream]]
+name = "Bad Name"
+url = "http://x"
+
+[[upstream]]
+name = "both"
+command = "srv"
+url = "http://x"
+
+[[upstream]]
+name = "neither"
+
+[[upstream]]
+name = "http-args"
+url = "http://x"
+args = ["-v"]
+env = { A = "1" }
+
+[[upstream]]
+name = "ftp"
+url = "ftp://example.com"
+
+[[upstream]]
+name = "bad-env"
+command = "srv"
+env = { "A=B" = "1", C = 2 }
+
+[[upstream]]
+name = "empty"
+command = " "
+"#;
+
+    #[test]
+    fn every_mistake_in_the_upstream_tables_is_reported_at_once() {
+        let source = format!("{HEAD}{BAD_TABLES}");
+        assert_errors(
+            &source,
+            &[
+                (
+                    "unknown key `comand` in upstream `time`",
+                    "comand",
+                    "did you mean `command`?",
+                ),
+                (
+                    "an `[[upstream]]` table has no `name`",
+                    "",
+                    "add `name = \"...\"`",
+                ),
+                (
+                    "upstream `time` is declared twice",
+                    "\"time\"",
+                    "the first `time` is on line",
+                ),
+                (
+                    "`Bad Name` is not a valid upstream name",
+                    "\"Bad Name\"",
+                    "lowercase letters",
+                ),
+                (
+                    "upstream `both` has both `command` and `url`",
+                    "url",
+                    "not both",
+                ),
+                (
+                    "upstream `neither` has neither `command` nor `url`",
+                    "",
+                    "add `command",
+                ),
+                (
+                    "upstream `http-args` has `args` but no `command`",
+                    "args",
+                    "remove `args`",
+                ),
+                (
+                    "upstream `http-args` has `env` but no `command`",
+                    "env",
+                    "remove `env`",
+                ),
+                (
+                    "`url` `ftp://example.com` is not an HTTP address",
+                    "\"ftp://example.com\"",
+                    "`http://` or `https://`",
+                ),
+                (
+                    "`A=B` is not an environment variable name",
+                    "\"A=B\"",
+                    "without `=`",
+                ),
+                (
+                    "`env.C` must be a string, found integer",
+                    "2",
+                    "as a string",
+                ),
+                (
+                    "the `command` of upstream `empty` is empty",
+                    "\" \"",
+                    "name the program",
+                ),
+            ],
+        );
+    }
+
+    #[test]
+    fn every_mistake_in_the_rows_naming_an_upstream_is_reported_at_once() {
+        let source = format!(
+            "{HEAD}{}{}{}{}{}{}{}",
+            "\n[[upstream]]\nname = \"time\"\ncommand = \"mcp-server-time\"\n",
+            row("a", &format!("upstream = \"tme\"\nupstream-digest = \"{DIGEST}\"")),
+            row("b", "upstream = \"elsewhere\"\nupstream-digest = \"sha256:ABC\""),
+            row("c", "upstream = \"time\""),
+            row("d", &format!("upstream-tool = \"x\"\nupstream-digest = \"{DIGEST}\"")),
+            row("e", &format!("upstream = \"time\"\nupstream-tool = \"a\"\nupstream-digest = \"{DIGEST}\"\nupstream-tol = \"a\"")),
+            row("f", &format!("upstream = \"time\"\nupstream-tool = \"c\"\nupstream-digest = \"{DIGEST}\"")),
+        )
+        .replace(
+            "name = \"ask\"\n",
+            &format!("name = \"ask\"\nupstream = \"time\"\nupstream-digest = \"{DIGEST}\"\n"),
+        )
+        .replace(
+            "name = \"searchTools\"\n",
+            &format!("name = \"searchTools\"\nupstream = \"time\"\nupstream-digest = \"{DIGEST}\"\n"),
+        );
+        assert_errors(
+            &source,
+            &[
+                (
+                    "the search tool `searchTools` cannot come from an upstream",
+                    "\"time\"",
+                    "the agent loop answers the search tool itself",
+                ),
+                (
+                    "the ask tool `ask` cannot come from an upstream",
+                    "\"time\"",
+                    "remove `upstream`, `upstream-tool` and `upstream-digest`",
+                ),
+                (
+                    "`upstream` names `tme`, which no `[[upstream]]` declares",
+                    "\"tme\"",
+                    "did you mean `time`?",
+                ),
+                (
+                    "`upstream` names `elsewhere`, which no `[[upstream]]` declares",
+                    "\"elsewhere\"",
+                    "declare it: an `[[upstream]]` table with `name = \"elsewhere\"`",
+                ),
+                (
+                    "`upstream-digest` `sha256:ABC` is not a SHA-256 digest",
+                    "\"sha256:ABC\"",
+                    "64 lowercase hex digits",
+                ),
+                (
+                    "tool `c` has `upstream` but no `upstream-digest`",
+                    "\"time\"",
+                    "add `upstream-digest = \"sha256:...\"`",
+                ),
+                (
+                    "tool `d` has `upstream-tool` but no `upstream`",
+                    "upstream-tool",
+                    "add `upstream = \"...\"`",
+                ),
+                (
+                    "tool `d` has `upstream-digest` but no `upstream`",
+                    "upstream-digest",
+                    "or remove `upstream-digest`",
+                ),
+                (
+                    "unknown key `upstream-tol` in tool `e`",
+                    "upstream-tol",
+                    "did you mean `upstream-tool`?",
+                ),
+                (
+                    "tools `c` and `f` both serve `c` of upstream `time`",
+                    "\"c\"",
+                    "(`c` is on line",
+                ),
+            ],
+        );
+    }
+
+    #[test]
+    fn upstream_must_be_an_array_of_tables() {
+        let source = format!("upstream = \"time\"\n{HEAD}");
+        let found = errors(&source);
+        assert!(
+            found
+                .iter()
+                .any(|(d, _)| d.message == "`upstream` must be an array of tables"),
+            "{found:#?}"
+        );
+    }
+}
