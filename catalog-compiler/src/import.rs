@@ -36,6 +36,10 @@ use serde_json::{Map, Value};
 
 use crate::names::{self, TypeStep};
 
+mod server;
+
+pub use server::{FromServer, Server, from_server};
+
 /// A catalog imported from MCP: its TOML text and what the mapping did.
 #[derive(Debug, Clone)]
 pub struct Imported {
@@ -68,6 +72,18 @@ struct Row {
     read_only: bool,
     input: Input,
     output: Option<Type>,
+    /// The upstream that serves it, for a row imported from a live server.
+    upstream: Option<RowSource>,
+    /// Writes `arguments = "json"` on the row: a catalog whose default is typed.
+    json_arguments: bool,
+}
+
+/// A row's `upstream`, `upstream-tool` and `upstream-digest`.
+struct RowSource {
+    upstream: String,
+    /// The tool's name on the server, when the row's name differs from it.
+    tool: Option<String>,
+    digest: String,
 }
 
 /// A tool's input: a parameter table, or the whole original schema.
@@ -191,8 +207,39 @@ fn tools_of(doc: &Value) -> Result<&Vec<Value>, String> {
 /// The catalog text and the report.
 fn import(base: &str, doc: &Value) -> Result<(String, Report), String> {
     let mut report = Report::default();
+    let mut rows = rows_of(tools_of(doc)?, &mut report)?;
+    let (search, ask) = agent_tools(&rows);
+    assign_rust_names(&mut rows, &role_variants(&search, &ask));
+    for row in &rows {
+        report.add(row);
+    }
+    report.search.clone_from(&search);
+    report.ask.clone_from(&ask);
+    let source = format!("`cargo catalog import --from mcp` from {}", one_line(base));
+    Ok((write_catalog(&source, &rows, &search, &ask, None), report))
+}
+
+/// The Rust names a catalog's other rows already have, which imported rows must not take.
+#[derive(Default)]
+struct Taken {
+    /// Each row's enum variant.
+    variants: Vec<String>,
+    /// Every type generated for them beyond their arguments' (enums, objects).
+    types: BTreeSet<String>,
+}
+
+/// The added search and ask tools, the only other rows of a new catalog.
+fn role_variants(search: &str, ask: &str) -> Taken {
+    Taken {
+        variants: vec![names::variant(search), names::variant(ask)],
+        types: BTreeSet::new(),
+    }
+}
+
+/// One row per tool, in order, with the report's notes on what had no place in a row.
+fn rows_of(tools: &[Value], report: &mut Report) -> Result<Vec<Row>, String> {
     let mut rows = Vec::new();
-    for (i, tool) in tools_of(doc)?.iter().enumerate() {
+    for (i, tool) in tools.iter().enumerate() {
         let name = tool
             .get("name")
             .and_then(Value::as_str)
@@ -228,16 +275,11 @@ fn import(base: &str, doc: &Value) -> Result<(String, Report), String> {
             read_only,
             input,
             output,
+            upstream: None,
+            json_arguments: false,
         });
     }
-    let (search, ask) = agent_tools(&rows);
-    assign_rust_names(&mut rows, &search, &ask);
-    for row in &rows {
-        report.add(row);
-    }
-    report.search.clone_from(&search);
-    report.ask.clone_from(&ask);
-    Ok((write_catalog(base, &rows, &search, &ask), report))
+    Ok(rows)
 }
 
 /// Names for the search and ask tools that no imported tool uses, as a name or in Rust.
@@ -291,21 +333,25 @@ fn variant_keys(variant: &str) -> [String; 2] {
 /// generated for arguments, enums and objects (a field's type is named after its tool and
 /// its `rust-name`, so a colliding one is renamed the same way). Earlier rows and fields
 /// keep their derived names; a new name avoids every name some row derives on its own.
-fn assign_rust_names(rows: &mut [Row], search: &str, ask: &str) {
-    let natural: BTreeSet<String> = [search, ask]
-        .into_iter()
-        .chain(rows.iter().map(|r| r.name.as_str()))
-        .flat_map(|n| variant_keys(&names::variant(n)))
+/// `taken` are the catalog's other rows (the search and ask tools at least), whose
+/// variants and types stay as they are.
+fn assign_rust_names(rows: &mut [Row], taken: &Taken) {
+    let natural: BTreeSet<String> = taken
+        .variants
+        .iter()
+        .cloned()
+        .chain(rows.iter().map(|r| names::variant(&r.name)))
+        .flat_map(|v| variant_keys(&v))
         .collect();
     let mut used = BTreeSet::new();
     let mut types: BTreeSet<String> = names::RESERVED_TYPES
         .iter()
         .map(ToString::to_string)
+        .chain(taken.types.iter().cloned())
         .collect();
-    for name in [search, ask] {
-        let variant = names::variant(name);
-        types.insert(names::generated_type(&variant, TypeStep::Args));
-        used.extend(variant_keys(&variant));
+    for variant in &taken.variants {
+        types.insert(names::generated_type(variant, TypeStep::Args));
+        used.extend(variant_keys(variant));
     }
     for row in rows {
         let free = |v: &str| {
@@ -704,6 +750,8 @@ pub struct Report {
     filled_descriptions: Vec<String>,
     /// MCP keys the catalog has no place for, and on how many tools.
     dropped: BTreeMap<String, usize>,
+    /// Rows named with a prefix, as `` `name` → `prefixed` ``.
+    renamed: Vec<String>,
 }
 
 impl Report {
@@ -728,16 +776,24 @@ impl Report {
     }
 
     /// The name given to the added search tool (`searchTools`, or a numbered variant when
-    /// an imported tool takes it).
+    /// an imported tool takes it); the catalog's own, for an import into a catalog.
     #[must_use]
     pub fn search_tool(&self) -> &str {
         &self.search
     }
 
-    /// The name given to the added ask tool (`ask`, or a numbered variant).
+    /// The name given to the added ask tool (`ask`, or a numbered variant); the catalog's
+    /// own, for an import into a catalog.
     #[must_use]
     pub fn ask_tool(&self) -> &str {
         &self.ask
+    }
+
+    /// The tools that an import into an existing catalog named with the prefix, because
+    /// a row already had their name: `` `get_time` → `time_get_time` `` each.
+    #[must_use]
+    pub fn renamed(&self) -> &[String] {
+        &self.renamed
     }
 
     fn not_kept(&mut self, tool: &Value, annotations: Option<&Value>, described: bool) {
@@ -843,6 +899,13 @@ impl fmt::Display for Report {
                 .collect();
             writeln!(f, "  not kept (no place in a catalog): {}", list.join(", "))?;
         }
+        if !self.renamed.is_empty() {
+            writeln!(
+                f,
+                "  renamed with the prefix (their name elsewhere in the catalog): {}",
+                self.renamed.join(", ")
+            )?;
+        }
         if !self.filled_descriptions.is_empty() {
             writeln!(
                 f,
@@ -861,14 +924,26 @@ impl fmt::Display for Report {
 const SEARCH_DESCRIPTION: &str = "Finds tools by what they do and adds the best matches to your tool list for the rest of the conversation. Describe the action in plain words; call it whenever none of the tools you already have fits the request.";
 const ASK_DESCRIPTION: &str = "Asks the user a clarifying question in the chat and waits for the answer. Use it when a request is ambiguous instead of guessing.";
 
-fn write_catalog(base: &str, rows: &[Row], search: &str, ask: &str) -> String {
-    let base: String = base
-        .chars()
+/// `text` on one line: control characters become spaces.
+fn one_line(text: &str) -> String {
+    text.chars()
         .map(|c| if c.is_control() { ' ' } else { c })
-        .collect();
+        .collect()
+}
+
+/// A new catalog: the header, the settings, the search and ask tools, the `[[upstream]]`
+/// table when the rows come from a live server, and the rows. `source` says what made it
+/// (`` `cargo catalog import --from mcp` from tools.json ``).
+fn write_catalog(
+    source: &str,
+    rows: &[Row],
+    search: &str,
+    ask: &str,
+    upstream: Option<&Server>,
+) -> String {
     let mut out = format!(
         "\
-# Generated by `cargo catalog import --from mcp` from {base}.
+# Generated by {source}.
 #
 # Every imported tool is discoverable: {search} adds it to the model's tool list. Tools
 # marked readOnlyHint are read-only and run silently; every other tool needs full access
@@ -905,6 +980,10 @@ poisoned-description = \"deny\"
         string(ask),
         string(ASK_DESCRIPTION)
     );
+    if let Some(server) = upstream {
+        out.push_str("\n# The server the tools below come from. Each row pins its tool's definition as\n# imported (`upstream-digest`), so a server that changes a tool is noticed.\n");
+        server::write_upstream(&mut out, server);
+    }
     for row in rows {
         write_row(&mut out, row);
     }
@@ -926,6 +1005,16 @@ fn write_row(out: &mut String, row: &Row) {
         "description = {}\nvisibility = \"discoverable\"\ntier = \"{tier}\"\naccess = \"{access}\"\n",
         string(&row.description)
     );
+    if row.json_arguments {
+        out.push_str("arguments = \"json\"\n");
+    }
+    if let Some(source) = &row.upstream {
+        let _ = writeln!(out, "upstream = {}", string(&source.upstream));
+        if let Some(tool) = &source.tool {
+            let _ = writeln!(out, "upstream-tool = {}", string(tool));
+        }
+        let _ = writeln!(out, "upstream-digest = {}", string(&source.digest));
+    }
     match &row.input {
         Input::Whole(schema, _) => {
             let _ = writeln!(out, "input-schema = {}", json_string(schema));
