@@ -1,0 +1,3 @@
+catalog_macros::catalog!("ui/rows/unknown_upstream.toml");
+
+fn main() {}
