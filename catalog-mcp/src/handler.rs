@@ -61,11 +61,17 @@ impl<C: Catalog<W>, H, const W: usize> CatalogServer<C, H, W> {
     pub fn new(tools: Arc<Tools<C, H, W>>, level: Level) -> Self {
         CatalogServer { tools, level }
     }
+}
 
-    /// The level this request is served at. Over HTTP a request reaches the handler only
-    /// through the token check, so a missing level is a fault: refused, not defaulted.
-    fn level(&self, context: &RequestContext<RoleServer>) -> Result<Access, ErrorData> {
-        match self.level {
+impl Level {
+    /// The level `context`'s request is served at. Over HTTP a request reaches a handler
+    /// only through the token check, so a missing level is a fault: refused, not
+    /// defaulted.
+    ///
+    /// # Errors
+    /// An invalid-request error when a per-request level is missing.
+    pub fn of(self, context: &RequestContext<RoleServer>) -> Result<Access, ErrorData> {
+        match self {
             Level::Fixed(level) => Ok(level),
             Level::PerRequest => context
                 .extensions
@@ -107,7 +113,7 @@ where
         _request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        let level = self.level(&context)?;
+        let level = self.level.of(&context)?;
         // The list depends on the caller's token: never a shared cache entry.
         Ok(
             ListToolsResult::with_all_items(self.tools.list(level).to_vec())
@@ -120,7 +126,7 @@ where
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        let level = self.level(&context)?;
+        let level = self.level.of(&context)?;
         let arguments = request.arguments.map_or(Value::Null, Value::Object);
         let result = self
             .tools

@@ -15,6 +15,7 @@ use axum::http::{HeaderValue, StatusCode};
 use axum::middleware::{self, Next};
 use axum::response::Response;
 use catalog_core::{Catalog, HandledBy};
+use rmcp::ServerHandler;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use tokio::net::TcpListener;
@@ -45,15 +46,35 @@ where
     C::Call: HandledBy<H>,
     <C::Call as HandledBy<H>>::Error: fmt::Display,
 {
+    let realm = tools.identity().name.clone();
+    router_for(
+        move || CatalogServer::new(Arc::clone(&tools), Level::PerRequest),
+        tokens,
+        &realm,
+        bound,
+        cancel,
+    )
+}
+
+/// [`router`] for any MCP server: `make` builds the handler of each new session, which
+/// reads each request's level as [`Level::PerRequest`] does. `realm` names the server in
+/// the token challenges.
+pub fn router_for<S: ServerHandler>(
+    make: impl Fn() -> S + Send + Sync + 'static,
+    tokens: Arc<Tokens>,
+    realm: &str,
+    bound: SocketAddr,
+    cancel: &CancellationToken,
+) -> Router {
     let mut config =
         StreamableHttpServerConfig::default().with_cancellation_token(cancel.child_token());
     let ip = bound.ip().to_string();
     if !config.allowed_hosts.contains(&ip) {
         config.allowed_hosts.push(ip);
     }
-    let check = Check::new(tokens, &tools.identity().name);
+    let check = Check::new(tokens, realm);
     let service = StreamableHttpService::new(
-        move || Ok(CatalogServer::new(Arc::clone(&tools), Level::PerRequest)),
+        move || Ok(make()),
         Arc::new(LocalSessionManager::default()),
         config,
     );
@@ -79,8 +100,30 @@ where
     C::Call: HandledBy<H>,
     <C::Call as HandledBy<H>>::Error: fmt::Display,
 {
+    let realm = tools.identity().name.clone();
+    serve_for(
+        listener,
+        move || CatalogServer::new(Arc::clone(&tools), Level::PerRequest),
+        tokens,
+        &realm,
+        shutdown,
+    )
+    .await
+}
+
+/// [`serve`] for any MCP server, as [`router_for`] builds it.
+///
+/// # Errors
+/// What the listener reports.
+pub async fn serve_for<S: ServerHandler>(
+    listener: TcpListener,
+    make: impl Fn() -> S + Send + Sync + 'static,
+    tokens: Arc<Tokens>,
+    realm: &str,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> io::Result<()> {
     let cancel = CancellationToken::new();
-    let app = router(tools, tokens, listener.local_addr()?, &cancel);
+    let app = router_for(make, tokens, realm, listener.local_addr()?, &cancel);
     let closing = cancel.clone();
     axum::serve(listener, app)
         .with_graceful_shutdown(async move {

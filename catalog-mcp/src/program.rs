@@ -137,7 +137,10 @@ where
 }
 
 /// Takes the program's own flags out of `args`: the rest, and each flag's value.
-fn own_flags(
+///
+/// # Errors
+/// A flag without its value, or given twice.
+pub fn own_flags(
     args: Vec<String>,
     flags: &[Flag],
 ) -> Result<(Vec<String>, Vec<Option<String>>), String> {
@@ -224,12 +227,17 @@ where
 /// `rmcp`'s errors only). Standard output is the stdio transport, so nothing is logged
 /// there. Does nothing when a global subscriber is already set.
 pub fn init_logging() {
+    init_logging_with("catalog_mcp=info,rmcp=error");
+}
+
+/// [`init_logging`] with another filter for when `RUST_LOG` is not set, for a program
+/// with log targets of its own.
+pub fn init_logging_with(default: &str) {
     let _ = tracing_subscriber::fmt()
         .with_writer(std::io::stderr)
         .with_ansi(false)
         .with_env_filter(
-            EnvFilter::try_from_default_env()
-                .unwrap_or_else(|_| EnvFilter::new("catalog_mcp=info,rmcp=error")),
+            EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(default)),
         )
         .try_init();
 }

@@ -111,6 +111,14 @@ impl Rejection {
         }
     }
 
+    /// Arguments of `tool` that do not fit its input shape, as [`check`](super::check)
+    /// found the issues: the rejection the verifier itself gives such a call.
+    #[must_use]
+    pub fn invalid_arguments<T: ToolId>(tool: T, issues: Vec<Issue>) -> Rejection {
+        let total = issues.len();
+        Rejection::arguments(tool.name(), issues, total)
+    }
+
     /// The report of a handler that failed on a valid call.
     #[must_use]
     pub fn runtime<T: ToolId>(tool: T, message: impl fmt::Display) -> Rejection {
