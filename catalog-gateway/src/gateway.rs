@@ -1,0 +1,504 @@
+//! The gateway's state: the loaded catalog, a session with each upstream, and how each
+//! pinned row stands against what its upstream lists now. Every `tools/call` of every
+//! client takes [`Gateway::call`], and every listing [`Gateway::list`].
+
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex, RwLock};
+
+use catalog_core::render::mcp;
+use catalog_core::search::OwnedIndex;
+use catalog_core::{
+    Access, BoxFuture, Caller, Discovery, Dispatch, ErrorClass, Gate, Info, Reach, Rejection,
+    ToolId, ToolSet, Value, Verified, Visibility, check_output, verify,
+};
+use catalog_mcp::calls::refuse;
+use catalog_mcp::{Answer, Asker, Gated};
+use rmcp::ErrorData;
+use rmcp::model::{self, CallToolResult, ContentBlock};
+use rmcp::service::{Peer, RoleServer};
+use serde_json::Map;
+use tokio::sync::mpsc::{UnboundedReceiver, unbounded_channel};
+
+use crate::drift::{self, Comparison, Snapshot, Standing};
+use crate::rows::{Forward, Loaded, Row, Runs, WORDS};
+use crate::upstream::{Endpoint, Upstream};
+
+/// The tool sets of a gateway catalog.
+pub type Rows = ToolSet<Row, WORDS>;
+
+/// How a client sees the discoverable rows.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub enum Discoverable {
+    /// Listed with the inline rows: every row the client's level may call. For MCP
+    /// clients that pick among the listed tools themselves (IDEs, desktop assistants).
+    #[default]
+    Listed,
+    /// Found through the catalog's search tool: the listing holds the inline rows and the
+    /// search tool; each search adds its hits to that session's listing and sends
+    /// `notifications/tools/list_changed`. For chat agents, as the catalog's own loop.
+    Search,
+}
+
+/// One governed endpoint over the catalog's upstreams.
+pub struct Gateway {
+    loaded: &'static Loaded,
+    upstreams: BTreeMap<String, Upstream>,
+    /// The pinned rows by index, and how each stands now.
+    standing: RwLock<BTreeMap<usize, Standing>>,
+    snapshot: Snapshot,
+    /// Every client session, told when the listing changes.
+    peers: Mutex<Vec<Peer<RoleServer>>>,
+    gated: Gated,
+    discoverable: Discoverable,
+    info: Info<'static, Row, WORDS>,
+}
+
+impl std::fmt::Debug for Gateway {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Gateway")
+            .field("upstreams", &self.upstreams)
+            .field("gated", &self.gated)
+            .field("discoverable", &self.discoverable)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Gateway {
+    /// Connects to every upstream a row names, compares each pinned row with what its
+    /// upstream lists, and starts watching for tool-list changes. An upstream that cannot
+    /// be reached withholds its rows (logged); the rest are served.
+    pub async fn start(
+        loaded: &'static Loaded,
+        snapshot: Snapshot,
+        gated: Gated,
+        discoverable: Discoverable,
+    ) -> Arc<Gateway> {
+        let catalog = &loaded.catalog;
+        let (changed, watch) = unbounded_channel();
+        let mut upstreams = BTreeMap::new();
+        let mut standing = BTreeMap::new();
+        for declared in &catalog.upstreams {
+            let name = declared.name.as_str();
+            let used = catalog
+                .tools
+                .iter()
+                .any(|t| t.upstream.as_ref().is_some_and(|s| s.upstream == name));
+            if !used {
+                continue;
+            }
+            let endpoint = Endpoint::of(declared);
+            let comparison = match Upstream::connect(name, &endpoint, Some(changed.clone())).await {
+                Ok(upstream) => {
+                    let comparison = match upstream.tools().await {
+                        Ok(listed) => drift::compare(catalog, name, &listed, &snapshot),
+                        Err(why) => drift::unreachable(catalog, name, &why),
+                    };
+                    upstreams.insert(name.to_owned(), upstream);
+                    comparison
+                }
+                Err(why) => drift::unreachable(catalog, name, &why),
+            };
+            log(loaded, name, &comparison);
+            standing.extend(comparison.rows);
+        }
+        let info = info(loaded);
+        let gateway = Arc::new(Gateway {
+            loaded,
+            upstreams,
+            standing: RwLock::new(standing),
+            snapshot,
+            peers: Mutex::new(Vec::new()),
+            gated,
+            discoverable,
+            info,
+        });
+        tokio::spawn(watch_upstreams(Arc::clone(&gateway), watch));
+        gateway
+    }
+
+    /// The catalog.
+    #[must_use]
+    pub fn loaded(&self) -> &'static Loaded {
+        self.loaded
+    }
+
+    /// How clients see the discoverable rows.
+    #[must_use]
+    pub fn discoverable(&self) -> Discoverable {
+        self.discoverable
+    }
+
+    /// The gated-tool policy.
+    #[must_use]
+    pub fn gated(&self) -> Gated {
+        self.gated
+    }
+
+    /// A new session's discovery state: the inline rows active.
+    #[must_use]
+    pub fn discovery(&self) -> Discovery<'static, Row, WORDS> {
+        Discovery::new(self.info)
+    }
+
+    /// Why `row` is withheld, if it is: a pinned row whose upstream drifted or is gone.
+    /// Rows without an upstream are never forwarded (see [`Gateway::servable`]).
+    #[must_use]
+    pub fn withheld(&self, row: Row) -> Option<Standing> {
+        let standing = self
+            .standing
+            .read()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        standing
+            .get(&row.index())
+            .filter(|s| !s.is_current())
+            .cloned()
+    }
+
+    /// The rows this gateway can forward now: pinned to an upstream, and current.
+    #[must_use]
+    pub fn servable(&self) -> Rows {
+        let standing = self
+            .standing
+            .read()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        standing
+            .iter()
+            .filter(|(_, s)| s.is_current())
+            .filter_map(|(i, _)| Row::from_index(*i))
+            .collect()
+    }
+
+    /// The rows a client at `level` may list and call, before discovery.
+    fn callable(&self, level: Access) -> Rows {
+        self.servable()
+            .iter()
+            .filter(|row| row.spec().reach(Caller::Mcp(level), false) == Reach::Allowed)
+            .collect()
+    }
+
+    /// What `tools/list` answers a client at `level`; with [`Discoverable::Search`],
+    /// `active` is the session's active set, and the search tool comes first.
+    #[must_use]
+    pub fn list(&self, level: Access, active: Option<Rows>) -> Vec<model::Tool> {
+        let mut rows = self.callable(level);
+        if let Some(active) = active {
+            rows &= active;
+        }
+        let json = mcp(rows.iter().map(Row::spec), level);
+        let mut tools = read_listing(&json);
+        if active.is_some() {
+            tools.insert(0, search_listing(self.info.search_tool));
+        }
+        tools
+    }
+
+    /// Answers one `tools/call` from a client at `level`. `discovery` is the session's
+    /// state with [`Discoverable::Search`], and `asker` puts the question about a gated
+    /// call when the policy is to ask.
+    ///
+    /// In order: a search is answered here; a withheld row is refused, naming what
+    /// changed; a discoverable row not yet found is refused, naming the search tool; then
+    /// the verifier (level, arguments against the reviewed schema, permission); only then
+    /// is the call forwarded to its upstream.
+    ///
+    /// # Errors
+    /// A refusal as a JSON-RPC error, as `catalog_mcp::calls::refuse` carries it.
+    pub async fn call(
+        &self,
+        level: Access,
+        name: &str,
+        arguments: Value,
+        asker: &impl Asker<Row>,
+        discovery: Option<&Mutex<Discovery<'static, Row, WORDS>>>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let reachable = Row::from_name(name)
+            .filter(|row| row.spec().reach(Caller::Mcp(level), false) == Reach::Allowed);
+        if let Some(discovery) = discovery {
+            if name == self.info.search_tool.name() {
+                return self.search(level, arguments, discovery);
+            }
+            if let Some(row) = reachable {
+                let active = lock(discovery).active();
+                if !active.contains(row) && self.withheld(row).is_none() {
+                    return refuse(&undiscovered(row, self.info.search_tool));
+                }
+            }
+        }
+        if let Some(row) = reachable
+            && let Some(standing) = self.withheld(row)
+        {
+            return refuse(&withheld(row, &standing));
+        }
+        if reachable.is_some_and(|row| self.loaded.tool(row).upstream.is_none()) {
+            // The ask tool, or a row of the application's own: nothing to forward it to.
+            return refuse(&Rejection {
+                class: ErrorClass::SchemaResolution,
+                tool: None,
+                message: format!("Unknown tool: {name}"),
+                issues: Vec::new(),
+            });
+        }
+        let shown = (self.gated == Gated::Ask).then(|| arguments.clone());
+        let mut policy = self.gated;
+        let call = match verify::<Forward, 1>(Gate::Mcp(level), name, arguments, &mut policy) {
+            Ok(Verified::Run(call)) => call,
+            Ok(Verified::Ask(pending)) => {
+                let row = pending.tool();
+                match asker.ask(row, &shown.unwrap_or(Value::Null)).await {
+                    Answer::Approved => pending.approve(),
+                    Answer::Refused | Answer::Unasked => return refuse(&Rejection::denied(row)),
+                }
+            }
+            Err(rejection) => return refuse(&rejection),
+        };
+        let row = call.tool();
+        let ran = match call.dispatch(self).await {
+            Dispatch::Ran(ran) => ran,
+            Dispatch::Search(_) => {
+                return Err(ErrorData::internal_error(
+                    "the search tool is answered before the verifier",
+                    None,
+                ));
+            }
+        };
+        let result = match ran.and_then(|value| {
+            serde_json::from_value::<CallToolResult>(value)
+                .map_err(|e| format!("the upstream's result is not a tool result: {e}"))
+        }) {
+            Ok(result) => result,
+            Err(e) => return refuse(&Rejection::runtime(row, e)),
+        };
+        // A result the upstream marks as an error is the tool's own answer; a success
+        // must fit the output the catalog reviewed.
+        if result.is_error != Some(true)
+            && let Some(structured) = &result.structured_content
+            && let Err(rejection) = check_output(row, structured)
+        {
+            return refuse(&rejection);
+        }
+        Ok(result)
+    }
+
+    /// A search call: its arguments checked against the search row, then the catalog's
+    /// search over what this client may call; discoverable hits join the session's list.
+    fn search(
+        &self,
+        level: Access,
+        arguments: Value,
+        discovery: &Mutex<Discovery<'static, Row, WORDS>>,
+    ) -> Result<CallToolResult, ErrorData> {
+        let search = self.info.search_tool;
+        let arguments = if arguments.is_null() {
+            Value::Object(Map::new())
+        } else {
+            arguments
+        };
+        let issues = catalog_core::check(&search.spec().input, &arguments);
+        if !issues.is_empty() {
+            return refuse(&Rejection::invalid_arguments(search, issues));
+        }
+        let query = arguments
+            .as_object()
+            .and_then(|args| args.values().find_map(Value::as_str))
+            .unwrap_or_default();
+        let allowed = self.callable(level);
+        let mut slot = lock(discovery);
+        let before = slot.active();
+        let mut state = std::mem::replace(&mut *slot, self.discovery()).restricted_to(allowed);
+        // MCP has no user turns to renew the budget at: each search is its own turn.
+        state.new_turn();
+        let outcome = state.search(query);
+        let grew = state.active() != before;
+        *slot = state;
+        drop(slot);
+        if grew {
+            self.notify_all();
+        }
+        Ok(CallToolResult::success(vec![ContentBlock::text(
+            outcome.to_json(),
+        )]))
+    }
+
+    /// Remembers a client session, to tell it when the listing changes.
+    pub fn add_peer(&self, peer: Peer<RoleServer>) {
+        lock(&self.peers).push(peer);
+    }
+
+    /// Tells every client session that the listing changed; sessions gone are dropped.
+    fn notify_all(&self) {
+        let peers: Vec<_> = lock(&self.peers).clone();
+        tokio::spawn(async move {
+            for peer in peers {
+                if let Err(e) = peer.notify_tool_list_changed().await {
+                    tracing::debug!(error = %e, "a client session is gone");
+                }
+            }
+        });
+    }
+
+    /// Lists `upstream`'s tools again and compares; tells the clients when what is
+    /// served changed.
+    async fn refresh(&self, upstream: &str) {
+        let Some(session) = self.upstreams.get(upstream) else {
+            return;
+        };
+        let catalog = &self.loaded.catalog;
+        let comparison = match session.tools().await {
+            Ok(listed) => drift::compare(catalog, upstream, &listed, &self.snapshot),
+            Err(why) => drift::unreachable(catalog, upstream, &why),
+        };
+        log(self.loaded, upstream, &comparison);
+        let changed = {
+            let mut standing = self
+                .standing
+                .write()
+                .unwrap_or_else(std::sync::PoisonError::into_inner);
+            let mut changed = false;
+            for (i, now) in comparison.rows {
+                changed |= standing.insert(i, now.clone()).as_ref() != Some(&now);
+            }
+            changed
+        };
+        if changed {
+            self.notify_all();
+        }
+    }
+}
+
+impl Runs for Gateway {
+    fn forward(&self, row: Row, arguments: Value) -> BoxFuture<'_, Result<Value, String>> {
+        Box::pin(async move {
+            let source = self
+                .loaded
+                .tool(row)
+                .upstream
+                .as_ref()
+                .ok_or_else(|| format!("`{}` has no upstream", row.name()))?;
+            let session = self
+                .upstreams
+                .get(&source.upstream)
+                .ok_or_else(|| format!("upstream `{}` is not connected", source.upstream))?;
+            let arguments = match arguments {
+                Value::Object(map) => map,
+                _ => Map::new(),
+            };
+            tracing::info!(tool = row.name(), upstream = %source.upstream, "forwarding a verified call");
+            let result = session.call(&source.tool, arguments).await?;
+            serde_json::to_value(result).map_err(|e| e.to_string())
+        })
+    }
+
+    fn is_search(&self, row: Row) -> bool {
+        row == self.info.search_tool
+    }
+}
+
+/// Re-lists an upstream each time it announces a change.
+async fn watch_upstreams(gateway: Arc<Gateway>, mut changed: UnboundedReceiver<String>) {
+    while let Some(upstream) = changed.recv().await {
+        tracing::info!(%upstream, "the upstream says its tools changed; comparing again");
+        gateway.refresh(&upstream).await;
+    }
+}
+
+fn log(loaded: &Loaded, upstream: &str, comparison: &Comparison) {
+    let served = comparison.rows.len() - comparison.withheld().count();
+    tracing::info!(%upstream, served, withheld = comparison.rows.len() - served, "compared with the catalog's pins");
+    for (i, standing) in comparison.withheld() {
+        let name = &loaded.catalog.tools[*i].name;
+        tracing::warn!(%upstream, tool = %name, "withheld: {standing}");
+    }
+    if !comparison.unimported.is_empty() {
+        tracing::info!(%upstream, tools = %comparison.unimported.join(", "), "listed upstream but not in the catalog: not served until imported");
+    }
+}
+
+/// The refusal of a withheld row: which tool, what changed, and the way out.
+#[must_use]
+pub fn withheld(row: Row, standing: &Standing) -> Rejection {
+    Rejection {
+        class: ErrorClass::PermissionDenied,
+        tool: Some(row.name()),
+        message: format!(
+            "`{}` is withheld: {standing}. It is served again once the catalog's maintainer re-imports and reviews it; use another tool meanwhile.",
+            row.name()
+        ),
+        issues: Vec::new(),
+    }
+}
+
+/// The refusal of a discoverable row a search has not returned yet.
+fn undiscovered(row: Row, search: Row) -> Rejection {
+    Rejection {
+        class: ErrorClass::SchemaResolution,
+        tool: Some(row.name()),
+        message: format!(
+            "`{}` is not in your tool list yet: call `{}` with what you need first; matching tools join the list.",
+            row.name(),
+            search.name()
+        ),
+        issues: Vec::new(),
+    }
+}
+
+/// What the discovery loop needs, from the loaded catalog.
+fn info(loaded: &'static Loaded) -> Info<'static, Row, WORDS> {
+    let catalog = &loaded.catalog;
+    let settings = &catalog.settings;
+    let row = |i: usize| Row::from_index(i).expect("the settings name rows of the catalog");
+    let with = |visibility: Visibility| -> Rows {
+        loaded
+            .rows()
+            .filter(|row| row.spec().visibility == visibility)
+            .collect()
+    };
+    // Built once per process, like the specs.
+    let index: &'static OwnedIndex = Box::leak(Box::new(catalog_compiler::search::index(
+        catalog,
+        catalog_core::search::Weights::DEFAULT,
+    )));
+    Info {
+        inline: with(Visibility::Inline),
+        discoverable: with(Visibility::Discoverable),
+        search_tool: row(settings.search_tool),
+        ask_tool: row(settings.ask_tool),
+        settings: catalog_core::Settings {
+            search_results: settings.search_results,
+            searches_per_turn: settings.searches_per_turn,
+            search_tool: row(settings.search_tool).name(),
+            ask_tool: row(settings.ask_tool).name(),
+            keep_discovered: settings.keep_discovered,
+            language: settings.language,
+        },
+        index: index.view(),
+    }
+}
+
+/// The renderer's JSON read into the SDK's types; the renderer writes MCP, so a failure
+/// is a fault of this build, caught by every test that lists.
+fn read_listing(json: &str) -> Vec<model::Tool> {
+    serde_json::from_str::<Value>(json)
+        .and_then(|mut listing| serde_json::from_value(listing["tools"].take()))
+        .unwrap_or_else(|e| panic!("the MCP renderer's list is not MCP: {e}"))
+}
+
+/// The search tool as MCP lists it: the catalog keeps it from MCP's levels (the agent
+/// loop answers it), so the renderer does not; the gateway answers it, for every level.
+fn search_listing(search: Row) -> model::Tool {
+    let spec = search.spec();
+    let schema: Map<String, Value> = serde_json::from_str(spec.input_schema).unwrap_or_default();
+    let mut tool = model::Tool::default();
+    tool.name = spec.name.into();
+    tool.description = Some(spec.description.into());
+    tool.input_schema = Arc::new(schema);
+    let mut hints = model::ToolAnnotations::default();
+    hints.read_only_hint = Some(true);
+    tool.annotations = Some(hints);
+    tool
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}

@@ -1,0 +1,34 @@
+//! A catalog gateway: one governed MCP endpoint in front of existing MCP servers.
+//!
+//! The catalog's `[[upstream]]` tables say where each server is; its rows, imported with
+//! `cargo catalog import --from-server` and reviewed like any other, say how each tool is
+//! shown (inline or discoverable), who may call it (access level, tier) and with what
+//! arguments, and pin the upstream's definition with a digest. The gateway reads the
+//! catalog at start, starts or reaches each upstream, and serves:
+//!
+//! - `tools/list` at the client's level, without the rows whose upstream definition
+//!   drifted from its pin;
+//! - `tools/call` through the catalog's verifier (level, arguments against the reviewed
+//!   schema, the gated-tool policy), and only then forwarded;
+//! - on `notifications/tools/list_changed` from an upstream, the comparison again, and
+//!   the clients told.
+//!
+//! | module | what it holds |
+//! |---|---|
+//! | [`program`] | the `catalog-gateway` command line |
+//! | [`gateway`] | [`Gateway`]: the state, the listing and the one call path |
+//! | [`server`] | [`Session`]: one client session, `rmcp`'s `ServerHandler` |
+//! | [`upstream`] | [`Upstream`]: a session with one upstream server |
+//! | [`drift`] | pinned rows against what upstreams list now; the snapshot file |
+//! | [`rows`] | the catalog read at start as `catalog_core` tools |
+
+pub mod drift;
+pub mod gateway;
+pub mod program;
+pub mod rows;
+pub mod server;
+pub mod upstream;
+
+pub use gateway::{Discoverable, Gateway};
+pub use server::Session;
+pub use upstream::{Endpoint, Upstream};

@@ -1,0 +1,209 @@
+//! The `catalog-gateway` program: the command line, reading the catalog, then serving.
+
+use std::path::Path;
+use std::process::ExitCode;
+use std::sync::Arc;
+
+use catalog_mcp::cli::{self, Command, Options, Transport};
+use catalog_mcp::program::{init_logging_with, own_flags, shutdown_signal};
+use catalog_mcp::{Level, Tokens, http};
+use rmcp::ServiceExt;
+
+use crate::drift::Snapshot;
+use crate::gateway::{Discoverable, Gateway};
+use crate::rows;
+use crate::server::Session;
+
+/// What `--help` prints.
+#[must_use]
+pub fn usage() -> String {
+    let common = cli::usage("catalog-gateway");
+    let options = common
+        .split_once("\n\n")
+        .map_or(common.as_str(), |(_, rest)| rest);
+    format!(
+        "\
+usage: catalog-gateway --catalog FILE [--discoverable listed|search] [--access LEVEL] [--gated POLICY]
+       catalog-gateway --catalog FILE [--discoverable listed|search] --http ADDRESS --tokens FILE [--gated POLICY]
+
+Serves the tools of the MCP servers that FILE's [[upstream]] tables name, as FILE's rows
+say: at each client's level, arguments checked against the reviewed schemas, rows whose
+server changed them since import withheld.
+
+  --catalog FILE    the catalog (its upstream snapshot, FILE with .upstreams.json, is
+                    read when present, to name what changed)
+  --discoverable H  how discoverable rows reach a client: listed (default: with the
+                    inline ones, for MCP clients that choose tools themselves) or search
+                    (the inline rows and the search tool; each search adds its hits)
+
+{options}"
+    )
+}
+
+/// Runs the program; see [`usage`]. Exit status: 0 when the server stopped cleanly, 2
+/// for unusable arguments or a catalog that does not compile, 1 when serving failed.
+#[must_use]
+pub fn main() -> ExitCode {
+    let setup = match setup() {
+        Ok(setup) => setup,
+        Err(code) => return code,
+    };
+    init_logging_with("catalog_gateway=info,catalog_mcp=info,rmcp=error");
+    let runtime = match tokio::runtime::Runtime::new() {
+        Ok(runtime) => runtime,
+        Err(error) => {
+            eprintln!("catalog-gateway: cannot start the async runtime: {error}");
+            return ExitCode::FAILURE;
+        }
+    };
+    match runtime.block_on(Box::pin(serve(setup))) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("catalog-gateway: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+/// What the command line and the catalog say to serve.
+struct Setup {
+    path: String,
+    loaded: &'static rows::Loaded,
+    snapshot: Snapshot,
+    transport: Transport,
+    tokens: Option<Arc<Tokens>>,
+    gated: catalog_mcp::Gated,
+    discoverable: Discoverable,
+}
+
+/// Reads the command line, the catalog and its snapshot, and the tokens file; what is
+/// wrong is printed, and the exit code returned.
+fn setup() -> Result<Setup, ExitCode> {
+    let args: Result<Vec<String>, String> = std::env::args_os()
+        .skip(1)
+        .map(|a| {
+            a.into_string()
+                .map_err(|a| format!("argument {} is not valid UTF-8", a.to_string_lossy()))
+        })
+        .collect();
+    let flag = |name| catalog_mcp::Flag {
+        name,
+        value: "VALUE",
+        help: "",
+    };
+    let parsed = args
+        .and_then(|args| own_flags(args, &[flag("--catalog"), flag("--discoverable")]))
+        .and_then(|(rest, values)| Ok((cli::parse(rest)?, values)));
+    let (options, values) = match parsed {
+        Ok((Command::Serve(options), values)) => (options, values),
+        Ok((Command::Help, _)) => {
+            println!("{}", usage());
+            return Err(ExitCode::SUCCESS);
+        }
+        Ok((Command::Version, _)) => {
+            println!("catalog-gateway {}", env!("CARGO_PKG_VERSION"));
+            return Err(ExitCode::SUCCESS);
+        }
+        Err(message) => return Err(unusable(&message)),
+    };
+    let Some(path) = values[0].clone() else {
+        return Err(unusable("--catalog FILE is required"));
+    };
+    let discoverable = match values[1].as_deref() {
+        None | Some("listed") => Discoverable::Listed,
+        Some("search") => Discoverable::Search,
+        Some(other) => {
+            return Err(unusable(&format!(
+                "--discoverable {other}: use listed or search"
+            )));
+        }
+    };
+    let source = std::fs::read_to_string(&path)
+        .map_err(|e| unusable(&format!("cannot read `{path}`: {e}")))?;
+    let catalog = catalog_compiler::compile(&source).map_err(|diagnostics| {
+        eprint!(
+            "{}",
+            catalog_compiler::render_all(&path, &source, &diagnostics)
+        );
+        eprintln!("catalog-gateway: `{path}` does not compile; nothing is served");
+        ExitCode::from(2)
+    })?;
+    let snapshot = Snapshot::read_for(Path::new(&path)).map_err(|m| unusable(&m))?;
+    let Options { transport, gated } = options;
+    let tokens = match &transport {
+        Transport::Http { tokens, .. } => Some(Arc::new(
+            Tokens::read(tokens).map_err(|e| unusable(&e.to_string()))?,
+        )),
+        Transport::Stdio { .. } => None,
+    };
+    let loaded = rows::load(catalog).map_err(|m| unusable(&m))?;
+    Ok(Setup {
+        path,
+        loaded,
+        snapshot,
+        transport,
+        tokens,
+        gated,
+        discoverable,
+    })
+}
+
+/// Starts the gateway and serves until the client leaves (stdio) or the process is
+/// interrupted (HTTP).
+async fn serve(setup: Setup) -> Result<(), String> {
+    let Setup {
+        path,
+        loaded,
+        snapshot,
+        transport,
+        tokens,
+        gated,
+        discoverable,
+    } = setup;
+    let gateway = Gateway::start(loaded, snapshot, gated, discoverable).await;
+    match (transport, tokens) {
+        (Transport::Stdio { access }, _) => {
+            eprintln!(
+                "catalog-gateway: serving `{path}` over stdio at {access} (gated tools: {gated})"
+            );
+            let service = Session::new(gateway, Level::Fixed(access))
+                .serve(rmcp::transport::stdio())
+                .await
+                .map_err(|e| format!("the MCP session did not start: {e}"))?;
+            service
+                .waiting()
+                .await
+                .map(drop)
+                .map_err(|e| format!("the MCP session ended with an error: {e}"))
+        }
+        (Transport::Http { address, .. }, Some(tokens)) => {
+            let listener = tokio::net::TcpListener::bind(address)
+                .await
+                .map_err(|e| format!("cannot listen on {address}: {e}"))?;
+            let bound = listener
+                .local_addr()
+                .map_err(|e| format!("cannot read the bound address: {e}"))?;
+            // The line tests and scripts read the address from.
+            eprintln!(
+                "catalog-gateway: serving `{path}` over streamable HTTP at http://{bound}{} ({} tokens, gated tools: {gated})",
+                http::ENDPOINT,
+                tokens.len()
+            );
+            http::serve_for(
+                listener,
+                move || Session::new(Arc::clone(&gateway), Level::PerRequest),
+                tokens,
+                "catalog-gateway",
+                shutdown_signal(),
+            )
+            .await
+            .map_err(|e| format!("the HTTP server stopped: {e}"))
+        }
+        (Transport::Http { .. }, None) => Err(String::from("--http needs --tokens FILE")),
+    }
+}
+
+fn unusable(message: &str) -> ExitCode {
+    eprintln!("catalog-gateway: {message}\n\n{}", usage());
+    ExitCode::from(2)
+}

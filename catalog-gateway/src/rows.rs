@@ -1,0 +1,166 @@
+//! The catalog as the gateway reads it at start, as `catalog_core` tools: the verifier,
+//! the MCP renderer and the search run on it exactly as on a compiled catalog.
+//!
+//! `ToolId` finds a tool by name without a value to ask, so the rows live in one
+//! process-wide table, set once by [`load`]: a gateway serves one catalog.
+
+use std::collections::HashMap;
+use std::sync::OnceLock;
+
+use catalog_compiler::model::{Catalog, Tool};
+use catalog_core::{BoxFuture, Call, Caller, Dispatch, HandledBy, Proof, ToolId, ToolSpec, Value};
+
+/// The most rows a gateway catalog may have: the width of its tool sets.
+pub const MAX_ROWS: usize = 64 * WORDS;
+
+/// The 64-bit words of the gateway's tool sets.
+pub const WORDS: usize = 400;
+
+/// The catalog, read and checked, with its rows as specs.
+#[derive(Debug)]
+pub struct Loaded {
+    /// The catalog as the compiler reads it.
+    pub catalog: Catalog,
+    specs: &'static [ToolSpec],
+    names: HashMap<&'static str, u32>,
+}
+
+static LOADED: OnceLock<Loaded> = OnceLock::new();
+
+/// Makes `catalog` the process's catalog.
+///
+/// # Errors
+/// A catalog was loaded before, or this one has more than [`MAX_ROWS`] rows.
+pub fn load(catalog: Catalog) -> Result<&'static Loaded, String> {
+    if catalog.tools.len() > MAX_ROWS {
+        return Err(format!(
+            "the catalog has {} rows; a gateway serves at most {MAX_ROWS}",
+            catalog.tools.len()
+        ));
+    }
+    // Built once per process, so the specs may live as long as it does.
+    let specs = catalog_compiler::specs(&catalog);
+    let names = specs
+        .iter()
+        .enumerate()
+        .map(|(i, spec)| (spec.name, u32::try_from(i).unwrap_or(u32::MAX)))
+        .collect();
+    let loaded = Loaded {
+        catalog,
+        specs,
+        names,
+    };
+    LOADED
+        .set(loaded)
+        .map_err(|_| String::from("a catalog is already loaded in this process"))?;
+    Ok(loaded_catalog())
+}
+
+fn loaded_catalog() -> &'static Loaded {
+    // Rows exist only once a catalog is loaded: every `Row` was made from it.
+    LOADED
+        .get()
+        .expect("rows are made only from a loaded catalog")
+}
+
+impl Loaded {
+    /// Every row, in catalog order.
+    pub fn rows(&self) -> impl Iterator<Item = Row> + '_ {
+        (0..self.specs.len()).filter_map(Row::from_index)
+    }
+
+    /// The compiler's model of a row.
+    #[must_use]
+    pub fn tool(&self, row: Row) -> &Tool {
+        &self.catalog.tools[row.index()]
+    }
+}
+
+/// A row of the loaded catalog.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Row(u32);
+
+impl std::fmt::Debug for Row {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl ToolId for Row {
+    const COUNT: usize = MAX_ROWS;
+
+    fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    fn from_index(index: usize) -> Option<Self> {
+        let loaded = LOADED.get()?;
+        (index < loaded.specs.len())
+            .then(|| u32::try_from(index).ok())
+            .flatten()
+            .map(Row)
+    }
+
+    fn name(self) -> &'static str {
+        self.spec().name
+    }
+
+    fn from_name(name: &str) -> Option<Self> {
+        LOADED.get()?.names.get(name).copied().map(Row)
+    }
+
+    fn spec(self) -> &'static ToolSpec {
+        &loaded_catalog().specs[self.index()]
+    }
+}
+
+/// A verified call, as the gateway forwards it: the row and its checked arguments.
+#[derive(PartialEq, Debug)]
+pub struct Forward {
+    /// The row called.
+    pub row: Row,
+    /// Its arguments, checked against the row's reviewed schema.
+    pub arguments: Value,
+}
+
+impl Call for Forward {
+    type Tool = Row;
+
+    fn parse(tool: Row, arguments: Value) -> Result<Self, String> {
+        Ok(Forward {
+            row: tool,
+            arguments,
+        })
+    }
+
+    fn tool(&self) -> Row {
+        self.row
+    }
+}
+
+/// What runs a verified call: the upstreams (see [`crate::Gateway`]).
+pub trait Runs: Send + Sync {
+    /// Forwards a verified call of `row`, answering with the upstream's result as JSON.
+    fn forward(&self, row: Row, arguments: Value) -> BoxFuture<'_, Result<Value, String>>;
+
+    /// Whether `row` is the catalog's search tool, which the gateway answers itself.
+    fn is_search(&self, row: Row) -> bool;
+}
+
+impl<R: Runs> HandledBy<R> for Forward {
+    type Error = String;
+    type Search = Value;
+
+    fn dispatch<'h>(
+        self,
+        handler: &'h R,
+        _: Caller,
+        _: Proof<'_>,
+    ) -> Dispatch<BoxFuture<'h, Result<Value, String>>, Value> {
+        if handler.is_search(self.row) {
+            Dispatch::Search(self.arguments)
+        } else {
+            Dispatch::Ran(handler.forward(self.row, self.arguments))
+        }
+    }
+}

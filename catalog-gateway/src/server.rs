@@ -1,0 +1,107 @@
+//! One client session of the gateway: `rmcp`'s `ServerHandler` over [`Gateway`].
+
+use std::sync::{Arc, Mutex};
+
+use catalog_core::{Discovery, Value};
+use catalog_mcp::Level;
+use catalog_mcp::elicit::PeerAsker;
+use rmcp::model::{
+    CacheScope, CallToolRequestParams, CallToolResponse, Implementation, ListToolsResult,
+    PaginatedRequestParams, ServerCapabilities, ServerConfig,
+};
+use rmcp::service::{NotificationContext, RequestContext, RoleServer};
+use rmcp::{ErrorData, ServerHandler};
+
+use crate::gateway::{Discoverable, Gateway};
+use crate::rows::{Row, WORDS};
+
+/// A client session: the shared gateway, where the session's level comes from, and its
+/// discovery state when discoverable rows are found through search.
+pub struct Session {
+    gateway: Arc<Gateway>,
+    level: Level,
+    /// Boxed: a catalog's sets are a few kilobytes, and futures carry the session.
+    discovery: Option<Box<Mutex<Discovery<'static, Row, WORDS>>>>,
+}
+
+impl Session {
+    /// A new session of `gateway` at `level`.
+    #[must_use]
+    pub fn new(gateway: Arc<Gateway>, level: Level) -> Session {
+        let discovery = (gateway.discoverable() == Discoverable::Search)
+            .then(|| Box::new(Mutex::new(gateway.discovery())));
+        Session {
+            gateway,
+            level,
+            discovery,
+        }
+    }
+}
+
+impl ServerHandler for Session {
+    fn get_info(&self) -> ServerConfig {
+        let how = match self.gateway.discoverable() {
+            Discoverable::Listed => "tools/list shows every tool this connection's level may call",
+            Discoverable::Search => {
+                "tools/list shows the core tools and a search tool; each search adds the tools it finds to the list"
+            }
+        };
+        ServerConfig::new(
+            ServerCapabilities::builder()
+                .enable_tools()
+                .enable_tool_list_changed()
+                .build(),
+        )
+        .with_server_info(Implementation::new(
+            "catalog-gateway",
+            env!("CARGO_PKG_VERSION"),
+        ))
+        .with_instructions(format!(
+            "A catalog gateway: reviewed tools of other MCP servers. {how}; a tool whose server changed it since review is withheld."
+        ))
+    }
+
+    async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
+        self.gateway.add_peer(context.peer);
+    }
+
+    async fn list_tools(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListToolsResult, ErrorData> {
+        let level = self.level.of(&context)?;
+        let active = self.discovery.as_ref().map(|d| {
+            d.lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner)
+                .active()
+        });
+        Ok(
+            ListToolsResult::with_all_items(self.gateway.list(level, active))
+                .with_cache_scope(CacheScope::Private),
+        )
+    }
+
+    async fn call_tool(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let level = self.level.of(&context)?;
+        let arguments = request.arguments.map_or(Value::Null, Value::Object);
+        let result = self
+            .gateway
+            .call(
+                level,
+                &request.name,
+                arguments,
+                &PeerAsker::new(&context),
+                self.discovery.as_deref(),
+            )
+            .await;
+        if let Err(error) = &result {
+            tracing::info!(tool = %request.name, %level, code = error.code.0, "tools/call refused");
+        }
+        result.map(CallToolResponse::from)
+    }
+}

@@ -1,0 +1,377 @@
+//! One upstream MCP server: started (stdio) or reached (streamable HTTP) with the official
+//! SDK's client, its tools listed as wire objects, calls forwarded, and its
+//! `notifications/tools/list_changed` passed on.
+//!
+//! The digest of a tool covers its definition as the server sent it. The SDK reads a
+//! `tools/list` result into its own types, which keep only the fields they know, so over
+//! stdio the server's output is also read as it passes ([`Tee`]) and the tools are taken
+//! from the raw JSON; over HTTP the SDK's reading is all there is (see [`Upstream::tools`]).
+
+use std::io;
+use std::pin::Pin;
+use std::sync::{Arc, Mutex};
+use std::task::{Context, Poll};
+use std::time::Duration;
+
+use rmcp::model::{
+    CallToolRequestParams, CallToolResult, ClientConfig, ClientRequest, Implementation, JsonObject,
+    ListToolsRequest, PaginatedRequestParams, ServerResult,
+};
+use rmcp::service::{NotificationContext, RoleClient, RunningService};
+use rmcp::transport::StreamableHttpClientTransport;
+use rmcp::{ClientHandler, ServiceExt};
+use serde_json::Value;
+use tokio::io::{AsyncRead, ReadBuf};
+use tokio::process::Child;
+use tokio::sync::mpsc::UnboundedSender;
+
+/// How long an upstream has to start and answer `initialize` or `tools/list`.
+pub const START_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// Where an upstream is: what `[[upstream]]` declares.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum Endpoint {
+    /// A program speaking MCP on its standard input and output.
+    Command {
+        /// The program.
+        program: String,
+        /// Its arguments.
+        args: Vec<String>,
+        /// Environment variables added to the gateway's own.
+        env: Vec<(String, String)>,
+    },
+    /// A streamable HTTP endpoint (`http://` only: this build has no TLS).
+    Url(String),
+}
+
+impl Endpoint {
+    /// The endpoint of an `[[upstream]]` table.
+    #[must_use]
+    pub fn of(upstream: &catalog_compiler::model::Upstream) -> Endpoint {
+        use catalog_compiler::model::Transport;
+        match &upstream.transport {
+            Transport::Stdio { command, args, env } => Endpoint::Command {
+                program: command.clone(),
+                args: args.clone(),
+                env: env.clone(),
+            },
+            Transport::Http { url } => Endpoint::Url(url.clone()),
+        }
+    }
+}
+
+impl std::fmt::Display for Endpoint {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Endpoint::Command { program, args, .. } => {
+                f.write_str(program)?;
+                for arg in args {
+                    write!(f, " {arg}")?;
+                }
+                Ok(())
+            }
+            Endpoint::Url(url) => f.write_str(url),
+        }
+    }
+}
+
+/// A connected upstream.
+pub struct Upstream {
+    name: String,
+    service: RunningService<RoleClient, Watcher>,
+    /// The tools of the `tools/list` results read off a stdio server's output.
+    raw: Option<Arc<Mutex<Vec<Value>>>>,
+    /// One listing at a time, so the raw tools read belong to it.
+    listing: tokio::sync::Mutex<()>,
+    /// A stdio server's process, stopped with the session.
+    child: Option<Child>,
+}
+
+/// The client side of one upstream session: introduces the gateway, and reports the
+/// upstream's tool-list changes by its name.
+struct Watcher {
+    name: String,
+    changed: Option<UnboundedSender<String>>,
+}
+
+impl ClientHandler for Watcher {
+    fn get_info(&self) -> ClientConfig {
+        let mut info = ClientConfig::default();
+        info.client_info = Implementation::new("catalog-gateway", env!("CARGO_PKG_VERSION"));
+        info
+    }
+
+    async fn on_tool_list_changed(&self, _: NotificationContext<RoleClient>) {
+        if let Some(changed) = &self.changed {
+            // The receiver is gone only while the gateway shuts down.
+            let _ = changed.send(self.name.clone());
+        }
+    }
+}
+
+impl Upstream {
+    /// Starts or reaches upstream `name` and completes the MCP handshake. When `changed`
+    /// is given, the upstream's name is sent on it each time it says its tools changed.
+    ///
+    /// # Errors
+    /// The program cannot start, the URL does not answer, or the handshake fails or takes
+    /// longer than [`START_TIMEOUT`]; the message names the upstream and what to check.
+    pub async fn connect(
+        name: &str,
+        endpoint: &Endpoint,
+        changed: Option<UnboundedSender<String>>,
+    ) -> Result<Upstream, String> {
+        let watcher = Watcher {
+            name: name.to_owned(),
+            changed,
+        };
+        let mut raw = None;
+        let mut child = None;
+        let started = match endpoint {
+            Endpoint::Command { program, args, env } => {
+                let mut command = tokio::process::Command::new(program);
+                command
+                    .args(args)
+                    .envs(env.iter().map(|(k, v)| (k, v)))
+                    .stdin(std::process::Stdio::piped())
+                    .stdout(std::process::Stdio::piped())
+                    .kill_on_drop(true);
+                let mut process = command.spawn().map_err(|e| {
+                    format!(
+                        "cannot start upstream `{name}` (`{endpoint}`): {e}; check its `command` in [[upstream]], or install the server"
+                    )
+                })?;
+                let (Some(stdin), Some(stdout)) = (process.stdin.take(), process.stdout.take())
+                else {
+                    return Err(format!(
+                        "upstream `{name}`: its standard streams are not piped"
+                    ));
+                };
+                let seen = Arc::new(Mutex::new(Vec::new()));
+                raw = Some(Arc::clone(&seen));
+                child = Some(process);
+                let transport = (Tee::new(stdout, seen), stdin);
+                tokio::time::timeout(START_TIMEOUT, watcher.serve(transport)).await
+            }
+            Endpoint::Url(url) => {
+                let transport = StreamableHttpClientTransport::from_uri(url.as_str());
+                tokio::time::timeout(START_TIMEOUT, watcher.serve(transport)).await
+            }
+        };
+        let service = match started {
+            Ok(Ok(service)) => service,
+            Ok(Err(e)) => {
+                return Err(format!(
+                    "upstream `{name}` (`{endpoint}`) did not complete the MCP handshake: {e}"
+                ));
+            }
+            Err(_) => {
+                return Err(format!(
+                    "upstream `{name}` (`{endpoint}`) did not answer within {} s",
+                    START_TIMEOUT.as_secs()
+                ));
+            }
+        };
+        Ok(Upstream {
+            name: name.to_owned(),
+            service,
+            raw,
+            listing: tokio::sync::Mutex::new(()),
+            child,
+        })
+    }
+
+    /// The upstream's name in the catalog.
+    #[must_use]
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Every tool the upstream lists (all pages, never from a cache), each as the JSON
+    /// object of its definition: what the catalog's digest covers.
+    ///
+    /// Over stdio each object is exactly what the server wrote. Over HTTP it is the SDK's
+    /// reading of it: every field of the MCP revision the SDK implements (name, title,
+    /// description, both schemas and `_meta` whole, annotations, icons); a field it does
+    /// not know is not covered.
+    ///
+    /// # Errors
+    /// The request failed or timed out.
+    pub async fn tools(&self) -> Result<Vec<Value>, String> {
+        let _one_at_a_time = self.listing.lock().await;
+        if let Some(raw) = &self.raw {
+            lock(raw).clear();
+        }
+        let typed = tokio::time::timeout(START_TIMEOUT, self.list_all())
+            .await
+            .map_err(|_| format!("upstream `{}` did not list its tools in time", self.name))??;
+        let names = |tools: &[Value]| -> Vec<Option<String>> {
+            tools
+                .iter()
+                .map(|t| t.get("name").and_then(Value::as_str).map(str::to_owned))
+                .collect()
+        };
+        if let Some(raw) = &self.raw {
+            let raw = std::mem::take(&mut *lock(raw));
+            // The same tools in the same order: the pages just read.
+            if names(&raw) == names(&typed) {
+                return Ok(raw);
+            }
+            tracing::warn!(upstream = %self.name, "the tools read off the wire differ from the SDK's reading; using the SDK's");
+        }
+        Ok(typed)
+    }
+
+    /// Every page of `tools/list`, as the SDK reads them.
+    async fn list_all(&self) -> Result<Vec<Value>, String> {
+        let mut tools = Vec::new();
+        let mut cursor = None;
+        loop {
+            let request =
+                ListToolsRequest::with_param(PaginatedRequestParams::default().with_cursor(cursor));
+            let answer = self
+                .service
+                .peer()
+                .send_request(ClientRequest::ListToolsRequest(request))
+                .await
+                .map_err(|e| format!("upstream `{}` could not list its tools: {e}", self.name))?;
+            let ServerResult::ListToolsResult(page) = answer else {
+                return Err(format!(
+                    "upstream `{}` answered tools/list with something else",
+                    self.name
+                ));
+            };
+            for tool in page.tools {
+                tools.push(
+                    serde_json::to_value(tool).map_err(|e| {
+                        format!("a tool of upstream `{}` is not JSON: {e}", self.name)
+                    })?,
+                );
+            }
+            match page.next_cursor {
+                Some(next) => cursor = Some(next),
+                None => return Ok(tools),
+            }
+        }
+    }
+
+    /// Forwards one call, already verified, to the upstream tool `tool`.
+    ///
+    /// # Errors
+    /// The upstream refused the request or the session failed: the upstream's own message.
+    pub async fn call(&self, tool: &str, arguments: JsonObject) -> Result<CallToolResult, String> {
+        let params = CallToolRequestParams::new(tool.to_owned()).with_arguments(arguments);
+        self.service
+            .peer()
+            .call_tool(params)
+            .await
+            .map_err(|e| format!("upstream `{}`: {e}", self.name))
+    }
+
+    /// Ends the session (and stops the program of a stdio upstream).
+    pub async fn close(mut self) {
+        let _ = self.service.cancel().await;
+        if let Some(child) = &mut self.child {
+            let _ = child.kill().await;
+        }
+    }
+}
+
+/// A stdio server's output on its way to the SDK, with the tools of each `tools/list`
+/// result kept as the server wrote them. MCP's stdio transport is one JSON-RPC message
+/// per line.
+struct Tee<R> {
+    inner: R,
+    line: Vec<u8>,
+    seen: Arc<Mutex<Vec<Value>>>,
+}
+
+impl<R> Tee<R> {
+    fn new(inner: R, seen: Arc<Mutex<Vec<Value>>>) -> Tee<R> {
+        Tee {
+            inner,
+            line: Vec::new(),
+            seen,
+        }
+    }
+
+    fn take(&mut self, bytes: &[u8]) {
+        for &byte in bytes {
+            if byte == b'\n' {
+                let line = std::mem::take(&mut self.line);
+                // Most lines are not a tools/list result: skip them unparsed.
+                if line.windows(7).any(|w| w == b"\"tools\"") {
+                    self.keep(&line);
+                }
+            } else {
+                self.line.push(byte);
+            }
+        }
+    }
+
+    fn keep(&self, line: &[u8]) {
+        let Ok(mut message) = serde_json::from_slice::<Value>(line) else {
+            return;
+        };
+        if let Some(Value::Array(tools)) = message.pointer_mut("/result/tools").map(Value::take) {
+            lock(&self.seen).extend(tools);
+        }
+    }
+}
+
+impl<R: AsyncRead + Unpin> AsyncRead for Tee<R> {
+    fn poll_read(
+        mut self: Pin<&mut Self>,
+        cx: &mut Context<'_>,
+        buf: &mut ReadBuf<'_>,
+    ) -> Poll<io::Result<()>> {
+        let before = buf.filled().len();
+        let polled = Pin::new(&mut self.inner).poll_read(cx, buf);
+        if let Poll::Ready(Ok(())) = polled {
+            let fresh = buf.filled()[before..].to_vec();
+            self.take(&fresh);
+        }
+        polled
+    }
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+}
+
+impl std::fmt::Debug for Upstream {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Upstream")
+            .field("name", &self.name)
+            .finish_non_exhaustive()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_tee_keeps_the_tools_of_list_results_as_written_whatever_the_reads() {
+        let seen = Arc::new(Mutex::new(Vec::new()));
+        let mut tee = Tee::new(tokio::io::empty(), Arc::clone(&seen));
+        let output = concat!(
+            r#"{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-06-18"}}"#,
+            "\n",
+            r#"{"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"a","execution":{"taskSupport":"forbidden"}},{"name":"b"}]}}"#,
+            "\n",
+            r#"{"jsonrpc":"2.0","method":"notifications/message","params":{"data":"\"tools\""}}"#,
+            "\n",
+        );
+        // Reads end anywhere, mid-line included.
+        for piece in output.as_bytes().chunks(7) {
+            tee.take(piece);
+        }
+        let kept = lock(&seen).clone();
+        assert_eq!(kept.len(), 2);
+        assert_eq!(kept[0]["execution"]["taskSupport"], "forbidden");
+        assert_eq!(kept[1]["name"], "b");
+    }
+}

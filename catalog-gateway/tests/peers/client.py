@@ -1,0 +1,76 @@
+"""A client of the catalog gateway, with the official MCP Python SDK.
+
+`client.py PLAN COMMAND [ARGS...]` runs a plan of steps, given as JSON, against a gateway
+it starts over stdio; `client.py PLAN --http URL TOKEN` against one serving streamable
+HTTP. It prints one JSON list: what each step saw. Steps:
+
+- `{"list": true}`: the names `tools/list` answers;
+- `{"call": NAME, "arguments": {...}}`: the result (`isError`, text, structured content)
+  or the JSON-RPC error (`code`, `message`);
+- `{"wait_list_changed": SECONDS}`: waits for `notifications/tools/list_changed`.
+"""
+
+import asyncio
+import json
+import sys
+
+import httpx2
+from mcp import ClientSession, MCPError, StdioServerParameters, stdio_client
+from mcp.client.streamable_http import streamable_http_client
+
+LIST_CHANGED = "notifications/tools/list_changed"
+
+
+async def main() -> None:
+    plan = json.loads(sys.argv[1])
+    command = sys.argv[2:]
+    if command[0] == "--http":
+        headers = {"Authorization": f"Bearer {command[2]}"}
+        timeout = httpx2.Timeout(30.0, read=60.0)
+        async with httpx2.AsyncClient(headers=headers, timeout=timeout) as http:
+            async with streamable_http_client(command[1], http_client=http) as (read, write):
+                seen = await run(plan, read, write)
+    else:
+        server = StdioServerParameters(command=command[0], args=command[1:])
+        async with stdio_client(server) as (read, write):
+            seen = await run(plan, read, write)
+    print(json.dumps(seen))
+
+
+async def run(plan: list, read, write) -> list:
+    changed = asyncio.Event()
+
+    async def on_message(message) -> None:
+        method = getattr(message, "method", None) or getattr(getattr(message, "root", None), "method", None)
+        if method == LIST_CHANGED:
+            changed.set()
+
+    seen = []
+    async with ClientSession(read, write, message_handler=on_message) as session:
+        await session.initialize()
+        for step in plan:
+            if "list" in step:
+                tools = await session.list_tools()
+                seen.append({"tools": [t.name for t in tools.tools]})
+            elif "call" in step:
+                seen.append(await call(session, step["call"], step.get("arguments", {})))
+            elif "wait_list_changed" in step:
+                try:
+                    await asyncio.wait_for(changed.wait(), step["wait_list_changed"])
+                    seen.append({"list_changed": True})
+                except asyncio.TimeoutError:
+                    seen.append({"list_changed": False})
+                changed.clear()
+    return seen
+
+
+async def call(session: ClientSession, name: str, arguments: dict) -> dict:
+    try:
+        result = await session.call_tool(name, arguments)
+    except MCPError as error:
+        return {"code": error.code, "message": error.message}
+    text = "".join(getattr(c, "text", "") for c in result.content)
+    return {"isError": bool(result.is_error), "text": text, "structured": result.structured_content}
+
+
+asyncio.run(main())

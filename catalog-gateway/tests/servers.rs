@@ -1,0 +1,333 @@
+//! The gateway end to end, against MCP servers nobody here wrote: `mcp-server-time`
+//! (Python) and `@modelcontextprotocol/server-filesystem` (Node, from npm),
+//! with a server of our own (written with the official Python SDK) for drift. Everything
+//! runs as a user would: `cargo catalog import --from-server`, `check --upstreams`, the
+//! `catalog-gateway` binary, and the official Python SDK as its client.
+//!
+//! The servers and the client come from `cargo xtask test` (`CATALOG_PEER_PYTHON`,
+//! `CATALOG_PEER_NODE_BIN`); without them these tests fail under CI and are skipped,
+//! with instructions, elsewhere.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+/// The peers `cargo xtask test` installs.
+struct Peers {
+    python: PathBuf,
+    node_bin: PathBuf,
+}
+
+impl Peers {
+    fn find(test: &str) -> Option<Peers> {
+        let var = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty());
+        if let (Some(python), Some(node_bin)) =
+            (var("CATALOG_PEER_PYTHON"), var("CATALOG_PEER_NODE_BIN"))
+        {
+            Some(Peers {
+                python: python.into(),
+                node_bin: node_bin.into(),
+            })
+        } else {
+            assert!(
+                std::env::var_os("CI").is_none(),
+                "{test}: CATALOG_PEER_PYTHON and CATALOG_PEER_NODE_BIN are not set, and CI must run the gateway's tests (`cargo xtask test` sets them)"
+            );
+            eprintln!(
+                "{test} skipped: CATALOG_PEER_PYTHON and CATALOG_PEER_NODE_BIN are not set (`cargo xtask test` installs the servers and sets them)"
+            );
+            None
+        }
+    }
+
+    /// A program of the Python environment (`mcp-server-time`).
+    fn python_program(&self, name: &str) -> PathBuf {
+        self.python.with_file_name(name)
+    }
+}
+
+/// `cargo-catalog`, which `cargo test --workspace` builds beside this package's binary.
+fn cargo_catalog() -> PathBuf {
+    let gateway = PathBuf::from(env!("CARGO_BIN_EXE_catalog-gateway"));
+    let binary = gateway.with_file_name(format!("cargo-catalog{}", std::env::consts::EXE_SUFFIX));
+    assert!(
+        binary.is_file(),
+        "{} is not built: run `cargo build -p cargo-catalog` (or `cargo xtask test`)",
+        binary.display()
+    );
+    binary
+}
+
+/// A new empty folder for one test.
+fn scratch(test: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("catalog-gateway-{test}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Runs `command` to its end, killing it after two minutes.
+fn run(command: &mut Command) -> Output {
+    let mut child = command
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start {command:?}: {e}"));
+    let deadline = Instant::now() + Duration::from_secs(120);
+    while child.try_wait().unwrap().is_none() {
+        if Instant::now() > deadline {
+            let _ = child.kill();
+            panic!("{command:?} did not finish in two minutes");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    child.wait_with_output().unwrap()
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// `cargo catalog ARGS`; its exit code and standard error.
+fn catalog_command(args: &[&str]) -> (i32, String) {
+    let out = run(Command::new(cargo_catalog()).args(args));
+    (out.status.code().unwrap_or(-1), text(&out.stderr))
+}
+
+/// Imports a stdio server into `catalog` (`--out` when it does not exist yet).
+fn import(catalog: &Path, name: &str, server: &[&str], extra: &[&str]) -> (i32, String) {
+    let target = if catalog.exists() { "--into" } else { "--out" };
+    let mut args = vec!["import", "--from-server", "--name", name, target];
+    args.push(catalog.to_str().unwrap());
+    args.extend_from_slice(extra);
+    args.push("--");
+    args.extend_from_slice(server);
+    catalog_command(&args)
+}
+
+/// Runs the client's plan against a gateway on stdio; what each step saw, and the
+/// gateway's log.
+fn session(peers: &Peers, plan: &Value, gateway_args: &[&str]) -> (Vec<Value>, String) {
+    let client = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/peers/client.py");
+    let out = run(Command::new(&peers.python)
+        .arg(client)
+        .arg(plan.to_string())
+        .arg(env!("CARGO_BIN_EXE_catalog-gateway"))
+        .args(gateway_args));
+    let stderr = text(&out.stderr);
+    assert!(
+        out.status.success(),
+        "the client failed: {}\n{stderr}",
+        out.status
+    );
+    let seen: Vec<Value> = serde_json::from_str(text(&out.stdout).trim()).unwrap_or_else(|e| {
+        panic!(
+            "the client's report is not JSON ({e}): {}",
+            text(&out.stdout)
+        )
+    });
+    (seen, stderr)
+}
+
+/// The names a listing holds, sorted.
+fn names(listed: &Value) -> Vec<&str> {
+    let mut names: Vec<&str> = listed["tools"]
+        .as_array()
+        .unwrap_or_else(|| panic!("not a listing: {listed}"))
+        .iter()
+        .filter_map(Value::as_str)
+        .collect();
+    names.sort_unstable();
+    names
+}
+
+/// A refusal: the JSON-RPC error's message, checked to be one.
+fn refusal(seen: &Value) -> &str {
+    assert_eq!(seen["code"], -32602, "expected a refusal, got {seen}");
+    seen["message"].as_str().unwrap()
+}
+
+fn forwarded(log: &str) -> usize {
+    log.matches("forwarding a verified call").count()
+}
+
+#[test]
+fn two_real_servers_become_one_governed_endpoint() {
+    let Some(peers) = Peers::find("two_real_servers_become_one_governed_endpoint") else {
+        return;
+    };
+    let dir = scratch("two");
+    let files = dir.join("files");
+    std::fs::create_dir_all(&files).unwrap();
+    std::fs::write(files.join("notes.txt"), "first line\n").unwrap();
+    let catalog = dir.join("catalog.toml");
+    let catalog_arg = catalog.to_str().unwrap();
+    let time_server = peers.python_program("mcp-server-time");
+    let time = [time_server.to_str().unwrap(), "--local-timezone", "UTC"];
+    let fs_server = peers.node_bin.join("mcp-server-filesystem");
+    let fs = [fs_server.to_str().unwrap(), files.to_str().unwrap()];
+
+    let (code, log) = import(&catalog, "time", &time, &[]);
+    assert_eq!(code, 0, "{log}");
+    let (code, log) = import(&catalog, "files", &fs, &[]);
+    assert_eq!(code, 0, "{log}");
+    let written = std::fs::read_to_string(&catalog).unwrap();
+    for expected in [
+        "[[upstream]]\nname = \"time\"",
+        "[[upstream]]\nname = \"files\"",
+        "name = \"get_current_time\"",
+        "name = \"write_file\"",
+        "upstream-digest = \"sha256:",
+    ] {
+        assert!(written.contains(expected), "{expected:?} not in\n{written}");
+    }
+
+    // The same server again collides by name: refused, and the catalog stays as it was.
+    let (code, log) = import(&catalog, "time-again", &time, &[]);
+    assert_eq!(code, 1, "{log}");
+    assert!(
+        log.contains("get_current_time") && log.contains("--prefix"),
+        "{log}"
+    );
+    assert_eq!(std::fs::read_to_string(&catalog).unwrap(), written);
+
+    let (code, log) = catalog_command(&["check", "--catalog", catalog_arg, "--upstreams"]);
+    assert_eq!(code, 0, "{log}");
+
+    served_at_each_level(&peers, catalog_arg, &files);
+    found_through_search(&peers, catalog_arg);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The catalog of [`two_real_servers_become_one_governed_endpoint`], served at each
+/// level: what each lists, runs and refuses, and what reaches the servers.
+fn served_at_each_level(peers: &Peers, catalog_arg: &str, files: &Path) {
+    // Read-only: the time tools answer; a write is refused by level and a bad call by
+    // schema, and neither reaches its server.
+    let target = files.join("written.txt");
+    let write = json!({"path": target, "content": "from the gateway"});
+    let plan = json!([
+        {"list": true},
+        {"call": "get_current_time", "arguments": {"timezone": "UTC"}},
+        {"call": "write_file", "arguments": write},
+        {"call": "convert_time", "arguments": {"source_timezone": 5}},
+    ]);
+    let (seen, log) = session(
+        peers,
+        &plan,
+        &[
+            "--catalog",
+            catalog_arg,
+            "--access",
+            "read-only",
+            "--gated",
+            "allow",
+        ],
+    );
+    let listed = names(&seen[0]);
+    assert!(listed.contains(&"get_current_time"), "{listed:?}");
+    assert!(listed.contains(&"read_text_file"), "{listed:?}");
+    assert!(!listed.contains(&"write_file"), "{listed:?}");
+    assert_eq!(seen[1]["isError"], false, "{}", seen[1]);
+    assert_eq!(seen[1]["structured"]["timezone"], "UTC", "{}", seen[1]);
+    assert!(
+        refusal(&seen[2]).contains("needs the full-access access level"),
+        "{}",
+        seen[2]
+    );
+    assert!(refusal(&seen[3]).contains("source_timezone"), "{}", seen[3]);
+    assert_eq!(forwarded(&log), 1, "{log}");
+    assert!(!target.exists());
+
+    // Full access, gated calls allowed: a valid write runs; one without its content is
+    // refused before the server sees it.
+    let plan = json!([
+        {"call": "write_file", "arguments": {"path": files.join("missing.txt")}},
+        {"call": "write_file", "arguments": write},
+    ]);
+    let (seen, log) = session(
+        peers,
+        &plan,
+        &[
+            "--catalog",
+            catalog_arg,
+            "--access",
+            "full-access",
+            "--gated",
+            "allow",
+        ],
+    );
+    assert!(refusal(&seen[0]).contains("content"), "{}", seen[0]);
+    assert_eq!(seen[1]["isError"], false, "{}", seen[1]);
+    assert_eq!(forwarded(&log), 1, "{log}");
+    assert_eq!(
+        std::fs::read_to_string(&target).unwrap(),
+        "from the gateway"
+    );
+    assert!(!files.join("missing.txt").exists());
+
+    // Gated tools ask the client's user; a client that cannot be asked is refused.
+    let plan = json!([{"call": "write_file", "arguments": {"path": files.join("asked.txt"), "content": "x"}}]);
+    let (seen, log) = session(
+        peers,
+        &plan,
+        &["--catalog", catalog_arg, "--access", "full-access"],
+    );
+    assert!(
+        refusal(&seen[0]).contains("refused to run `write_file`"),
+        "{}",
+        seen[0]
+    );
+    assert_eq!(forwarded(&log), 0, "{log}");
+    assert!(!files.join("asked.txt").exists());
+}
+
+/// The same catalog for a chat agent: the inline rows and the search tool.
+fn found_through_search(peers: &Peers, catalog_arg: &str) {
+    // A search adds its hits to the session's list.
+    let plan = json!([
+        {"list": true},
+        {"call": "get_current_time", "arguments": {"timezone": "UTC"}},
+        {"call": "searchTools", "arguments": {"query": "current time in a timezone"}},
+        {"wait_list_changed": 20},
+        {"list": true},
+        {"call": "get_current_time", "arguments": {"timezone": "UTC"}},
+    ]);
+    let (seen, log) = session(
+        peers,
+        &plan,
+        &[
+            "--catalog",
+            catalog_arg,
+            "--access",
+            "read-only",
+            "--discoverable",
+            "search",
+        ],
+    );
+    assert_eq!(names(&seen[0]), ["searchTools"], "{}", seen[0]);
+    assert!(
+        refusal(&seen[1]).contains("call `searchTools`"),
+        "{}",
+        seen[1]
+    );
+    assert!(
+        seen[2]["text"]
+            .as_str()
+            .unwrap()
+            .contains("\"name\":\"get_current_time\""),
+        "{}",
+        seen[2]
+    );
+    assert_eq!(seen[3]["list_changed"], true, "{log}");
+    let listed = names(&seen[4]);
+    assert!(
+        listed.contains(&"get_current_time") && !listed.contains(&"write_file"),
+        "{listed:?}"
+    );
+    assert_eq!(seen[5]["structured"]["timezone"], "UTC", "{}", seen[5]);
+    assert_eq!(forwarded(&log), 1, "{log}");
+}
