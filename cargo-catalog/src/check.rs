@@ -16,12 +16,25 @@ use crate::reach::reach_json;
 use crate::summary::{summary, summary_json};
 use crate::tokens::{O200k, tokens_json};
 
-/// `check [--catalog PATH] [--format human|json]`: the options, checked, then the run.
-pub(crate) fn command(opts: &Flags, defaults: &Defaults) -> Result<ExitCode, Usage> {
+/// `check [--catalog PATH] [--format human|json] [--upstreams]`: the options, checked,
+/// then the run; with `upstreams`, a catalog that passes is then compared with its
+/// upstream servers.
+pub(crate) fn command(
+    opts: &Flags,
+    defaults: &Defaults,
+    upstreams: bool,
+) -> Result<ExitCode, Usage> {
     let format = opts.format()?;
     opts.only(&["catalog", "format"])?;
     let (path, source) = defaults.read_catalog(opts)?;
-    Ok(run(&path, &source, format))
+    let verdict = run(&path, &source, format);
+    if !upstreams || verdict != ExitCode::SUCCESS {
+        return Ok(verdict);
+    }
+    Ok(match catalog_compiler::validate(&source) {
+        Ok(catalog) => crate::upstreams::check(&path, &catalog),
+        Err(_) => ExitCode::FAILURE,
+    })
 }
 
 /// Validates `source` (read from `path`), runs every lint and prints the verdict: exit 0

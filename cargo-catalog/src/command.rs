@@ -57,9 +57,13 @@ impl Command {
     /// The options, one line each as the usage text breaks them.
     fn synopsis(self) -> &'static [&'static str] {
         match self {
-            Command::Check => &["[--catalog PATH] [--format human|json]"],
+            Command::Check => &["[--catalog PATH] [--format human|json] [--upstreams]"],
             Command::Expand => &["[--catalog PATH]"],
-            Command::Import => &["--from mcp FILE --out PATH"],
+            Command::Import => &[
+                "--from mcp FILE --out PATH",
+                "--from-server [--name NAME] [--prefix P] (--out PATH | --into PATH) -- COMMAND [ARGS...]",
+                "--from-url URL [--name NAME] [--prefix P] (--out PATH | --into PATH)",
+            ],
             Command::Search => &["[--catalog PATH] [--k N] [--weights W] REQUEST"],
             Command::Render => &[
                 "--provider anthropic|anthropic-tool-search|openai-chat|openai-responses|bedrock|gemini|mcp",
@@ -78,11 +82,18 @@ impl Command {
         match self {
             Command::Check => {
                 "      validate a catalog and run its lints; print every error and warning, what it
-      declares, the tokens of its tool lists, what search reaches, and a table of the lints"
+      declares, the tokens of its tool lists, what search reaches, and a table of the lints;
+      --upstreams also compares each row pinned to an [[upstream]] with what that server
+      lists now, naming each changed field (exit 1 on drift, as a gateway withholds it)"
             }
             Command::Expand => "      print the Rust code that `catalog!` generates for a catalog",
             Command::Import => {
-                "      turn an MCP tools/list result (JSON) into a valid catalog; report what was mapped"
+                "      turn an MCP tools/list result (JSON), or the tools of a live MCP server (started
+      over stdio, or at a streamable HTTP URL), into catalog rows; report what was mapped.
+      --out writes a new catalog; --into appends the server's [[upstream]] table and rows
+      to an existing one, leaving its text as it is (names that collide get prefix P).
+      Rows from a server record it and pin each tool's definition with a digest; the
+      definitions go to PATH's .upstreams.json, to name what changes later"
             }
             Command::Search => "      the catalog's own search: ranked hits with scores",
             Command::Render => {
@@ -129,14 +140,21 @@ impl Command {
             // `import` reads a positional FILE and checks its own options.
             return import::command(args);
         }
-        let opts = Flags::parse(args)?;
+        // `--upstreams` is the one option without a value.
+        let upstreams = self == Command::Check && args.iter().any(|a| a == "--upstreams");
+        let args: Vec<String> = args
+            .iter()
+            .filter(|a| !upstreams || *a != "--upstreams")
+            .cloned()
+            .collect();
+        let opts = Flags::parse(&args)?;
         match self {
-            Command::Check => check::command(&opts, defaults),
+            Command::Check => check::command(&opts, defaults, upstreams),
             Command::Expand => expand::command(&opts, defaults),
             Command::Search => search::command(&opts, defaults),
             Command::Render => render::command(&opts, defaults),
             Command::EvalSearch => eval::command(&opts, defaults),
-            Command::Import => import::command(args),
+            Command::Import => import::command(&args),
         }
     }
 }

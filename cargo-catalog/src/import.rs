@@ -11,9 +11,20 @@ use serde_json::Value;
 use crate::args::Usage;
 
 /// Runs the command: exit 0 when the written catalog compiles, 1 when the input is not an
-/// MCP `tools/list` result or the output does not compile, 2 for unusable arguments.
+/// MCP `tools/list` result, the server cannot be listed, or the output does not compile,
+/// 2 for unusable arguments.
 pub(crate) fn command(args: &[String]) -> Result<ExitCode, Usage> {
-    let args = Args::parse(args)?;
+    match Args::parse(args)? {
+        Args::File { file, out } => from_file(&file, &out),
+        Args::Server(server) => crate::import_server::command(&server),
+    }
+}
+
+fn from_file(file: &str, out: &str) -> Result<ExitCode, Usage> {
+    let args = FileArgs {
+        file: file.to_owned(),
+        out: out.to_owned(),
+    };
     let text = std::fs::read_to_string(&args.file)
         .map_err(|e| Usage(format!("cannot read `{}`: {e}", args.file)))?;
     let base = Path::new(&args.file)
@@ -67,52 +78,116 @@ pub(crate) fn command(args: &[String]) -> Result<ExitCode, Usage> {
     }
 }
 
-/// The command line: `--from mcp FILE --out PATH`, in any order.
-struct Args {
+/// A file import's arguments.
+struct FileArgs {
     file: String,
     out: String,
 }
 
+/// The command line: `--from mcp FILE --out PATH`, or a server's (see
+/// [`crate::import_server::Server`]), options in any order.
+enum Args {
+    File { file: String, out: String },
+    Server(crate::import_server::Server),
+}
+
 impl Args {
     fn parse(args: &[String]) -> Result<Args, Usage> {
-        let (mut from, mut out, mut file) = (None, None, None);
-        let mut it = args.iter();
+        // A stdio server's command line is everything after `--`, read as it is.
+        let (options, command) = match args.iter().position(|a| a == "--") {
+            Some(i) => (&args[..i], Some(&args[i + 1..])),
+            None => (args, None),
+        };
+        let mut values: Vec<(String, String)> = Vec::new();
+        let mut positional = Vec::new();
+        let mut from_server = false;
+        let mut it = options.iter();
         while let Some(a) = it.next() {
             let Some(flag) = a.strip_prefix("--") else {
-                if file.replace(a.clone()).is_some() {
-                    return Err(Usage(format!(
-                        "unexpected argument `{a}`: `import` reads one FILE"
-                    )));
-                }
+                positional.push(a.clone());
                 continue;
             };
+            if flag == "from-server" {
+                from_server = true;
+                continue;
+            }
             let (key, value) = match flag.split_once('=') {
-                Some((k, v)) => (k, v.to_string()),
+                Some((k, v)) => (k.to_owned(), v.to_owned()),
                 None => match it.next() {
-                    Some(v) => (flag, v.clone()),
+                    Some(v) => (flag.to_owned(), v.clone()),
                     None => return Err(Usage(format!("`--{flag}` needs a value"))),
                 },
             };
-            let slot = match key {
-                "from" => &mut from,
-                "out" => &mut out,
-                other => return Err(Usage(format!("unknown option `--{other}`"))),
-            };
-            if slot.replace(value).is_some() {
+            if !["from", "out", "into", "name", "prefix", "from-url"].contains(&key.as_str()) {
+                return Err(Usage(format!("unknown option `--{key}`")));
+            }
+            if values.iter().any(|(k, _)| *k == key) {
                 return Err(Usage(format!("`--{key}` is given twice")));
             }
+            values.push((key, value));
         }
-        match from.as_deref() {
+        let take = |key: &str| {
+            values
+                .iter()
+                .find(|(k, _)| k == key)
+                .map(|(_, v)| v.clone())
+        };
+        let url = take("from-url");
+        if from_server || url.is_some() {
+            if take("from").is_some() {
+                return Err(Usage(
+                    "`--from mcp FILE` reads a file; a live server is `--from-server -- COMMAND` or `--from-url URL`".into(),
+                ));
+            }
+            if let Some(extra) = positional.first() {
+                return Err(Usage(format!(
+                    "unexpected argument `{extra}`: put the server's command after `--`"
+                )));
+            }
+            return crate::import_server::Server::from_args(
+                from_server,
+                url,
+                command,
+                take("name"),
+                take("prefix"),
+                take("out"),
+                take("into"),
+            )
+            .map(Args::Server);
+        }
+        for key in ["name", "prefix", "into"] {
+            if take(key).is_some() {
+                return Err(Usage(format!(
+                    "`--{key}` is for a live server (`--from-server` or `--from-url`)"
+                )));
+            }
+        }
+        if command.is_some() {
+            return Err(Usage("a command after `--` needs `--from-server`".into()));
+        }
+        match take("from").as_deref() {
             Some("mcp") => {}
             Some(other) => {
                 return Err(Usage(format!(
-                    "unknown source `--from {other}`: the only one is `mcp`"
+                    "unknown source `--from {other}`: use `--from mcp FILE`, `--from-server -- COMMAND` or `--from-url URL`"
                 )));
             }
-            None => return Err(Usage("`import` needs `--from mcp`".into())),
+            None => {
+                return Err(Usage(
+                    "`import` needs `--from mcp FILE`, `--from-server -- COMMAND` or `--from-url URL`".into(),
+                ));
+            }
         }
-        let file = file.ok_or_else(|| Usage("`import` needs the FILE to read".into()))?;
-        let out = out.ok_or_else(|| Usage("`import` needs `--out PATH`".into()))?;
-        Ok(Args { file, out })
+        let mut positional = positional.into_iter();
+        let file = positional
+            .next()
+            .ok_or_else(|| Usage("`import` needs the FILE to read".into()))?;
+        if let Some(extra) = positional.next() {
+            return Err(Usage(format!(
+                "unexpected argument `{extra}`: `import` reads one FILE"
+            )));
+        }
+        let out = take("out").ok_or_else(|| Usage("`import` needs `--out PATH`".into()))?;
+        Ok(Args::File { file, out })
     }
 }

@@ -46,6 +46,7 @@ mod defaults;
 mod eval;
 mod expand;
 mod import;
+mod import_server;
 mod lints;
 mod numbers;
 mod reach;
@@ -53,6 +54,7 @@ mod render;
 mod search;
 mod summary;
 mod tokens;
+mod upstreams;
 
 use std::ffi::OsString;
 use std::process::ExitCode;

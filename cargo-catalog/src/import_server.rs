@@ -1,0 +1,261 @@
+//! `import --from-server` and `--from-url`: a live MCP server's tools as catalog rows that
+//! record the server and pin each tool's definition. The mapping is
+//! [`catalog_compiler::import::from_server`]; this lists the server, writes the catalog
+//! (or appends to one, leaving what is there as it is) and the snapshot of definitions.
+
+use std::path::Path;
+use std::process::ExitCode;
+
+use catalog_compiler::model::Transport;
+use catalog_gateway::Endpoint;
+use catalog_gateway::drift::Snapshot;
+
+use crate::args::Usage;
+
+/// Which server to import, under which name, into which catalog.
+pub(crate) struct Server {
+    name: String,
+    endpoint: Endpoint,
+    prefix: Option<String>,
+    target: Target,
+}
+
+/// Where the rows go.
+enum Target {
+    /// A new catalog.
+    Out(String),
+    /// After the text of an existing one.
+    Into(String),
+}
+
+impl Server {
+    /// The server's arguments: `--from-server` with the command after `--`, or
+    /// `--from-url URL`; `--name` defaults to the program's file name or the URL's host.
+    pub(crate) fn from_args(
+        from_server: bool,
+        url: Option<String>,
+        command: Option<&[String]>,
+        name: Option<String>,
+        prefix: Option<String>,
+        out: Option<String>,
+        into: Option<String>,
+    ) -> Result<Server, Usage> {
+        let endpoint = match (from_server, url, command) {
+            (true, Some(_), _) => {
+                return Err(Usage(
+                    "give `--from-server -- COMMAND` or `--from-url URL`, not both".into(),
+                ));
+            }
+            (true, None, Some([program, args @ ..])) => Endpoint::Command {
+                program: program.clone(),
+                args: args.to_vec(),
+                env: Vec::new(),
+            },
+            (true, None, _) => {
+                return Err(Usage(
+                    "`--from-server` needs the server's command after `--`, e.g. `-- mcp-server-time`".into(),
+                ));
+            }
+            (false, Some(url), None) => {
+                if !url.starts_with("http://") {
+                    return Err(Usage(format!(
+                        "`--from-url {url}`: give an http:// URL of a streamable HTTP endpoint"
+                    )));
+                }
+                Endpoint::Url(url)
+            }
+            (false, Some(_), Some(_)) => {
+                return Err(Usage(
+                    "a command after `--` is for `--from-server`, not `--from-url`".into(),
+                ));
+            }
+            (false, None, _) => unreachable!("called for a server import only"),
+        };
+        let target = match (out, into) {
+            (Some(out), None) => Target::Out(out),
+            (None, Some(into)) => Target::Into(into),
+            (Some(_), Some(_)) => {
+                return Err(Usage(
+                    "give `--out PATH` (a new catalog) or `--into PATH` (add to one), not both"
+                        .into(),
+                ));
+            }
+            (None, None) => {
+                return Err(Usage(
+                    "`import` needs `--out PATH` (a new catalog) or `--into PATH` (add to one)"
+                        .into(),
+                ));
+            }
+        };
+        let name = match name {
+            Some(name) => name,
+            None => default_name(&endpoint).ok_or_else(|| {
+                Usage("cannot derive a name for the server: give `--name NAME`".into())
+            })?,
+        };
+        Ok(Server {
+            name,
+            endpoint,
+            prefix,
+            target,
+        })
+    }
+}
+
+/// The program's file name, or the URL's host, as an upstream name: lowercase, other
+/// characters than letters, digits, `-` and `_` as `-`.
+fn default_name(endpoint: &Endpoint) -> Option<String> {
+    let raw = match endpoint {
+        Endpoint::Command { program, .. } => Path::new(program)
+            .file_stem()?
+            .to_string_lossy()
+            .into_owned(),
+        Endpoint::Url(url) => {
+            let rest = url.split_once("://")?.1;
+            let host = rest.split(['/', ':']).next()?;
+            host.to_owned()
+        }
+    };
+    let name: String = raw
+        .to_lowercase()
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' || c == '-' {
+                c
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    (!name.is_empty()).then_some(name)
+}
+
+/// Lists the server, maps its tools, and writes the catalog and the snapshot.
+pub(crate) fn command(server: &Server) -> Result<ExitCode, Usage> {
+    let (path, existing) = match &server.target {
+        Target::Out(path) => (path.as_str(), None),
+        Target::Into(path) => {
+            let text = std::fs::read_to_string(path)
+                .map_err(|e| Usage(format!("cannot read `{path}`: {e}")))?;
+            (path.as_str(), Some(text))
+        }
+    };
+    let listed = match crate::upstreams::list(&server.name, &server.endpoint) {
+        Ok(listed) => listed,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return Ok(ExitCode::FAILURE);
+        }
+    };
+    let transport = match &server.endpoint {
+        Endpoint::Command { program, args, env } => Transport::Stdio {
+            command: program.clone(),
+            args: args.clone(),
+            env: env.clone(),
+        },
+        Endpoint::Url(url) => Transport::Http { url: url.clone() },
+    };
+    let source = catalog_compiler::import::Server {
+        name: server.name.clone(),
+        transport,
+    };
+    let imported = match catalog_compiler::import::from_server(
+        &source,
+        &listed,
+        existing.as_deref(),
+        server.prefix.as_deref(),
+    ) {
+        Ok(imported) => imported,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return Ok(ExitCode::FAILURE);
+        }
+    };
+    let compiled = catalog_compiler::compile(&imported.imported.toml);
+    if let (Err(diagnostics), Some(_)) = (&compiled, &existing) {
+        // The user's catalog stays as it is; the combined text is kept for review.
+        let review = format!("{path}.import.toml");
+        eprint!(
+            "{}",
+            catalog_compiler::render_all(&review, &imported.imported.toml, diagnostics)
+        );
+        let kept = std::fs::write(&review, &imported.imported.toml).is_ok();
+        eprintln!(
+            "error: the tools of `{}` do not compile into `{path}`, which is unchanged{}",
+            server.name,
+            if kept {
+                format!("; the combined catalog is in `{review}`")
+            } else {
+                String::new()
+            }
+        );
+        return Ok(ExitCode::FAILURE);
+    }
+    std::fs::write(path, &imported.imported.toml)
+        .map_err(|e| Usage(format!("cannot write `{path}`: {e}")))?;
+    let catalog_path = Path::new(path);
+    let mut snapshot = match (&existing, Snapshot::read_for(catalog_path)) {
+        (Some(_), Ok(snapshot)) => snapshot,
+        (None, _) => Snapshot::default(),
+        (Some(_), Err(message)) => {
+            eprintln!("warning: {message}; starting a new snapshot");
+            Snapshot::default()
+        }
+    };
+    snapshot.set(&server.name, imported.wire.clone());
+    if let Err(message) = snapshot.write_for(catalog_path) {
+        eprintln!("error: {message}");
+        return Ok(ExitCode::FAILURE);
+    }
+    match compiled {
+        Ok(compiled) => {
+            eprint!(
+                "imported {} tools of upstream `{}` ({}) into {path}: {} tools, valid; definitions in {}\n{}",
+                imported.imported.report.tools(),
+                server.name,
+                server.endpoint,
+                compiled.tools.len(),
+                Snapshot::path_for(catalog_path).display(),
+                imported.imported.report
+            );
+            Ok(ExitCode::SUCCESS)
+        }
+        Err(diagnostics) => {
+            eprint!(
+                "{}",
+                catalog_compiler::render_all(path, &imported.imported.toml, &diagnostics)
+            );
+            eprintln!(
+                "error: the catalog imported from upstream `{}` does not compile (written to `{path}` for review)",
+                server.name
+            );
+            Ok(ExitCode::FAILURE)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_server_is_named_by_its_program_or_host() {
+        let command = |p: &str| Endpoint::Command {
+            program: p.into(),
+            args: vec![],
+            env: vec![],
+        };
+        assert_eq!(
+            default_name(&command("/usr/bin/mcp-server-time")).as_deref(),
+            Some("mcp-server-time")
+        );
+        assert_eq!(
+            default_name(&command("Server.Py")).as_deref(),
+            Some("server")
+        );
+        assert_eq!(
+            default_name(&Endpoint::Url("http://127.0.0.1:8000/mcp".into())).as_deref(),
+            Some("127-0-0-1")
+        );
+    }
+}

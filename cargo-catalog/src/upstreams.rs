@@ -1,0 +1,93 @@
+//! Talking to a catalog's upstream MCP servers from the command line: listing one
+//! server's tools for `import --from-server`, and `check --upstreams`, which compares
+//! every pinned row with what its server lists now, as the gateway does at start.
+
+use std::path::Path;
+use std::process::ExitCode;
+
+use catalog_compiler::model::Catalog;
+use catalog_gateway::drift::{self, Snapshot};
+use catalog_gateway::{Endpoint, Upstream};
+use serde_json::Value;
+
+/// Starts or reaches the server at `endpoint` and lists its tools as wire objects.
+pub(crate) fn list(name: &str, endpoint: &Endpoint) -> Result<Vec<Value>, String> {
+    runtime()?.block_on(async {
+        let upstream = Upstream::connect(name, endpoint, None).await?;
+        let tools = upstream.tools().await;
+        upstream.close().await;
+        tools
+    })
+}
+
+/// `check --upstreams`: every upstream's pinned rows against what it lists now. Prints
+/// each withheld row with what changed; exit 1 when any row drifted or an upstream is
+/// unreachable, as a compile error would.
+pub(crate) fn check(path: &str, catalog: &Catalog) -> ExitCode {
+    let snapshot = match Snapshot::read_for(Path::new(path)) {
+        Ok(snapshot) => snapshot,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let runtime = match runtime() {
+        Ok(runtime) => runtime,
+        Err(message) => {
+            eprintln!("error: {message}");
+            return ExitCode::FAILURE;
+        }
+    };
+    let mut drifted = 0;
+    let mut pinned = 0;
+    for declared in &catalog.upstreams {
+        let name = declared.name.as_str();
+        let comparison = runtime.block_on(async {
+            match Upstream::connect(name, &Endpoint::of(declared), None).await {
+                Ok(upstream) => {
+                    let listed = upstream.tools().await;
+                    upstream.close().await;
+                    match listed {
+                        Ok(listed) => drift::compare(catalog, name, &listed, &snapshot),
+                        Err(why) => drift::unreachable(catalog, name, &why),
+                    }
+                }
+                Err(why) => drift::unreachable(catalog, name, &why),
+            }
+        });
+        pinned += comparison.rows.len();
+        for (i, standing) in comparison.withheld() {
+            drifted += 1;
+            let tool = &catalog.tools[*i];
+            eprintln!(
+                "error: `{}` (upstream `{name}`): {standing}\n  = help: review the change, then re-import: cargo catalog import --from-server --name {name} --into {path} ...",
+                tool.name
+            );
+        }
+        if !comparison.unimported.is_empty() {
+            eprintln!(
+                "note: upstream `{name}` lists tools the catalog does not import (never served): {}",
+                comparison.unimported.join(", ")
+            );
+        }
+    }
+    if drifted > 0 {
+        eprintln!(
+            "error: {drifted} of {pinned} pinned rows differ from their upstreams; a gateway withholds them"
+        );
+        ExitCode::FAILURE
+    } else {
+        println!(
+            "{pinned} pinned rows of {} upstreams match their servers",
+            catalog.upstreams.len()
+        );
+        ExitCode::SUCCESS
+    }
+}
+
+fn runtime() -> Result<tokio::runtime::Runtime, String> {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(|e| format!("cannot start the async runtime: {e}"))
+}
