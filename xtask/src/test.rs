@@ -2,10 +2,14 @@
 //!
 //! Some tests hand our output to software we did not write: botocore's validator for
 //! Bedrock requests, the official `mcp` Python SDK for `tools/list` results and as a
-//! client of the MCP server, Google's `google-genai` for Gemini function declarations. They find their interpreter in `CATALOG_PEER_PYTHON`. This
-//! command makes one, a virtual environment in `target/peers` with the pinned packages
-//! of `tests/peers/requirements.txt` (installed once, again when the file changes), then
-//! runs `cargo test --workspace ARGS` with the variable set.
+//! client of the MCP servers, Google's `google-genai` for Gemini function declarations,
+//! and real MCP servers for the gateway (`mcp-server-time` from the Python package index, the filesystem
+//! server from npm). They find their interpreter in `CATALOG_PEER_PYTHON` and the npm
+//! servers' programs in `CATALOG_PEER_NODE_BIN`. This command makes both: a virtual
+//! environment in `target/peers` with the pinned packages of
+//! `tests/peers/requirements.txt`, and `target/peers/node` with those of
+//! `tests/peers/package.json` (each installed once, again when its file changes), then
+//! runs `cargo test --workspace ARGS` with the variables set.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
@@ -16,8 +20,8 @@ pub fn run(args: &[String]) -> ExitCode {
         .parent()
         .expect("xtask lives in the workspace")
         .to_path_buf();
-    let python = match peers(&root) {
-        Ok(python) => python,
+    let (python, node_bin) = match peers(&root).and_then(|p| Ok((p, node_peers(&root)?))) {
+        Ok(found) => found,
         Err(message) => {
             eprintln!("error: {message}");
             return ExitCode::FAILURE;
@@ -29,6 +33,7 @@ pub fn run(args: &[String]) -> ExitCode {
         .args(["test", "--workspace"])
         .args(args)
         .env("CATALOG_PEER_PYTHON", &python)
+        .env("CATALOG_PEER_NODE_BIN", &node_bin)
         .status();
     match status {
         Ok(s) if s.success() => ExitCode::SUCCESS,
@@ -76,6 +81,44 @@ fn peers(root: &Path) -> Result<PathBuf, String> {
     )?;
     std::fs::write(&stamp, wanted).map_err(|e| format!("cannot write {}: {e}", stamp.display()))?;
     Ok(python)
+}
+
+/// The npm servers' program folder, installing them first when missing or stale.
+fn node_peers(root: &Path) -> Result<PathBuf, String> {
+    let manifest = root.join("tests/peers/package.json");
+    let wanted = std::fs::read_to_string(&manifest)
+        .map_err(|e| format!("cannot read {}: {e}", manifest.display()))?;
+    let dir = root.join("target/peers/node");
+    let bin = dir.join("node_modules/.bin");
+    let installed = dir.join("package.json");
+    if bin.is_dir() && std::fs::read_to_string(&installed).is_ok_and(|s| s == wanted) {
+        return Ok(bin);
+    }
+    eprintln!(
+        "installing the npm test servers into {} (once) ...",
+        dir.display()
+    );
+    std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    std::fs::write(&installed, &wanted)
+        .map_err(|e| format!("cannot write {}: {e}", installed.display()))?;
+    let npm = std::env::var("NPM").unwrap_or_else(|_| "npm".into());
+    // No lock file: it would name the registry the packages came from.
+    let installing = step(
+        Command::new(&npm).current_dir(&dir).args([
+            "install",
+            "--no-package-lock",
+            "--no-audit",
+            "--no-fund",
+            "--silent",
+        ]),
+        &format!("`{npm} install` of the npm test servers (set NPM to an npm of Node.js 20+)"),
+    );
+    if let Err(message) = installing {
+        // Forget the stamp, so the next run installs again.
+        let _ = std::fs::remove_file(&installed);
+        return Err(message);
+    }
+    Ok(bin)
 }
 
 fn step(command: &mut Command, what: &str) -> Result<(), String> {
