@@ -8,7 +8,7 @@ use std::process::ExitCode;
 
 use catalog_compiler::model::Transport;
 use catalog_gateway::Endpoint;
-use catalog_gateway::drift::Snapshot;
+use catalog_gateway::drift::{self, Snapshot};
 
 use crate::args::Usage;
 
@@ -130,6 +130,64 @@ fn default_name(endpoint: &Endpoint) -> Option<String> {
     (!name.is_empty()).then_some(name)
 }
 
+/// A re-import that does not compile into the catalog at `path`: the catalog stays as it
+/// is, and the combined text goes beside it for review, with the errors.
+fn keep_for_review(
+    server: &str,
+    path: &str,
+    combined: &str,
+    diagnostics: &[catalog_compiler::Diagnostic],
+) {
+    let review = format!("{path}.import.toml");
+    eprint!(
+        "{}",
+        catalog_compiler::render_all(&review, combined, diagnostics)
+    );
+    let kept = if std::fs::write(&review, combined).is_ok() {
+        format!("; the combined catalog is in `{review}`")
+    } else {
+        String::new()
+    };
+    eprintln!(
+        "error: the tools of `{server}` do not compile into `{path}`, which is unchanged{kept}"
+    );
+}
+
+/// The endpoint as the catalog's `[[upstream]]` says it.
+fn transport(endpoint: &Endpoint) -> Transport {
+    match endpoint {
+        Endpoint::Command { program, args, env } => Transport::Stdio {
+            command: program.clone(),
+            args: args.clone(),
+            env: env.clone(),
+        },
+        Endpoint::Url(url) => Transport::Http { url: url.clone() },
+    }
+}
+
+/// On a re-import (the catalog at `path` declares the server already): each pinned row
+/// whose tool changed or is gone, named from the snapshot on record.
+fn changes_since_import(
+    server: &Server,
+    path: &str,
+    existing: Option<&str>,
+    listed: &[serde_json::Value],
+) -> Vec<(String, drift::Standing)> {
+    let Some(catalog) = existing
+        .and_then(|text| catalog_compiler::validate(text).ok())
+        .filter(|c| c.upstreams.iter().any(|u| u.name == server.name))
+    else {
+        return Vec::new();
+    };
+    let snapshot = Snapshot::read_for(Path::new(path)).unwrap_or_default();
+    drift::compare(&catalog, &server.name, listed, &snapshot)
+        .rows
+        .into_iter()
+        .filter(|(_, standing)| !standing.is_current())
+        .map(|(i, standing)| (catalog.tools[i].name.clone(), standing))
+        .collect()
+}
+
 /// Lists the server, maps its tools, and writes the catalog and the snapshot.
 pub(crate) fn command(server: &Server) -> Result<ExitCode, Usage> {
     let (path, existing) = match &server.target {
@@ -147,18 +205,11 @@ pub(crate) fn command(server: &Server) -> Result<ExitCode, Usage> {
             return Ok(ExitCode::FAILURE);
         }
     };
-    let transport = match &server.endpoint {
-        Endpoint::Command { program, args, env } => Transport::Stdio {
-            command: program.clone(),
-            args: args.clone(),
-            env: env.clone(),
-        },
-        Endpoint::Url(url) => Transport::Http { url: url.clone() },
-    };
     let source = catalog_compiler::import::Server {
         name: server.name.clone(),
-        transport,
+        transport: transport(&server.endpoint),
     };
+    let changes = changes_since_import(server, path, existing.as_deref(), &listed);
     let imported = match catalog_compiler::import::from_server(
         &source,
         &listed,
@@ -174,21 +225,7 @@ pub(crate) fn command(server: &Server) -> Result<ExitCode, Usage> {
     let compiled = catalog_compiler::compile(&imported.imported.toml);
     if let (Err(diagnostics), Some(_)) = (&compiled, &existing) {
         // The user's catalog stays as it is; the combined text is kept for review.
-        let review = format!("{path}.import.toml");
-        eprint!(
-            "{}",
-            catalog_compiler::render_all(&review, &imported.imported.toml, diagnostics)
-        );
-        let kept = std::fs::write(&review, &imported.imported.toml).is_ok();
-        eprintln!(
-            "error: the tools of `{}` do not compile into `{path}`, which is unchanged{}",
-            server.name,
-            if kept {
-                format!("; the combined catalog is in `{review}`")
-            } else {
-                String::new()
-            }
-        );
+        keep_for_review(&server.name, path, &imported.imported.toml, diagnostics);
         return Ok(ExitCode::FAILURE);
     }
     std::fs::write(path, &imported.imported.toml)
@@ -206,6 +243,16 @@ pub(crate) fn command(server: &Server) -> Result<ExitCode, Usage> {
     if let Err(message) = snapshot.write_for(catalog_path) {
         eprintln!("error: {message}");
         return Ok(ExitCode::FAILURE);
+    }
+    for (row, standing) in &changes {
+        let verb = if imported.gone.contains(row) {
+            "kept, but its tool is gone"
+        } else {
+            "re-pinned"
+        };
+        eprintln!(
+            "{verb}: `{row}`: {standing}\n  = help: review the row (description, parameters, access) against the server's definition"
+        );
     }
     match compiled {
         Ok(compiled) => {

@@ -34,6 +34,13 @@ pub struct FromServer {
     /// Store it beside the catalog, so that when a digest no longer matches,
     /// [`upstream::changes`] can name the fields that changed.
     pub wire: BTreeMap<String, Value>,
+    /// On a re-import into a catalog that already declares the server: the rows whose
+    /// `upstream-digest` was rewritten because the server's definition changed. Their
+    /// other keys are as the user left them, to be reviewed against the new definition.
+    pub repinned: Vec<String>,
+    /// On a re-import: the rows whose tool the server no longer lists. They are kept (a
+    /// gateway withholds them) for the user to delete.
+    pub gone: Vec<String>,
 }
 
 /// Imports the tools a live server lists (`tools`: the `tools` array of its `tools/list`
@@ -73,9 +80,8 @@ pub struct FromServer {
 ///
 /// # Errors
 /// When the server's name or transport could not be an `[[upstream]]`, a tool has no string
-/// `name` or the server lists a name twice, `into` has errors or already declares an
-/// upstream of that name, or imported names collide with the catalog's rows (every one
-/// is named) and no usable `prefix` is given.
+/// `name` or the server lists a name twice, `into` has errors, or imported names
+/// collide with the catalog's rows (every one is named) and no usable `prefix` is given.
 pub fn from_server(
     server: &Server,
     tools: &[Value],
@@ -104,7 +110,18 @@ pub fn from_server(
             digest: upstream::digest(tool),
         });
     }
+    let mut repinned = Vec::new();
+    let mut gone = Vec::new();
     let toml = match into {
+        Some(text) if declares(text, &server.name) => {
+            let (text, pinned) = repin(server, text, &wire, &mut repinned, &mut gone)?;
+            rows.retain(|row| !pinned.contains(&row.name));
+            if rows.is_empty() {
+                text
+            } else {
+                append(server, &text, &mut rows, prefix, &mut report)?
+            }
+        }
         None => {
             let (search, ask) = agent_tools(&rows);
             assign_rust_names(&mut rows, &super::role_variants(&search, &ask));
@@ -124,7 +141,73 @@ pub fn from_server(
     Ok(FromServer {
         imported: Imported { toml, report },
         wire,
+        repinned,
+        gone,
     })
+}
+
+/// Whether the catalog `text` declares an upstream named `name` (an invalid catalog is
+/// reported by [`append`]).
+fn declares(text: &str, name: &str) -> bool {
+    crate::validate(text).is_ok_and(|c| c.upstreams.iter().any(|u| u.name == name))
+}
+
+/// A re-import's pins: each row pinned to `server` whose tool's digest changed gets the
+/// new one, rewritten inside the row's own text. Returns the new text and the server's
+/// tool names that rows already pin.
+fn repin(
+    server: &Server,
+    text: &str,
+    wire: &BTreeMap<String, Value>,
+    repinned: &mut Vec<String>,
+    gone: &mut Vec<String>,
+) -> Result<(String, BTreeSet<String>), String> {
+    let catalog = crate::validate(text).map_err(|_| "the catalog has errors".to_string())?;
+    let mut out = text.to_string();
+    let mut pinned = BTreeSet::new();
+    let mut headers: Vec<usize> = catalog
+        .tools
+        .iter()
+        .map(|t| t.spans.row.start)
+        .chain(catalog.upstreams.iter().map(|u| u.span.start))
+        .collect();
+    headers.sort_unstable();
+    // From the end, so the spans of the rows before stay valid.
+    for tool in catalog.tools.iter().rev() {
+        let Some(source) = tool.upstream.as_ref().filter(|s| s.upstream == server.name) else {
+            continue;
+        };
+        pinned.insert(source.tool.clone());
+        let Some(now) = wire.get(&source.tool) else {
+            gone.push(tool.name.clone());
+            continue;
+        };
+        let digest = upstream::digest(now);
+        if digest == source.digest {
+            continue;
+        }
+        // The row's text runs to the next `[[tool]]` or `[[upstream]]` header.
+        let start = tool.spans.row.start;
+        let end = headers
+            .iter()
+            .copied()
+            .find(|&h| h > start)
+            .unwrap_or(out.len());
+        let row = start..end;
+        let within = &out[row.clone()];
+        if within.matches(source.digest.as_str()).count() != 1 {
+            return Err(format!(
+                "cannot find the one `upstream-digest` of `{}` in its row: write `upstream-digest = \"{digest}\"` there by hand",
+                tool.name
+            ));
+        }
+        let rewritten = within.replacen(source.digest.as_str(), &digest, 1);
+        out.replace_range(row, &rewritten);
+        repinned.push(tool.name.clone());
+    }
+    repinned.reverse();
+    gone.reverse();
+    Ok((out, pinned))
 }
 
 /// The server can be written as an `[[upstream]]` table the compiler accepts.
@@ -175,12 +258,8 @@ fn append(
             if errors.len() == 1 { "" } else { "s" }
         )
     })?;
-    if catalog.upstreams.iter().any(|u| u.name == server.name) {
-        return Err(format!(
-            "the catalog already declares an upstream named `{}`: choose another name for this server (`--name`)",
-            server.name
-        ));
-    }
+    // Declared already: a re-import adding the tools no row pins yet.
+    let declared = catalog.upstreams.iter().any(|u| u.name == server.name);
     let taken: BTreeSet<&str> = catalog.tools.iter().map(|t| t.name.as_str()).collect();
     let colliding: Vec<String> = rows
         .iter()
@@ -245,12 +324,20 @@ fn append(
     if !out.is_empty() && !out.ends_with('\n') {
         out.push('\n');
     }
-    let _ = write!(
-        out,
-        "\n# Imported by `cargo catalog import` from the MCP server `{}`: the rows below are its\n# tools, each pinned to its definition as imported (`upstream-digest`).\n",
-        server.name
-    );
-    write_upstream(&mut out, server);
+    if declared {
+        let _ = write!(
+            out,
+            "\n# Re-imported by `cargo catalog import`: tools the MCP server `{}` lists since its\n# first import, each pinned to its definition as imported (`upstream-digest`).\n",
+            server.name
+        );
+    } else {
+        let _ = write!(
+            out,
+            "\n# Imported by `cargo catalog import` from the MCP server `{}`: the rows below are its\n# tools, each pinned to its definition as imported (`upstream-digest`).\n",
+            server.name
+        );
+        write_upstream(&mut out, server);
+    }
     for row in rows.iter() {
         write_row(&mut out, row);
     }
@@ -529,17 +616,43 @@ mod tests {
     }
 
     #[test]
+    fn a_reimport_repins_changed_tools_in_place_and_adds_new_ones() {
+        let tools = time_tools();
+        let first = from_server(&stdio(), &tools, None, None).unwrap();
+        // The reviewer's own edit, which a re-import keeps.
+        let reviewed = first.imported.toml.replacen(
+            "visibility = \"discoverable\"",
+            "visibility = \"inline\"",
+            1,
+        );
+        let mut now = vec![
+            tools[0].clone(),
+            json!({"name": "get_time_zones", "inputSchema": {"type": "object"}}),
+        ];
+        now[0]["description"] = json!("Get the current time, now in any timezone.");
+        let again = from_server(&stdio(), &now, Some(&reviewed), None).unwrap();
+        let changed = tools[0]["name"].as_str().unwrap();
+        assert_eq!(again.repinned, [changed]);
+        assert_eq!(again.gone, [tools[1]["name"].as_str().unwrap()]);
+        let toml = &again.imported.toml;
+        let old = upstream::digest(&tools[0]);
+        let new = upstream::digest(&now[0]);
+        // Only the digest changed in what was there; the new tool comes after it.
+        assert_eq!(toml[..reviewed.len()].replacen(&new, &old, 1), reviewed);
+        let catalog = compiled(toml);
+        let pinned = |name: &str| {
+            let found = catalog.tools.iter().find(|t| t.name == name).unwrap();
+            found.upstream.as_ref().unwrap().digest.clone()
+        };
+        assert_eq!(pinned(changed), new);
+        assert_eq!(pinned("get_time_zones"), upstream::digest(&now[1]));
+        assert_eq!(catalog.upstreams.len(), 1);
+        assert!(toml.contains("visibility = \"inline\""));
+    }
+
+    #[test]
     fn bad_inputs_are_errors_that_say_what_to_do() {
         let tools = time_tools();
-        let declared = from_server(&stdio(), &tools, None, None)
-            .unwrap()
-            .imported
-            .toml;
-        let e = from_server(&http("time"), &tools, Some(&declared), Some("x_")).unwrap_err();
-        assert!(
-            e.contains("already declares an upstream named `time`") && e.contains("`--name`"),
-            "{e}"
-        );
         let e = from_server(
             &stdio(),
             &tools,
