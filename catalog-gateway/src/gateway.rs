@@ -193,8 +193,8 @@ impl Gateway {
     }
 
     /// Answers one `tools/call` from a client at `level`. `discovery` is the session's
-    /// state with [`Discoverable::Search`], and `asker` puts the question about a gated
-    /// call when the policy is to ask.
+    /// state with [`Discoverable::Search`] and the session to tell when a search adds to
+    /// its list; `asker` puts the question about a gated call when the policy is to ask.
     ///
     /// In order: a search is answered here; a withheld row is refused, naming what
     /// changed; a discoverable row not yet found is refused, naming the search tool; then
@@ -209,13 +209,13 @@ impl Gateway {
         name: &str,
         arguments: Value,
         asker: &impl Asker<Row>,
-        discovery: Option<&Mutex<Discovery<'static, Row, WORDS>>>,
+        discovery: Option<(&Mutex<Discovery<'static, Row, WORDS>>, &Peer<RoleServer>)>,
     ) -> Result<CallToolResult, ErrorData> {
         let reachable = Row::from_name(name)
             .filter(|row| row.spec().reach(Caller::Mcp(level), false) == Reach::Allowed);
-        if let Some(discovery) = discovery {
+        if let Some((discovery, session)) = discovery {
             if name == self.info.search_tool.name() {
-                return self.search(level, arguments, discovery);
+                return self.search(level, arguments, discovery, session);
             }
             if let Some(row) = reachable {
                 let active = lock(discovery).active();
@@ -286,6 +286,7 @@ impl Gateway {
         level: Access,
         arguments: Value,
         discovery: &Mutex<Discovery<'static, Row, WORDS>>,
+        session: &Peer<RoleServer>,
     ) -> Result<CallToolResult, ErrorData> {
         let search = self.info.search_tool;
         let arguments = if arguments.is_null() {
@@ -312,28 +313,26 @@ impl Gateway {
         *slot = state;
         drop(slot);
         if grew {
-            self.notify_all();
+            notify(vec![session.clone()]);
         }
         Ok(CallToolResult::success(vec![ContentBlock::text(
             outcome.to_json(),
         )]))
     }
 
-    /// Remembers a client session, to tell it when the listing changes.
+    /// Remembers a client session, to tell it when the listing changes; sessions that
+    /// ended are forgotten.
     pub fn add_peer(&self, peer: Peer<RoleServer>) {
-        lock(&self.peers).push(peer);
+        let mut peers = lock(&self.peers);
+        peers.retain(|p| !p.is_transport_closed());
+        peers.push(peer);
     }
 
-    /// Tells every client session that the listing changed; sessions gone are dropped.
+    /// Tells every open client session that the listing changed.
     fn notify_all(&self) {
-        let peers: Vec<_> = lock(&self.peers).clone();
-        tokio::spawn(async move {
-            for peer in peers {
-                if let Err(e) = peer.notify_tool_list_changed().await {
-                    tracing::debug!(error = %e, "a client session is gone");
-                }
-            }
-        });
+        let mut peers = lock(&self.peers);
+        peers.retain(|p| !p.is_transport_closed());
+        notify(peers.clone());
     }
 
     /// Lists `upstream`'s tools again and compares; tells the clients when what is
@@ -391,6 +390,17 @@ impl Runs for Gateway {
     fn is_search(&self, row: Row) -> bool {
         row == self.info.search_tool
     }
+}
+
+/// Sends `notifications/tools/list_changed` to each session, without holding up the call.
+fn notify(sessions: Vec<Peer<RoleServer>>) {
+    tokio::spawn(async move {
+        for session in sessions {
+            if let Err(e) = session.notify_tool_list_changed().await {
+                tracing::debug!(error = %e, "a client session is gone");
+            }
+        }
+    });
 }
 
 /// Re-lists an upstream each time it announces a change.

@@ -96,7 +96,7 @@ impl ServerHandler for Session {
                 &request.name,
                 arguments,
                 &PeerAsker::new(&context),
-                self.discovery.as_deref(),
+                self.discovery.as_deref().map(|d| (d, &context.peer)),
             )
             .await;
         if let Err(error) = &result {
