@@ -3,7 +3,8 @@
 //! client takes [`Gateway::call`], and every listing [`Gateway::list`].
 
 use std::collections::BTreeMap;
-use std::sync::{Arc, Mutex, RwLock};
+use std::sync::{Arc, Mutex, PoisonError, RwLock};
+use std::time::Duration;
 
 use catalog_core::render::mcp;
 use catalog_core::search::OwnedIndex;
@@ -17,7 +18,7 @@ use rmcp::ErrorData;
 use rmcp::model::{self, CallToolResult, ContentBlock};
 use rmcp::service::{Peer, RoleServer};
 use serde_json::Map;
-use tokio::sync::mpsc::{UnboundedReceiver, unbounded_channel};
+use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
 
 use crate::drift::{self, Comparison, Snapshot, Standing};
 use crate::rows::{Forward, Loaded, Row, Runs, WORDS};
@@ -39,10 +40,21 @@ pub enum Discoverable {
     Search,
 }
 
+/// How often, by default, an upstream that cannot be reached or whose session ended is
+/// tried again.
+pub const RETRY: Duration = Duration::from_secs(30);
+
 /// One governed endpoint over the catalog's upstreams.
 pub struct Gateway {
     loaded: &'static Loaded,
-    upstreams: BTreeMap<String, Upstream>,
+    /// Where each upstream a row names is.
+    endpoints: BTreeMap<String, Endpoint>,
+    /// The open session with each reachable upstream, replaced when it ends.
+    sessions: RwLock<BTreeMap<String, Arc<Upstream>>>,
+    /// Where sessions report their upstream's tool-list changes.
+    changed: UnboundedSender<String>,
+    /// How often unreachable upstreams are tried again.
+    retry: Duration,
     /// The pinned rows by index, and how each stands now.
     standing: RwLock<BTreeMap<usize, Standing>>,
     snapshot: Snapshot,
@@ -56,7 +68,7 @@ pub struct Gateway {
 impl std::fmt::Debug for Gateway {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Gateway")
-            .field("upstreams", &self.upstreams)
+            .field("endpoints", &self.endpoints)
             .field("gated", &self.gated)
             .field("discoverable", &self.discoverable)
             .finish_non_exhaustive()
@@ -66,52 +78,45 @@ impl std::fmt::Debug for Gateway {
 impl Gateway {
     /// Connects to every upstream a row names, compares each pinned row with what its
     /// upstream lists, and starts watching for tool-list changes. An upstream that cannot
-    /// be reached withholds its rows (logged); the rest are served.
+    /// be reached withholds its rows (logged) and is tried again every `retry` (by default
+    /// [`RETRY`]); the rest are served.
     pub async fn start(
         loaded: &'static Loaded,
         snapshot: Snapshot,
         gated: Gated,
         discoverable: Discoverable,
+        retry: Duration,
     ) -> Arc<Gateway> {
         let catalog = &loaded.catalog;
+        let endpoints = catalog
+            .upstreams
+            .iter()
+            .filter(|declared| {
+                catalog.tools.iter().any(|t| {
+                    t.upstream
+                        .as_ref()
+                        .is_some_and(|s| s.upstream == declared.name)
+                })
+            })
+            .map(|declared| (declared.name.clone(), Endpoint::of(declared)))
+            .collect();
         let (changed, watch) = unbounded_channel();
-        let mut upstreams = BTreeMap::new();
-        let mut standing = BTreeMap::new();
-        for declared in &catalog.upstreams {
-            let name = declared.name.as_str();
-            let used = catalog
-                .tools
-                .iter()
-                .any(|t| t.upstream.as_ref().is_some_and(|s| s.upstream == name));
-            if !used {
-                continue;
-            }
-            let endpoint = Endpoint::of(declared);
-            let comparison = match Upstream::connect(name, &endpoint, Some(changed.clone())).await {
-                Ok(upstream) => {
-                    let comparison = match upstream.tools().await {
-                        Ok(listed) => drift::compare(catalog, name, &listed, &snapshot),
-                        Err(why) => drift::unreachable(catalog, name, &why),
-                    };
-                    upstreams.insert(name.to_owned(), upstream);
-                    comparison
-                }
-                Err(why) => drift::unreachable(catalog, name, &why),
-            };
-            log(loaded, name, &comparison);
-            standing.extend(comparison.rows);
-        }
-        let info = info(loaded);
         let gateway = Arc::new(Gateway {
             loaded,
-            upstreams,
-            standing: RwLock::new(standing),
+            endpoints,
+            sessions: RwLock::new(BTreeMap::new()),
+            changed,
+            retry,
+            standing: RwLock::new(BTreeMap::new()),
             snapshot,
             peers: Mutex::new(Vec::new()),
             gated,
             discoverable,
-            info,
+            info: info(loaded),
         });
+        for name in gateway.endpoints.keys() {
+            gateway.refresh(name).await;
+        }
         tokio::spawn(watch_upstreams(Arc::clone(&gateway), watch));
         gateway
     }
@@ -144,10 +149,7 @@ impl Gateway {
     /// Rows without an upstream are never forwarded (see [`Gateway::servable`]).
     #[must_use]
     pub fn withheld(&self, row: Row) -> Option<Standing> {
-        let standing = self
-            .standing
-            .read()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let standing = read(&self.standing);
         standing
             .get(&row.index())
             .filter(|s| !s.is_current())
@@ -157,10 +159,7 @@ impl Gateway {
     /// The rows this gateway can forward now: pinned to an upstream, and current.
     #[must_use]
     pub fn servable(&self) -> Rows {
-        let standing = self
-            .standing
-            .read()
-            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        let standing = read(&self.standing);
         standing
             .iter()
             .filter(|(_, s)| s.is_current())
@@ -335,32 +334,64 @@ impl Gateway {
         notify(peers.clone());
     }
 
-    /// Lists `upstream`'s tools again and compares; tells the clients when what is
-    /// served changed.
-    async fn refresh(&self, upstream: &str) {
-        let Some(session) = self.upstreams.get(upstream) else {
-            return;
+    /// Lists `upstream`'s tools again (through a new session when there is none or it
+    /// ended) and compares them with the pins. Whether what is served changed.
+    async fn refresh(&self, upstream: &str) -> bool {
+        let Some(endpoint) = self.endpoints.get(upstream) else {
+            return false;
+        };
+        let open = read(&self.sessions)
+            .get(upstream)
+            .filter(|session| !session.is_closed())
+            .cloned();
+        let session = match open {
+            Some(session) => Ok(session),
+            None => Upstream::connect(upstream, endpoint, Some(self.changed.clone()))
+                .await
+                .map(|session| {
+                    let session = Arc::new(session);
+                    write(&self.sessions).insert(upstream.to_owned(), Arc::clone(&session));
+                    session
+                }),
         };
         let catalog = &self.loaded.catalog;
-        let comparison = match session.tools().await {
-            Ok(listed) => drift::compare(catalog, upstream, &listed, &self.snapshot),
+        let comparison = match session {
+            Ok(session) => match session.tools().await {
+                Ok(listed) => drift::compare(catalog, upstream, &listed, &self.snapshot),
+                Err(why) => drift::unreachable(catalog, upstream, &why),
+            },
             Err(why) => drift::unreachable(catalog, upstream, &why),
         };
-        log(self.loaded, upstream, &comparison);
-        let changed = {
-            let mut standing = self
-                .standing
-                .write()
-                .unwrap_or_else(std::sync::PoisonError::into_inner);
-            let mut changed = false;
-            for (i, now) in comparison.rows {
-                changed |= standing.insert(i, now.clone()).as_ref() != Some(&now);
-            }
-            changed
-        };
-        if changed {
-            self.notify_all();
+        let mut standing = write(&self.standing);
+        let mut changed = false;
+        for (i, now) in &comparison.rows {
+            changed |= standing.insert(*i, now.clone()).as_ref() != Some(now);
         }
+        drop(standing);
+        if changed {
+            log(self.loaded, upstream, &comparison);
+        }
+        changed
+    }
+
+    /// The upstreams to try again: unreachable ones, and those whose session ended.
+    fn stale(&self) -> Vec<String> {
+        let standing = read(&self.standing);
+        let sessions = read(&self.sessions);
+        self.endpoints
+            .keys()
+            .filter(|name| {
+                sessions.get(*name).is_none_or(|s| s.is_closed())
+                    || standing.iter().any(|(i, s)| {
+                        matches!(s, Standing::Unreachable(_))
+                            && self.loaded.catalog.tools[*i]
+                                .upstream
+                                .as_ref()
+                                .is_some_and(|source| source.upstream == **name)
+                    })
+            })
+            .cloned()
+            .collect()
     }
 }
 
@@ -373,9 +404,9 @@ impl Runs for Gateway {
                 .upstream
                 .as_ref()
                 .ok_or_else(|| format!("`{}` has no upstream", row.name()))?;
-            let session = self
-                .upstreams
+            let session = read(&self.sessions)
                 .get(&source.upstream)
+                .cloned()
                 .ok_or_else(|| format!("upstream `{}` is not connected", source.upstream))?;
             let arguments = match arguments {
                 Value::Object(map) => map,
@@ -403,11 +434,30 @@ fn notify(sessions: Vec<Peer<RoleServer>>) {
     });
 }
 
-/// Re-lists an upstream each time it announces a change.
+/// Compares an upstream again each time it announces a change, and tries the
+/// unreachable ones again at the gateway's interval; tells the clients when what is
+/// served changed.
 async fn watch_upstreams(gateway: Arc<Gateway>, mut changed: UnboundedReceiver<String>) {
-    while let Some(upstream) = changed.recv().await {
-        tracing::info!(%upstream, "the upstream says its tools changed; comparing again");
-        gateway.refresh(&upstream).await;
+    let mut retry = tokio::time::interval(gateway.retry);
+    retry.tick().await;
+    loop {
+        let upstreams = tokio::select! {
+            announced = changed.recv() => match announced {
+                Some(upstream) => {
+                    tracing::info!(%upstream, "the upstream says its tools changed; comparing again");
+                    vec![upstream]
+                }
+                None => return,
+            },
+            _ = retry.tick() => gateway.stale(),
+        };
+        let mut any = false;
+        for upstream in upstreams {
+            any |= gateway.refresh(&upstream).await;
+        }
+        if any {
+            gateway.notify_all();
+        }
     }
 }
 
@@ -426,11 +476,15 @@ fn log(loaded: &Loaded, upstream: &str, comparison: &Comparison) {
 /// The refusal of a withheld row: which tool, what changed, and the way out.
 #[must_use]
 pub fn withheld(row: Row, standing: &Standing) -> Rejection {
+    let until = match standing {
+        Standing::Unreachable(_) => "once the gateway reaches its server again",
+        _ => "once the catalog's maintainer re-imports and reviews it",
+    };
     Rejection {
         class: ErrorClass::PermissionDenied,
         tool: Some(row.name()),
         message: format!(
-            "`{}` is withheld: {standing}. It is served again once the catalog's maintainer re-imports and reviews it; use another tool meanwhile.",
+            "`{}` is withheld: {standing}. It is served again {until}; use another tool meanwhile.",
             row.name()
         ),
         issues: Vec::new(),
@@ -508,7 +562,13 @@ fn search_listing(search: Row) -> model::Tool {
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
-    mutex
-        .lock()
-        .unwrap_or_else(std::sync::PoisonError::into_inner)
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+fn read<T>(lock: &RwLock<T>) -> std::sync::RwLockReadGuard<'_, T> {
+    lock.read().unwrap_or_else(PoisonError::into_inner)
+}
+
+fn write<T>(lock: &RwLock<T>) -> std::sync::RwLockWriteGuard<'_, T> {
+    lock.write().unwrap_or_else(PoisonError::into_inner)
 }

@@ -3,6 +3,7 @@
 use std::path::Path;
 use std::process::ExitCode;
 use std::sync::Arc;
+use std::time::Duration;
 
 use catalog_mcp::cli::{self, Command, Options, Transport};
 use catalog_mcp::program::{init_logging_with, own_flags, shutdown_signal};
@@ -10,7 +11,7 @@ use catalog_mcp::{Level, Tokens, http};
 use rmcp::ServiceExt;
 
 use crate::drift::Snapshot;
-use crate::gateway::{Discoverable, Gateway};
+use crate::gateway::{Discoverable, Gateway, RETRY};
 use crate::rows;
 use crate::server::Session;
 
@@ -18,13 +19,11 @@ use crate::server::Session;
 #[must_use]
 pub fn usage() -> String {
     let common = cli::usage("catalog-gateway");
-    let options = common
-        .split_once("\n\n")
-        .map_or(common.as_str(), |(_, rest)| rest);
+    let options = common.splitn(3, "\n\n").nth(2).unwrap_or(common.as_str());
     format!(
         "\
-usage: catalog-gateway --catalog FILE [--discoverable listed|search] [--access LEVEL] [--gated POLICY]
-       catalog-gateway --catalog FILE [--discoverable listed|search] --http ADDRESS --tokens FILE [--gated POLICY]
+usage: catalog-gateway --catalog FILE [--discoverable H] [--retry S] [--access LEVEL] [--gated POLICY]
+       catalog-gateway --catalog FILE [--discoverable H] [--retry S] --http ADDRESS --tokens FILE [--gated POLICY]
 
 Serves the tools of the MCP servers that FILE's [[upstream]] tables name, as FILE's rows
 say: at each client's level, arguments checked against the reviewed schemas, rows whose
@@ -35,6 +34,8 @@ server changed them since import withheld.
   --discoverable H  how discoverable rows reach a client: listed (default: with the
                     inline ones, for MCP clients that choose tools themselves) or search
                     (the inline rows and the search tool; each search adds its hits)
+  --retry S         seconds between tries of an upstream that cannot be reached or
+                    whose session ended (default 30); its rows are withheld meanwhile
 
 {options}"
     )
@@ -74,6 +75,7 @@ struct Setup {
     tokens: Option<Arc<Tokens>>,
     gated: catalog_mcp::Gated,
     discoverable: Discoverable,
+    retry: Duration,
 }
 
 /// Reads the command line, the catalog and its snapshot, and the tokens file; what is
@@ -92,7 +94,12 @@ fn setup() -> Result<Setup, ExitCode> {
         help: "",
     };
     let parsed = args
-        .and_then(|args| own_flags(args, &[flag("--catalog"), flag("--discoverable")]))
+        .and_then(|args| {
+            own_flags(
+                args,
+                &[flag("--catalog"), flag("--discoverable"), flag("--retry")],
+            )
+        })
         .and_then(|(rest, values)| Ok((cli::parse(rest)?, values)));
     let (options, values) = match parsed {
         Ok((Command::Serve(options), values)) => (options, values),
@@ -117,6 +124,17 @@ fn setup() -> Result<Setup, ExitCode> {
                 "--discoverable {other}: use listed or search"
             )));
         }
+    };
+    let retry = match values[2].as_deref() {
+        None => RETRY,
+        Some(seconds) => match seconds.parse::<u64>() {
+            Ok(s) if s > 0 => Duration::from_secs(s),
+            _ => {
+                return Err(unusable(&format!(
+                    "--retry {seconds}: give a whole number of seconds, 1 or more"
+                )));
+            }
+        },
     };
     let source = std::fs::read_to_string(&path)
         .map_err(|e| unusable(&format!("cannot read `{path}`: {e}")))?;
@@ -145,6 +163,7 @@ fn setup() -> Result<Setup, ExitCode> {
         tokens,
         gated,
         discoverable,
+        retry,
     })
 }
 
@@ -159,8 +178,9 @@ async fn serve(setup: Setup) -> Result<(), String> {
         tokens,
         gated,
         discoverable,
+        retry,
     } = setup;
-    let gateway = Gateway::start(loaded, snapshot, gated, discoverable).await;
+    let gateway = Gateway::start(loaded, snapshot, gated, discoverable, retry).await;
     match (transport, tokens) {
         (Transport::Stdio { access }, _) => {
             eprintln!(

@@ -181,6 +181,12 @@ impl Upstream {
         })
     }
 
+    /// Whether the session ended (a stdio server that exited, an HTTP session closed).
+    #[must_use]
+    pub fn is_closed(&self) -> bool {
+        self.service.is_closed()
+    }
+
     /// The upstream's name in the catalog.
     #[must_use]
     pub fn name(&self) -> &str {

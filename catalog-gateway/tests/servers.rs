@@ -483,6 +483,26 @@ impl HttpGateway {
     }
 }
 
+/// The drift server over streamable HTTP at `port`, once it accepts connections.
+fn http_server(peers: &Peers, state: &Path, port: u16) -> std::process::Child {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/peers/drift_server.py");
+    let server = Command::new(&peers.python)
+        .arg(script)
+        .arg(state)
+        .arg(port.to_string())
+        .stdin(Stdio::null())
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
+        assert!(Instant::now() < deadline, "the HTTP server did not start");
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    server
+}
+
 /// A free loopback port, for a server that must be told one.
 fn free_port() -> u16 {
     std::net::TcpListener::bind("127.0.0.1:0")
@@ -501,21 +521,7 @@ fn an_http_server_behind_an_http_gateway_at_each_tokens_level() {
     let state = dir.join("echo-description.txt");
     std::fs::write(&state, "Repeats the text it is given.").unwrap();
     let port = free_port();
-    let server_script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/peers/drift_server.py");
-    let mut server = Command::new(&peers.python)
-        .arg(server_script)
-        .arg(&state)
-        .arg(port.to_string())
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .spawn()
-        .unwrap();
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(Instant::now() < deadline, "the HTTP server did not start");
-        std::thread::sleep(Duration::from_millis(100));
-    }
+    let mut server = http_server(&peers, &state, port);
     let catalog = dir.join("catalog.toml");
     let catalog_arg = catalog.to_str().unwrap();
     let url = format!("http://127.0.0.1:{port}/mcp");
@@ -535,6 +541,10 @@ fn an_http_server_behind_an_http_gateway_at_each_tokens_level() {
     )
     .unwrap();
     let tokens_arg = tokens.to_str().unwrap();
+    // The server is down when the gateway starts: its rows are withheld, then served
+    // once a retry reaches it.
+    let _ = server.kill();
+    let _ = server.wait();
     let gateway = HttpGateway::start(&[
         "--catalog",
         catalog_arg,
@@ -542,8 +552,19 @@ fn an_http_server_behind_an_http_gateway_at_each_tokens_level() {
         tokens_arg,
         "--gated",
         "allow",
+        "--retry",
+        "1",
     ]);
     let plan = json!([{"list": true}, {"call": "echo", "arguments": {"text": "hi"}}]);
+    let down = gateway.session(&peers, &plan, "admin-token-0123456789ab");
+    assert_eq!(names(&down[0]), Vec::<&str>::new(), "{}", down[0]);
+    assert!(
+        refusal(&down[1]).contains("its upstream is unavailable"),
+        "{}",
+        down[1]
+    );
+    let mut server = http_server(&peers, &state, port);
+    std::thread::sleep(Duration::from_secs(3));
     let viewer = gateway.session(&peers, &plan, "viewer-token-0123456789");
     let admin = gateway.session(&peers, &plan, "admin-token-0123456789ab");
     let log = gateway.stop();
