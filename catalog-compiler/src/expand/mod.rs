@@ -9,15 +9,19 @@ use catalog_core::search::Language;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use crate::model::{Arguments, Catalog, Outline, Tool};
+use crate::model::{Arguments, Catalog, Tool};
 
 mod arguments;
 mod call;
 mod macros;
 mod search_index;
 mod sets;
+mod skeleton;
 mod specs;
 mod tool;
+
+pub(crate) use skeleton::outline;
+pub use skeleton::skeleton;
 
 /// How the expansion refers to the world outside the catalog.
 #[derive(Clone)]
@@ -86,14 +90,6 @@ pub fn expand(catalog: &Catalog, opts: &Options) -> TokenStream {
 
         #macros
     }
-}
-
-/// The same API for a catalog with errors, so the user's crate reports the catalog's
-/// errors and not a cascade of missing items: [`expand`] of [`Outline::skeleton`] (every
-/// well-named row, with no parameters). Every item a dependent crate uses is there.
-#[must_use]
-pub fn skeleton(outline: &Outline, opts: &Options) -> TokenStream {
-    expand(&outline.skeleton(), opts)
 }
 
 fn tracking(opts: &Options) -> TokenStream {
