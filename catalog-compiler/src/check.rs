@@ -8,8 +8,8 @@ use catalog_core::{Access, Retention, Tier, Visibility};
 
 use crate::diag::{Diagnostic, Errors, Span, line_col};
 use crate::model::{
-    self, Arguments, Catalog, Field, Kind, Settings, Source, Tool, ToolSpans, Upstream,
-    field_origin,
+    self, Arguments, Catalog, Field, Kind, Policy, Role, Settings, Source, Tool, ToolSpans,
+    Upstream, field_origin,
 };
 use crate::names;
 use crate::parse::{RawCatalog, RawSettings, RawTool, RawUpstream, suggest};
@@ -507,7 +507,7 @@ fn tool(row: RawTool, is_search: bool, is_ask: bool, errors: &mut Errors) -> Opt
         }
         Some((d, _)) => Some(d.clone()),
     };
-    let (visibility, tier, access, mcp) = if is_search {
+    let (visibility, role) = if is_search {
         search_tool_rules(&row, &name, errors)
     } else {
         row_rules(&row, &name, is_ask, errors)
@@ -542,9 +542,7 @@ fn tool(row: RawTool, is_search: bool, is_ask: bool, errors: &mut Errors) -> Opt
         keywords: row.keywords,
         examples: row.examples.into_iter().map(|(e, _)| e).collect(),
         visibility: visibility?,
-        tier: tier?,
-        access: access?,
-        mcp,
+        role: role?,
         params,
         input_schema: row.input_schema.map(|(s, _)| s),
         output: row.output,
@@ -601,14 +599,9 @@ fn json_names_free(tools: &[Option<Tool>], errors: &mut Errors) {
     }
 }
 
-/// What the rules decided about a row: visibility, tier, access (each `None` when missing,
-/// the inner `None` for the search tool's absent tier and access) and MCP exposure.
-type Roles = (
-    Option<Visibility>,
-    Option<Option<Tier>>,
-    Option<Option<Access>>,
-    bool,
-);
+/// What the rules decided about a row: its visibility and its role (each `None` when
+/// missing).
+type Roles = (Option<Visibility>, Option<Role>);
 
 /// Every row but the search tool declares visibility, tier and access; full access is gated;
 /// the ask tool is inline.
@@ -659,12 +652,16 @@ fn row_rules(row: &RawTool, name: &str, is_ask: bool, errors: &mut Errors) -> Ro
                     .help("make it `visibility = \"inline\"`: the search budget error tells the model to call it, so it must always be callable"),
             );
     }
-    (
-        visibility,
-        tier.map(Some),
-        access.map(Some),
-        row.mcp.as_ref().is_none_or(|(m, _)| *m),
-    )
+    let mcp = row.mcp.as_ref().is_none_or(|(m, _)| *m);
+    let role = tier.zip(access).map(|(tier, access)| {
+        let policy = Policy { tier, access, mcp };
+        if is_ask {
+            Role::Ask(policy)
+        } else {
+            Role::Tool(policy)
+        }
+    });
+    (visibility, role)
 }
 
 /// The search tool is part of the agent loop: always inline, no tier, no access, never on MCP,
@@ -718,7 +715,7 @@ fn search_tool_rules(row: &RawTool, name: &str, errors: &mut Errors) -> Roles {
                 .help("add `[tool.params] query = { type = \"string\", description = \"What the tool should do.\" }`"),
         );
     }
-    (Some(Visibility::Inline), Some(None), Some(None), false)
+    (Some(Visibility::Inline), Some(Role::Search))
 }
 
 /// Fields of one object must stay distinct as Rust identifiers (`dateRange` and `date_range`

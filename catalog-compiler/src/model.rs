@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 
 pub use catalog_core::search::Language;
-pub use catalog_core::{Access, Retention, Tier, Visibility};
+pub use catalog_core::{Access, Policy, Retention, Role, Tier, Visibility};
 use serde_json::Value;
 
 use crate::diag::Span;
@@ -120,12 +120,9 @@ pub struct Tool {
     pub examples: Vec<String>,
     /// When the tool enters the active set.
     pub visibility: Visibility,
-    /// `None` only for the search tool.
-    pub tier: Option<Tier>,
-    /// `None` only for the search tool.
-    pub access: Option<Access>,
-    /// Whether MCP may see the tool.
-    pub mcp: bool,
+    /// The search tool, the ask tool or any other row, with the tier, access level and
+    /// MCP exposure of the last two.
+    pub role: Role,
     /// Input parameters, in file order.
     pub params: Vec<Field>,
     /// The escape hatch for a whole input the type language cannot express
@@ -321,7 +318,7 @@ impl Tool {
     /// (staging counts as a write).
     #[must_use]
     pub fn writes(&self) -> bool {
-        self.access.is_some_and(|a| a > Access::ReadOnly)
+        self.role.access().is_some_and(|a| a > Access::ReadOnly)
     }
 
     /// Whether an MCP client at `level` may list and call the tool: the runtime's one
@@ -331,8 +328,8 @@ impl Tool {
         catalog_core::reach(
             catalog_core::Caller::Mcp(level),
             false,
-            self.mcp,
-            self.access,
+            self.role.mcp(),
+            self.role.access(),
         ) == catalog_core::Reach::Allowed
     }
 }
@@ -470,12 +467,12 @@ pub const DERIVED_SETS: &[DerivedSet] = &[
     DerivedSet {
         name: "SILENT",
         doc: "Runs without a permission check.",
-        contains: |t| t.tier == Some(Tier::Silent),
+        contains: |t| t.role.tier() == Some(Tier::Silent),
     },
     DerivedSet {
         name: "GATED",
         doc: "Passes the permission check first, whoever calls it.",
-        contains: |t| t.tier == Some(Tier::Gated),
+        contains: |t| t.role.tier() == Some(Tier::Gated),
     },
     DerivedSet {
         name: "WRITES",

@@ -15,8 +15,8 @@ use crate::check;
 use crate::diag::{Errors, Span};
 use crate::lint;
 use crate::model::{
-    Arguments, Catalog, Field, Kind, Language, Outline, OutlineTool, Retention, Settings, Tool,
-    ToolSpans, TypeSpec, Visibility,
+    Access, Arguments, Catalog, Field, Kind, Language, Outline, OutlineTool, Policy, Retention,
+    Role, Settings, Tier, Tool, ToolSpans, TypeSpec, Visibility,
 };
 use crate::names;
 use crate::parse;
@@ -83,8 +83,8 @@ pub(crate) fn outline(source: &str) -> Outline {
 
 /// The catalog the skeleton is generated from, by the same generator as a valid
 /// catalog's: every outline row with the parameters read without error (the search tool
-/// always takes a `query`), nothing in any derived set but `ALL` and `INLINE`, and a
-/// stand-in for a search or ask tool the outline lacks. A row whose types another row
+/// always takes a `query`), every row inline and gated, and a stand-in for a search or ask
+/// tool the outline lacks. A row whose types another row
 /// already defines keeps no parameters, or stays out when its arguments type or a
 /// JSON-argument item is taken (errors of the catalog already), so the skeleton itself
 /// compiles whatever the file holds.
@@ -130,7 +130,9 @@ fn catalog(outline: &Outline) -> Catalog {
     };
     let search_tool = role(outline.search_tool, "__SearchTool");
     let ask_tool = role(outline.ask_tool, "__AskTool");
+    tools[ask_tool].role = Role::Ask(GUARDED);
     let search = &mut tools[search_tool];
+    search.role = Role::Search;
     search.arguments = Arguments::Typed;
     let has_query = search.params.iter().any(|f| {
         f.name == "query" && f.required && matches!(f.ty.kind, Kind::String { values: None })
@@ -167,6 +169,13 @@ fn catalog(outline: &Outline) -> Catalog {
     }
 }
 
+/// The placeholder policy of a skeleton row: the most guarded one, gated and kept from MCP.
+const GUARDED: Policy = Policy {
+    tier: Tier::Gated,
+    access: Access::FullAccess,
+    mcp: false,
+};
+
 /// A skeleton row: the name and variant, and nothing that could be called.
 fn stand_in(name: &str, variant: &str) -> Tool {
     Tool {
@@ -177,9 +186,7 @@ fn stand_in(name: &str, variant: &str) -> Tool {
         keywords: Vec::new(),
         examples: Vec::new(),
         visibility: Visibility::Inline,
-        tier: None,
-        access: None,
-        mcp: false,
+        role: Role::Tool(GUARDED),
         params: Vec::new(),
         input_schema: None,
         output: None,

@@ -19,15 +19,15 @@ impl Gen<'_> {
             Visibility::Inline => quote!(Visibility::Inline),
             Visibility::Discoverable => quote!(Visibility::Discoverable),
         };
-        let tier = option(t.tier.map(|tier| match tier {
+        let tier = option(t.role.tier().map(|tier| match tier {
             Tier::Silent => quote!(Tier::Silent),
             Tier::Gated => quote!(Tier::Gated),
         }));
-        let access = option(t.access.map(|a| {
+        let access = option(t.role.access().map(|a| {
             let variant = access_variant(a);
             quote!(Access::#variant)
         }));
-        let mcp = t.mcp;
+        let mcp = t.role.mcp();
         let wire_name = &s.wire_name;
         let input_schema = &s.input_schema;
         let gemini_parameters = option(s.gemini_parameters.as_ref().map(|p| quote!(#p)));
