@@ -22,9 +22,9 @@ use crate::names;
 use crate::parse;
 use crate::provider::Provider;
 
-/// The same API for a catalog with errors: [`expand`] of [`catalog`] of the outline
-/// (every row whose name passes, with no parameters unless they were read without error).
-/// Every item a dependent crate uses is there.
+/// The same API for a catalog with errors: [`expand`] of a stand-in catalog built from
+/// the outline (every row whose name passes, with no parameters unless they were read
+/// without error). Every item a dependent crate uses is there.
 #[must_use]
 pub fn skeleton(outline: &Outline, opts: &Options) -> TokenStream {
     expand(&catalog(outline), opts)
