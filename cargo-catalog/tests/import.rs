@@ -143,8 +143,11 @@ fn assert_lossless(doc: &Value, catalog: &Catalog) {
         } else {
             (Tier::Gated, Access::FullAccess)
         };
-        assert_eq!((tool.tier, tool.access), (Some(tier), Some(access)));
-        assert!(tool.mcp);
+        assert_eq!(
+            (tool.role.tier(), tool.role.access()),
+            (Some(tier), Some(access))
+        );
+        assert!(tool.role.mcp());
         let (c, o) = normalized(&schema::input(tool), &orig["inputSchema"]);
         if c != o {
             lost.push(format!(
@@ -187,8 +190,8 @@ fn fixture_imports_to_a_valid_catalog() {
     assert_eq!(catalog.ask_tool().name, "ask");
     assert!(tool("searchTools").input_schema.is_some());
     // readOnlyHint: read-only and silent; anything else: full access, gated.
-    assert_eq!(tool("get_weather").access, Some(Access::ReadOnly));
-    assert_eq!(tool("send_message").tier, Some(Tier::Gated));
+    assert_eq!(tool("get_weather").role.access(), Some(Access::ReadOnly));
+    assert_eq!(tool("send_message").role.tier(), Some(Tier::Gated));
     // Rust collisions: a later row gets a numbered identifier.
     assert_eq!(tool("calculate_bmi").variant(), "CalculateBmi");
     assert_eq!(tool("calculate_BMI").variant(), "CalculateBmi2");

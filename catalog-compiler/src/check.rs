@@ -8,8 +8,8 @@ use catalog_core::{Access, Retention, Tier, Visibility};
 
 use crate::diag::{Diagnostic, Errors, Span, line_col};
 use crate::model::{
-    self, Arguments, Catalog, Field, Kind, Settings, Source, Tool, ToolSpans, Upstream,
-    field_origin,
+    self, Arguments, Catalog, Field, Kind, Policy, Role, Settings, Source, Tool, ToolSpans,
+    Upstream, field_origin,
 };
 use crate::names;
 use crate::parse::{RawCatalog, RawSettings, RawTool, RawUpstream, suggest};
@@ -28,7 +28,7 @@ pub(crate) fn lower(source: &str, raw: RawCatalog, errors: &mut Errors) -> Optio
         .tools
         .iter()
         .zip(&well_named)
-        .filter(|(_, ok)| **ok)
+        .filter(|(_, ok)| ok.is_some())
         .filter_map(|(row, _)| row.name.as_ref().map(|(n, s)| (n.as_str(), s)))
         .collect();
     unique_wire_names(source, &valid_rows, errors);
@@ -39,7 +39,11 @@ pub(crate) fn lower(source: &str, raw: RawCatalog, errors: &mut Errors) -> Optio
         &names,
         errors,
     );
-    let distinct = raw.tools.iter().zip(&well_named).filter(|(_, ok)| **ok);
+    let distinct = raw
+        .tools
+        .iter()
+        .zip(&well_named)
+        .filter(|(_, ok)| ok.is_some());
     type_names(source, distinct.map(|(row, _)| row), errors);
     let upstreams = unique_upstreams(source, raw.upstreams, errors);
     let mut sources = sources(source, &raw.tools, &upstreams, &roles, errors);
@@ -74,11 +78,59 @@ pub(crate) fn lower(source: &str, raw: RawCatalog, errors: &mut Errors) -> Optio
     }
 }
 
+/// What [`lower`] decides about names and roles, its errors set aside: what the skeleton
+/// of a catalog with errors is generated from, so it names the items a valid catalog would.
+pub(crate) struct Decisions {
+    /// Per row, its `Tool` variant when its name passes ([`unique_names`]).
+    pub variants: Vec<Option<String>>,
+    /// The row treated as the search tool, if any.
+    pub search: Option<usize>,
+    /// The row `ask-tool` names, if any.
+    pub ask: Option<usize>,
+    /// Per row, how its arguments reach the handler ([`arguments_of`]).
+    pub arguments: Vec<Arguments>,
+}
+
+pub(crate) fn decisions(source: &str, raw: &RawCatalog) -> Decisions {
+    let mut errors = Errors::default();
+    let names: Vec<Option<&str>> = raw
+        .tools
+        .iter()
+        .map(|t| t.name.as_ref().map(|(n, _)| n.as_str()))
+        .collect();
+    let variants = unique_names(source, &raw.tools, &mut errors);
+    let roles = settings(
+        raw.settings.as_ref(),
+        raw.seen.has("settings"),
+        &raw.tools,
+        &names,
+        &mut errors,
+    );
+    let default = raw
+        .settings
+        .as_ref()
+        .and_then(|s| s.arguments.as_ref())
+        .map_or(Arguments::Typed, |(a, _)| *a);
+    let arguments = raw
+        .tools
+        .iter()
+        .enumerate()
+        .map(|(i, row)| arguments_of(row, roles.search == Some(i), default, &mut errors))
+        .collect();
+    Decisions {
+        variants,
+        search: roles.search,
+        ask: roles.ask,
+        arguments,
+    }
+}
+
 /// Names follow MCP's rule, and no two rows share a name or a Rust identifier.
-/// Returns, per row, whether its name passed: the rows that did not are left out of the
-/// checks that would only repeat the same mistake (the types named after them).
-fn unique_names(source: &str, rows: &[RawTool], errors: &mut Errors) -> Vec<bool> {
-    let mut passed = vec![false; rows.len()];
+/// Returns, per row, its `Tool` variant when its name passed: the rows that did not are
+/// left out of the checks that would only repeat the same mistake (the types named after
+/// them), and out of the skeleton of a catalog with errors.
+fn unique_names(source: &str, rows: &[RawTool], errors: &mut Errors) -> Vec<Option<String>> {
+    let mut passed = vec![None; rows.len()];
     let mut by_name: HashMap<&str, &Span> = HashMap::new();
     let mut by_ident: HashMap<String, (&str, &Span)> = HashMap::new();
     for (i, row) in rows.iter().enumerate() {
@@ -113,7 +165,7 @@ fn unique_names(source: &str, rows: &[RawTool], errors: &mut Errors) -> Vec<bool
             .rust_name
             .as_ref()
             .map_or_else(|| names::variant(name), |(r, _)| r.clone());
-        passed[i] = true;
+        passed[i] = Some(ident.clone());
         for key in [ident.clone(), names::snake_bare(&ident)] {
             if let Some((other, first)) = by_ident.insert(key, (name, span))
                 && other != name
@@ -128,7 +180,7 @@ fn unique_names(source: &str, rows: &[RawTool], errors: &mut Errors) -> Vec<bool
                         "rename one of them, or give one a `rust-name = \"...\"` (`{other}` is on line {line})"
                     )),
                 );
-                passed[i] = false;
+                passed[i] = None;
                 break;
             }
         }
@@ -455,7 +507,7 @@ fn tool(row: RawTool, is_search: bool, is_ask: bool, errors: &mut Errors) -> Opt
         }
         Some((d, _)) => Some(d.clone()),
     };
-    let (visibility, tier, access, mcp) = if is_search {
+    let (visibility, role) = if is_search {
         search_tool_rules(&row, &name, errors)
     } else {
         row_rules(&row, &name, is_ask, errors)
@@ -490,9 +542,7 @@ fn tool(row: RawTool, is_search: bool, is_ask: bool, errors: &mut Errors) -> Opt
         keywords: row.keywords,
         examples: row.examples.into_iter().map(|(e, _)| e).collect(),
         visibility: visibility?,
-        tier: tier?,
-        access: access?,
-        mcp,
+        role: role?,
         params,
         input_schema: row.input_schema.map(|(s, _)| s),
         output: row.output,
@@ -549,14 +599,9 @@ fn json_names_free(tools: &[Option<Tool>], errors: &mut Errors) {
     }
 }
 
-/// What the rules decided about a row: visibility, tier, access (each `None` when missing,
-/// the inner `None` for the search tool's absent tier and access) and MCP exposure.
-type Roles = (
-    Option<Visibility>,
-    Option<Option<Tier>>,
-    Option<Option<Access>>,
-    bool,
-);
+/// What the rules decided about a row: its visibility and its role (each `None` when
+/// missing).
+type Roles = (Option<Visibility>, Option<Role>);
 
 /// Every row but the search tool declares visibility, tier and access; full access is gated;
 /// the ask tool is inline.
@@ -607,12 +652,16 @@ fn row_rules(row: &RawTool, name: &str, is_ask: bool, errors: &mut Errors) -> Ro
                     .help("make it `visibility = \"inline\"`: the search budget error tells the model to call it, so it must always be callable"),
             );
     }
-    (
-        visibility,
-        tier.map(Some),
-        access.map(Some),
-        row.mcp.as_ref().is_none_or(|(m, _)| *m),
-    )
+    let mcp = row.mcp.as_ref().is_none_or(|(m, _)| *m);
+    let role = tier.zip(access).map(|(tier, access)| {
+        let policy = Policy { tier, access, mcp };
+        if is_ask {
+            Role::Ask(policy)
+        } else {
+            Role::Tool(policy)
+        }
+    });
+    (visibility, role)
 }
 
 /// The search tool is part of the agent loop: always inline, no tier, no access, never on MCP,
@@ -666,7 +715,7 @@ fn search_tool_rules(row: &RawTool, name: &str, errors: &mut Errors) -> Roles {
                 .help("add `[tool.params] query = { type = \"string\", description = \"What the tool should do.\" }`"),
         );
     }
-    (Some(Visibility::Inline), Some(None), Some(None), false)
+    (Some(Visibility::Inline), Some(Role::Search))
 }
 
 /// Fields of one object must stay distinct as Rust identifiers (`dateRange` and `date_range`

@@ -65,51 +65,13 @@ pub fn validate(source: &str) -> Result<Catalog, Vec<Diagnostic>> {
 }
 
 /// Reads as much of a catalog with errors as the skeleton of its API needs: the rows whose
-/// name is valid and unique, the search and ask tools when the settings name such rows,
+/// name the catalog's checks accept, the search and ask tools as they resolve them,
 /// and each row's parameters (or `input-schema`) when no error lies inside them or on the
 /// row's name, so a handler written against a row with an unrelated mistake still
 /// compiles. Never fails.
 #[must_use]
 pub fn outline(source: &str) -> Outline {
-    let mut outline = parse::outline(source);
-    let mut errors = diag::Errors::default();
-    let Some(raw) = parse::parse(source, &mut errors) else {
-        return outline;
-    };
-    let inputs: Vec<_> = raw
-        .tools
-        .iter()
-        .filter_map(|row| {
-            let (name, name_span) = row.name.clone()?;
-            Some((
-                name,
-                name_span,
-                row.params.clone(),
-                row.input_schema.clone(),
-            ))
-        })
-        .collect();
-    check::lower(source, raw, &mut errors);
-    let errors = errors.into_sorted();
-    let clean = |span: &diag::Span| !errors.iter().any(|d| span.contains(&d.span.start));
-    for (name, name_span, params, input_schema) in inputs {
-        let Some(row) = outline.tools.iter_mut().find(|t| t.name == name) else {
-            continue;
-        };
-        if !clean(&name_span) {
-            continue;
-        }
-        match (params, input_schema) {
-            (Some((params, span)), None)
-                if clean(&span) && check::distinct_fields(&params, &name) =>
-            {
-                row.params = params;
-            }
-            (None, Some((schema, span))) if clean(&span) => row.input_schema = Some(schema),
-            _ => {}
-        }
-    }
-    outline
+    parse::outline(source)
 }
 
 /// Formats generated tokens as Rust source, as `cargo catalog expand` prints them (the
@@ -315,6 +277,26 @@ access = true
             errors.iter().all(|e| !e.contains("searchTools")),
             "{errors:#?}"
         );
+    }
+
+    /// The skeleton names the rows `check` accepts, and only those: two Rust names that
+    /// differ but share a handler method are one row in both.
+    #[test]
+    fn outline_rows_are_the_rows_check_accepts() {
+        let row = |name: &str, rust: &str| {
+            format!(
+                "\n[[tool]]\nname = \"{name}\"\nrust-name = \"{rust}\"\ndescription = \"A tool.\"\nvisibility = \"inline\"\ntier = \"silent\"\naccess = \"read-only\"\n"
+            )
+        };
+        let source = format!("{HEAD}{}{}", row("get", "HTTPGet"), row("fetch", "HttpGet"));
+        assert_eq!(
+            errors(&source),
+            ["tools `get` and `fetch` both become `Tool::HttpGet` in Rust"]
+        );
+        let outline = outline(&source);
+        let names: Vec<&str> = outline.tools.iter().map(|t| t.name.as_str()).collect();
+        assert_eq!(names, ["searchTools", "ask", "get"]);
+        assert_eq!((outline.search_tool, outline.ask_tool), (Some(0), Some(1)));
     }
 
     #[test]

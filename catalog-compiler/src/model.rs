@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 
 pub use catalog_core::search::Language;
-pub use catalog_core::{Access, Retention, Tier, Visibility};
+pub use catalog_core::{Access, Policy, Retention, Role, Tier, Visibility};
 use serde_json::Value;
 
 use crate::diag::Span;
@@ -120,12 +120,9 @@ pub struct Tool {
     pub examples: Vec<String>,
     /// When the tool enters the active set.
     pub visibility: Visibility,
-    /// `None` only for the search tool.
-    pub tier: Option<Tier>,
-    /// `None` only for the search tool.
-    pub access: Option<Access>,
-    /// Whether MCP may see the tool.
-    pub mcp: bool,
+    /// The search tool, the ask tool or any other row, with the tier, access level and
+    /// MCP exposure of the last two.
+    pub role: Role,
     /// Input parameters, in file order.
     pub params: Vec<Field>,
     /// The escape hatch for a whole input the type language cannot express
@@ -183,9 +180,10 @@ pub struct ToolSpans {
 /// is built from, so the user's crate sees the catalog's errors and not a cascade.
 #[derive(Debug, Clone, Default)]
 pub struct Outline {
-    /// Every row whose name is valid and not taken by an earlier row, in file order.
+    /// Every row whose name the catalog's checks accept (valid, and neither its name nor its
+    /// Rust identifiers taken by an earlier row), in file order.
     pub tools: Vec<OutlineTool>,
-    /// Index in [`Outline::tools`] of the row `search-tool` names, if it is there.
+    /// Index in [`Outline::tools`] of the row the checks treat as the search tool, if any.
     pub search_tool: Option<usize>,
     /// Index in [`Outline::tools`] of the row `ask-tool` names, if it is there.
     pub ask_tool: Option<usize>,
@@ -204,124 +202,6 @@ pub struct OutlineTool {
     pub input_schema: Option<Value>,
     /// Its `arguments`, or the `[settings]` default, as far as they were read.
     pub arguments: Arguments,
-}
-
-impl Outline {
-    /// The catalog the skeleton of the API is generated from, by the same generator as a
-    /// valid catalog's: every outline row with the parameters read without error (the
-    /// search tool always takes a `query`), nothing in any derived set but `ALL` and
-    /// `INLINE`, and a stand-in for a search or ask tool the outline lacks. Rows whose
-    /// variant or handler method an earlier row already takes are left out, so the
-    /// skeleton itself compiles whatever the file holds.
-    #[must_use]
-    pub fn skeleton(&self) -> Catalog {
-        let mut tools: Vec<Tool> = Vec::new();
-        let mut index = BTreeMap::new();
-        let mut types: Vec<String> = names::RESERVED_TYPES.iter().map(|&t| t.into()).collect();
-        let defines = |tool: &Tool| -> Vec<String> {
-            tool.generated_types().into_iter().map(|g| g.name).collect()
-        };
-        // With JSON-argument rows, `ToolCall::Json` and `Handler::call_json` are taken.
-        let json = self
-            .tools
-            .iter()
-            .enumerate()
-            .any(|(i, r)| r.arguments == Arguments::Json && Some(i) != self.search_tool);
-        for (i, row) in self.tools.iter().enumerate() {
-            let mut tool = Tool::stand_in(&row.name, &row.variant);
-            tool.params.clone_from(&row.params);
-            tool.input_schema.clone_from(&row.input_schema);
-            tool.arguments = row.arguments;
-            let mut own = defines(&tool);
-            let repeats = (1..own.len()).any(|i| own[..i].contains(&own[i]));
-            if repeats || own.iter().any(|t| types.contains(t)) {
-                // A type defined twice, or by another row: this row's parameters stay out.
-                tool.params.clear();
-                own = defines(&tool);
-            }
-            let takes_json = json && tool.takes_json_item().is_some();
-            if tools
-                .iter()
-                .all(|t| t.variant() != tool.variant() && t.method() != tool.method())
-                && own.iter().all(|t| !types.contains(t))
-                && !takes_json
-            {
-                types.extend(own);
-                index.insert(i, tools.len());
-                tools.push(tool);
-            }
-        }
-        let mut role = |found: Option<usize>, variant: &str| {
-            found
-                .and_then(|i| index.get(&i).copied())
-                .unwrap_or_else(|| {
-                    tools.push(Tool::stand_in(&names::snake(variant), variant));
-                    tools.len() - 1
-                })
-        };
-        let search_tool = role(self.search_tool, "__SearchTool");
-        let ask_tool = role(self.ask_tool, "__AskTool");
-        let search = &mut tools[search_tool];
-        search.arguments = Arguments::Typed;
-        let has_query = search.params.iter().any(|f| {
-            f.name == "query" && f.required && matches!(f.ty.kind, Kind::String { values: None })
-        });
-        if search.input_schema.is_some() || !has_query {
-            search.input_schema = None;
-            search.params = vec![Field {
-                name: "query".into(),
-                span: Span::default(),
-                rust_name: None,
-                ty: TypeSpec {
-                    kind: Kind::String { values: None },
-                    description: None,
-                    span: Span::default(),
-                },
-                required: true,
-                default: None,
-            }];
-        }
-        Catalog {
-            settings: Settings {
-                search_tool,
-                ask_tool,
-                search_results: Settings::DEFAULT_SEARCH_RESULTS,
-                searches_per_turn: Settings::DEFAULT_SEARCHES_PER_TURN,
-                keep_discovered: Retention::Conversation,
-                language: Language::English,
-                providers: Provider::ALL.to_vec(),
-                arguments: Arguments::Typed,
-            },
-            tools,
-            lints: lint::Config::default(),
-            upstreams: Vec::new(),
-        }
-    }
-}
-
-impl Tool {
-    /// A skeleton row: the name and variant, and nothing that could be called.
-    fn stand_in(name: &str, variant: &str) -> Tool {
-        Tool {
-            name: name.into(),
-            name_span: Span::default(),
-            rust_name: Some(variant.into()),
-            description: format!("`{name}` (the catalog has errors)."),
-            keywords: Vec::new(),
-            examples: Vec::new(),
-            visibility: Visibility::Inline,
-            tier: None,
-            access: None,
-            mcp: false,
-            params: Vec::new(),
-            input_schema: None,
-            output: None,
-            arguments: Arguments::Typed,
-            lints: BTreeMap::new(),
-            spans: ToolSpans::default(),
-            upstream: None,
-        }
-    }
 }
 
 /// A named, typed value: a tool parameter or an object property.
@@ -438,7 +318,7 @@ impl Tool {
     /// (staging counts as a write).
     #[must_use]
     pub fn writes(&self) -> bool {
-        self.access.is_some_and(|a| a > Access::ReadOnly)
+        self.role.access().is_some_and(|a| a > Access::ReadOnly)
     }
 
     /// Whether an MCP client at `level` may list and call the tool: the runtime's one
@@ -448,8 +328,8 @@ impl Tool {
         catalog_core::reach(
             catalog_core::Caller::Mcp(level),
             false,
-            self.mcp,
-            self.access,
+            self.role.mcp(),
+            self.role.access(),
         ) == catalog_core::Reach::Allowed
     }
 }
@@ -587,12 +467,12 @@ pub const DERIVED_SETS: &[DerivedSet] = &[
     DerivedSet {
         name: "SILENT",
         doc: "Runs without a permission check.",
-        contains: |t| t.tier == Some(Tier::Silent),
+        contains: |t| t.role.tier() == Some(Tier::Silent),
     },
     DerivedSet {
         name: "GATED",
         doc: "Passes the permission check first, whoever calls it.",
-        contains: |t| t.tier == Some(Tier::Gated),
+        contains: |t| t.role.tier() == Some(Tier::Gated),
     },
     DerivedSet {
         name: "WRITES",

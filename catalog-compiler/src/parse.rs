@@ -13,8 +13,7 @@ use toml::de::{DeTable, DeValue};
 
 use crate::diag::{Diagnostic, Errors, Span};
 use crate::lint::{self, Level, LintId, Scope};
-use crate::model::{Arguments, Field, Kind, Outline, OutlineTool, TypeSpec};
-use crate::names;
+use crate::model::{Arguments, Field, Kind, Outline, TypeSpec};
 use crate::provider::Provider;
 use crate::upstream as digests;
 
@@ -130,17 +129,25 @@ pub(crate) const MAX_SEARCH_RESULTS: i64 = 50;
 /// Parses the whole file. Syntax errors stop here (all of them are reported); otherwise
 /// every row is read and every local error recorded.
 pub(crate) fn parse(source: &str, errors: &mut Errors) -> Option<RawCatalog> {
+    let (raw, syntax_ok) = read(source, errors);
+    syntax_ok.then_some(raw)
+}
+
+/// [`parse`], reading what TOML recovery keeps after a syntax error too (the skeleton of a
+/// catalog with errors still names those rows); the flag is whether the syntax was valid.
+pub(crate) fn read(source: &str, errors: &mut Errors) -> (RawCatalog, bool) {
     let (doc, syntax) = DeTable::parse_recoverable(source);
-    if !syntax.is_empty() {
-        for e in syntax {
-            let span = e.span().unwrap_or(0..0);
-            errors.push(
-                Diagnostic::new(span, format!("invalid TOML: {}", e.message().trim_end()))
-                    .help("fix the TOML syntax; the catalog is read only once it parses"),
-            );
-        }
-        return None;
+    let syntax_ok = syntax.is_empty();
+    for e in syntax {
+        let span = e.span().unwrap_or(0..0);
+        errors.push(
+            Diagnostic::new(span, format!("invalid TOML: {}", e.message().trim_end()))
+                .help("fix the TOML syntax; the catalog is read only once it parses"),
+        );
     }
+    // After a syntax error only the syntax is reported: the rest is read, not judged.
+    let mut unjudged = Errors::default();
+    let errors = if syntax_ok { errors } else { &mut unjudged };
     let mut raw = RawCatalog::default();
     let mut top = Table::new(doc.get_ref(), doc.span(), "the catalog");
     if let Some((v, _)) = top.take("settings")
@@ -172,65 +179,13 @@ pub(crate) fn parse(source: &str, errors: &mut Errors) -> Option<RawCatalog> {
         }
     }
     raw.seen = top.finish(TOP_KEYS, errors);
-    Some(raw)
+    (raw, syntax_ok)
 }
 
-/// Reads what it can of a catalog that may have errors, checking nothing: the rows whose
-/// name is valid and unique (by name and by variant), and the roles the settings name.
+/// What the skeleton of a catalog that may have errors is generated from (see
+/// `expand::skeleton`).
 pub(crate) fn outline(source: &str) -> Outline {
-    let (doc, _) = DeTable::parse_recoverable(source);
-    let doc = doc.get_ref();
-    let mut out = Outline::default();
-    let rows = match doc.get("tool").map(Spanned::get_ref) {
-        Some(DeValue::Array(rows)) => &rows[..],
-        _ => &[],
-    };
-    let text = |t: &DeTable<'_>, key: &str| -> Option<String> {
-        t.get(key)
-            .and_then(|v| v.get_ref().as_str())
-            .map(ToString::to_string)
-    };
-    let settings = match doc.get("settings").map(Spanned::get_ref) {
-        Some(DeValue::Table(settings)) => Some(settings),
-        _ => None,
-    };
-    for row in rows {
-        let DeValue::Table(t) = row.get_ref() else {
-            continue;
-        };
-        let Some(name) = text(t, "name").filter(|n| names::is_tool_name(n)) else {
-            continue;
-        };
-        let variant = text(t, "rust-name")
-            .filter(|r| syn::parse_str::<syn::Ident>(r).is_ok())
-            .unwrap_or_else(|| names::variant(&name));
-        if out
-            .tools
-            .iter()
-            .any(|o| o.name == name || o.variant == variant)
-        {
-            continue;
-        }
-        let arguments = text(t, "arguments")
-            .or_else(|| settings.and_then(|s| text(s, "arguments")))
-            .and_then(|a| Arguments::ALL.into_iter().find(|(n, _)| *n == a))
-            .map_or(Arguments::Typed, |(_, a)| a);
-        out.tools.push(OutlineTool {
-            name,
-            variant,
-            arguments,
-            ..OutlineTool::default()
-        });
-    }
-    if let Some(settings) = settings {
-        let role = |key: &str| {
-            let name = text(settings, key)?;
-            out.tools.iter().position(|o| o.name == name)
-        };
-        out.search_tool = role("search-tool");
-        out.ask_tool = role("ask-tool");
-    }
-    out
+    crate::expand::outline(source)
 }
 
 fn settings(t: &DeTable<'_>, span: Span, errors: &mut Errors) -> RawSettings {

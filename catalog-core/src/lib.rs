@@ -28,7 +28,7 @@ pub use discovery::{Discovery, Found, Info, Retention, SearchOutcome, Unavailabl
 pub use serde_json::{Map, Value};
 pub use set::{Iter, ToolId, ToolSet};
 pub use shape::Shape;
-pub use spec::{CallError, Dispatch, Settings, Tier, ToolSpec, Visibility};
+pub use spec::{CallError, Dispatch, Policy, Role, Settings, Tier, ToolSpec, Visibility};
 pub use verify::{
     AllowAll, BoxFuture, Call, Decision, DenyAll, ErrorClass, Gate, HandledBy, Issue,
     MAX_CHECK_DEPTH, MAX_CHECK_ISSUES, PendingCall, Permission, Proof, Rejection, Verified,

@@ -24,6 +24,71 @@ pub enum Tier {
     Gated,
 }
 
+/// What part a row plays in the catalog, which decides whether it has a tier, an access
+/// level and MCP exposure: the one place that says the search tool has none of them.
+///
+/// The compiler writes a [`ToolSpec`]'s `tier`, `access` and `mcp` from the row's role with
+/// [`Role::tier`], [`Role::access`] and [`Role::mcp`]; [`ToolSpec::role`] reads it back.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Role {
+    /// The search tool: part of the agent loop, which answers it; it touches no data, has
+    /// no tier and no access level, and is never on MCP.
+    Search,
+    /// The tool that asks the user a question: an ordinary row that is always inline.
+    Ask(Policy),
+    /// Every other row.
+    Tool(Policy),
+}
+
+/// How a row other than the search tool is guarded.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Policy {
+    /// Whether it runs without asking.
+    pub tier: Tier,
+    /// The lowest MCP access level that may call it; above read-only, it writes.
+    pub access: Access,
+    /// Whether MCP clients may see and call it at all.
+    pub mcp: bool,
+}
+
+impl Role {
+    /// The row's tier and access, `None` for the search tool.
+    #[must_use]
+    pub const fn policy(self) -> Option<Policy> {
+        match self {
+            Role::Search => None,
+            Role::Ask(policy) | Role::Tool(policy) => Some(policy),
+        }
+    }
+
+    /// Its permission tier; `None` for the search tool.
+    #[must_use]
+    pub const fn tier(self) -> Option<Tier> {
+        match self.policy() {
+            Some(p) => Some(p.tier),
+            None => None,
+        }
+    }
+
+    /// Its lowest access level; `None` for the search tool.
+    #[must_use]
+    pub const fn access(self) -> Option<Access> {
+        match self.policy() {
+            Some(p) => Some(p.access),
+            None => None,
+        }
+    }
+
+    /// Whether MCP may see it; never the search tool.
+    #[must_use]
+    pub const fn mcp(self) -> bool {
+        match self.policy() {
+            Some(p) => p.mcp,
+            None => false,
+        }
+    }
+}
+
 /// One catalog row, as static data.
 #[derive(Debug)]
 pub struct ToolSpec {
@@ -37,11 +102,12 @@ pub struct ToolSpec {
     pub examples: &'static [&'static str],
     /// When the tool enters the active set.
     pub visibility: Visibility,
-    /// Permission tier; `None` only for the search tool, which touches no data.
+    /// Permission tier: [`Role::tier`] of the row's role (`None` for the search tool).
     pub tier: Option<Tier>,
-    /// Lowest access level that may call the tool; `None` only for the search tool.
+    /// Lowest access level that may call the tool: [`Role::access`] of the row's role
+    /// (`None` for the search tool).
     pub access: Option<Access>,
-    /// Whether MCP clients may see and call the tool at all.
+    /// Whether MCP clients may see and call the tool at all: [`Role::mcp`] of the row's role.
     pub mcp: bool,
     /// The name on the wire for providers that restrict names (Anthropic, OpenAI, Bedrock,
     /// Gemini: `[A-Za-z_][A-Za-z0-9_-]{0,63}` fits them all): the name itself when it fits,
@@ -65,6 +131,20 @@ pub struct ToolSpec {
 }
 
 impl ToolSpec {
+    /// The row's role as its spec records it: [`Role::Search`] or [`Role::Tool`]. The spec
+    /// does not say which row asks the user; that is [`Info::ask_tool`](crate::Info).
+    #[must_use]
+    pub const fn role(&self) -> Role {
+        match (self.tier, self.access) {
+            (Some(tier), Some(access)) => Role::Tool(Policy {
+                tier,
+                access,
+                mcp: self.mcp,
+            }),
+            _ => Role::Search,
+        }
+    }
+
     /// Whether the tool changes data: its lowest access level is above read-only.
     #[must_use]
     pub fn writes(&self) -> bool {
@@ -131,3 +211,28 @@ impl fmt::Display for CallError {
 }
 
 impl core::error::Error for CallError {}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::render::fixtures;
+
+    /// A spec written from a role reads back as that role (the ask tool as an ordinary row).
+    #[test]
+    fn a_spec_reads_back_its_role() {
+        assert_eq!(fixtures::SEARCH.role(), Role::Search);
+        let read = fixtures::READ.role();
+        assert_eq!(read.access(), Some(Access::ReadOnly));
+        assert_eq!(read.tier(), fixtures::READ.tier);
+        assert_eq!(read.mcp(), fixtures::READ.mcp);
+        assert!(matches!(read, Role::Tool(_)));
+        let policy = Policy {
+            tier: Tier::Gated,
+            access: Access::FullAccess,
+            mcp: false,
+        };
+        assert_eq!(Role::Ask(policy).policy(), Some(policy));
+        assert_eq!((Role::Search.tier(), Role::Search.access()), (None, None));
+        assert!(!Role::Search.mcp());
+    }
+}

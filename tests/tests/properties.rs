@@ -271,7 +271,7 @@ fn check(rows: &[Row], keep: Retention, allowed_bits: u64) -> Result<(), TestCas
             let result = verify::<Called, 1>(gate, name(i), args(i), &mut hook);
             let reachable = want.contains(&name(i));
             prop_assert_eq!(result.is_ok(), reachable, "{} at {:?}", name(i), level);
-            let gated = catalog.tools[i].tier == Some(Tier::Gated);
+            let gated = catalog.tools[i].role.tier() == Some(Tier::Gated);
             prop_assert_eq!(asked.get(), usize::from(reachable && gated));
         }
     }
@@ -339,7 +339,7 @@ fn check(rows: &[Row], keep: Retention, allowed_bits: u64) -> Result<(), TestCas
             Decision::Deny
         };
         let denied = verify::<Called, 1>(Gate::Chat(&chat), name(i), args(i), &mut hook);
-        let gated = catalog.tools[i].tier == Some(Tier::Gated);
+        let gated = catalog.tools[i].role.tier() == Some(Tier::Gated);
         prop_assert_eq!(asked.get(), usize::from(reachable && gated), "{}", name(i));
         // A refused gated call never runs; a silent one never asks.
         prop_assert_eq!(denied.is_ok(), reachable && !gated, "{}", name(i));

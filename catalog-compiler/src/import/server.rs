@@ -485,8 +485,8 @@ mod tests {
                 .iter()
                 .map(|t| {
                     format!(
-                        "{} {:?} {:?} {:?} {:?} {}",
-                        t.name, t.visibility, t.tier, t.access, t.arguments, t.description
+                        "{} {:?} {:?} {:?} {}",
+                        t.name, t.visibility, t.role, t.arguments, t.description
                     )
                 })
                 .collect()

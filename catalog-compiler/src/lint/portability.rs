@@ -31,7 +31,7 @@ pub(super) fn check(ctx: &Ctx<'_>, found: &mut Vec<Found>) {
                 .providers
                 .iter()
                 .copied()
-                .filter(|&p| settings.targets(p) && (p != Provider::Mcp || tool.mcp))
+                .filter(|&p| settings.targets(p) && (p != Provider::Mcp || tool.role.mcp()))
                 .collect();
             if providers.is_empty() {
                 continue;

@@ -153,9 +153,9 @@ pub fn specs<T: ToolId, const W: usize>(
     set.into_iter().map(T::spec)
 }
 
-/// Whether the row is the catalog's search tool: the one row without an access level.
+/// Whether the row is the catalog's search tool.
 fn is_search_tool(spec: &ToolSpec) -> bool {
-    spec.access.is_none()
+    spec.role() == crate::Role::Search
 }
 
 /// Appends `s` as a JSON string, escaped as `serde_json` escapes it (the two short forms
@@ -215,29 +215,35 @@ where
 pub(crate) mod fixtures {
     //! Hand-written rows: what the compiler emits, with the cases renderers must handle.
 
-    use crate::{Access, Shape, Tier, ToolSpec, Visibility};
+    use crate::{Access, Policy, Role, Shape, Tier, ToolSpec, Visibility};
 
     const OBJECT: &str = r#"{"type":"object","properties":{},"additionalProperties":false}"#;
 
-    /// A row with the given name, visibility and access; everything else plain.
+    /// A row with the given name, visibility and access (none for the search tool);
+    /// everything else plain.
     const fn row(
         name: &'static str,
         wire_name: &'static str,
         visibility: Visibility,
         access: Option<Access>,
     ) -> ToolSpec {
+        let role = match access {
+            None => Role::Search,
+            Some(access) => Role::Tool(Policy {
+                tier: Tier::Silent,
+                access,
+                mcp: true,
+            }),
+        };
         ToolSpec {
             name,
             description: "Does one thing.",
             keywords: &[],
             examples: &[],
             visibility,
-            tier: match access {
-                None => None,
-                Some(_) => Some(Tier::Silent),
-            },
-            access,
-            mcp: access.is_some(),
+            tier: role.tier(),
+            access: role.access(),
+            mcp: role.mcp(),
             wire_name,
             input_schema: OBJECT,
             gemini_parameters: None,

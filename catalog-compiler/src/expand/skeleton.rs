@@ -1,0 +1,198 @@
+//! The API of a catalog with errors, so the user's crate reports the catalog's errors and
+//! not a cascade of missing items.
+//!
+//! The skeleton is [`expand`] of a stand-in catalog, and its rows are the ones `check`
+//! accepts by name: the same function decides which rows have a `Tool` variant, which row
+//! is the search tool and how each row's arguments arrive, for a valid catalog and for
+//! this one. Only the rows' data is placeholder.
+
+use std::collections::BTreeMap;
+
+use proc_macro2::TokenStream;
+
+use super::{Options, expand};
+use crate::check;
+use crate::diag::{Errors, Span};
+use crate::lint;
+use crate::model::{
+    Access, Arguments, Catalog, Field, Kind, Language, Outline, OutlineTool, Policy, Retention,
+    Role, Settings, Tier, Tool, ToolSpans, TypeSpec, Visibility,
+};
+use crate::names;
+use crate::parse;
+use crate::provider::Provider;
+
+/// The same API for a catalog with errors: [`expand`] of a stand-in catalog built from
+/// the outline (every row whose name passes, with no parameters unless they were read
+/// without error). Every item a dependent crate uses is there.
+#[must_use]
+pub fn skeleton(outline: &Outline, opts: &Options) -> TokenStream {
+    expand(&catalog(outline), opts)
+}
+
+/// Reads as much of a catalog with errors as the skeleton needs: the rows whose name
+/// `check` accepts, with the variant it gives them; the search and ask tools it resolves;
+/// and each row's parameters (or `input-schema`) when no error lies inside them or on the
+/// row's name, so a handler written against a row with an unrelated mistake still
+/// compiles. Never fails.
+pub(crate) fn outline(source: &str) -> Outline {
+    let mut errors = Errors::default();
+    let (raw, _) = parse::read(source, &mut errors);
+    let decided = check::decisions(source, &raw);
+    let mut out = Outline::default();
+    let mut index = BTreeMap::new();
+    let mut inputs = Vec::new();
+    for (i, (row, variant)) in raw.tools.iter().zip(&decided.variants).enumerate() {
+        let (Some((name, name_span)), Some(variant)) = (&row.name, variant) else {
+            continue;
+        };
+        index.insert(i, out.tools.len());
+        inputs.push((
+            name_span.clone(),
+            row.params.clone(),
+            row.input_schema.clone(),
+        ));
+        out.tools.push(OutlineTool {
+            name: name.clone(),
+            variant: variant.clone(),
+            arguments: decided.arguments[i],
+            ..OutlineTool::default()
+        });
+    }
+    out.search_tool = decided.search.and_then(|i| index.get(&i).copied());
+    out.ask_tool = decided.ask.and_then(|i| index.get(&i).copied());
+    check::lower(source, raw, &mut errors);
+    let errors = errors.into_sorted();
+    let clean = |span: &Span| !errors.iter().any(|d| span.contains(&d.span.start));
+    for (row, (name_span, params, input_schema)) in out.tools.iter_mut().zip(inputs) {
+        if !clean(&name_span) {
+            continue;
+        }
+        match (params, input_schema) {
+            (Some((params, span)), None)
+                if clean(&span) && check::distinct_fields(&params, &row.name) =>
+            {
+                row.params = params;
+            }
+            (None, Some((schema, span))) if clean(&span) => row.input_schema = Some(schema),
+            _ => {}
+        }
+    }
+    out
+}
+
+/// The catalog the skeleton is generated from, by the same generator as a valid
+/// catalog's: every outline row with the parameters read without error (the search tool
+/// always takes a `query`), every row inline and gated, and a stand-in for a search or ask
+/// tool the outline lacks. A row whose types another row
+/// already defines keeps no parameters, or stays out when its arguments type or a
+/// JSON-argument item is taken (errors of the catalog already), so the skeleton itself
+/// compiles whatever the file holds.
+fn catalog(outline: &Outline) -> Catalog {
+    let mut tools: Vec<Tool> = Vec::new();
+    let mut index = BTreeMap::new();
+    let mut types: Vec<String> = names::RESERVED_TYPES.iter().map(|&t| t.into()).collect();
+    let defines = |tool: &Tool| -> Vec<String> {
+        tool.generated_types().into_iter().map(|g| g.name).collect()
+    };
+    // With JSON-argument rows, `ToolCall::Json` and `Handler::call_json` are taken.
+    let json = outline
+        .tools
+        .iter()
+        .enumerate()
+        .any(|(i, r)| r.arguments == Arguments::Json && Some(i) != outline.search_tool);
+    for (i, row) in outline.tools.iter().enumerate() {
+        let mut tool = stand_in(&row.name, &row.variant);
+        tool.params.clone_from(&row.params);
+        tool.input_schema.clone_from(&row.input_schema);
+        tool.arguments = row.arguments;
+        let mut own = defines(&tool);
+        let repeats = (1..own.len()).any(|i| own[..i].contains(&own[i]));
+        if repeats || own.iter().any(|t| types.contains(t)) {
+            // A type defined twice, or by another row: this row's parameters stay out.
+            tool.params.clear();
+            own = defines(&tool);
+        }
+        let takes_json = json && tool.takes_json_item().is_some();
+        if own.iter().all(|t| !types.contains(t)) && !takes_json {
+            types.extend(own);
+            index.insert(i, tools.len());
+            tools.push(tool);
+        }
+    }
+    let mut role = |found: Option<usize>, variant: &str| {
+        found
+            .and_then(|i| index.get(&i).copied())
+            .unwrap_or_else(|| {
+                tools.push(stand_in(&names::snake(variant), variant));
+                tools.len() - 1
+            })
+    };
+    let search_tool = role(outline.search_tool, "__SearchTool");
+    let ask_tool = role(outline.ask_tool, "__AskTool");
+    tools[ask_tool].role = Role::Ask(GUARDED);
+    let search = &mut tools[search_tool];
+    search.role = Role::Search;
+    search.arguments = Arguments::Typed;
+    let has_query = search.params.iter().any(|f| {
+        f.name == "query" && f.required && matches!(f.ty.kind, Kind::String { values: None })
+    });
+    if search.input_schema.is_some() || !has_query {
+        search.input_schema = None;
+        search.params = vec![Field {
+            name: "query".into(),
+            span: Span::default(),
+            rust_name: None,
+            ty: TypeSpec {
+                kind: Kind::String { values: None },
+                description: None,
+                span: Span::default(),
+            },
+            required: true,
+            default: None,
+        }];
+    }
+    Catalog {
+        settings: Settings {
+            search_tool,
+            ask_tool,
+            search_results: Settings::DEFAULT_SEARCH_RESULTS,
+            searches_per_turn: Settings::DEFAULT_SEARCHES_PER_TURN,
+            keep_discovered: Retention::Conversation,
+            language: Language::English,
+            providers: Provider::ALL.to_vec(),
+            arguments: Arguments::Typed,
+        },
+        tools,
+        lints: lint::Config::default(),
+        upstreams: Vec::new(),
+    }
+}
+
+/// The placeholder policy of a skeleton row: the most guarded one, gated and kept from MCP.
+const GUARDED: Policy = Policy {
+    tier: Tier::Gated,
+    access: Access::FullAccess,
+    mcp: false,
+};
+
+/// A skeleton row: the name and variant, and nothing that could be called.
+fn stand_in(name: &str, variant: &str) -> Tool {
+    Tool {
+        name: name.into(),
+        name_span: Span::default(),
+        rust_name: Some(variant.into()),
+        description: format!("`{name}` (the catalog has errors)."),
+        keywords: Vec::new(),
+        examples: Vec::new(),
+        visibility: Visibility::Inline,
+        role: Role::Tool(GUARDED),
+        params: Vec::new(),
+        input_schema: None,
+        output: None,
+        arguments: Arguments::Typed,
+        lints: BTreeMap::new(),
+        spans: ToolSpans::default(),
+        upstream: None,
+    }
+}
