@@ -1,4 +1,6 @@
 //! The verifier on hand-written shapes and a five-tool catalog.
+//! Over 600 lines: a list of independent cases sharing the catalog at the top; read one
+//! test at a time.
 
 use alloc::string::{String, ToString};
 use alloc::vec::Vec;
