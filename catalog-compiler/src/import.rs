@@ -42,8 +42,9 @@ mod schema;
 mod server;
 mod write;
 
+pub use model::Server;
 pub use report::Report;
-pub use server::{FromServer, Server, from_server};
+pub use server::{FromServer, from_server};
 
 use model::{Input, Row};
 use names::{agent_tools, assign_rust_names, role_variants};

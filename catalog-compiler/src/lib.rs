@@ -13,6 +13,7 @@ mod expand;
 pub mod gemini;
 pub mod import;
 pub mod lint;
+mod lint_config;
 pub mod model;
 pub mod names;
 mod parse;

@@ -7,7 +7,7 @@ pub use catalog_core::{Access, Retention, Tier, Visibility};
 use serde_json::Value;
 
 use crate::diag::Span;
-use crate::lint::{self, Level, LintId};
+use crate::lint_config::{self as lint, Level, LintId};
 use crate::names::{self, TypeStep};
 use crate::provider::Provider;
 

@@ -16,7 +16,7 @@ use toml::Spanned;
 use toml::de::{DeTable, DeValue};
 
 use crate::diag::{Diagnostic, Errors, Span};
-use crate::lint::{self, Level, LintId};
+use crate::lint_config::{self as lint, Level, LintId};
 use crate::model::{Arguments, Field, Kind, Outline, OutlineTool, TypeSpec};
 use crate::names;
 use crate::provider::Provider;

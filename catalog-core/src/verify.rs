@@ -284,7 +284,7 @@ pub fn verify<C: Call, const W: usize>(
     if arguments.is_null() {
         arguments = Value::Object(Map::new());
     }
-    let (issues, total) = check::check_counted(&spec.input, &arguments, check::Subject::Arguments);
+    let (issues, total) = check::check_counted(&spec.input, &arguments, words::Subject::Arguments);
     if !issues.is_empty() {
         return Err(Rejection::arguments(spec.name, issues, total));
     }
@@ -334,7 +334,7 @@ pub fn check_output<T: ToolId>(tool: T, result: &Value) -> Result<(), Rejection>
     let Some(output) = &tool.spec().output else {
         return Ok(());
     };
-    let (issues, total) = check::check_counted(output, result, check::Subject::Result);
+    let (issues, total) = check::check_counted(output, result, words::Subject::Result);
     if issues.is_empty() {
         Ok(())
     } else {

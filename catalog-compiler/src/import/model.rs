@@ -4,6 +4,8 @@ use std::fmt;
 
 use serde_json::Value;
 
+use crate::model::Transport;
+
 /// One imported tool.
 pub(super) struct Row {
     pub(super) name: String,
@@ -127,4 +129,13 @@ impl fmt::Display for Reason {
             Reason::TopLevelType => write!(f, "top-level `type` is not \"object\""),
         }
     }
+}
+
+/// A live MCP server to import: the `[[upstream]]` table its rows will name.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Server {
+    /// The upstream's name in the catalog (lowercase letters, digits, `-`, `_`).
+    pub name: String,
+    /// How the gateway reaches it.
+    pub transport: Transport,
 }

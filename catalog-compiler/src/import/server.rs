@@ -7,21 +7,12 @@ use std::fmt::Write as _;
 
 use serde_json::Value;
 
-use super::model::{Row, RowSource};
+use super::model::{Row, RowSource, Server};
 use super::names::{Taken, agent_tools, assign_rust_names, role_variants};
-use super::write::{key, one_line, string, write_catalog, write_row};
+use super::write::{one_line, write_catalog, write_row, write_upstream};
 use super::{Imported, Report, rows_of};
 use crate::model::{Arguments, Transport};
 use crate::{names, upstream};
-
-/// A live MCP server to import: the `[[upstream]]` table its rows will name.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Server {
-    /// The upstream's name in the catalog (lowercase letters, digits, `-`, `_`).
-    pub name: String,
-    /// How the gateway reaches it.
-    pub transport: Transport,
-}
 
 /// What [`from_server`] made: the catalog and report, and the definitions it pinned.
 #[derive(Debug, Clone)]
@@ -342,30 +333,6 @@ fn append(
         write_row(&mut out, row);
     }
     Ok(out)
-}
-
-/// The `[[upstream]]` table.
-pub(super) fn write_upstream(out: &mut String, server: &Server) {
-    let _ = write!(out, "\n[[upstream]]\nname = {}\n", string(&server.name));
-    match &server.transport {
-        Transport::Stdio { command, args, env } => {
-            let _ = writeln!(out, "command = {}", string(command));
-            if !args.is_empty() {
-                let list: Vec<String> = args.iter().map(|a| string(a)).collect();
-                let _ = writeln!(out, "args = [{}]", list.join(", "));
-            }
-            if !env.is_empty() {
-                let vars: Vec<String> = env
-                    .iter()
-                    .map(|(k, v)| format!("{} = {}", key(k), string(v)))
-                    .collect();
-                let _ = writeln!(out, "env = {{ {} }}", vars.join(", "));
-            }
-        }
-        Transport::Http { url } => {
-            let _ = writeln!(out, "url = {}", string(url));
-        }
-    }
 }
 
 #[cfg(test)]

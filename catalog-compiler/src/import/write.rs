@@ -4,8 +4,8 @@ use std::fmt::Write as _;
 
 use serde_json::Value;
 
-use super::Server;
-use super::model::{Field, Input, Kind, Row, Type};
+use super::model::{Field, Input, Kind, Row, Server, Type};
+use crate::model::Transport;
 
 pub(super) const SEARCH_DESCRIPTION: &str = "Finds tools by what they do and adds the best matches to your tool list for the rest of the conversation. Describe the action in plain words; call it whenever none of the tools you already have fits the request.";
 pub(super) const ASK_DESCRIPTION: &str = "Asks the user a clarifying question in the chat and waits for the answer. Use it when a request is ambiguous instead of guessing.";
@@ -68,7 +68,7 @@ poisoned-description = \"deny\"
     );
     if let Some(server) = upstream {
         out.push_str("\n# The server the tools below come from. Each row pins its tool's definition as\n# imported (`upstream-digest`), so a server that changes a tool is noticed.\n");
-        super::server::write_upstream(&mut out, server);
+        write_upstream(&mut out, server);
     }
     for row in rows {
         write_row(&mut out, row);
@@ -330,6 +330,30 @@ pub(super) fn value(v: &Value) -> String {
                 .map(|(k, x)| format!("{} = {}", key(k), value(x)))
                 .collect();
             format!("{{ {} }}", parts.join(", "))
+        }
+    }
+}
+
+/// The `[[upstream]]` table.
+pub(super) fn write_upstream(out: &mut String, server: &Server) {
+    let _ = write!(out, "\n[[upstream]]\nname = {}\n", string(&server.name));
+    match &server.transport {
+        Transport::Stdio { command, args, env } => {
+            let _ = writeln!(out, "command = {}", string(command));
+            if !args.is_empty() {
+                let list: Vec<String> = args.iter().map(|a| string(a)).collect();
+                let _ = writeln!(out, "args = [{}]", list.join(", "));
+            }
+            if !env.is_empty() {
+                let vars: Vec<String> = env
+                    .iter()
+                    .map(|(k, v)| format!("{} = {}", key(k), string(v)))
+                    .collect();
+                let _ = writeln!(out, "env = {{ {} }}", vars.join(", "));
+            }
+        }
+        Transport::Http { url } => {
+            let _ = writeln!(out, "url = {}", string(url));
         }
     }
 }

@@ -9,7 +9,7 @@ use super::At;
 use super::table::{Table, suggest};
 use super::values::{choice, number};
 use crate::diag::{Diagnostic, Errors};
-use crate::lint::{self, Level, LintId, Scope};
+use crate::lint_config::{self as lint, Level, LintId, Scope};
 
 /// Reads the catalog's `[lints]` table: each lint's level, as a string, or a table with
 /// `level` and the lint's settings.

@@ -1,7 +1,7 @@
 //! The editor schema against the parser's key tables.
 
 use super::*;
-use crate::lint::Scope;
+use crate::lint_config::Scope;
 
 /// The editor schema is a second list of the format's keys; it must match the parser's.
 #[test]

@@ -10,7 +10,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt::Write as _;
 
-use super::words::{describe, noun, number, place, push_segment, unknown};
+use super::words::{Subject, describe, noun, number, place, push_segment, unknown};
 use super::{ErrorClass, Issue};
 use crate::Value;
 use crate::shape::{Object, Shape};
@@ -33,15 +33,6 @@ pub const MAX_CHECK_DEPTH: usize = 64;
 #[must_use]
 pub fn check(shape: &Shape, value: &Value) -> Vec<Issue> {
     check_counted(shape, value, Subject::Arguments).0
-}
-
-/// What the checked value is, for the words of the messages.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub(super) enum Subject {
-    /// A call's arguments: top-level properties are "parameters".
-    Arguments,
-    /// A handler's result.
-    Result,
 }
 
 /// [`check`] with its subject, and the number of issues found (past the cap included).
