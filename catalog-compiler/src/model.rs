@@ -103,8 +103,12 @@ impl Settings {
 
     /// Hits per search call when `search-results` is not set.
     pub const DEFAULT_SEARCH_RESULTS: usize = 5;
+    /// Upper bound on `search-results`: more hits than this floods the model's context.
+    pub const MAX_SEARCH_RESULTS: usize = 50;
     /// Search calls per user turn when `searches-per-turn` is not set.
     pub const DEFAULT_SEARCHES_PER_TURN: usize = 3;
+    /// Upper bound on `searches-per-turn`: past this the budget no longer bounds anything.
+    pub const MAX_SEARCHES_PER_TURN: usize = 1000;
 }
 
 /// One `[[tool]]` row.

@@ -17,7 +17,7 @@ use toml::de::{DeTable, DeValue};
 
 use crate::diag::{Diagnostic, Errors, Span};
 use crate::lint_config::{self as lint, Level, LintId};
-use crate::model::{Arguments, Field, Kind, Outline, OutlineTool, TypeSpec};
+use crate::model::{Arguments, Field, Kind, Outline, OutlineTool, Settings, TypeSpec};
 use crate::names;
 use crate::provider::Provider;
 
@@ -143,9 +143,6 @@ const TYPE_KEYS: &[&str] = &[
 const FIELD_ONLY_KEYS: &[&str] = &["required", "default", "rust-name"];
 const TYPE_NAMES: &[&str] = &["string", "integer", "number", "boolean", "array", "object"];
 
-/// Upper bound on `search-results`: more hits than this floods the model's context.
-pub(crate) const MAX_SEARCH_RESULTS: i64 = 50;
-
 /// Parses the whole file. Syntax errors stop here (all of them are reported); otherwise
 /// every row is read and every local error recorded.
 pub(crate) fn parse(source: &str, errors: &mut Errors) -> Option<RawCatalog> {
@@ -265,10 +262,16 @@ fn settings(t: &DeTable<'_>, span: Span, errors: &mut Errors) -> RawSettings {
             .and_then(|(v, _)| string(v, "ask-tool", errors)),
         search_results: t
             .take("search-results")
-            .and_then(|(v, _)| count(v, "search-results", 1, MAX_SEARCH_RESULTS, errors)),
-        searches_per_turn: t
-            .take("searches-per-turn")
-            .and_then(|(v, _)| count(v, "searches-per-turn", 1, 1000, errors)),
+            .and_then(|(v, _)| count(v, "search-results", 1, Settings::MAX_SEARCH_RESULTS, errors)),
+        searches_per_turn: t.take("searches-per-turn").and_then(|(v, _)| {
+            count(
+                v,
+                "searches-per-turn",
+                1,
+                Settings::MAX_SEARCHES_PER_TURN,
+                errors,
+            )
+        }),
         keep_discovered: t.take("keep-discovered").and_then(|(v, _)| {
             let options = [Retention::Turn, Retention::Conversation].map(|r| (r.as_str(), r));
             choice(v, "keep-discovered", &options, errors)

@@ -92,8 +92,8 @@ pub(super) fn number(v: &Spanned<DeValue<'_>>, key: &str, errors: &mut Errors) -
 pub(super) fn count(
     v: &Spanned<DeValue<'_>>,
     key: &str,
-    lo: i64,
-    hi: i64,
+    lo: usize,
+    hi: usize,
     errors: &mut Errors,
 ) -> Option<At<usize>> {
     let n = match json(v, errors) {
@@ -104,14 +104,14 @@ pub(super) fn count(
         }
         None => return None,
     };
-    if n < lo || n > hi {
+    let Some(n) = usize::try_from(n).ok().filter(|n| (lo..=hi).contains(n)) else {
         errors.push(
             Diagnostic::new(v.span(), format!("`{key}` is {n}"))
                 .help(format!("use a whole number from {lo} to {hi}")),
         );
         return None;
-    }
-    usize::try_from(n).ok().map(|n| (n, v.span()))
+    };
+    Some((n, v.span()))
 }
 
 pub(super) fn strings(v: &Spanned<DeValue<'_>>, key: &str, errors: &mut Errors) -> Vec<String> {
