@@ -12,8 +12,10 @@ use crate::names::{self, TypeStep};
 use crate::provider::Provider;
 
 mod generated;
+mod rules;
 
 pub use generated::{GeneratedType, field_origin, generated_types};
+pub use rules::is_field_name;
 
 /// A whole catalog.
 #[derive(Debug, Clone)]

@@ -4,7 +4,7 @@ use std::fmt;
 
 use serde_json::Value;
 
-use crate::model::Transport;
+use crate::model::{self as compiled, Transport};
 
 /// One imported tool.
 pub(super) struct Row {
@@ -138,4 +138,47 @@ pub struct Server {
     pub name: String,
     /// How the gateway reaches it.
     pub transport: Transport,
+}
+
+impl Type {
+    /// The type in the compiler's model, for the compiler's rules to decide on (whether a
+    /// default fits). Positions are empty: nothing here is reported against a file.
+    pub(super) fn to_model(&self) -> compiled::TypeSpec {
+        let bound =
+            |b: &Option<serde_json::Number>| b.as_ref().and_then(serde_json::Number::as_f64);
+        let kind = match &self.kind {
+            Kind::String(values) => compiled::Kind::String {
+                values: values.clone(),
+            },
+            Kind::Integer(b) => compiled::Kind::Integer {
+                minimum: bound(&b.minimum),
+                maximum: bound(&b.maximum),
+            },
+            Kind::Number(b) => compiled::Kind::Number {
+                minimum: bound(&b.minimum),
+                maximum: bound(&b.maximum),
+            },
+            Kind::Boolean => compiled::Kind::Boolean,
+            Kind::Array(item) => compiled::Kind::Array(Box::new(item.to_model())),
+            Kind::Object(fields) => compiled::Kind::Object(fields.as_ref().map(|fields| {
+                fields
+                    .iter()
+                    .map(|f| compiled::Field {
+                        name: f.name.clone(),
+                        span: 0..0,
+                        rust_name: f.rust_name.clone(),
+                        ty: f.ty.to_model(),
+                        required: f.required,
+                        default: f.default.clone(),
+                    })
+                    .collect()
+            })),
+            Kind::Raw(schema, _) => compiled::Kind::Raw(schema.clone()),
+        };
+        compiled::TypeSpec {
+            kind,
+            description: self.description.clone(),
+            span: 0..0,
+        }
+    }
 }

@@ -6,14 +6,7 @@ use std::collections::BTreeSet;
 use serde_json::{Map, Value};
 
 use super::model::{Bounds, Field, Input, Kind, Reason, Type};
-
-/// Whether the format accepts a parameter or property name.
-pub(super) fn field_name_ok(name: &str) -> bool {
-    (1..=64).contains(&name.len())
-        && name
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-'))
-}
+use crate::model::is_field_name;
 
 /// A tool's `inputSchema`: a parameter table when the type language holds the object
 /// itself (type, properties, required), the whole schema otherwise.
@@ -48,7 +41,7 @@ pub(super) fn fields(obj: &Map<String, Value>) -> Result<Vec<Field>, Reason> {
         Some(Value::Object(p)) => p,
         Some(_) => return Err(Reason::Keyword("properties".into())),
     };
-    if let Some(bad) = props.keys().find(|k| !field_name_ok(k)) {
+    if let Some(bad) = props.keys().find(|k| !is_field_name(k)) {
         return Err(Reason::PropertyName(bad.clone()));
     }
     let required: Vec<&str> = match obj.get("required") {
@@ -105,7 +98,7 @@ pub(super) fn exact_field(schema: &Value, required: bool) -> Result<(Type, Optio
     if !writable(default) {
         return Err(Reason::DefaultUnwritable);
     }
-    if !fits(&ty.kind, default) {
+    if ty.to_model().kind.fits(default).is_err() {
         return Err(Reason::DefaultDoesNotFit);
     }
     Ok((ty, Some(default.clone())))
@@ -273,35 +266,4 @@ pub(super) fn writable(v: &Value) -> bool {
         Value::Array(xs) => xs.iter().all(writable),
         Value::Object(m) => m.values().all(writable),
     }
-}
-
-/// Whether a default fits a type: the compiler's rule, which rejects what does not.
-pub(super) fn fits(kind: &Kind, v: &Value) -> bool {
-    match (kind, v) {
-        (Kind::String(Some(values)), Value::String(s)) => values.contains(s),
-        (Kind::String(None), Value::String(_))
-        | (Kind::Boolean, Value::Bool(_))
-        | (Kind::Object(None), Value::Object(_))
-        | (Kind::Raw(..), _) => true,
-        (Kind::Integer(b), Value::Number(n)) if n.is_i64() || n.is_u64() => in_range(n, b),
-        (Kind::Number(b), Value::Number(n)) => in_range(n, b),
-        (Kind::Array(item), Value::Array(xs)) => xs.iter().all(|x| fits(&item.kind, x)),
-        (Kind::Object(Some(props)), Value::Object(map)) => {
-            map.iter().all(|(k, x)| {
-                props
-                    .iter()
-                    .find(|p| &p.name == k)
-                    .is_some_and(|p| fits(&p.ty.kind, x))
-            }) && props
-                .iter()
-                .all(|p| !p.required || map.contains_key(&p.name))
-        }
-        _ => false,
-    }
-}
-
-pub(super) fn in_range(n: &serde_json::Number, b: &Bounds) -> bool {
-    let x = n.as_f64().unwrap_or(0.0);
-    let f = |b: &Option<serde_json::Number>| b.as_ref().and_then(serde_json::Number::as_f64);
-    f(&b.minimum).is_none_or(|lo| x >= lo) && f(&b.maximum).is_none_or(|hi| x <= hi)
 }

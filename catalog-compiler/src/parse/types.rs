@@ -13,7 +13,7 @@ use super::table::{Table, table, unknown_value};
 use super::values::{boolean, number, rust_ident, string, strings};
 use super::{At, FIELD_ONLY_KEYS, TYPE_KEYS, TYPE_NAMES};
 use crate::diag::{Diagnostic, Errors, Span};
-use crate::model::{Field, Kind, TypeSpec};
+use crate::model::{Field, Kind, TypeSpec, is_field_name};
 
 /// Reads a table of named fields (`params`, or an object's `properties`).
 pub(super) fn fields(t: &DeTable<'_>, what: &str, errors: &mut Errors) -> Vec<Field> {
@@ -61,11 +61,7 @@ pub(super) fn fields(t: &DeTable<'_>, what: &str, errors: &mut Errors) -> Vec<Fi
 }
 
 fn check_field_name(name: &str, span: Span, what: &str, errors: &mut Errors) {
-    let ok = (1..=64).contains(&name.len())
-        && name
-            .bytes()
-            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-'));
-    if !ok {
+    if !is_field_name(name) {
         errors.push(
             Diagnostic::new(
                 span,
