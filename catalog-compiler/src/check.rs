@@ -8,7 +8,9 @@ use catalog_core::search::Language;
 use catalog_core::{Access, Retention, Tier, Visibility};
 
 use crate::diag::{Diagnostic, Errors, Span, line_col};
-use crate::model::{Arguments, Catalog, Field, Kind, Settings, Source, Tool, ToolSpans, Upstream};
+use crate::model::{
+    Arguments, Catalog, Field, Kind, Settings, Source, Tool, ToolSpans, Upstream, must_be_gated,
+};
 use crate::parse::{RawCatalog, RawSettings, RawTool, suggest};
 use crate::provider::Provider;
 
@@ -453,7 +455,9 @@ fn row_rules(row: &RawTool, name: &str, is_ask: bool, errors: &mut Errors) -> Ro
             errors,
         );
     }
-    if let (Some((Tier::Silent, span)), Some(Access::FullAccess)) = (&row.tier, access) {
+    if let (Some((Tier::Silent, span)), Some(level)) = (&row.tier, access)
+        && must_be_gated(level)
+    {
         errors.push(
             Diagnostic::new(span.clone(), format!("tool `{name}` needs full access but runs silently"))
                 .help("full-access tools commit or destroy data: make it `tier = \"gated\"`, or lower its `access`"),

@@ -9,6 +9,7 @@
 
 mod check;
 pub mod diag;
+mod editor_schema;
 mod expand;
 pub mod gemini;
 pub mod import;
@@ -25,6 +26,7 @@ mod spec;
 pub mod upstream;
 
 pub use diag::{Diagnostic, Lines, Located, render, render_all};
+pub use editor_schema::editor_schema;
 pub use expand::{Options, expand, skeleton};
 pub use model::{Catalog, Outline};
 pub use shape::schema_shape;

@@ -15,7 +15,7 @@ mod generated;
 mod rules;
 
 pub use generated::{GeneratedType, field_origin, generated_types};
-pub use rules::is_field_name;
+pub use rules::{is_field_name, must_be_gated};
 
 /// A whole catalog.
 #[derive(Debug, Clone)]

@@ -25,14 +25,12 @@ mod default;
 mod json;
 mod lints;
 mod table;
-#[cfg(test)]
-mod tests;
 mod types;
 mod upstream;
 mod values;
 
 pub(crate) use table::{Seen, suggest};
-pub(crate) use upstream::RawUpstream;
+pub(crate) use upstream::{RawUpstream, UPSTREAM_KEYS};
 
 use lints::{lints, row_lints};
 use table::{Table, table, unknown_value};
@@ -129,7 +127,7 @@ pub(crate) const TOOL_KEYS: &[&str] = &[
     "upstream-tool",
     "upstream-digest",
 ];
-const TYPE_KEYS: &[&str] = &[
+pub(crate) const TYPE_KEYS: &[&str] = &[
     "type",
     "description",
     "enum",
@@ -140,8 +138,19 @@ const TYPE_KEYS: &[&str] = &[
     "schema",
 ];
 /// Keys a parameter or property has beyond a type's: field keys are `TYPE_KEYS` and these.
-const FIELD_ONLY_KEYS: &[&str] = &["required", "default", "rust-name"];
-const TYPE_NAMES: &[&str] = &["string", "integer", "number", "boolean", "array", "object"];
+pub(crate) const FIELD_ONLY_KEYS: &[&str] = &["required", "default", "rust-name"];
+pub(crate) const TYPE_NAMES: &[&str] =
+    &["string", "integer", "number", "boolean", "array", "object"];
+/// The choices of `visibility`, `tier` and `keep-discovered`, as the catalog spells them.
+pub(crate) const VISIBILITIES: [(&str, Visibility); 2] = [
+    ("inline", Visibility::Inline),
+    ("discoverable", Visibility::Discoverable),
+];
+pub(crate) const TIERS: [(&str, Tier); 2] = [("silent", Tier::Silent), ("gated", Tier::Gated)];
+pub(crate) const RETENTIONS: [(&str, Retention); 2] = [
+    ("conversation", Retention::Conversation),
+    ("turn", Retention::Turn),
+];
 
 /// Parses the whole file. Syntax errors stop here (all of them are reported); otherwise
 /// every row is read and every local error recorded.
@@ -272,10 +281,9 @@ fn settings(t: &DeTable<'_>, span: Span, errors: &mut Errors) -> RawSettings {
                 errors,
             )
         }),
-        keep_discovered: t.take("keep-discovered").and_then(|(v, _)| {
-            let options = [Retention::Turn, Retention::Conversation].map(|r| (r.as_str(), r));
-            choice(v, "keep-discovered", &options, errors)
-        }),
+        keep_discovered: t
+            .take("keep-discovered")
+            .and_then(|(v, _)| choice(v, "keep-discovered", &RETENTIONS, errors)),
         language: t.take("language").and_then(|(v, _)| {
             let options = Language::ALL.map(|l| (l.code(), l));
             choice(v, "language", &options, errors)
@@ -336,25 +344,12 @@ fn tool(t: &DeTable<'_>, span: Span, errors: &mut Errors) -> RawTool {
             .take("examples")
             .map(|(v, _)| spanned_strings(v, "examples", errors))
             .unwrap_or_default(),
-        visibility: t.take("visibility").and_then(|(v, _)| {
-            choice(
-                v,
-                "visibility",
-                &[
-                    ("inline", Visibility::Inline),
-                    ("discoverable", Visibility::Discoverable),
-                ],
-                errors,
-            )
-        }),
-        tier: t.take("tier").and_then(|(v, _)| {
-            choice(
-                v,
-                "tier",
-                &[("silent", Tier::Silent), ("gated", Tier::Gated)],
-                errors,
-            )
-        }),
+        visibility: t
+            .take("visibility")
+            .and_then(|(v, _)| choice(v, "visibility", &VISIBILITIES, errors)),
+        tier: t
+            .take("tier")
+            .and_then(|(v, _)| choice(v, "tier", &TIERS, errors)),
         access: t.take("access").and_then(|(v, _)| {
             let levels = Access::ALL.map(|a| (a.as_str(), a));
             choice(v, "access", &levels, errors)

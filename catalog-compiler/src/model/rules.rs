@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use super::Kind;
+use super::{Access, Kind};
 
 /// Whether model providers accept a parameter or property name: 1 to 64 characters of
 /// `A-Z a-z 0-9 _ . -`.
@@ -13,6 +13,13 @@ pub fn is_field_name(name: &str) -> bool {
         && name
             .bytes()
             .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-'))
+}
+
+/// Whether a row at this access level must be gated (`tier = "gated"`): full-access
+/// tools commit or destroy data.
+#[must_use]
+pub fn must_be_gated(access: Access) -> bool {
+    access == Access::FullAccess
 }
 
 impl Kind {
