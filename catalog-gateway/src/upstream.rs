@@ -4,7 +4,7 @@
 //!
 //! The digest of a tool covers its definition as the server sent it. The SDK reads a
 //! `tools/list` result into its own types, which keep only the fields they know, so over
-//! stdio the server's output is also read as it passes ([`Tee`]) and the tools are taken
+//! stdio the server's output is also read as it passes (`Tee`) and the tools are taken
 //! from the raw JSON; over HTTP the SDK's reading is all there is (see [`Upstream::tools`]).
 
 use std::io;

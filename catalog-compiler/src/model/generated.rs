@@ -18,7 +18,7 @@ pub struct GeneratedType {
     pub span: Span,
 }
 
-/// [`Tool::generated_types`] of a row given by its variant, where its name is written, and
+/// [`Tool::generated_types`](super::Tool::generated_types) of a row given by its variant, where its name is written, and
 /// its parameters (none for an `input-schema` row): usable before the row is complete.
 #[must_use]
 pub fn generated_types(variant: &str, name_span: &Span, params: &[Field]) -> Vec<GeneratedType> {
