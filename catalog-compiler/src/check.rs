@@ -1,19 +1,26 @@
 //! Rules across keys and rows, one function each, and the lowering of raw rows into the
 //! model. Every rule records its errors and lets the others run.
+//! The rules that names stay distinct are in `unique`.
 
 use std::collections::HashMap;
 
 use catalog_core::search::Language;
-use catalog_core::{Access, Retention, Tier, Visibility};
+use catalog_core::{Retention, Tier, Visibility};
 
 use crate::diag::{Diagnostic, Errors, Span, line_col};
 use crate::model::{
-    self, Arguments, Catalog, Field, Kind, Policy, Role, Settings, Source, Tool, ToolSpans,
-    Upstream, field_origin,
+    Arguments, Catalog, Field, Kind, Policy, Role, Settings, Source, Tool, ToolSpans, Upstream,
+    must_be_gated,
 };
-use crate::names;
-use crate::parse::{RawCatalog, RawSettings, RawTool, RawUpstream, suggest};
+use crate::parse::{RawCatalog, RawSettings, RawTool, suggest};
 use crate::provider::Provider;
+
+mod unique;
+
+pub(crate) use unique::distinct_fields;
+use unique::{
+    json_names_free, rust_names, type_names, unique_names, unique_upstreams, unique_wire_names,
+};
 
 /// Validates the raw catalog and builds the model; `None` when any rule failed.
 pub(crate) fn lower(source: &str, raw: RawCatalog, errors: &mut Errors) -> Option<Catalog> {
@@ -123,129 +130,6 @@ pub(crate) fn decisions(source: &str, raw: &RawCatalog) -> Decisions {
         ask: roles.ask,
         arguments,
     }
-}
-
-/// Names follow MCP's rule, and no two rows share a name or a Rust identifier.
-/// Returns, per row, its `Tool` variant when its name passed: the rows that did not are
-/// left out of the checks that would only repeat the same mistake (the types named after
-/// them), and out of the skeleton of a catalog with errors.
-fn unique_names(source: &str, rows: &[RawTool], errors: &mut Errors) -> Vec<Option<String>> {
-    let mut passed = vec![None; rows.len()];
-    let mut by_name: HashMap<&str, &Span> = HashMap::new();
-    let mut by_ident: HashMap<String, (&str, &Span)> = HashMap::new();
-    for (i, row) in rows.iter().enumerate() {
-        let Some((name, span)) = &row.name else {
-            if row.seen.has("name") {
-                // Written but not a string, or misspelt: already reported.
-                continue;
-            }
-            errors.push(
-                Diagnostic::new(row.span.start..row.span.start, "a tool row has no `name`")
-                    .help("add `name = \"...\"`: the name the model sees"),
-            );
-            continue;
-        };
-        if !names::is_tool_name(name) {
-            errors.push(
-                Diagnostic::new(span.clone(), format!("`{name}` is not a valid tool name"))
-                    .help("MCP accepts 1 to 128 characters of A-Z a-z 0-9 _ - ."),
-            );
-            continue;
-        }
-        if let Some(first) = by_name.insert(name, span) {
-            let (line, _) = line_col(source, first.start);
-            errors.push(
-                Diagnostic::new(span.clone(), format!("tool `{name}` is declared twice")).help(
-                    format!("the first `{name}` is on line {line}: rename or remove one"),
-                ),
-            );
-            continue;
-        }
-        let ident = row
-            .rust_name
-            .as_ref()
-            .map_or_else(|| names::variant(name), |(r, _)| r.clone());
-        passed[i] = Some(ident.clone());
-        for key in [ident.clone(), names::snake_bare(&ident)] {
-            if let Some((other, first)) = by_ident.insert(key, (name, span))
-                && other != name
-            {
-                let (line, _) = line_col(source, first.start);
-                errors.push(
-                    Diagnostic::new(
-                        span.clone(),
-                        format!("tools `{other}` and `{name}` both become `Tool::{ident}` in Rust"),
-                    )
-                    .help(format!(
-                        "rename one of them, or give one a `rust-name = \"...\"` (`{other}` is on line {line})"
-                    )),
-                );
-                passed[i] = None;
-                break;
-            }
-        }
-    }
-    passed
-}
-
-/// No two rows go on the wire under the same name. [`names::wire_names`] avoids every
-/// clash it can see; what is left (a hashed name that is also another row's name) must be
-/// an error, or one tool would answer for the other. `rows` are the rows whose name passed
-/// [`unique_names`], with where each name is written.
-fn unique_wire_names(source: &str, rows: &[(&str, &Span)], errors: &mut Errors) {
-    let names: Vec<&str> = rows.iter().map(|(n, _)| *n).collect();
-    let wire = names::wire_names(&names);
-    let mut seen: HashMap<&str, (&str, &Span)> = HashMap::new();
-    for (&(name, span), wire_name) in rows.iter().zip(&wire) {
-        let Some((first, first_span)) = seen.insert(wire_name, (name, span)) else {
-            continue;
-        };
-        let (line, _) = line_col(source, first_span.start);
-        errors.push(
-            Diagnostic::new(
-                span.clone(),
-                format!(
-                    "tools `{first}` and `{name}` both go on the wire as `{wire_name}`"
-                ),
-            )
-            .help(format!(
-                "providers that accept only {} characters of A-Z a-z 0-9 _ - could not tell them apart: rename one of them (`{first}` is on line {line})",
-                names::WIRE_NAME_MAX
-            )),
-        );
-    }
-}
-
-/// No two `[[upstream]]` tables share a name. Returns the name of every table that has one
-/// and is not a repeat (the names rows may use), with the upstream when its other keys
-/// had no error.
-fn unique_upstreams(
-    source: &str,
-    raw: Vec<RawUpstream>,
-    errors: &mut Errors,
-) -> Vec<(String, Option<Upstream>)> {
-    let mut out: Vec<(String, Span, Option<Upstream>)> = Vec::new();
-    for u in raw {
-        let Some((name, span)) = u.name else {
-            continue;
-        };
-        if let Some((_, first, _)) = out.iter().find(|(n, _, _)| *n == name) {
-            let (line, _) = line_col(source, first.start);
-            errors.push(
-                Diagnostic::new(span, format!("upstream `{name}` is declared twice")).help(
-                    format!("the first `{name}` is on line {line}: rename or remove one (rows name an upstream by `name`)"),
-                ),
-            );
-            continue;
-        }
-        let upstream = u.transport.map(|transport| Upstream {
-            name: name.clone(),
-            transport,
-            span: u.span,
-        });
-        out.push((name, span, upstream));
-    }
-    out.into_iter().map(|(n, _, u)| (n, u)).collect()
 }
 
 /// Where each row's tool comes from: `upstream` names a declared upstream (not for the
@@ -575,30 +459,6 @@ fn arguments_of(
     }
 }
 
-/// With JSON-argument rows, the generated `ToolCall::Json` variant and `Handler::call_json`
-/// method are taken: a typed row must not take them too.
-fn json_names_free(tools: &[Option<Tool>], errors: &mut Errors) {
-    let tools: Vec<&Tool> = tools.iter().flatten().collect();
-    if tools.iter().all(|t| t.arguments == Arguments::Typed) {
-        return;
-    }
-    for t in tools {
-        let Some(taken) = t.takes_json_item() else {
-            continue;
-        };
-        errors.push(
-            Diagnostic::new(
-                t.name_span.clone(),
-                format!(
-                    "tool `{}` would take the {taken}, which this catalog's JSON-argument rows use",
-                    t.name
-                ),
-            )
-            .help("give the row another Rust name: `rust-name = \"...\"`"),
-        );
-    }
-}
-
 /// What the rules decided about a row: its visibility and its role (each `None` when
 /// missing).
 type Roles = (Option<Visibility>, Option<Role>);
@@ -640,7 +500,9 @@ fn row_rules(row: &RawTool, name: &str, is_ask: bool, errors: &mut Errors) -> Ro
             errors,
         );
     }
-    if let (Some((Tier::Silent, span)), Some(Access::FullAccess)) = (&row.tier, access) {
+    if let (Some((Tier::Silent, span)), Some(level)) = (&row.tier, access)
+        && must_be_gated(level)
+    {
         errors.push(
             Diagnostic::new(span.clone(), format!("tool `{name}` needs full access but runs silently"))
                 .help("full-access tools commit or destroy data: make it `tier = \"gated\"`, or lower its `access`"),
@@ -716,115 +578,4 @@ fn search_tool_rules(row: &RawTool, name: &str, errors: &mut Errors) -> Roles {
         );
     }
     (Some(Visibility::Inline), Some(Role::Search))
-}
-
-/// Fields of one object must stay distinct as Rust identifiers (`dateRange` and `date_range`
-/// would both be `date_range`).
-fn rust_names(fields: &[Field], tool: &str, errors: &mut Errors) {
-    fields_distinct(fields, tool, None, errors);
-}
-
-/// Whether a row's parameters make distinct Rust fields at every depth: what the skeleton
-/// of a catalog with errors asks before it generates a row's argument types.
-pub(crate) fn distinct_fields(fields: &[Field], tool: &str) -> bool {
-    let mut errors = Errors::default();
-    rust_names(fields, tool, &mut errors);
-    errors.is_empty()
-}
-
-/// `rust_names` for the fields of one object; `parent` names the field that holds them
-/// (``parameter `filter` ``), `None` for a tool's parameters.
-fn fields_distinct(fields: &[Field], tool: &str, parent: Option<&str>, errors: &mut Errors) {
-    let mut seen: HashMap<String, &str> = HashMap::new();
-    let kind = if parent.is_some() {
-        "property"
-    } else {
-        "parameter"
-    };
-    for f in fields {
-        let ident = f.ident_bare();
-        if let Some(first) = seen.insert(ident.clone(), &f.name) {
-            let at = parent.map_or_else(String::new, |p| format!(", {p}"));
-            errors.push(
-                Diagnostic::new(
-                    f.span.clone(),
-                    format!(
-                        "in tool `{tool}`{at}: {kind} `{first}` and {kind} `{}` both become the Rust field `{ident}`",
-                        f.name
-                    ),
-                )
-                .help("rename one of them, or give one a `rust-name = \"...\"`"),
-            );
-        }
-        let mut origin = field_origin(kind, &f.name, parent);
-        let mut ty = &f.ty;
-        while let Kind::Array(item) = &ty.kind {
-            ty = item;
-            origin = format!("the items of {origin}");
-        }
-        if let Kind::Object(Some(props)) = &ty.kind {
-            fields_distinct(props, tool, Some(&origin), errors);
-        }
-    }
-}
-
-/// Every type the expansion defines has a name of its own: no two rows or fields generate
-/// the same type, and none takes the name of an item of the API (`Tool`, `ToolSet`, ...).
-/// Checked on the raw rows, so a row with other errors still has its types checked.
-fn type_names<'a>(source: &str, rows: impl Iterator<Item = &'a RawTool>, errors: &mut Errors) {
-    let mut seen: HashMap<String, (&str, String, Span)> = HashMap::new();
-    for row in rows {
-        let Some((name, name_span)) = &row.name else {
-            continue;
-        };
-        let variant = row
-            .rust_name
-            .as_ref()
-            .map_or_else(|| names::variant(name), |(r, _)| r.clone());
-        let params = match (&row.params, &row.input_schema) {
-            (Some((params, _)), None) => &params[..],
-            _ => &[],
-        };
-        for g in model::generated_types(&variant, name_span, params) {
-            if names::RESERVED_TYPES.contains(&g.name.as_str()) {
-                let taken: Vec<String> = names::RESERVED_TYPES
-                    .iter()
-                    .map(|r| format!("`{r}`"))
-                    .collect();
-                errors.push(
-                    Diagnostic::new(
-                        g.span.clone(),
-                        format!(
-                            "in tool `{}`, {} becomes the Rust type `{}`, which the generated API already defines",
-                            name, g.origin, g.name
-                        ),
-                    )
-                    .help(format!(
-                        "rename it, or give it a `rust-name = \"...\"` (a type is named after its tool and field); {} are taken",
-                        taken.join(", ")
-                    )),
-                );
-                continue;
-            }
-            if let Some((first_tool, first, first_span)) = seen.get(&g.name) {
-                let (line, _) = line_col(source, first_span.start);
-                let message = if first_tool == name {
-                    format!(
-                        "in tool `{}`, {first} and {} both become the Rust type `{}`",
-                        name, g.origin, g.name
-                    )
-                } else {
-                    format!(
-                        "{first} of tool `{first_tool}` and {} of tool `{}` both become the Rust type `{}`",
-                        g.origin, name, g.name
-                    )
-                };
-                errors.push(Diagnostic::new(g.span.clone(), message).help(format!(
-                    "rename one of them, or give one a `rust-name = \"...\"` (a type is named after its tool and field; the first is on line {line})"
-                )));
-                continue;
-            }
-            seen.insert(g.name, (name.as_str(), g.origin, g.span));
-        }
-    }
 }

@@ -9,10 +9,12 @@
 
 mod check;
 pub mod diag;
+mod editor_schema;
 mod expand;
 pub mod gemini;
 pub mod import;
 pub mod lint;
+mod lint_config;
 pub mod model;
 pub mod names;
 mod parse;
@@ -24,6 +26,7 @@ mod spec;
 pub mod upstream;
 
 pub use diag::{Diagnostic, Lines, Located, render, render_all};
+pub use editor_schema::editor_schema;
 pub use expand::{Options, expand, skeleton};
 pub use model::{Catalog, Outline};
 pub use shape::schema_shape;

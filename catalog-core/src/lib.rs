@@ -32,7 +32,7 @@ pub use spec::{CallError, Dispatch, Policy, Role, Settings, Tier, ToolSpec, Visi
 pub use verify::{
     AllowAll, BoxFuture, Call, Decision, DenyAll, ErrorClass, Gate, HandledBy, Issue,
     MAX_CHECK_DEPTH, MAX_CHECK_ISSUES, PendingCall, Permission, Proof, Rejection, Verified,
-    VerifiedCall, check, check_output, verify,
+    VerifiedCall, check_output, check_value, verify,
 };
 
 /// Paths the generated code uses, so the calling crate needs no dependency of its own

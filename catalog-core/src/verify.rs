@@ -12,13 +12,13 @@
 //! [`PendingCall`] to approve first). A call parsed any other way ([`Call::parse`]) is a
 //! typed value and nothing more: running one takes a [`Proof`], which only this module makes.
 
-mod check;
 mod keywords;
 mod permission;
 mod rejection;
 mod suggest;
 #[cfg(test)]
 mod tests;
+mod walk;
 pub(crate) mod words;
 
 use alloc::boxed::Box;
@@ -28,9 +28,9 @@ use core::future::Future;
 use core::marker::PhantomData;
 use core::pin::Pin;
 
-pub use check::{MAX_CHECK_DEPTH, MAX_CHECK_ISSUES, check};
 pub use permission::{AllowAll, Decision, DenyAll, Permission};
 pub use rejection::{ErrorClass, Issue, Rejection};
+pub use walk::{MAX_CHECK_DEPTH, MAX_CHECK_ISSUES, check_value};
 
 use crate::{Access, Caller, Discovery, Dispatch, Map, Reach, Tier, ToolId, Value};
 
@@ -41,6 +41,12 @@ pub trait Call: Sized {
     type Tool: ToolId;
 
     /// Parses arguments, already checked against `tool`'s input shape, into the typed call.
+    ///
+    /// This is the verifier's last step, not the generated `ToolCall::parse(name,
+    /// arguments)`: that one resolves a name and checks nothing but the Rust type, for code
+    /// that builds calls by hand, so it fails with a [`CallError`](crate::CallError) that
+    /// says which. Here the tool is resolved and the shape passed already, so the only
+    /// failure left is a message, which [`verify`] turns into a [`Rejection`].
     ///
     /// # Errors
     /// Where and why, should the arguments still not fit the Rust type.
@@ -82,7 +88,9 @@ pub trait HandledBy<H: ?Sized>: Call {
     ) -> Dispatch<BoxFuture<'h, Result<Value, Self::Error>>, Self::Search>;
 }
 
-/// Who is calling, with what decides which tools they may reach.
+/// Who is calling, with what decides which tools they may reach: the gate a call passes
+/// before its arguments are checked. Not the gated tier ([`Tier::Gated`]), which asks the
+/// application's [`Permission`] after.
 pub enum Gate<'g, 'd, T, const W: usize> {
     /// The application's chat agent: it may call what its discovery state has active.
     Chat(&'g Discovery<'d, T, W>),
@@ -284,11 +292,11 @@ pub fn verify<C: Call, const W: usize>(
     if arguments.is_null() {
         arguments = Value::Object(Map::new());
     }
-    let (issues, total) = check::check_counted(&spec.input, &arguments, check::Subject::Arguments);
+    let (issues, total) = walk::check_counted(&spec.input, &arguments, words::Subject::Arguments);
     if !issues.is_empty() {
         return Err(Rejection::arguments(spec.name, issues, total));
     }
-    check::canonicalize(&spec.input, &mut arguments, 0);
+    walk::canonicalize(&spec.input, &mut arguments, 0);
     let parse = |arguments| C::parse(tool, arguments).map_err(|e| Rejection::parse(spec.name, &e));
     let caller = gate.caller();
     if spec.tier != Some(Tier::Gated) {
@@ -334,7 +342,7 @@ pub fn check_output<T: ToolId>(tool: T, result: &Value) -> Result<(), Rejection>
     let Some(output) = &tool.spec().output else {
         return Ok(());
     };
-    let (issues, total) = check::check_counted(output, result, check::Subject::Result);
+    let (issues, total) = walk::check_counted(output, result, words::Subject::Result);
     if issues.is_empty() {
         Ok(())
     } else {

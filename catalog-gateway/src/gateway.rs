@@ -13,7 +13,7 @@ use catalog_core::{
     ToolId, ToolSet, Value, Verified, Visibility, check_output, verify,
 };
 use catalog_mcp::calls::refuse;
-use catalog_mcp::{Answer, Asker, Gated};
+use catalog_mcp::{Answer, Asker, GatedPolicy};
 use rmcp::ErrorData;
 use rmcp::model::{self, CallToolResult, ContentBlock};
 use rmcp::service::{Peer, RoleServer};
@@ -60,7 +60,7 @@ pub struct Gateway {
     snapshot: Snapshot,
     /// Every client session, told when the listing changes.
     peers: Mutex<Vec<Peer<RoleServer>>>,
-    gated: Gated,
+    gated: GatedPolicy,
     discoverable: Discoverable,
     info: Info<'static, Row, WORDS>,
 }
@@ -83,7 +83,7 @@ impl Gateway {
     pub async fn start(
         loaded: &'static Loaded,
         snapshot: Snapshot,
-        gated: Gated,
+        gated: GatedPolicy,
         discoverable: Discoverable,
         retry: Duration,
     ) -> Arc<Gateway> {
@@ -135,7 +135,7 @@ impl Gateway {
 
     /// The gated-tool policy.
     #[must_use]
-    pub fn gated(&self) -> Gated {
+    pub fn gated(&self) -> GatedPolicy {
         self.gated
     }
 
@@ -237,7 +237,7 @@ impl Gateway {
                 issues: Vec::new(),
             });
         }
-        let shown = (self.gated == Gated::Ask).then(|| arguments.clone());
+        let shown = (self.gated == GatedPolicy::Ask).then(|| arguments.clone());
         let mut policy = self.gated;
         let call = match verify::<Forward, 1>(Gate::Mcp(level), name, arguments, &mut policy) {
             Ok(Verified::Run(call)) => call,
@@ -293,7 +293,7 @@ impl Gateway {
         } else {
             arguments
         };
-        let issues = catalog_core::check(&search.spec().input, &arguments);
+        let issues = catalog_core::check_value(&search.spec().input, &arguments);
         if !issues.is_empty() {
             return refuse(&Rejection::invalid_arguments(search, issues));
         }

@@ -73,7 +73,7 @@ struct Setup {
     snapshot: Snapshot,
     transport: Transport,
     tokens: Option<Arc<Tokens>>,
-    gated: catalog_mcp::Gated,
+    gated: catalog_mcp::GatedPolicy,
     discoverable: Discoverable,
     retry: Duration,
 }

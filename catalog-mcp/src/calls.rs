@@ -16,7 +16,7 @@ use catalog_core::{Access, Catalog, Dispatch, Gate, HandledBy, Rejection, Value,
 use rmcp::ErrorData;
 use rmcp::model::{CallToolResult, ContentBlock, ErrorCode};
 
-use crate::gate::{Answer, Asker, Gated};
+use crate::gate::{Answer, Asker, GatedPolicy};
 use crate::identity::Identity;
 use crate::listing::Listing;
 
@@ -25,7 +25,7 @@ use crate::listing::Listing;
 pub struct Tools<C: Catalog<W>, H, const W: usize> {
     handler: H,
     listing: Listing<C, W>,
-    gated: Gated,
+    gated: GatedPolicy,
     identity: Identity,
     catalog: PhantomData<fn() -> C>,
 }
@@ -40,7 +40,7 @@ impl<C: Catalog<W>, H, const W: usize> Tools<C, H, W> {
         clippy::needless_pass_by_value,
         reason = "the catalog is a unit struct, taken by value only so that its type names `W`"
     )]
-    pub fn new(catalog: C, handler: H, gated: Gated) -> Self {
+    pub fn new(catalog: C, handler: H, gated: GatedPolicy) -> Self {
         let _ = catalog;
         Tools {
             handler,
@@ -72,7 +72,7 @@ impl<C: Catalog<W>, H, const W: usize> Tools<C, H, W> {
 
     /// The gated-tool policy.
     #[must_use]
-    pub fn gated(&self) -> Gated {
+    pub fn gated(&self) -> GatedPolicy {
         self.gated
     }
 
@@ -114,7 +114,7 @@ where
         asker: &impl Asker<C::Tool>,
     ) -> Result<CallToolResult, ErrorData> {
         // Kept for the question only: the verifier takes the arguments.
-        let shown = (self.gated == Gated::Ask).then(|| arguments.clone());
+        let shown = (self.gated == GatedPolicy::Ask).then(|| arguments.clone());
         let mut policy = self.gated;
         let call = match C::verify(Gate::Mcp(level), name, arguments, &mut policy) {
             Ok(Verified::Run(call)) => call,

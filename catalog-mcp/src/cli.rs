@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use catalog_core::Access;
 
-use crate::gate::Gated;
+use crate::gate::GatedPolicy;
 
 /// What `--help` prints, and what follows an error: `program` is the binary's name.
 #[must_use]
@@ -55,7 +55,7 @@ pub struct Options {
     /// Where it listens.
     pub transport: Transport,
     /// The gated-tool policy.
-    pub gated: Gated,
+    pub gated: GatedPolicy,
 }
 
 /// What the command line asks for.
@@ -104,7 +104,7 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, String> 
             }
             "--gated" => {
                 let v = value()?;
-                let policy = Gated::parse(&v)
+                let policy = GatedPolicy::parse(&v)
                     .ok_or_else(|| format!("--gated {v}: use ask, deny or allow"))?;
                 once(&mut gated, policy, "--gated")?;
             }
@@ -186,7 +186,7 @@ mod tests {
                 transport: Transport::Stdio {
                     access: Access::ReadOnly
                 },
-                gated: Gated::Ask
+                gated: GatedPolicy::Ask
             }))
         );
         assert_eq!(
@@ -195,7 +195,7 @@ mod tests {
                 transport: Transport::Stdio {
                     access: Access::FullAccess
                 },
-                gated: Gated::Deny
+                gated: GatedPolicy::Deny
             }))
         );
         assert_eq!(
@@ -205,7 +205,7 @@ mod tests {
                     address: "[::1]:0".parse().unwrap(),
                     tokens: PathBuf::from("t.toml")
                 },
-                gated: Gated::Allow
+                gated: GatedPolicy::Allow
             }))
         );
         assert_eq!(parse_str("--access read-only --help"), Ok(Command::Help));

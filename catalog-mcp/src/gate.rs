@@ -9,7 +9,7 @@ use catalog_core::{Caller, Decision, Permission, ToolId, Value};
 /// What happens to a call of a gated tool (`--gated`), once it passed the level and
 /// argument checks.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
-pub enum Gated {
+pub enum GatedPolicy {
     /// Refuse it.
     Deny,
     /// Run it.
@@ -20,28 +20,28 @@ pub enum Gated {
     Ask,
 }
 
-impl Gated {
+impl GatedPolicy {
     /// Every policy, as the command line lists them.
-    pub const ALL: [Gated; 3] = [Gated::Deny, Gated::Allow, Gated::Ask];
+    pub const ALL: [GatedPolicy; 3] = [GatedPolicy::Deny, GatedPolicy::Allow, GatedPolicy::Ask];
 
     /// The policy as `--gated` spells it.
     #[must_use]
     pub const fn as_str(self) -> &'static str {
         match self {
-            Gated::Deny => "deny",
-            Gated::Allow => "allow",
-            Gated::Ask => "ask",
+            GatedPolicy::Deny => "deny",
+            GatedPolicy::Allow => "allow",
+            GatedPolicy::Ask => "ask",
         }
     }
 
-    /// Parses the spelling of [`Gated::as_str`].
+    /// Parses the spelling of [`GatedPolicy::as_str`].
     #[must_use]
-    pub fn parse(s: &str) -> Option<Gated> {
-        Gated::ALL.into_iter().find(|g| g.as_str() == s)
+    pub fn parse(s: &str) -> Option<GatedPolicy> {
+        GatedPolicy::ALL.into_iter().find(|g| g.as_str() == s)
     }
 }
 
-impl fmt::Display for Gated {
+impl fmt::Display for GatedPolicy {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
     }
@@ -49,12 +49,12 @@ impl fmt::Display for Gated {
 
 /// The verifier's permission hook is the same for chat and MCP; here it says what the
 /// policy says, whoever calls and whichever catalog's tool it is.
-impl<T> Permission<T> for Gated {
+impl<T> Permission<T> for GatedPolicy {
     fn decide(&mut self, _: Caller, _: T, _: &Value) -> Decision {
         match self {
-            Gated::Deny => Decision::Deny,
-            Gated::Allow => Decision::Allow,
-            Gated::Ask => Decision::Ask,
+            GatedPolicy::Deny => Decision::Deny,
+            GatedPolicy::Allow => Decision::Allow,
+            GatedPolicy::Ask => Decision::Ask,
         }
     }
 }

@@ -73,7 +73,7 @@ pub mod tokens;
 pub use rmcp;
 
 pub use calls::Tools;
-pub use gate::{Answer, Asker, Gated, NoAsker};
+pub use gate::{Answer, Asker, GatedPolicy, NoAsker};
 pub use handler::{CatalogServer, Granted, Level};
 pub use identity::{Identity, VERSION};
 pub use program::{Flag, main, main_with};

@@ -8,7 +8,7 @@ use catalog_core::{Access, Value};
 use catalog_mcp::rmcp::ErrorData;
 use catalog_mcp::rmcp::ServerHandler;
 use catalog_mcp::rmcp::model::CallToolResult;
-use catalog_mcp::{Answer, Asker, CatalogServer, Gated, Identity, Level, NoAsker, Tools};
+use catalog_mcp::{Answer, Asker, CatalogServer, GatedPolicy, Identity, Level, NoAsker, Tools};
 use serde_json::json;
 
 catalog_macros::catalog!("examples/tracker/catalog.toml");
@@ -21,7 +21,7 @@ mod common;
 use common::report::{check_listed_names, check_probes, probe_in_process};
 use issues::Issues;
 
-fn tools(gated: Gated) -> Tools<Catalog, Issues, { Catalog::WORDS }> {
+fn tools(gated: GatedPolicy) -> Tools<Catalog, Issues, { Catalog::WORDS }> {
     Tools::new(Catalog, Issues::new(), gated)
 }
 
@@ -89,7 +89,7 @@ impl Asker<Tool> for Recorder {
 
 #[test]
 fn every_tool_at_every_level_is_listed_and_reached_as_the_tables_say() {
-    let tools = tools(Gated::Deny);
+    let tools = tools(GatedPolicy::Deny);
     for level in Access::ALL {
         let report = probe_in_process(&tools, level);
         check_listed_names(Catalog, &report, level);
@@ -104,7 +104,7 @@ fn every_tool_at_every_level_is_listed_and_reached_as_the_tables_say() {
 
 #[test]
 fn the_listing_carries_the_rows_hints_and_object_outputs_only() {
-    let tools = tools(Gated::Deny);
+    let tools = tools(GatedPolicy::Deny);
     for listed in tools.list(Access::FullAccess).iter() {
         let tool = Tool::from_name(&listed.name).expect("a tool of the catalog");
         let hints = listed.annotations.as_ref().expect("every tool has hints");
@@ -143,7 +143,7 @@ fn the_listing_carries_the_rows_hints_and_object_outputs_only() {
 
 #[test]
 fn the_rejection_travels_whole_in_the_error_data() {
-    let tools = tools(Gated::Deny);
+    let tools = tools(GatedPolicy::Deny);
     let error = call(
         &tools,
         Access::ReadOnly,
@@ -165,11 +165,11 @@ fn the_rejection_travels_whole_in_the_error_data() {
 #[test]
 fn the_gated_policy_decides_and_silent_tools_are_never_asked_about() {
     for (gated, answer, closes) in [
-        (Gated::Deny, Answer::Approved, false),
-        (Gated::Allow, Answer::Refused, true),
-        (Gated::Ask, Answer::Approved, true),
-        (Gated::Ask, Answer::Refused, false),
-        (Gated::Ask, Answer::Unasked, false),
+        (GatedPolicy::Deny, Answer::Approved, false),
+        (GatedPolicy::Allow, Answer::Refused, true),
+        (GatedPolicy::Ask, Answer::Approved, true),
+        (GatedPolicy::Ask, Answer::Refused, false),
+        (GatedPolicy::Ask, Answer::Unasked, false),
     ] {
         let what = format!("{gated} / {answer:?}");
         let tools = tools(gated);
@@ -191,7 +191,7 @@ fn the_gated_policy_decides_and_silent_tools_are_never_asked_about() {
             &asker,
         );
         // The question shows the arguments as the client sent them, before defaults.
-        let expected = if gated == Gated::Ask {
+        let expected = if gated == GatedPolicy::Ask {
             vec![(Tool::CloseIssue, json!({"number": 1}))]
         } else {
             Vec::new()
@@ -222,7 +222,7 @@ fn the_gated_policy_decides_and_silent_tools_are_never_asked_about() {
 
 #[test]
 fn handler_failures_are_tool_errors_that_change_nothing() {
-    let tools = tools(Gated::Allow);
+    let tools = tools(GatedPolicy::Allow);
     let before = issue(&tools, 1);
     for (name, arguments, says) in [
         (
@@ -270,7 +270,7 @@ fn handler_failures_are_tool_errors_that_change_nothing() {
 #[test]
 fn the_server_introduces_itself_as_told() {
     let default = CatalogServer::new(
-        std::sync::Arc::new(tools(Gated::Ask)),
+        std::sync::Arc::new(tools(GatedPolicy::Ask)),
         Level::Fixed(Access::ReadOnly),
     );
     let info = default.get_info();
@@ -282,7 +282,7 @@ fn the_server_introduces_itself_as_told() {
             "This connection has the read-only access level; tools/list shows exactly the tools it may call."
         )
     );
-    let named = tools(Gated::Ask).with_identity(
+    let named = tools(GatedPolicy::Ask).with_identity(
         Identity::new("tracker-mcp", "2.0.0").with_instructions("Issues of the team's tracker."),
     );
     let info = CatalogServer::new(std::sync::Arc::new(named), Level::PerRequest).get_info();

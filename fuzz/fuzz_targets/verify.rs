@@ -7,7 +7,7 @@
 
 use std::sync::LazyLock;
 
-use catalog_core::{MAX_CHECK_ISSUES, Shape, ToolSpec, Value, check};
+use catalog_core::{MAX_CHECK_ISSUES, Shape, ToolSpec, Value, check_value};
 use libfuzzer_sys::fuzz_target;
 
 static SHAPES: LazyLock<Vec<(&'static str, &'static Shape)>> = LazyLock::new(|| {
@@ -36,7 +36,7 @@ fuzz_target!(|data: &[u8]| {
         return;
     };
     let (tool, shape) = SHAPES[usize::from(pick) % SHAPES.len()];
-    let issues = check(shape, &value);
+    let issues = check_value(shape, &value);
     assert!(
         issues.len() <= MAX_CHECK_ISSUES + 1,
         "{tool}: {} issues",
@@ -53,5 +53,5 @@ fuzz_target!(|data: &[u8]| {
         );
     }
     // The same value, checked again, gets the same verdict.
-    assert_eq!(check(shape, &value), issues, "{tool}: not deterministic");
+    assert_eq!(check_value(shape, &value), issues, "{tool}: not deterministic");
 });

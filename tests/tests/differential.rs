@@ -4,9 +4,9 @@
 //! verifier leaves unchecked must never see it refuse a value the reference accepts.
 //!
 //! The shape is the compiler's own reading of the schema ([`catalog_compiler::schema_shape`],
-//! what an `input-schema` row gets), checked by the core's [`catalog_core::check`].
+//! what an `input-schema` row gets), checked by the core's [`catalog_core::check_value`].
 
-use catalog_core::check;
+use catalog_core::check_value;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
 use serde_json::{Map, Value, json};
@@ -467,7 +467,7 @@ fn compare(schema: &Value, seed: u64, exact: bool, tally: &mut Tally) -> Result<
     for _ in 0..VALUES {
         let value = sample(schema, schema, &mut rng, 0);
         let valid = reference.is_valid(&value);
-        let issues = check(&shape, &value);
+        let issues = check_value(&shape, &value);
         tally.tried += 1;
         tally.valid += usize::from(valid);
         if valid && !issues.is_empty() {

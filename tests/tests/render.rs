@@ -2,6 +2,7 @@
 //! snapshots; every documented limit of every provider; the same on the 1,853 real tools
 //! of the BFCL data set; and the real validators of Bedrock (botocore), MCP (the official
 //! SDK) and Gemini (google-genai, Google's official SDK) run over the output.
+//! Over 600 lines: one case per provider limit, sharing the rendering helpers.
 //!
 //! The validators are Python scripts in `tests/peers/`, run with the interpreter named by
 //! `CATALOG_PEER_PYTHON` (one with `pip install botocore mcp google-genai`). Without it the

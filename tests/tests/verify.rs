@@ -7,7 +7,7 @@ use app_catalog::{Catalog, Tool, ToolCall};
 use catalog_core::shape::Shape;
 use catalog_core::{
     Access, AllowAll, Caller, Decision, DenyAll, Discovery, ErrorClass, Gate, Info, Map, Rejection,
-    Value, Verified, check, check_output, verify,
+    Value, Verified, check_output, check_value, verify,
 };
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
@@ -427,7 +427,7 @@ fn verify_never_panics_and_accepts_exactly_what_the_check_passes() {
                 assert_eq!(t, tool);
                 Decision::Allow
             };
-            let issues = check(
+            let issues = check_value(
                 &spec.input,
                 &if arguments.is_null() {
                     json!({})

@@ -4,13 +4,14 @@
 //! `eval-search`) are `cargo catalog`'s, from the `cargo-catalog` library, run with this
 //! repository's defaults: the example catalog at the root, from any folder of the
 //! workspace. The rest are the project's chores: `test` (every test with its protocol
-//! peers), `gen-catalog`, `bench-scale` and `eval-languages`.
+//! peers), `codegen`, `gen-catalog`, `bench-scale` and `eval-languages`.
 
 use std::path::Path;
 use std::process::ExitCode;
 
 use cargo_catalog::{Command, Defaults, Flags, Usage};
 
+mod codegen;
 mod r#gen;
 mod languages;
 mod scale;
@@ -41,7 +42,10 @@ commands:
         out.push_str(&command.help(name));
     }
     out.push_str(
-        "  gen-catalog --tools N --out FILE [--seed S] [--queries FILE.jsonl] [--arguments typed|json]
+        "  codegen
+      writes the generated files (catalog.schema.json, the editor schema of catalog.toml)
+      from the compiler's tables; a test fails until it is run after they change
+  gen-catalog --tools N --out FILE [--seed S] [--queries FILE.jsonl] [--arguments typed|json]
       a synthetic catalog of N rows, the same for the same seed, and requests to search it;
       --arguments json gives every row verified JSON arguments, as an imported catalog
   bench-scale [--sizes 100,1853,10000,25519] [--runs 3] [--seed 1] [--budget-minutes 90]
@@ -86,6 +90,7 @@ fn run(args: &[String]) -> Result<ExitCode, Usage> {
         return catalog_command.run(rest, &Defaults::in_dir(root));
     }
     match command.as_str() {
+        "codegen" => codegen::run(rest),
         "gen-catalog" => r#gen::run(&Flags::parse(rest)?),
         "bench-scale" => scale::run(&Flags::parse(rest)?),
         "eval-languages" => languages::run(&Flags::parse(rest)?),

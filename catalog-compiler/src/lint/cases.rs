@@ -1,4 +1,5 @@
 //! One case per lint and per `[lints]` rule: what fires, where, and what does not.
+//! Over 600 lines: a list of independent cases sharing two helpers; read one test at a time.
 
 use super::*;
 use crate::TEST_HEAD as HEAD;

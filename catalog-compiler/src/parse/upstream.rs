@@ -5,7 +5,9 @@
 use toml::Spanned;
 use toml::de::{DeTable, DeValue};
 
-use super::{At, Seen, Table, string, table, wrong_type};
+use super::At;
+use super::table::{Seen, Table, table};
+use super::values::{string, wrong_type};
 use crate::diag::{Diagnostic, Errors, Span};
 use crate::model::Transport;
 use crate::upstream;

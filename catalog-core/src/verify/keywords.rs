@@ -5,7 +5,7 @@ use alloc::format;
 use alloc::string::String;
 
 use super::ErrorClass;
-use super::check::Walk;
+use super::walk::Walk;
 use super::words::{describe, number, place};
 use crate::Value;
 use crate::shape::{Bounds, Rules, Shape};
@@ -152,10 +152,10 @@ mod tests {
     use serde_json::json;
 
     use crate::shape::{Bounds, Defs, Object, Property, Rules, Shape};
-    use crate::{Value, check};
+    use crate::{Value, check_value};
 
     fn messages(shape: &Shape, value: &Value) -> Vec<String> {
-        check(shape, value)
+        check_value(shape, value)
             .into_iter()
             .map(|i| i.path + " | " + &i.message)
             .collect()
@@ -217,7 +217,7 @@ mod tests {
 
     #[test]
     fn a_recursive_model_is_checked_at_every_level() {
-        assert!(check(&TREE, &json!({"name": "a", "children": [{"name": "b"}]})).is_empty());
+        assert!(check_value(&TREE, &json!({"name": "a", "children": [{"name": "b"}]})).is_empty());
         assert_eq!(
             messages(
                 &TREE,
@@ -246,13 +246,13 @@ mod tests {
             messages(short, &json!("😀😀😀😀")),
             [" | the arguments has 4 characters; it must have at most 3"]
         );
-        assert!(check(short, &json!("😀😀😀")).is_empty());
+        assert!(check_value(short, &json!("😀😀😀")).is_empty());
         assert_eq!(
             messages(&TAGS, &json!({"tags": []})),
             ["/tags | `/tags` has 0 items; it must have at least 1"]
         );
         let levels = Shape::Enum(&["1", "2", "null"]);
-        assert!(check(&levels, &json!(2.0)).is_empty(), "2.0 is 2");
+        assert!(check_value(&levels, &json!(2.0)).is_empty(), "2.0 is 2");
         assert_eq!(
             messages(&levels, &json!(3)),
             [" | the arguments: expected one of 1, 2, null, got the number 3"]
@@ -266,7 +266,7 @@ mod tests {
     #[test]
     fn keywords_without_a_type_hold_for_their_own_type_only() {
         let untyped = Shape::Rules(&OBJECT);
-        assert!(check(&untyped, &json!("text")).is_empty());
+        assert!(check_value(&untyped, &json!("text")).is_empty());
         assert_eq!(
             messages(&untyped, &json!({})),
             ["/a | missing required parameter `a` (any value)"]
@@ -276,9 +276,12 @@ mod tests {
     #[test]
     fn integers_may_be_larger_than_64_bits_unless_typed() {
         let integer = Shape::Integer(Bounds::NONE);
-        assert!(check(&integer, &json!(u64::MAX)).is_empty());
-        assert!(check(&integer, &json!(1.5e20)).is_empty());
-        assert_eq!(check(&Shape::Int64(Bounds::NONE), &json!(1.5e20)).len(), 1);
+        assert!(check_value(&integer, &json!(u64::MAX)).is_empty());
+        assert!(check_value(&integer, &json!(1.5e20)).is_empty());
+        assert_eq!(
+            check_value(&Shape::Int64(Bounds::NONE), &json!(1.5e20)).len(),
+            1
+        );
         assert_eq!(
             messages(&integer, &json!(1.5)),
             [" | the arguments: expected an integer, got the number 1.5"]

@@ -111,7 +111,7 @@ impl Rejection {
         }
     }
 
-    /// Arguments of `tool` that do not fit its input shape, as [`check`](super::check)
+    /// Arguments of `tool` that do not fit its input shape, as [`check_value`](super::check_value)
     /// found the issues: the rejection the verifier itself gives such a call.
     #[must_use]
     pub fn invalid_arguments<T: ToolId>(tool: T, issues: Vec<Issue>) -> Rejection {

@@ -4,10 +4,18 @@ use alloc::format;
 use alloc::string::{String, ToString};
 use core::fmt::Write as _;
 
-use super::check::Subject;
 use super::suggest::closest;
 use crate::Value;
 use crate::shape::Object;
+
+/// What the checked value is, for the words of the messages.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub(super) enum Subject {
+    /// A call's arguments: top-level properties are "parameters".
+    Arguments,
+    /// A handler's result.
+    Result,
+}
 
 /// Longest string or key quoted in a message; longer ones are cut, the pointer stays exact.
 const QUOTE_CHARS: usize = 40;

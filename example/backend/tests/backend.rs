@@ -1,6 +1,7 @@
 //! The backend driven the way the agent loop drives it: a tool name and JSON arguments
 //! verified into a generated `ToolCall`, then run on the backend as `Handler`, on a
 //! database file in a temporary folder.
+//! Over 600 lines: independent cases sharing one fixture; read one test at a time.
 
 mod common;
 

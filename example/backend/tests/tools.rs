@@ -2,6 +2,7 @@
 //! against a database file: runSql, the schema and index tools, CSV import and export,
 //! findReplace, saved specs, vectorSearch, proposeChart and the time zone; and one
 //! valid call of every tool, none of which may fail.
+//! Over 600 lines: one section per tool, sharing one fixture.
 
 mod common;
 

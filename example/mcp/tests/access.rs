@@ -12,14 +12,14 @@ use app_catalog::{Catalog, Tool};
 use catalog_core::{Access, Value};
 use catalog_mcp::rmcp::ErrorData;
 use catalog_mcp::rmcp::model::CallToolResult;
-use catalog_mcp::{Answer, Asker, Gated, NoAsker};
+use catalog_mcp::{Answer, Asker, GatedPolicy, NoAsker};
 use serde_json::json;
 
 use common::report::{check_listed_names, check_probes, probe_in_process};
 
 type Tools = catalog_mcp::Tools<Catalog, Backend, { Catalog::WORDS }>;
 
-fn tools(gated: Gated) -> Tools {
+fn tools(gated: GatedPolicy) -> Tools {
     let clock = FixedClock::at("2025-03-14T09:30:00+01:00", "Europe/Berlin").unwrap();
     Tools::new(Catalog, Backend::with_clock(clock), gated)
 }
@@ -79,7 +79,7 @@ impl Asker<Tool> for Recorder {
 
 #[test]
 fn every_tool_at_every_level_is_listed_and_reached_as_the_tables_say() {
-    let tools = tools(Gated::Deny);
+    let tools = tools(GatedPolicy::Deny);
     for level in Access::ALL {
         let report = probe_in_process(&tools, level);
         check_listed_names(Catalog, &report, level);
@@ -90,7 +90,7 @@ fn every_tool_at_every_level_is_listed_and_reached_as_the_tables_say() {
 
 #[test]
 fn the_rejection_travels_whole_in_the_error_data() {
-    let tools = tools(Gated::Deny);
+    let tools = tools(GatedPolicy::Deny);
     let error = call(
         &tools,
         Access::ReadOnly,
@@ -111,11 +111,11 @@ fn the_rejection_travels_whole_in_the_error_data() {
 #[test]
 fn the_gated_policy_decides_and_silent_tools_are_never_asked_about() {
     for (gated, answer, commits) in [
-        (Gated::Deny, Answer::Approved, false),
-        (Gated::Allow, Answer::Refused, true),
-        (Gated::Ask, Answer::Approved, true),
-        (Gated::Ask, Answer::Refused, false),
-        (Gated::Ask, Answer::Unasked, false),
+        (GatedPolicy::Deny, Answer::Approved, false),
+        (GatedPolicy::Allow, Answer::Refused, true),
+        (GatedPolicy::Ask, Answer::Approved, true),
+        (GatedPolicy::Ask, Answer::Refused, false),
+        (GatedPolicy::Ask, Answer::Unasked, false),
     ] {
         let what = format!("{gated} / {answer:?}");
         let tools = tools(gated);
@@ -124,7 +124,7 @@ fn the_gated_policy_decides_and_silent_tools_are_never_asked_about() {
             &tools,
             Access::FullAccess,
             "stageItem",
-            insert("Gated"),
+            insert("GatedPolicy"),
             &asker,
         )
         .unwrap();
@@ -137,7 +137,7 @@ fn the_gated_policy_decides_and_silent_tools_are_never_asked_about() {
             &asker,
         );
         let questions = asker.asked.lock().unwrap().clone();
-        if gated == Gated::Ask {
+        if gated == GatedPolicy::Ask {
             assert_eq!(
                 questions,
                 [(Tool::CommitStaged, json!({"message": "m"}))],
@@ -163,7 +163,7 @@ fn the_gated_policy_decides_and_silent_tools_are_never_asked_about() {
 
 #[test]
 fn failed_calls_are_tool_errors_and_lose_nothing_staged() {
-    let tools = tools(Gated::Deny);
+    let tools = tools(GatedPolicy::Deny);
     call(
         &tools,
         Access::ReadAndStage,
@@ -211,7 +211,7 @@ fn failed_calls_are_tool_errors_and_lose_nothing_staged() {
 
 #[test]
 fn results_are_text_and_structured_when_the_listing_declares_an_output() {
-    let tools = tools(Gated::Deny);
+    let tools = tools(GatedPolicy::Deny);
     let rows = call(
         &tools,
         Access::ReadOnly,
@@ -234,7 +234,7 @@ fn results_are_text_and_structured_when_the_listing_declares_an_output() {
 
 #[test]
 fn concurrent_callers_stage_every_change_once() {
-    let tools = tools(Gated::Deny);
+    let tools = tools(GatedPolicy::Deny);
     let (threads, each) = (8, 40);
     std::thread::scope(|scope| {
         for t in 0..threads {

@@ -9,6 +9,8 @@
 //! `std` paths (`Cow`, `String`, `ToString`, `min`) are `alloc`'s and `core`'s, and the files name their
 //! runtime through `super::` instead of a `snowball` crate. Regenerate by copying the same
 //! files from a newer release with those edits.
+//! The runtime's two files name each other (an `Among` entry holds a routine over
+//! `SnowballEnv`, which searches `Among` tables), as published: the one module cycle kept.
 //!
 //! English keeps its own hand-written stemmer (`../stem.rs`): it works in place without
 //! allocating, and every query of an English catalog runs it.

@@ -10,7 +10,7 @@ use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt::Write as _;
 
-use super::words::{describe, noun, number, place, push_segment, unknown};
+use super::words::{Subject, describe, noun, number, place, push_segment, unknown};
 use super::{ErrorClass, Issue};
 use crate::Value;
 use crate::shape::{Object, Shape};
@@ -31,20 +31,11 @@ pub const MAX_CHECK_DEPTH: usize = 64;
 /// Messages speak of the arguments of a call (`missing required parameter ...`); at most
 /// [`MAX_CHECK_ISSUES`] are built, and one more issue then counts the rest.
 #[must_use]
-pub fn check(shape: &Shape, value: &Value) -> Vec<Issue> {
+pub fn check_value(shape: &Shape, value: &Value) -> Vec<Issue> {
     check_counted(shape, value, Subject::Arguments).0
 }
 
-/// What the checked value is, for the words of the messages.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub(super) enum Subject {
-    /// A call's arguments: top-level properties are "parameters".
-    Arguments,
-    /// A handler's result.
-    Result,
-}
-
-/// [`check`] with its subject, and the number of issues found (past the cap included).
+/// [`check_value`] with its subject, and the number of issues found (past the cap included).
 pub(super) fn check_counted(shape: &Shape, value: &Value, subject: Subject) -> (Vec<Issue>, usize) {
     let mut walk = Walk::new(subject);
     walk.value(shape, value, &mut String::new(), 0);
@@ -54,7 +45,7 @@ pub(super) fn check_counted(shape: &Shape, value: &Value, subject: Subject) -> (
 
 /// Rewrites whole numbers written as floats (`2.0`) to integers wherever the shape wants an
 /// integer, so the typed call (`i64`) accepts what the check accepted. Call it only on a
-/// value [`check`] passed.
+/// value [`check_value`] passed.
 pub(super) fn canonicalize(shape: &Shape, value: &mut Value, depth: usize) {
     rewrite(shape, &[], value, depth);
 }

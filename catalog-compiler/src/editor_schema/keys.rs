@@ -1,0 +1,402 @@
+//! What each key of `catalog.toml` means to an editor: its description and the JSON
+//! Schema of its value, by table. Which keys there are, in which order, is the parser's
+//! key tables'; the choices of every enum are the model's.
+
+#![allow(clippy::too_many_lines, reason = "one entry per key of the format")]
+
+use catalog_core::Access;
+use catalog_core::search::Language;
+use serde_json::{Value, json};
+
+use crate::model::{Arguments, Settings};
+use crate::parse::{RETENTIONS, TIERS, TYPE_NAMES, VISIBILITIES};
+use crate::provider::Provider;
+
+/// The top-level tables.
+pub(super) fn top(key: &str) -> Option<Value> {
+    Some(match key {
+        "settings" => json!({
+            "description": "Catalog-wide settings: which rows are the search and ask tools, and search limits.",
+            "allOf": [
+                {
+                    "$ref": "#/definitions/settings"
+                }
+            ]
+        }),
+        "lints" => json!({
+            "description": "Lint levels and settings: which checks of a valid catalog warn, fail the build, or are off.",
+            "allOf": [
+                {
+                    "$ref": "#/definitions/lints"
+                }
+            ]
+        }),
+        "upstream" => json!({
+            "description": "Live MCP servers whose tools the catalog serves, one [[upstream]] table each; rows name one with `upstream`.",
+            "type": "array",
+            "items": {
+                "$ref": "#/definitions/upstream"
+            }
+        }),
+        "tool" => json!({
+            "description": "The tools, one [[tool]] row each.",
+            "type": "array",
+            "items": {
+                "$ref": "#/definitions/tool"
+            },
+            "minItems": 1
+        }),
+        _ => return None,
+    })
+}
+
+/// The keys of `[settings]`.
+pub(super) fn settings(key: &str) -> Option<Value> {
+    Some(match key {
+        "search-tool" => json!({
+            "description": "Name of the row that is the search tool (inline, no tier or access, required string parameter `query`).",
+            "type": "string",
+            "pattern": "^[A-Za-z0-9_.-]{1,128}$"
+        }),
+        "ask-tool" => json!({
+            "description": "Name of the row that asks the user a question; it must be inline.",
+            "type": "string",
+            "pattern": "^[A-Za-z0-9_.-]{1,128}$"
+        }),
+        "search-results" => json!({
+            "description": format!("Hits per search call, 1 to {}. Default {}.", Settings::MAX_SEARCH_RESULTS, Settings::DEFAULT_SEARCH_RESULTS),
+            "type": "integer",
+            "minimum": 1,
+            "maximum": Settings::MAX_SEARCH_RESULTS,
+            "default": Settings::DEFAULT_SEARCH_RESULTS
+        }),
+        "searches-per-turn" => json!({
+            "description": format!("Search calls allowed per user turn, 1 to {}. Default {}.", Settings::MAX_SEARCHES_PER_TURN, Settings::DEFAULT_SEARCHES_PER_TURN),
+            "type": "integer",
+            "minimum": 1,
+            "maximum": Settings::MAX_SEARCHES_PER_TURN,
+            "default": Settings::DEFAULT_SEARCHES_PER_TURN
+        }),
+        "keep-discovered" => json!({
+            "type": "string",
+            "enum": RETENTIONS.map(|(n, _)| n),
+            "default": "conversation",
+            "description": "How long a tool found by search stays in the model's tool list: the rest of the conversation (default), or until the next user message."
+        }),
+        "language" => json!({
+            "type": "string",
+            "enum": Language::ALL.map(Language::code),
+            "default": "en",
+            "description": "The language of the catalog's text: the stemmer and stop words search uses for words in Latin script, in the tools' text and in every request (Snowball English, German, French, Spanish, Portuguese, Italian, Dutch). Japanese, Chinese and Korean text is read as character bigrams whatever this says; `ja`, `zh` and `ko` stem the Latin-script words mixed into such catalogs as English."
+        }),
+        "providers" => json!({
+            "description": "The providers the tools go to, as `cargo catalog render --provider` names them: `schema-portability` checks the input schemas for these only (default: all of them).",
+            "type": "array",
+            "items": {
+                "type": "string",
+                "enum": Provider::ALL.map(Provider::name)
+            },
+            "minItems": 1,
+            "uniqueItems": true
+        }),
+        "arguments" => json!({
+            "description": "How rows that do not say receive their verified arguments: `typed` (a generated argument type and a handler method per tool) or `json` (no type and no method of their own: the verified JSON object goes to the handler's one `call_json` method, with the tool). The search tool is always typed.",
+            "type": "string",
+            "enum": Arguments::ALL.map(|(n, _)| n),
+            "default": "typed"
+        }),
+        _ => return None,
+    })
+}
+
+/// The keys of an `[[upstream]]` table.
+pub(super) fn upstream(key: &str) -> Option<Value> {
+    Some(match key {
+        "name" => json!({
+            "description": "What rows' `upstream` names; unique among the upstreams. Lowercase letters, digits, `-` and `_`.",
+            "type": "string",
+            "pattern": "^[a-z0-9_-]+$"
+        }),
+        "command" => json!({
+            "description": "The program that speaks MCP on its standard input and output.",
+            "type": "string",
+            "minLength": 1
+        }),
+        "args" => json!({
+            "description": "The program's arguments; only with `command`.",
+            "type": "array",
+            "items": {
+                "type": "string"
+            }
+        }),
+        "env" => json!({
+            "description": "Variables added to the program's environment; only with `command`.",
+            "type": "object",
+            "additionalProperties": {
+                "type": "string"
+            }
+        }),
+        "url" => json!({
+            "description": "The server's streamable HTTP endpoint, instead of `command`.",
+            "type": "string",
+            "pattern": "^[Hh][Tt][Tt][Pp][Ss]?://\\S+$"
+        }),
+        _ => return None,
+    })
+}
+
+/// The keys of a `[[tool]]` row.
+pub(super) fn tool(key: &str) -> Option<Value> {
+    Some(match key {
+        "name" => json!({
+            "description": "The name the model sees; unique in the catalog. 1-128 characters of A-Z a-z 0-9 _ - .",
+            "type": "string",
+            "pattern": "^[A-Za-z0-9_.-]{1,128}$"
+        }),
+        "rust-name" => json!({
+            "type": "string",
+            "pattern": "^[A-Za-z_][A-Za-z0-9_]*$",
+            "description": "The Rust enum variant for this tool, when the one derived from `name` collides with another row's (`openTable` and `open_table` both become `OpenTable`). Names stay exactly as the model sees them."
+        }),
+        "description" => json!({
+            "description": "What search returns and the model reads: what the tool does and how it differs from similar tools.",
+            "type": "string",
+            "minLength": 1
+        }),
+        "keywords" => json!({
+            "description": "Extra search terms the description does not contain.",
+            "type": "array",
+            "items": {
+                "type": "string"
+            }
+        }),
+        "examples" => json!({
+            "description": "Requests in users' words that need this tool; used by search.",
+            "type": "array",
+            "items": {
+                "type": "string"
+            }
+        }),
+        "visibility" => json!({
+            "description": "When the tool enters the model's active set. Required except on the search tool, which is always inline.",
+            "type": "string",
+            "enum": VISIBILITIES.map(|(n, _)| n),
+            "x-taplo": {
+                "docs": {
+                    "enumValues": [
+                        "In the active set from the first step.",
+                        "Joins the active set only after a search returned it."
+                    ]
+                }
+            }
+        }),
+        "tier" => json!({
+            "description": "Permission tier. Required on every tool except the search tool, which must not have one. A full-access tool must be gated.",
+            "type": "string",
+            "enum": TIERS.map(|(n, _)| n),
+            "x-taplo": {
+                "docs": {
+                    "enumValues": [
+                        "Runs without a permission check.",
+                        "Passes the application's permission check first, whoever calls it."
+                    ]
+                }
+            }
+        }),
+        "access" => json!({
+            "description": "Lowest MCP access level that may call the tool; above read-only means the tool writes (staging counts as a write). Required on every tool except the search tool, which must not have one.",
+            "type": "string",
+            "enum": Access::ALL.map(Access::as_str),
+            "x-taplo": {
+                "docs": {
+                    "enumValues": [
+                        "Reads data, changes nothing.",
+                        "May also put changes in the staging area for a person to review.",
+                        "May also commit changes and run destructive operations; the tool must be gated."
+                    ]
+                }
+            }
+        }),
+        "mcp" => json!({
+            "description": "Whether MCP clients may see and call the tool at all. Default true; must be false or absent on the search tool.",
+            "type": "boolean",
+            "default": true
+        }),
+        "arguments" => json!({
+            "description": "How this tool's verified arguments reach the application: `typed` (a generated argument type and a handler method of its own) or `json` (the verified JSON object, with the tool, to the handler's `call_json`). Default: `[settings] arguments`. Not on the search tool, which is always typed.",
+            "type": "string",
+            "enum": Arguments::ALL.map(|(n, _)| n)
+        }),
+        "params" => json!({
+            "description": "Input parameters, one entry per parameter, in order. A long parameter can be its own sub-table [tool.params.NAME].",
+            "type": "object",
+            "propertyNames": {
+                "minLength": 1
+            },
+            "additionalProperties": {
+                "$ref": "#/definitions/param"
+            }
+        }),
+        "input-schema" => json!({
+            "type": "string",
+            "contentMediaType": "application/json",
+            "description": "Escape hatch: the tool's whole input as a JSON Schema object, kept exactly as written, instead of `params`. Use it only for inputs the type language cannot express (e.g. property names providers reject)."
+        }),
+        "output" => json!({
+            "description": "Shape of a successful result, in the same type language as parameters.",
+            "allOf": [
+                {
+                    "$ref": "#/definitions/typeSpec"
+                }
+            ]
+        }),
+        "lints" => json!({
+            "description": "Lint levels for this row's own findings (`unnamed-need = \"allow\"`).",
+            "allOf": [
+                {
+                    "$ref": "#/definitions/toolLints"
+                }
+            ]
+        }),
+        "upstream" => json!({
+            "description": "The [[upstream]] that serves this tool, by its `name`; needs `upstream-digest`. Not on the search or ask tool.",
+            "type": "string",
+            "pattern": "^[a-z0-9_-]+$"
+        }),
+        "upstream-tool" => json!({
+            "description": "The tool's name on the upstream, when the row's `name` differs from it (a prefix added on a collision). Only with `upstream`.",
+            "type": "string",
+            "minLength": 1
+        }),
+        "upstream-digest" => json!({
+            "description": "The digest of the tool's definition as imported (RFC 8785 canonical JSON, SHA-256), written by the importer; the gateway compares it with what the server lists. Only with `upstream`.",
+            "type": "string",
+            "pattern": "^sha256:[0-9a-f]{64}$"
+        }),
+        _ => return None,
+    })
+}
+
+/// The keys of a parameter or property.
+pub(super) fn param(key: &str) -> Option<Value> {
+    Some(match key {
+        "type" => json!({
+            "description": "Kind of value. Give exactly one of `type` and `schema`.",
+            "enum": TYPE_NAMES
+        }),
+        "description" => json!({
+            "description": "What this parameter or property means; shown to the model in the JSON Schema.",
+            "type": "string"
+        }),
+        "enum" => json!({
+            "description": "The allowed values; only with type = \"string\".",
+            "type": "array",
+            "items": {
+                "type": "string"
+            },
+            "minItems": 1,
+            "uniqueItems": true
+        }),
+        "items" => json!({
+            "description": "Type of each element; required with type = \"array\", not allowed otherwise.",
+            "allOf": [
+                {
+                    "$ref": "#/definitions/typeSpec"
+                }
+            ]
+        }),
+        "properties" => json!({
+            "description": "Named properties, in order; only with type = \"object\". An object without properties is a free-form JSON object.",
+            "type": "object",
+            "propertyNames": {
+                "minLength": 1
+            },
+            "additionalProperties": {
+                "$ref": "#/definitions/param"
+            }
+        }),
+        "minimum" => json!({
+            "description": "Inclusive lower bound; only with type = \"integer\" or \"number\".",
+            "type": "number"
+        }),
+        "maximum" => json!({
+            "description": "Inclusive upper bound; only with type = \"integer\" or \"number\".",
+            "type": "number"
+        }),
+        "schema" => json!({
+            "description": "Escape hatch: a raw JSON Schema, as a string holding JSON, used instead of type, enum, items, properties, minimum and maximum (description and, for a parameter or property, required and default stay allowed). Use it where a value may be of several types.",
+            "type": "string",
+            "minLength": 2,
+            "contentMediaType": "application/json"
+        }),
+        "required" => json!({
+            "description": "Whether a call must supply it. Absent = required, unless `default` is given (then optional). `required = true` together with `default` is an error.",
+            "type": "boolean"
+        }),
+        "default" => json!({
+            "description": "Value used when a call leaves it out; must be of the declared type. Makes the parameter optional."
+        }),
+        "rust-name" => json!({
+            "type": "string",
+            "pattern": "^[A-Za-z_][A-Za-z0-9_]*$",
+            "description": "The Rust field name, when the one derived from the JSON name collides with another field's (`dateRange` and `date_range`). An enum or object field's generated type is named after it too (`direction` in tool `listRows`: `ListRowsDirection`)."
+        }),
+        _ => return None,
+    })
+}
+
+/// The keys of a type (`items`, `output`).
+pub(super) fn type_spec(key: &str) -> Option<Value> {
+    Some(match key {
+        "type" => json!({
+            "description": "Kind of value. Give exactly one of `type` and `schema`.",
+            "enum": TYPE_NAMES
+        }),
+        "description" => json!({
+            "description": "What this value means; shown to the model in the JSON Schema.",
+            "type": "string"
+        }),
+        "enum" => json!({
+            "description": "The allowed values; only with type = \"string\".",
+            "type": "array",
+            "items": {
+                "type": "string"
+            },
+            "minItems": 1,
+            "uniqueItems": true
+        }),
+        "items" => json!({
+            "description": "Type of each element; required with type = \"array\", not allowed otherwise.",
+            "allOf": [
+                {
+                    "$ref": "#/definitions/typeSpec"
+                }
+            ]
+        }),
+        "properties" => json!({
+            "description": "Named properties, in order; only with type = \"object\". An object without properties is a free-form JSON object.",
+            "type": "object",
+            "propertyNames": {
+                "minLength": 1
+            },
+            "additionalProperties": {
+                "$ref": "#/definitions/param"
+            }
+        }),
+        "minimum" => json!({
+            "description": "Inclusive lower bound; only with type = \"integer\" or \"number\".",
+            "type": "number"
+        }),
+        "maximum" => json!({
+            "description": "Inclusive upper bound; only with type = \"integer\" or \"number\".",
+            "type": "number"
+        }),
+        "schema" => json!({
+            "description": "Escape hatch: a raw JSON Schema, as a string holding JSON, used instead of type, enum, items, properties, minimum and maximum (description and, for a parameter or property, required and default stay allowed). Use it where a value may be of several types.",
+            "type": "string",
+            "minLength": 2,
+            "contentMediaType": "application/json"
+        }),
+        _ => return None,
+    })
+}

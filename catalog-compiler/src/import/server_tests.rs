@@ -1,0 +1,317 @@
+//! Importing from a live server: new catalogs, appended rows, re-imports, refusals.
+
+use serde_json::{Value, json};
+
+use super::*;
+use crate::TEST_HEAD;
+use crate::model::{Catalog, Source, Upstream};
+
+/// Two tools as `mcp-server-time` lists them, the first with annotations and `_meta`.
+fn time_tools() -> Vec<Value> {
+    let zone = "IANA timezone name (e.g., 'America/New_York', 'Europe/London').";
+    vec![
+        json!({
+            "name": "get_current_time",
+            "description": "Get current time in a specific timezones",
+            "inputSchema": {
+                "type": "object",
+                "properties": {"timezone": {"type": "string", "description": zone}},
+                "required": ["timezone"]
+            },
+            "annotations": {"readOnlyHint": true, "title": "Current time"},
+            "_meta": {"io.example/version": "2025.1"}
+        }),
+        json!({
+            "name": "convert_time",
+            "description": "Convert time between timezones",
+            "inputSchema": {
+                "type": "object",
+                "properties": {
+                    "source_timezone": {"type": "string", "description": zone},
+                    "time": {"type": "string", "description": "Time to convert in 24-hour format (HH:MM)"},
+                    "target_timezone": {"type": "string", "description": zone}
+                },
+                "required": ["source_timezone", "time", "target_timezone"]
+            }
+        }),
+    ]
+}
+
+fn stdio() -> Server {
+    Server {
+        name: "time".into(),
+        transport: Transport::Stdio {
+            command: "mcp-server-time".into(),
+            args: vec!["--local-timezone".into(), "UTC".into()],
+            env: vec![("TZ".into(), "UTC".into())],
+        },
+    }
+}
+
+fn http(name: &str) -> Server {
+    Server {
+        name: name.into(),
+        transport: Transport::Http {
+            url: "http://127.0.0.1:8000/mcp".into(),
+        },
+    }
+}
+
+fn compiled(text: &str) -> Catalog {
+    crate::compile(text)
+        .unwrap_or_else(|e| panic!("{}", crate::render_all("catalog.toml", text, &e)))
+}
+
+/// Every row that names an upstream pins the digest of the wire object it names.
+fn assert_pinned(catalog: &Catalog, wire: &BTreeMap<String, Value>, upstream: &str) {
+    let sources: Vec<&Source> = catalog
+        .tools
+        .iter()
+        .filter_map(|t| t.upstream.as_ref())
+        .collect();
+    assert_eq!(sources.len(), wire.len());
+    for source in sources {
+        assert_eq!(source.upstream, upstream);
+        assert_eq!(
+            source.digest,
+            upstream::digest(&wire[&source.tool]),
+            "{}",
+            source.tool
+        );
+    }
+}
+
+#[test]
+fn a_new_catalog_has_the_rows_of_from_mcp_and_the_upstream() {
+    let tools = time_tools();
+    let done = from_server(&stdio(), &tools, None, None).unwrap();
+    let catalog = compiled(&done.imported.toml);
+    assert_eq!(
+        catalog.upstreams,
+        [Upstream {
+            name: "time".into(),
+            transport: stdio().transport,
+            span: catalog.upstreams[0].span.clone(),
+        }]
+    );
+    assert!(done.imported.toml.contains("\n[[upstream]]\nname = \"time\"\ncommand = \"mcp-server-time\"\nargs = [\"--local-timezone\", \"UTC\"]\nenv = { TZ = \"UTC\" }\n"));
+    let wire: Vec<&Value> = done.wire.values().collect();
+    assert_eq!(wire, [&tools[1], &tools[0]], "by name, exactly as sent");
+    assert_pinned(&catalog, &done.wire, "time");
+    let row = catalog
+        .tools
+        .iter()
+        .find(|t| t.name == "get_current_time")
+        .unwrap();
+    assert_eq!(
+        row.upstream.as_ref().unwrap().digest,
+        upstream::digest(&tools[0])
+    );
+    // The same rows as `from_mcp` writes, with the upstream keys added.
+    let mcp = crate::import::from_mcp("tools.json", &json!({"tools": tools})).unwrap();
+    let plain = compiled(&mcp.toml);
+    let shape = |c: &Catalog| -> Vec<String> {
+        c.tools
+            .iter()
+            .map(|t| {
+                format!(
+                    "{} {:?} {:?} {:?} {}",
+                    t.name, t.visibility, t.role, t.arguments, t.description
+                )
+            })
+            .collect()
+    };
+    assert_eq!(shape(&catalog), shape(&plain));
+    // The whole text too, but for the first line (what made it), the upstream table
+    // and its comment, and the rows' upstream keys.
+    let table = done
+        .imported
+        .toml
+        .find("\n# The server the tools below come from.")
+        .unwrap();
+    let end = table + done.imported.toml[table..].find("\n\n[[tool]]").unwrap() + 1;
+    let text = format!(
+        "{}{}",
+        &done.imported.toml[..table],
+        &done.imported.toml[end..]
+    );
+    let without: Vec<&str> = text
+        .lines()
+        .skip(1)
+        .filter(|l| !l.starts_with("upstream"))
+        .collect();
+    let from_mcp: Vec<&str> = mcp.toml.lines().skip(1).collect();
+    assert_eq!(without, from_mcp);
+    assert_eq!(done.imported.report.tools(), 2);
+    assert_eq!(done.imported.report.read_only(), 1);
+}
+
+#[test]
+fn into_keeps_the_catalog_byte_for_byte_and_appends_the_rows() {
+    // No final line break, and a comment the compiler ignores: both kept.
+    let text = format!("# Our own tools.\n{}", TEST_HEAD.trim_end());
+    let done = from_server(&http("web"), &time_tools(), Some(&text), None).unwrap();
+    let toml = &done.imported.toml;
+    assert!(toml.starts_with(&text));
+    assert_eq!(
+        toml.matches("[settings]").count(),
+        1,
+        "no second settings table"
+    );
+    let catalog = compiled(toml);
+    assert_eq!(
+        catalog.tools.len(),
+        4,
+        "searchTools, ask and the two imported"
+    );
+    assert_eq!(catalog.search_tool().name, "searchTools");
+    assert_eq!(catalog.upstreams[0].transport, http("web").transport);
+    assert_pinned(&catalog, &done.wire, "web");
+    for t in &catalog.tools[2..] {
+        assert_eq!(
+            t.arguments,
+            Arguments::Json,
+            "{}: the gateway serves it",
+            t.name
+        );
+    }
+    assert_eq!(done.imported.report.search_tool(), "searchTools");
+}
+
+#[test]
+fn names_the_catalog_has_are_errors_without_a_prefix() {
+    let text = format!(
+        "{TEST_HEAD}{}{}",
+        row("convert_time"),
+        row("get_current_time")
+    );
+    let e = from_server(&stdio(), &time_tools(), Some(&text), None).unwrap_err();
+    assert!(e.contains("`get_current_time`, `convert_time`"), "{e}");
+    assert!(e.contains("`--prefix time_`"), "{e}");
+}
+
+#[test]
+fn a_prefix_renames_the_colliding_rows_and_keeps_their_name_on_the_server() {
+    let text = format!("{TEST_HEAD}{}", row("convert_time"));
+    let done = from_server(&stdio(), &time_tools(), Some(&text), Some("time_")).unwrap();
+    let catalog = compiled(&done.imported.toml);
+    let names: Vec<&str> = catalog.tools.iter().map(|t| t.name.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "searchTools",
+            "ask",
+            "convert_time",
+            "get_current_time",
+            "time_convert_time"
+        ]
+    );
+    let renamed = catalog
+        .tools
+        .iter()
+        .find(|t| t.name == "time_convert_time")
+        .unwrap();
+    assert_eq!(renamed.upstream.as_ref().unwrap().tool, "convert_time");
+    assert!(
+        done.imported
+            .toml
+            .contains("name = \"time_convert_time\"\n")
+    );
+    assert!(
+        done.imported
+            .toml
+            .contains("upstream-tool = \"convert_time\"\n")
+    );
+    assert_eq!(done.imported.toml.matches("upstream-tool").count(), 1);
+    assert_pinned(&catalog, &done.wire, "time");
+    assert_eq!(
+        done.imported.report.renamed(),
+        ["`convert_time` → `time_convert_time`"]
+    );
+    let e = from_server(&stdio(), &time_tools(), Some(&text), Some("no space ")).unwrap_err();
+    assert!(e.contains("is not a valid tool name"), "{e}");
+}
+
+#[test]
+fn rust_names_the_catalog_has_get_numbered() {
+    let text = format!("{TEST_HEAD}{}", row("getCurrentTime"));
+    let done = from_server(&stdio(), &time_tools(), Some(&text), None).unwrap();
+    let catalog = compiled(&done.imported.toml);
+    let row = catalog
+        .tools
+        .iter()
+        .find(|t| t.name == "get_current_time")
+        .unwrap();
+    assert_eq!(row.rust_name.as_deref(), Some("GetCurrentTime2"));
+}
+
+#[test]
+fn a_reimport_repins_changed_tools_in_place_and_adds_new_ones() {
+    let tools = time_tools();
+    let first = from_server(&stdio(), &tools, None, None).unwrap();
+    // The reviewer's own edit, which a re-import keeps.
+    let reviewed = first.imported.toml.replacen(
+        "visibility = \"discoverable\"",
+        "visibility = \"inline\"",
+        1,
+    );
+    let mut now = vec![
+        tools[0].clone(),
+        json!({"name": "get_time_zones", "inputSchema": {"type": "object"}}),
+    ];
+    now[0]["description"] = json!("Get the current time, now in any timezone.");
+    let again = from_server(&stdio(), &now, Some(&reviewed), None).unwrap();
+    let changed = tools[0]["name"].as_str().unwrap();
+    assert_eq!(again.repinned, [changed]);
+    assert_eq!(again.gone, [tools[1]["name"].as_str().unwrap()]);
+    let toml = &again.imported.toml;
+    let old = upstream::digest(&tools[0]);
+    let new = upstream::digest(&now[0]);
+    // Only the digest changed in what was there; the new tool comes after it.
+    assert_eq!(toml[..reviewed.len()].replacen(&new, &old, 1), reviewed);
+    let catalog = compiled(toml);
+    let pinned = |name: &str| {
+        let found = catalog.tools.iter().find(|t| t.name == name).unwrap();
+        found.upstream.as_ref().unwrap().digest.clone()
+    };
+    assert_eq!(pinned(changed), new);
+    assert_eq!(pinned("get_time_zones"), upstream::digest(&now[1]));
+    assert_eq!(catalog.upstreams.len(), 1);
+    assert!(toml.contains("visibility = \"inline\""));
+}
+
+#[test]
+fn bad_inputs_are_errors_that_say_what_to_do() {
+    let tools = time_tools();
+    let e = from_server(
+        &stdio(),
+        &tools,
+        Some("[settings]\nsearch-tool = 1\n"),
+        None,
+    )
+    .unwrap_err();
+    assert!(e.starts_with("the catalog to import into has"), "{e}");
+    let twice = [tools[0].clone(), tools[0].clone()];
+    let e = from_server(&stdio(), &twice, None, None).unwrap_err();
+    assert!(e.contains("lists tool `get_current_time` twice"), "{e}");
+    let e = from_server(&http("Time"), &tools, None, None).unwrap_err();
+    assert!(e.contains("`Time` cannot name an upstream"), "{e}");
+    let mut ftp = http("web");
+    ftp.transport = Transport::Http {
+        url: "ftp://x".into(),
+    };
+    assert!(
+        from_server(&ftp, &tools, None, None)
+            .unwrap_err()
+            .contains("not an HTTP address")
+    );
+    let e = from_server(&stdio(), &[json!({"description": "x"})], None, None).unwrap_err();
+    assert_eq!(e, "tool 1 has no string `name`");
+}
+
+/// A plain row of the catalog imported into.
+fn row(name: &str) -> String {
+    format!(
+        "\n[[tool]]\nname = \"{name}\"\ndescription = \"Our own {name}.\"\nvisibility = \"inline\"\ntier = \"silent\"\naccess = \"read-only\"\n"
+    )
+}

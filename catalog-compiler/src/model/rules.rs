@@ -1,0 +1,85 @@
+//! Rules on the model's own values, with one home: the parser reports what breaks them,
+//! and the importer keeps as JSON what would break them.
+
+use serde_json::Value;
+
+use super::{Access, Kind};
+
+/// Whether model providers accept a parameter or property name: 1 to 64 characters of
+/// `A-Z a-z 0-9 _ . -`.
+#[must_use]
+pub fn is_field_name(name: &str) -> bool {
+    (1..=64).contains(&name.len())
+        && name
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-'))
+}
+
+/// Whether a row at this access level must be gated (`tier = "gated"`): full-access
+/// tools commit or destroy data.
+#[must_use]
+pub fn must_be_gated(access: Access) -> bool {
+    access == Access::FullAccess
+}
+
+impl Kind {
+    /// Whether a JSON value fits the kind, as a `default` must; the reason when it does not.
+    ///
+    /// # Errors
+    /// Why it does not fit: `is not a string`, `is above the maximum 5`, ...
+    pub fn fits(&self, v: &Value) -> Result<(), String> {
+        match (self, v) {
+            (Kind::String { values: Some(vals) }, Value::String(s)) if !vals.contains(s) => Err(
+                format!("is not one of the enum values ({})", vals.join(", ")),
+            ),
+            (Kind::String { .. }, Value::String(_))
+            | (Kind::Boolean, Value::Bool(_))
+            | (Kind::Object(None), Value::Object(_))
+            | (Kind::Raw(_), _) => Ok(()),
+            (Kind::Integer { minimum, maximum }, Value::Number(n)) if n.is_i64() || n.is_u64() => {
+                in_range(n.as_f64().unwrap_or(0.0), *minimum, *maximum)
+            }
+            (Kind::Number { minimum, maximum }, Value::Number(n)) => {
+                in_range(n.as_f64().unwrap_or(0.0), *minimum, *maximum)
+            }
+            (Kind::Array(item), Value::Array(xs)) => xs.iter().try_for_each(|x| item.kind.fits(x)),
+            (Kind::Object(Some(props)), Value::Object(map)) => {
+                for (k, x) in map {
+                    let p = props
+                        .iter()
+                        .find(|p| &p.name == k)
+                        .ok_or_else(|| format!("has unknown property `{k}`"))?;
+                    p.ty.kind.fits(x)?;
+                }
+                match props
+                    .iter()
+                    .find(|p| p.required && !map.contains_key(&p.name))
+                {
+                    Some(p) => Err(format!("lacks required property `{}`", p.name)),
+                    None => Ok(()),
+                }
+            }
+            (k, _) => Err(format!("is not {}", kind_name(k))),
+        }
+    }
+}
+
+fn in_range(x: f64, lo: Option<f64>, hi: Option<f64>) -> Result<(), String> {
+    match (lo, hi) {
+        (Some(lo), _) if x < lo => Err(format!("is below the minimum {lo}")),
+        (_, Some(hi)) if x > hi => Err(format!("is above the maximum {hi}")),
+        _ => Ok(()),
+    }
+}
+
+fn kind_name(k: &Kind) -> &'static str {
+    match k {
+        Kind::String { .. } => "a string",
+        Kind::Integer { .. } => "an integer",
+        Kind::Number { .. } => "a number",
+        Kind::Boolean => "a boolean",
+        Kind::Array(_) => "an array",
+        Kind::Object(_) => "an object",
+        Kind::Raw(_) => "a value",
+    }
+}
