@@ -53,5 +53,9 @@ fuzz_target!(|data: &[u8]| {
         );
     }
     // The same value, checked again, gets the same verdict.
-    assert_eq!(check_value(shape, &value), issues, "{tool}: not deterministic");
+    assert_eq!(
+        check_value(shape, &value),
+        issues,
+        "{tool}: not deterministic"
+    );
 });
