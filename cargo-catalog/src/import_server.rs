@@ -191,6 +191,12 @@ fn changes_since_import(
 /// Lists the server, maps its tools, and writes the catalog and the snapshot.
 pub(crate) fn command(server: &Server) -> Result<ExitCode, Usage> {
     let (path, existing) = match &server.target {
+        // A new catalog never replaces one: that would lose its review.
+        Target::Out(path) if Path::new(path).exists() => {
+            return Err(Usage(format!(
+                "`{path}` exists: `--into {path}` adds the server's tools to it (or imports it again), `--out` writes a new catalog"
+            )));
+        }
         Target::Out(path) => (path.as_str(), None),
         Target::Into(path) => {
             let text = std::fs::read_to_string(path)

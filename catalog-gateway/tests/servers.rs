@@ -187,6 +187,19 @@ fn two_real_servers_become_one_governed_endpoint() {
         assert!(written.contains(expected), "{expected:?} not in\n{written}");
     }
 
+    // `--out` never replaces a catalog.
+    let (code, log) = catalog_command(&[
+        "import",
+        "--from-server",
+        "--out",
+        catalog_arg,
+        "--",
+        time[0],
+    ]);
+    assert_eq!(code, 2, "{log}");
+    assert!(log.contains("--into"), "{log}");
+    assert_eq!(std::fs::read_to_string(&catalog).unwrap(), written);
+
     // The same server again collides by name: refused, and the catalog stays as it was.
     let (code, log) = import(&catalog, "time-again", &time, &[]);
     assert_eq!(code, 1, "{log}");
