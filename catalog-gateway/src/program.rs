@@ -7,8 +7,7 @@ use std::time::Duration;
 
 use catalog_mcp::cli::{self, Command, Options, Transport};
 use catalog_mcp::program::{init_logging_with, own_flags, shutdown_signal};
-use catalog_mcp::{Level, Tokens, http};
-use rmcp::ServiceExt;
+use catalog_mcp::{Level, Tokens, http, stdio};
 
 use crate::drift::Snapshot;
 use crate::gateway::{Discoverable, Gateway, RETRY};
@@ -186,23 +185,12 @@ async fn serve(setup: Setup) -> Result<(), String> {
             eprintln!(
                 "catalog-gateway: serving `{path}` over stdio at {access} (gated tools: {gated})"
             );
-            let service = Session::new(gateway, Level::Fixed(access))
-                .serve(rmcp::transport::stdio())
+            stdio::serve_for(Session::new(gateway, Level::Fixed(access)))
                 .await
-                .map_err(|e| format!("the MCP session did not start: {e}"))?;
-            service
-                .waiting()
-                .await
-                .map(drop)
-                .map_err(|e| format!("the MCP session ended with an error: {e}"))
+                .map_err(|e| e.to_string())
         }
         (Transport::Http { address, .. }, Some(tokens)) => {
-            let listener = tokio::net::TcpListener::bind(address)
-                .await
-                .map_err(|e| format!("cannot listen on {address}: {e}"))?;
-            let bound = listener
-                .local_addr()
-                .map_err(|e| format!("cannot read the bound address: {e}"))?;
+            let (listener, bound) = http::bind(address).await?;
             // The line tests and scripts read the address from.
             eprintln!(
                 "catalog-gateway: serving `{path}` over streamable HTTP at http://{bound}{} ({} tokens, gated tools: {gated})",

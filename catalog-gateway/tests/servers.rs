@@ -496,33 +496,37 @@ impl HttpGateway {
     }
 }
 
-/// The drift server over streamable HTTP at `port`, once it accepts connections.
-fn http_server(peers: &Peers, state: &Path, port: u16) -> std::process::Child {
+/// The drift server over streamable HTTP at `port` (0: one the system picks), once it
+/// accepts connections: the process and its port. The port is read from what the server
+/// says it bound, so another test's server can never answer in its place.
+fn http_server(peers: &Peers, state: &Path, port: u16) -> (std::process::Child, u16) {
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/peers/drift_server.py");
-    let server = Command::new(&peers.python)
+    let mut server = Command::new(&peers.python)
         .arg(script)
         .arg(state)
         .arg(port.to_string())
         .stdin(Stdio::null())
         .stdout(Stdio::null())
-        .stderr(Stdio::null())
+        .stderr(Stdio::piped())
         .spawn()
         .unwrap();
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(Instant::now() < deadline, "the HTTP server did not start");
-        std::thread::sleep(Duration::from_millis(100));
-    }
-    server
-}
-
-/// A free loopback port, for a server that must be told one.
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port()
+    let (tx, rx) = std::sync::mpsc::channel();
+    let stderr = server.stderr.take().unwrap();
+    std::thread::spawn(move || {
+        // Read to the end, so the server never blocks on a full pipe.
+        for line in BufReader::new(stderr).lines().map_while(Result::ok) {
+            let bound = line
+                .split_once("running on http://127.0.0.1:")
+                .and_then(|(_, rest)| rest.split_whitespace().next()?.parse::<u16>().ok());
+            if let Some(bound) = bound {
+                let _ = tx.send(bound);
+            }
+        }
+    });
+    let bound = rx
+        .recv_timeout(Duration::from_secs(30))
+        .expect("the HTTP server did not start");
+    (server, bound)
 }
 
 #[test]
@@ -533,8 +537,7 @@ fn an_http_server_behind_an_http_gateway_at_each_tokens_level() {
     let dir = scratch("http");
     let state = dir.join("echo-description.txt");
     std::fs::write(&state, "Repeats the text it is given.").unwrap();
-    let port = free_port();
-    let mut server = http_server(&peers, &state, port);
+    let (mut server, port) = http_server(&peers, &state, 0);
     let catalog = dir.join("catalog.toml");
     let catalog_arg = catalog.to_str().unwrap();
     let url = format!("http://127.0.0.1:{port}/mcp");
@@ -576,7 +579,7 @@ fn an_http_server_behind_an_http_gateway_at_each_tokens_level() {
         "{}",
         down[1]
     );
-    let mut server = http_server(&peers, &state, port);
+    let (mut server, _) = http_server(&peers, &state, port);
     std::thread::sleep(Duration::from_secs(3));
     let viewer = gateway.session(&peers, &plan, "viewer-token-0123456789");
     let admin = gateway.session(&peers, &plan, "admin-token-0123456789ab");

@@ -133,6 +133,20 @@ pub async fn serve_for<S: ServerHandler>(
         .await
 }
 
+/// Binds `address`, and the address bound (its port when `address` asked for port 0).
+///
+/// # Errors
+/// What failed, with the address, as a message for the command line.
+pub async fn bind(address: SocketAddr) -> Result<(TcpListener, SocketAddr), String> {
+    let listener = TcpListener::bind(address)
+        .await
+        .map_err(|e| format!("cannot listen on {address}: {e}"))?;
+    let bound = listener
+        .local_addr()
+        .map_err(|e| format!("cannot read the bound address: {e}"))?;
+    Ok((listener, bound))
+}
+
 /// The tokens, and the two challenges a refused request gets (RFC 6750), built once.
 struct Check {
     tokens: Arc<Tokens>,

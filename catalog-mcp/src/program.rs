@@ -204,12 +204,7 @@ where
             stdio::serve(tools, access).await.map_err(|e| e.to_string())
         }
         Listen::Http(address, tokens) => {
-            let listener = tokio::net::TcpListener::bind(address)
-                .await
-                .map_err(|e| format!("cannot listen on {address}: {e}"))?;
-            let bound = listener
-                .local_addr()
-                .map_err(|e| format!("cannot read the bound address: {e}"))?;
+            let (listener, bound) = http::bind(address).await?;
             // The first line on stderr, and the one tests and scripts read the port from.
             eprintln!(
                 "{program}: serving MCP over streamable HTTP at http://{bound}{} ({} tokens, gated tools: {gated})",

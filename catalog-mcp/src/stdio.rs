@@ -5,7 +5,7 @@ use std::io;
 use std::sync::Arc;
 
 use catalog_core::{Access, Catalog, HandledBy};
-use rmcp::ServiceExt;
+use rmcp::{ServerHandler, ServiceExt};
 
 use crate::calls::Tools;
 use crate::handler::{CatalogServer, Level};
@@ -27,7 +27,16 @@ where
     C::Call: HandledBy<H>,
     <C::Call as HandledBy<H>>::Error: fmt::Display,
 {
-    let service = CatalogServer::new(tools, Level::Fixed(access))
+    serve_for(CatalogServer::new(tools, Level::Fixed(access))).await
+}
+
+/// [`serve`] for any MCP server: `handler` answers the one client on standard input and
+/// output.
+///
+/// # Errors
+/// As [`serve`].
+pub async fn serve_for<S: ServerHandler>(handler: S) -> io::Result<()> {
+    let service = handler
         .serve(rmcp::transport::stdio())
         .await
         .map_err(|e| io::Error::other(format!("the MCP session did not start: {e}")))?;

@@ -277,57 +277,12 @@ pub(super) fn tool(key: &str) -> Option<Value> {
     })
 }
 
-/// The keys of a parameter or property.
+/// The keys of a parameter or property: those of a type, with the field's own.
 pub(super) fn param(key: &str) -> Option<Value> {
     Some(match key {
-        "type" => json!({
-            "description": "Kind of value. Give exactly one of `type` and `schema`.",
-            "enum": TYPE_NAMES
-        }),
         "description" => json!({
             "description": "What this parameter or property means; shown to the model in the JSON Schema.",
             "type": "string"
-        }),
-        "enum" => json!({
-            "description": "The allowed values; only with type = \"string\".",
-            "type": "array",
-            "items": {
-                "type": "string"
-            },
-            "minItems": 1,
-            "uniqueItems": true
-        }),
-        "items" => json!({
-            "description": "Type of each element; required with type = \"array\", not allowed otherwise.",
-            "allOf": [
-                {
-                    "$ref": "#/definitions/typeSpec"
-                }
-            ]
-        }),
-        "properties" => json!({
-            "description": "Named properties, in order; only with type = \"object\". An object without properties is a free-form JSON object.",
-            "type": "object",
-            "propertyNames": {
-                "minLength": 1
-            },
-            "additionalProperties": {
-                "$ref": "#/definitions/param"
-            }
-        }),
-        "minimum" => json!({
-            "description": "Inclusive lower bound; only with type = \"integer\" or \"number\".",
-            "type": "number"
-        }),
-        "maximum" => json!({
-            "description": "Inclusive upper bound; only with type = \"integer\" or \"number\".",
-            "type": "number"
-        }),
-        "schema" => json!({
-            "description": "Escape hatch: a raw JSON Schema, as a string holding JSON, used instead of type, enum, items, properties, minimum and maximum (description and, for a parameter or property, required and default stay allowed). Use it where a value may be of several types.",
-            "type": "string",
-            "minLength": 2,
-            "contentMediaType": "application/json"
         }),
         "required" => json!({
             "description": "Whether a call must supply it. Absent = required, unless `default` is given (then optional). `required = true` together with `default` is an error.",
@@ -341,7 +296,7 @@ pub(super) fn param(key: &str) -> Option<Value> {
             "pattern": "^[A-Za-z_][A-Za-z0-9_]*$",
             "description": "The Rust field name, when the one derived from the JSON name collides with another field's (`dateRange` and `date_range`). An enum or object field's generated type is named after it too (`direction` in tool `listRows`: `ListRowsDirection`)."
         }),
-        _ => return None,
+        _ => return type_spec(key),
     })
 }
 
