@@ -3,7 +3,7 @@
 
 use core::fmt;
 
-use crate::verify::{Call, Gate, Permission, Rejection, Verified, verify};
+use crate::verify::{Call, Permission, Rejection, Verified, Via, verify};
 use crate::{Access, Discovery, Info, ToolId, ToolSet, ToolSpec, Value};
 
 /// The sets `catalog!` derives from the rows: computed at compile time, never declared.
@@ -85,11 +85,11 @@ pub trait Catalog<const W: usize>: 'static {
     /// # Errors
     /// The rejection to show the model, which names the way to recover.
     fn verify(
-        gate: Gate<'_, '_, Self::Tool, W>,
+        via: Via<'_, '_, Self::Tool, W>,
         name: &str,
         arguments: Value,
         permission: &mut impl Permission<Self::Tool>,
     ) -> Result<Verified<Self::Call>, Rejection> {
-        verify::<Self::Call, W>(gate, name, arguments, permission)
+        verify::<Self::Call, W>(via, name, arguments, permission)
     }
 }

@@ -30,9 +30,9 @@ pub use set::{Iter, ToolId, ToolSet};
 pub use shape::Shape;
 pub use spec::{CallError, Dispatch, Policy, Role, Settings, Tier, ToolSpec, Visibility};
 pub use verify::{
-    AllowAll, BoxFuture, Call, Decision, DenyAll, ErrorClass, Gate, HandledBy, Issue,
-    MAX_CHECK_DEPTH, MAX_CHECK_ISSUES, PendingCall, Permission, Proof, Rejection, Verified,
-    VerifiedCall, check_output, check_value, verify,
+    AllowAll, BoxFuture, Call, Decision, DenyAll, ErrorClass, HandledBy, Issue, MAX_CHECK_DEPTH,
+    MAX_CHECK_ISSUES, PendingCall, Permission, Proof, Rejection, Verified, VerifiedCall, Via,
+    check_output, check_value, verify,
 };
 
 /// Paths the generated code uses, so the calling crate needs no dependency of its own

@@ -88,10 +88,10 @@ pub trait HandledBy<H: ?Sized>: Call {
     ) -> Dispatch<BoxFuture<'h, Result<Value, Self::Error>>, Self::Search>;
 }
 
-/// Who is calling, with what decides which tools they may reach: the gate a call passes
-/// before its arguments are checked. Not the gated tier ([`Tier::Gated`]), which asks the
+/// The way a call comes in, with what decides which tools it may reach: checked before
+/// its arguments are. Not the gated tier ([`Tier::Gated`]), which asks the
 /// application's [`Permission`] after.
-pub enum Gate<'g, 'd, T, const W: usize> {
+pub enum Via<'g, 'd, T, const W: usize> {
     /// The application's chat agent: it may call what its discovery state has active.
     Chat(&'g Discovery<'d, T, W>),
     /// An MCP client connected at this access level: it may call every tool exposed to MCP
@@ -99,43 +99,43 @@ pub enum Gate<'g, 'd, T, const W: usize> {
     Mcp(Access),
 }
 
-impl<T, const W: usize> Clone for Gate<'_, '_, T, W> {
+impl<T, const W: usize> Clone for Via<'_, '_, T, W> {
     fn clone(&self) -> Self {
         *self
     }
 }
 
-impl<T, const W: usize> Copy for Gate<'_, '_, T, W> {}
+impl<T, const W: usize> Copy for Via<'_, '_, T, W> {}
 
-impl<T: ToolId + fmt::Debug, const W: usize> fmt::Debug for Gate<'_, '_, T, W> {
+impl<T: ToolId + fmt::Debug, const W: usize> fmt::Debug for Via<'_, '_, T, W> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            Gate::Chat(discovery) => f.debug_tuple("Chat").field(discovery).finish(),
-            Gate::Mcp(level) => f.debug_tuple("Mcp").field(level).finish(),
+            Via::Chat(discovery) => f.debug_tuple("Chat").field(discovery).finish(),
+            Via::Mcp(level) => f.debug_tuple("Mcp").field(level).finish(),
         }
     }
 }
 
-impl<T: ToolId, const W: usize> Gate<'_, '_, T, W> {
-    /// Whether this gate lets `tool` through: [`reach`](crate::reach) with the chat agent's
+impl<T: ToolId, const W: usize> Via<'_, '_, T, W> {
+    /// Whether a call coming this way reaches `tool`: [`reach`](crate::reach) with the chat agent's
     /// active set or the MCP client's level.
     #[must_use]
     pub fn reach(&self, tool: T) -> Reach {
         let active = match self {
-            Gate::Chat(discovery) => discovery.active().contains(tool),
-            Gate::Mcp(_) => false,
+            Via::Chat(discovery) => discovery.active().contains(tool),
+            Via::Mcp(_) => false,
         };
         tool.spec().reach(self.caller(), active)
     }
 }
 
-impl<T, const W: usize> Gate<'_, '_, T, W> {
+impl<T, const W: usize> Via<'_, '_, T, W> {
     /// The caller as the permission hook sees it.
     #[must_use]
     pub const fn caller(&self) -> Caller {
         match self {
-            Gate::Chat(_) => Caller::Chat,
-            Gate::Mcp(level) => Caller::Mcp(*level),
+            Via::Chat(_) => Caller::Chat,
+            Via::Mcp(level) => Caller::Mcp(*level),
         }
     }
 }
@@ -282,12 +282,12 @@ impl<C: Call> VerifiedCall<C> {
 /// the arguments is a broken constraint, [`ErrorClass::PermissionDenied`] for an MCP level
 /// too low or a call the permission hook refused.
 pub fn verify<C: Call, const W: usize>(
-    gate: Gate<'_, '_, C::Tool, W>,
+    via: Via<'_, '_, C::Tool, W>,
     name: &str,
     mut arguments: Value,
     permission: &mut impl Permission<C::Tool>,
 ) -> Result<Verified<C>, Rejection> {
-    let tool = reach(gate, name)?;
+    let tool = reach(via, name)?;
     let spec = tool.spec();
     if arguments.is_null() {
         arguments = Value::Object(Map::new());
@@ -298,7 +298,7 @@ pub fn verify<C: Call, const W: usize>(
     }
     walk::canonicalize(&spec.input, &mut arguments, 0);
     let parse = |arguments| C::parse(tool, arguments).map_err(|e| Rejection::parse(spec.name, &e));
-    let caller = gate.caller();
+    let caller = via.caller();
     if spec.tier != Some(Tier::Gated) {
         return parse(arguments).map(|call| Verified::Run(VerifiedCall { call, caller }));
     }
@@ -308,23 +308,23 @@ pub fn verify<C: Call, const W: usize>(
     match permission.decide(caller, tool, &arguments) {
         Decision::Allow => Ok(Verified::Run(VerifiedCall { call, caller })),
         Decision::Ask => Ok(Verified::Ask(PendingCall { call, caller })),
-        Decision::Deny => Err(match gate {
-            Gate::Chat(discovery) => Rejection::denied_in_chat(tool, discovery.info().ask_tool),
-            Gate::Mcp(_) => Rejection::denied(tool),
+        Decision::Deny => Err(match via {
+            Via::Chat(discovery) => Rejection::denied_in_chat(tool, discovery.info().ask_tool),
+            Via::Mcp(_) => Rejection::denied(tool),
         }),
     }
 }
 
 /// Step one: the tool, if this caller may reach it.
-fn reach<T: ToolId, const W: usize>(gate: Gate<'_, '_, T, W>, name: &str) -> Result<T, Rejection> {
-    match gate {
-        Gate::Chat(discovery) => discovery.check(name).map_err(|unavailable| {
+fn reach<T: ToolId, const W: usize>(via: Via<'_, '_, T, W>, name: &str) -> Result<T, Rejection> {
+    match via {
+        Via::Chat(discovery) => discovery.check(name).map_err(|unavailable| {
             let tool = T::from_name(name).map(T::name);
             Rejection::unavailable(tool, unavailable.to_string())
         }),
-        Gate::Mcp(level) => {
+        Via::Mcp(level) => {
             let tool = T::from_name(name).ok_or_else(|| Rejection::unknown_tool(name))?;
-            match gate.reach(tool) {
+            match via.reach(tool) {
                 Reach::Allowed => Ok(tool),
                 Reach::Hidden => Err(Rejection::unknown_tool(name)),
                 Reach::Below(needed) => Err(Rejection::below_level(tool.name(), needed, level)),

@@ -9,8 +9,8 @@ use std::time::Duration;
 use catalog_core::render::mcp;
 use catalog_core::search::OwnedIndex;
 use catalog_core::{
-    Access, BoxFuture, Caller, Discovery, Dispatch, ErrorClass, Gate, Info, Reach, Rejection,
-    ToolId, ToolSet, Value, Verified, Visibility, check_output, verify,
+    Access, BoxFuture, Caller, Discovery, Dispatch, ErrorClass, Info, Reach, Rejection, ToolId,
+    ToolSet, Value, Verified, Via, Visibility, check_output, verify,
 };
 use catalog_mcp::calls::refuse;
 use catalog_mcp::{Answer, Asker, GatedPolicy};
@@ -239,7 +239,7 @@ impl Gateway {
         }
         let shown = (self.gated == GatedPolicy::Ask).then(|| arguments.clone());
         let mut policy = self.gated;
-        let call = match verify::<Forward, 1>(Gate::Mcp(level), name, arguments, &mut policy) {
+        let call = match verify::<Forward, 1>(Via::Mcp(level), name, arguments, &mut policy) {
             Ok(Verified::Run(call)) => call,
             Ok(Verified::Ask(pending)) => {
                 let row = pending.tool();

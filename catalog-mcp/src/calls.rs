@@ -12,7 +12,7 @@ use std::fmt;
 use std::marker::PhantomData;
 use std::sync::Arc;
 
-use catalog_core::{Access, Catalog, Dispatch, Gate, HandledBy, Rejection, Value, Verified};
+use catalog_core::{Access, Catalog, Dispatch, HandledBy, Rejection, Value, Verified, Via};
 use rmcp::ErrorData;
 use rmcp::model::{CallToolResult, ContentBlock, ErrorCode};
 
@@ -116,7 +116,7 @@ where
         // Kept for the question only: the verifier takes the arguments.
         let shown = (self.gated == GatedPolicy::Ask).then(|| arguments.clone());
         let mut policy = self.gated;
-        let call = match C::verify(Gate::Mcp(level), name, arguments, &mut policy) {
+        let call = match C::verify(Via::Mcp(level), name, arguments, &mut policy) {
             Ok(Verified::Run(call)) => call,
             Ok(Verified::Ask(pending)) => {
                 let tool = pending.tool();

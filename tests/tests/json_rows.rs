@@ -4,7 +4,7 @@
 
 use std::sync::Mutex;
 
-use catalog_core::{AllowAll, Caller, Dispatch, ErrorClass, Gate, Map, Value, Verified};
+use catalog_core::{AllowAll, Caller, Dispatch, ErrorClass, Map, Value, Verified, Via};
 use serde_json::json;
 
 catalog_macros::catalog!("fixtures/mixed.toml");
@@ -44,7 +44,7 @@ impl Handler for Recorder {
 /// and runs it.
 fn call(recorder: &Recorder, name: &str, arguments: Value) -> Result<Value, ErrorClass> {
     let call = match Catalog::verify(
-        Gate::Mcp(catalog_core::Access::FullAccess),
+        Via::Mcp(catalog_core::Access::FullAccess),
         name,
         arguments,
         &mut AllowAll,

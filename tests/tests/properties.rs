@@ -20,8 +20,8 @@ use std::fmt::Write as _;
 use catalog_compiler::model::{Catalog, DERIVED_SETS};
 use catalog_core::search::Weights;
 use catalog_core::{
-    Access, Call, Caller, Decision, Discovery, Gate, Info, Retention, Settings, Tier, ToolId,
-    ToolSet, ToolSpec, Value, Visibility, render, verify,
+    Access, Call, Caller, Decision, Discovery, Info, Retention, Settings, Tier, ToolId, ToolSet,
+    ToolSpec, Value, Via, Visibility, render, verify,
 };
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
@@ -267,8 +267,8 @@ fn check(rows: &[Row], keep: Retention, allowed_bits: u64) -> Result<(), TestCas
                 asked.set(asked.get() + 1);
                 Decision::Allow
             };
-            let gate: Gate<'_, '_, Id, 1> = Gate::Mcp(level);
-            let result = verify::<Called, 1>(gate, name(i), args(i), &mut hook);
+            let via: Via<'_, '_, Id, 1> = Via::Mcp(level);
+            let result = verify::<Called, 1>(via, name(i), args(i), &mut hook);
             let reachable = want.contains(&name(i));
             prop_assert_eq!(result.is_ok(), reachable, "{} at {:?}", name(i), level);
             let gated = catalog.tools[i].role.tier() == Some(Tier::Gated);
@@ -305,7 +305,7 @@ fn check(rows: &[Row], keep: Retention, allowed_bits: u64) -> Result<(), TestCas
     let allowed_or_search = |i: usize| i == 0 || allowed.contains(Id(i));
     let callable = |chat: &Discovery<'_, Id, 1>, i: usize| {
         let mut hook = |_: Caller, _: Id, _: &Value| Decision::Allow;
-        verify::<Called, 1>(Gate::Chat(chat), name(i), args(i), &mut hook).is_ok()
+        verify::<Called, 1>(Via::Chat(chat), name(i), args(i), &mut hook).is_ok()
     };
     for i in 0..n {
         let first_step = catalog.tools[i].visibility == Visibility::Inline && allowed_or_search(i);
@@ -338,7 +338,7 @@ fn check(rows: &[Row], keep: Retention, allowed_bits: u64) -> Result<(), TestCas
             asked.set(asked.get() + 1);
             Decision::Deny
         };
-        let denied = verify::<Called, 1>(Gate::Chat(&chat), name(i), args(i), &mut hook);
+        let denied = verify::<Called, 1>(Via::Chat(&chat), name(i), args(i), &mut hook);
         let gated = catalog.tools[i].role.tier() == Some(Tier::Gated);
         prop_assert_eq!(asked.get(), usize::from(reachable && gated), "{}", name(i));
         // A refused gated call never runs; a silent one never asks.

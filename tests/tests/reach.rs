@@ -8,8 +8,8 @@ use std::sync::Mutex;
 
 use catalog_core::render::{Format, render};
 use catalog_core::{
-    Access, Caller, Decision, Discovery, Dispatch, Gate, Info, Reach, Tier, ToolId, Value,
-    Verified, reach,
+    Access, Caller, Decision, Discovery, Dispatch, Info, Reach, Tier, ToolId, Value, Verified, Via,
+    reach,
 };
 use serde_json::json;
 
@@ -94,11 +94,11 @@ fn the_handler_runs_exactly_when_the_rule_allows_and_the_hook_agrees() {
                 inline,
                 ..Catalog::INFO
             });
-            let gates = [Gate::Chat(&chat)]
+            let vias = [Via::Chat(&chat)]
                 .into_iter()
-                .chain(Access::ALL.map(Gate::Mcp));
-            for gate in gates {
-                let caller = gate.caller();
+                .chain(Access::ALL.map(Via::Mcp));
+            for via in vias {
+                let caller = via.caller();
                 let is_active = chat.active().contains(tool);
                 let allowed = reach(caller, is_active, spec.mcp, spec.access) == Reach::Allowed;
                 for decision in [Decision::Allow, Decision::Deny, Decision::Ask] {
@@ -110,7 +110,7 @@ fn the_handler_runs_exactly_when_the_rule_allows_and_the_hook_agrees() {
                             asked += 1;
                             decision
                         };
-                        let outcome = run(gate, tool, &recorder, &mut hook, approve);
+                        let outcome = run(via, tool, &recorder, &mut hook, approve);
                         let is_gated = spec.tier == Some(Tier::Gated);
                         let agreed = !is_gated
                             || decision == Decision::Allow
@@ -148,13 +148,13 @@ fn the_handler_runs_exactly_when_the_rule_allows_and_the_hook_agrees() {
 /// Verifies and runs one call the way an application does: a pending call is approved
 /// when `approve` says the person agreed.
 fn run(
-    gate: Gate<'_, '_, Tool, 1>,
+    via: Via<'_, '_, Tool, 1>,
     tool: Tool,
     recorder: &Recorder,
     hook: &mut impl catalog_core::Permission<Tool>,
     approve: bool,
 ) -> Outcome {
-    let call = match Catalog::verify(gate, tool.name(), arguments(tool), hook) {
+    let call = match Catalog::verify(via, tool.name(), arguments(tool), hook) {
         Ok(Verified::Run(call)) => call,
         Ok(Verified::Ask(pending)) if approve => pending.approve(),
         Ok(Verified::Ask(_)) | Err(_) => return Outcome::Refused,
@@ -218,7 +218,7 @@ fn mcp_lists_exactly_what_it_may_call() {
         |level| Catalog::mcp_allowed(level).into_iter().collect(),
         |level, tool| {
             Catalog::verify(
-                Gate::Mcp(level),
+                Via::Mcp(level),
                 tool.name(),
                 arguments(tool),
                 &mut catalog_core::AllowAll,
@@ -236,7 +236,7 @@ fn the_example_lists_exactly_what_it_may_call() {
         |level| Catalog::mcp_allowed(level).into_iter().collect(),
         // Arguments that fit no tool: a reachable tool gets as far as the argument check.
         |level, tool| match Catalog::verify(
-            Gate::Mcp(level),
+            Via::Mcp(level),
             tool.name(),
             json!({"catalogProbe": 1}),
             &mut catalog_core::AllowAll,

@@ -6,8 +6,8 @@ use std::cell::Cell;
 use app_catalog::{Catalog, Tool, ToolCall};
 use catalog_core::shape::Shape;
 use catalog_core::{
-    Access, AllowAll, Caller, Decision, DenyAll, Discovery, ErrorClass, Gate, Info, Map, Rejection,
-    Value, Verified, check_output, check_value, verify,
+    Access, AllowAll, Caller, Decision, DenyAll, Discovery, ErrorClass, Info, Map, Rejection,
+    Value, Verified, Via, check_output, check_value, verify,
 };
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
@@ -23,7 +23,7 @@ fn everything_active() -> Discovery<'static, Tool, 1> {
 
 fn chat(name: &str, arguments: Value) -> Result<Verified<ToolCall>, Rejection> {
     verify(
-        Gate::Chat(&Catalog::discovery()),
+        Via::Chat(&Catalog::discovery()),
         name,
         arguments,
         &mut AllowAll,
@@ -36,7 +36,7 @@ fn mcp(
     arguments: Value,
     permission: &mut impl catalog_core::Permission<Tool>,
 ) -> Result<Verified<ToolCall>, Rejection> {
-    verify::<ToolCall, 1>(Gate::Mcp(level), name, arguments, permission)
+    verify::<ToolCall, 1>(Via::Mcp(level), name, arguments, permission)
 }
 
 /// The smallest value that fits a shape: required properties only, lowest bounds, first
@@ -191,7 +191,7 @@ fn a_refused_gated_call_is_permission_denied() {
 
     // The chat agent has a tool to ask the user with; the refusal names it.
     let in_chat = verify::<ToolCall, 1>(
-        Gate::Chat(&everything_active()),
+        Via::Chat(&everything_active()),
         "dropTable",
         json!({"table": "orders"}),
         &mut DenyAll,
@@ -270,7 +270,7 @@ fn gated_tools_reach_the_hook_from_chat_and_mcp_and_silent_ones_never() {
         let gated = spec.tier == Some(catalog_core::Tier::Gated);
         let arguments = minimal(&spec.input);
         let from_chat = verify::<ToolCall, 1>(
-            Gate::Chat(&discovery),
+            Via::Chat(&discovery),
             tool.name(),
             arguments.clone(),
             &mut hook,
@@ -436,7 +436,7 @@ fn verify_never_panics_and_accepts_exactly_what_the_check_passes() {
                 },
             );
             let from_chat = verify::<ToolCall, 1>(
-                Gate::Chat(&discovery),
+                Via::Chat(&discovery),
                 tool.name(),
                 arguments.clone(),
                 &mut hook,

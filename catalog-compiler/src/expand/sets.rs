@@ -110,19 +110,19 @@ impl Gen<'_> {
                 }
 
                 /// Checks a model's call before anything runs (see `catalog_core::verify`):
-                /// the tool is in reach of `gate`, the arguments fit its schema, and a gated
+                /// the tool is in reach of `via`, the arguments fit its schema, and a gated
                 /// tool passed `permission`. What it hands back is the only value that runs
                 /// a handler.
                 ///
                 /// # Errors
                 /// The rejection to show the model, which names the way to recover.
                 pub fn verify(
-                    gate: #core::Gate<'_, '_, Tool, #w>,
+                    via: #core::Via<'_, '_, Tool, #w>,
                     name: &str,
                     arguments: #core::__private::Value,
                     permission: &mut impl #core::Permission<Tool>,
                 ) -> ::core::result::Result<#core::Verified<ToolCall>, #core::Rejection> {
-                    <Catalog as #core::Catalog<#w>>::verify(gate, name, arguments, permission)
+                    <Catalog as #core::Catalog<#w>>::verify(via, name, arguments, permission)
                 }
             }
 

@@ -575,11 +575,11 @@ fn discovery() -> Discovery<'static, T, 1> {
 }
 
 fn chat(name: &str, arguments: Value) -> Result<Verified<TestCall>, Rejection> {
-    verify(Gate::Chat(&discovery()), name, arguments, &mut AllowAll)
+    verify(Via::Chat(&discovery()), name, arguments, &mut AllowAll)
 }
 
 fn mcp(level: Access, name: &str, arguments: Value) -> Result<Verified<TestCall>, Rejection> {
-    verify::<TestCall, 1>(Gate::Mcp(level), name, arguments, &mut AllowAll)
+    verify::<TestCall, 1>(Via::Mcp(level), name, arguments, &mut AllowAll)
 }
 
 #[test]
@@ -705,7 +705,7 @@ fn gated_tools_ask_the_hook_for_every_caller_and_silent_ones_never() {
         Decision::Ask
     };
     let args = || json!({"table": "t"});
-    let asked = verify::<TestCall, 1>(Gate::Chat(&d), "stage", json!({}), &mut hook);
+    let asked = verify::<TestCall, 1>(Via::Chat(&d), "stage", json!({}), &mut hook);
     assert!(matches!(
         asked,
         Ok(Verified::Ask(PendingCall {
@@ -714,7 +714,7 @@ fn gated_tools_ask_the_hook_for_every_caller_and_silent_ones_never() {
         }))
     ));
     let mcp_level = Access::FullAccess;
-    let asked = verify::<TestCall, 1>(Gate::Mcp(mcp_level), "dropTable", args(), &mut hook);
+    let asked = verify::<TestCall, 1>(Via::Mcp(mcp_level), "dropTable", args(), &mut hook);
     assert!(matches!(
         asked,
         Ok(Verified::Ask(PendingCall {
@@ -722,7 +722,7 @@ fn gated_tools_ask_the_hook_for_every_caller_and_silent_ones_never() {
             ..
         }))
     ));
-    let silent = verify::<TestCall, 1>(Gate::Mcp(mcp_level), "openTable", args(), &mut hook);
+    let silent = verify::<TestCall, 1>(Via::Mcp(mcp_level), "openTable", args(), &mut hook);
     assert!(matches!(
         silent,
         Ok(Verified::Run(VerifiedCall {
@@ -730,10 +730,10 @@ fn gated_tools_ask_the_hook_for_every_caller_and_silent_ones_never() {
             ..
         }))
     ));
-    let silent = verify::<TestCall, 1>(Gate::Chat(&d), "openTable", args(), &mut hook);
+    let silent = verify::<TestCall, 1>(Via::Chat(&d), "openTable", args(), &mut hook);
     assert!(matches!(silent, Ok(Verified::Run(_))));
     // Invalid arguments never reach the hook.
-    let invalid = verify::<TestCall, 1>(Gate::Chat(&d), "stage", json!({"x": 1}), &mut hook);
+    let invalid = verify::<TestCall, 1>(Via::Chat(&d), "stage", json!({"x": 1}), &mut hook);
     assert!(invalid.is_err());
     assert_eq!(
         seen,
@@ -743,7 +743,7 @@ fn gated_tools_ask_the_hook_for_every_caller_and_silent_ones_never() {
         ]
     );
 
-    let denied = verify::<TestCall, 1>(Gate::Mcp(mcp_level), "stage", json!({}), &mut DenyAll);
+    let denied = verify::<TestCall, 1>(Via::Mcp(mcp_level), "stage", json!({}), &mut DenyAll);
     let denied = denied.unwrap_err();
     assert_eq!(denied, Rejection::denied(STAGE));
     assert_eq!(denied.class, ErrorClass::PermissionDenied);
@@ -751,7 +751,7 @@ fn gated_tools_ask_the_hook_for_every_caller_and_silent_ones_never() {
         denied.message,
         "The user or the application's policy refused to run `stage`. Do not call it again for this request; ask the user how to proceed instead."
     );
-    let silent = verify::<TestCall, 1>(Gate::Mcp(mcp_level), "openTable", args(), &mut DenyAll);
+    let silent = verify::<TestCall, 1>(Via::Mcp(mcp_level), "openTable", args(), &mut DenyAll);
     assert!(silent.is_ok(), "DenyAll leaves silent tools alone");
 }
 

@@ -8,7 +8,7 @@
 use app_backend::Backend;
 use app_catalog::{Catalog, Tool};
 use catalog_core::render::{self, Format, ToolSearch};
-use catalog_core::{Access, Caller, Decision, Discovery, Dispatch, Gate, Value, Verified};
+use catalog_core::{Access, Caller, Decision, Discovery, Dispatch, Value, Verified, Via};
 use serde_json::json;
 
 fn main() -> Result<(), render::RenderError> {
@@ -62,7 +62,7 @@ fn main() -> Result<(), render::RenderError> {
     // verifier; a gated tool still meets the permission hook.
     let level = Access::ReadOnly;
     let list = render::render_set(Format::Mcp(level), Catalog::mcp_allowed(level))?;
-    let refused = Catalog::verify(Gate::Mcp(level), "commitStaged", json!({}), &mut policy)
+    let refused = Catalog::verify(Via::Mcp(level), "commitStaged", json!({}), &mut policy)
         .err()
         .map(|rejection| rejection.to_json());
     println!(
@@ -82,7 +82,7 @@ fn step(
     // Providers that restrict names send the wire name back: map it to the tool's name.
     let name = name.as_str().unwrap_or_default();
     let name = Tool::from_wire_name(name).map_or(name, |tool| tool.name());
-    let call = match Catalog::verify(Gate::Chat(chat), name, input.clone(), &mut policy) {
+    let call = match Catalog::verify(Via::Chat(chat), name, input.clone(), &mut policy) {
         Ok(Verified::Run(call)) => call,
         // The hook wants the user's consent: a real app asks, then runs the call or
         // answers with `Rejection::denied`.

@@ -52,14 +52,14 @@
 //! ```
 //! use app_backend::Backend;
 //! use app_catalog::Catalog;
-//! use catalog_core::{Access, DenyAll, Dispatch, Gate, Verified};
+//! use catalog_core::{Access, DenyAll, Dispatch, Via, Verified};
 //! use serde_json::json;
 //!
 //! let backend = Backend::new();
 //! let arguments = json!({"table": "customers", "operation": "insert",
 //!                        "values": {"name": "Acme GmbH", "city": "Munich", "country": "DE"}});
-//! let gate = Gate::Mcp(Access::ReadAndStage);
-//! let Ok(Verified::Run(call)) = Catalog::verify(gate, "stageItem", arguments, &mut DenyAll) else {
+//! let via = Via::Mcp(Access::ReadAndStage);
+//! let Ok(Verified::Run(call)) = Catalog::verify(via, "stageItem", arguments, &mut DenyAll) else {
 //!     unreachable!("stageItem is a silent read-and-stage tool")
 //! };
 //! let Dispatch::Ran(result) = pollster::block_on(call.dispatch(&backend)) else {

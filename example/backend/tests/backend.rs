@@ -7,7 +7,7 @@ mod common;
 
 use app_backend::{Area, Backend, Error, UiEvent, ViewMode, refreshes};
 use app_catalog::{Catalog, Tool, ToolCall};
-use catalog_core::{Access, AllowAll, CallError, Caller, Dispatch, ErrorClass, Gate};
+use catalog_core::{Access, AllowAll, CallError, Caller, Dispatch, ErrorClass, Via};
 use common::{Db, call, call_as, customer_names, ok, staged_ids, verify_as};
 use serde_json::{Value, json};
 
@@ -549,7 +549,7 @@ fn destructive_tools_act_at_once_but_respect_staging_and_references() {
 
 /// The verifier's refusal of a call from an MCP client at `level`.
 fn refused(level: Access, name: &str, args: Value) -> catalog_core::Rejection {
-    match Catalog::verify(Gate::Mcp(level), name, args, &mut AllowAll) {
+    match Catalog::verify(Via::Mcp(level), name, args, &mut AllowAll) {
         Err(rejection) => rejection,
         Ok(verified) => panic!("{name} passed at {level}: {:?}", verified.call()),
     }

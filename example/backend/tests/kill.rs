@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use app_backend::{Backend, Error};
 use app_catalog::{Catalog, ToolCall};
-use catalog_core::{Access, AllowAll, Dispatch, Gate, Verified};
+use catalog_core::{Access, AllowAll, Dispatch, Verified, Via};
 use serde_json::{Value, json};
 
 /// Names of the rows the stager inserts start with this.
@@ -21,7 +21,7 @@ const PREFIX: &str = "killed-";
 
 fn run(backend: &Backend, name: &str, args: Value) -> Result<Value, Error> {
     let call: catalog_core::VerifiedCall<ToolCall> =
-        match Catalog::verify(Gate::Mcp(Access::FullAccess), name, args, &mut AllowAll) {
+        match Catalog::verify(Via::Mcp(Access::FullAccess), name, args, &mut AllowAll) {
             Ok(Verified::Run(call)) => call,
             other => panic!("{name} not verified: {:?}", other.err()),
         };

@@ -25,8 +25,8 @@ impl Handler for App {
 
 async fn step(app: &App, name: &str, arguments: Value) -> Option<Value> {
     let chat = Catalog::discovery();
-    let gate = catalog_core::Gate::Chat(&chat);
-    match Catalog::verify(gate, name, arguments, &mut catalog_core::DenyAll) {
+    let via = catalog_core::Via::Chat(&chat);
+    match Catalog::verify(via, name, arguments, &mut catalog_core::DenyAll) {
         Ok(catalog_core::Verified::Run(call)) => match call.run(app).await {
             catalog_core::Dispatch::Ran(result) => result.ok(),
             catalog_core::Dispatch::Search(args) => Some(Value::String(args.query)),

@@ -3,7 +3,7 @@
 catalog_macros::catalog!("ui/safety/tracker.toml");
 
 use catalog_core::__private::Value;
-use catalog_core::{AllowAll, Caller, Gate, Verified};
+use catalog_core::{AllowAll, Caller, Via, Verified};
 
 struct Tracker;
 
@@ -22,7 +22,7 @@ impl Handler for Tracker {
 async fn close_twice() {
     let chat = Catalog::discovery();
     let arguments = catalog_core::__private::serde_json::json!({"id": 7});
-    let Ok(Verified::Run(call)) = Catalog::verify(Gate::Chat(&chat), "close_issue", arguments, &mut AllowAll) else {
+    let Ok(Verified::Run(call)) = Catalog::verify(Via::Chat(&chat), "close_issue", arguments, &mut AllowAll) else {
         return;
     };
     let copy = call.clone();

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 
 use app_backend::{Backend, Error, FixedClock};
 use app_catalog::{Catalog, ToolCall};
-use catalog_core::{AllowAll, Caller, Discovery, Dispatch, Gate, Info, Verified, VerifiedCall};
+use catalog_core::{AllowAll, Caller, Discovery, Dispatch, Info, Verified, VerifiedCall, Via};
 use serde_json::{Value, json};
 use tempfile::TempDir;
 
@@ -64,11 +64,11 @@ pub fn verify_as(caller: Caller, name: &str, args: Value) -> VerifiedCall<ToolCa
         inline: Catalog::ALL,
         ..Catalog::INFO
     });
-    let gate = match caller {
-        Caller::Chat => Gate::Chat(&chat),
-        Caller::Mcp(level) => Gate::Mcp(level),
+    let via = match caller {
+        Caller::Chat => Via::Chat(&chat),
+        Caller::Mcp(level) => Via::Mcp(level),
     };
-    match Catalog::verify(gate, name, args, &mut AllowAll) {
+    match Catalog::verify(via, name, args, &mut AllowAll) {
         Ok(Verified::Run(call)) => call,
         Ok(Verified::Ask(_)) => panic!("{name}: the policy allows every call"),
         Err(rejection) => panic!("{name}: {rejection}"),

@@ -3,8 +3,8 @@
 //! the notes catalog compiled in another crate of this workspace.
 
 use catalog_core::{
-    Access, AllowAll, Caller, Decision, DenyAll, Dispatch, ErrorClass, Gate, Rejection, Value,
-    Verified, VerifiedCall,
+    Access, AllowAll, Caller, Decision, DenyAll, Dispatch, ErrorClass, Rejection, Value, Verified,
+    VerifiedCall, Via,
 };
 use notes_catalog::{Catalog, Tool, ToolCall};
 use notes_server::Notes;
@@ -22,12 +22,7 @@ fn a_chat_agent_finds_a_tool_then_calls_it() {
     let notes = Notes::seeded();
     let mut chat = Catalog::discovery();
     // `readNote` is discoverable: unavailable until a search finds it.
-    let refused = Catalog::verify(
-        Gate::Chat(&chat),
-        "readNote",
-        json!({"id": 1}),
-        &mut DenyAll,
-    );
+    let refused = Catalog::verify(Via::Chat(&chat), "readNote", json!({"id": 1}), &mut DenyAll);
     let message = refused.unwrap_err().message;
     assert!(
         message.contains("Available tools: findTools, askUser, listNotes, addNote"),
@@ -36,7 +31,7 @@ fn a_chat_agent_finds_a_tool_then_calls_it() {
 
     // The search tool is verified like any other, and handed back to the agent loop.
     let Ok(Verified::Run(search)) = Catalog::verify(
-        Gate::Chat(&chat),
+        Via::Chat(&chat),
         "findTools",
         json!({"query": "show one note in full"}),
         &mut DenyAll,
@@ -49,12 +44,9 @@ fn a_chat_agent_finds_a_tool_then_calls_it() {
     let found = chat.search(&args.query).to_json();
     assert!(found.contains("\"name\":\"readNote\""), "{found}");
 
-    let Ok(Verified::Run(call)) = Catalog::verify(
-        Gate::Chat(&chat),
-        "readNote",
-        json!({"id": 1}),
-        &mut DenyAll,
-    ) else {
+    let Ok(Verified::Run(call)) =
+        Catalog::verify(Via::Chat(&chat), "readNote", json!({"id": 1}), &mut DenyAll)
+    else {
         panic!("readNote is active after the search");
     };
     let ToolCall::ReadNote(typed) = call.call() else {
@@ -88,7 +80,7 @@ fn the_search_budget_names_the_way_out() {
 fn arguments_are_checked_before_anything_runs() {
     let chat = Catalog::discovery();
     let rejection = Catalog::verify(
-        Gate::Chat(&chat),
+        Via::Chat(&chat),
         "listNotes",
         json!({"limit": 500, "tags": "x"}),
         &mut DenyAll,
@@ -110,7 +102,7 @@ fn arguments_are_checked_before_anything_runs() {
     );
     // Defaults fill in on the typed value.
     let Ok(Verified::Run(call)) =
-        Catalog::verify(Gate::Chat(&chat), "listNotes", Value::Null, &mut DenyAll)
+        Catalog::verify(Via::Chat(&chat), "listNotes", Value::Null, &mut DenyAll)
     else {
         panic!("listNotes takes no required argument");
     };
@@ -131,7 +123,7 @@ fn a_gated_tool_waits_for_the_hook_and_the_person() {
         Decision::Ask
     };
     let Ok(Verified::Ask(pending)) = Catalog::verify(
-        Gate::Chat(&everything),
+        Via::Chat(&everything),
         "deleteNote",
         json!({"id": 2}),
         &mut hook,
@@ -154,7 +146,7 @@ fn mcp_clients_reach_their_level_only() {
     let notes = Notes::seeded();
     let add = json!({"title": "Idea", "text": "A catalog for notes."});
     let refused = Catalog::verify(
-        Gate::Mcp(Access::ReadOnly),
+        Via::Mcp(Access::ReadOnly),
         "addNote",
         add.clone(),
         &mut AllowAll,
@@ -169,7 +161,7 @@ fn mcp_clients_reach_their_level_only() {
     );
     // Kept from MCP: unknown to every MCP client, whatever its level.
     let hidden = Catalog::verify(
-        Gate::Mcp(Access::FullAccess),
+        Via::Mcp(Access::FullAccess),
         "exportNotes",
         Value::Null,
         &mut AllowAll,
@@ -177,12 +169,9 @@ fn mcp_clients_reach_their_level_only() {
     .unwrap_err();
     assert_eq!(hidden.message, "Unknown tool: exportNotes");
 
-    let Ok(Verified::Run(call)) = Catalog::verify(
-        Gate::Mcp(Access::ReadAndStage),
-        "addNote",
-        add,
-        &mut DenyAll,
-    ) else {
+    let Ok(Verified::Run(call)) =
+        Catalog::verify(Via::Mcp(Access::ReadAndStage), "addNote", add, &mut DenyAll)
+    else {
         panic!("addNote is a silent read-and-stage tool");
     };
     assert_eq!(call.caller(), Caller::Mcp(Access::ReadAndStage));
@@ -195,7 +184,7 @@ fn mcp_clients_reach_their_level_only() {
 fn a_failed_handler_is_a_runtime_error_that_names_the_fix() {
     let notes = Notes::seeded();
     let failed = Catalog::verify(
-        Gate::Mcp(Access::ReadOnly),
+        Via::Mcp(Access::ReadOnly),
         "readNote",
         json!({"id": 9}),
         &mut DenyAll,
