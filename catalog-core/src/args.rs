@@ -255,7 +255,7 @@ pub fn variant(value: Value, values: &[&str]) -> Result<usize, ArgError> {
 }
 
 /// A tool's arguments, read into its generated type (`null` counts as no arguments). Not
-/// part of the public API: the generated `Call::parse` calls it.
+/// part of the public API: the generated `Call::from_checked` calls it.
 ///
 /// # Errors
 /// The error as text, for `CallError::BadArguments` and the verifier.

@@ -11,6 +11,7 @@ extern crate alloc;
 
 mod access;
 mod args;
+mod call;
 mod catalog;
 mod discovery;
 pub mod render;
@@ -22,13 +23,14 @@ mod verify;
 
 pub use access::{Access, Caller, Reach, reach};
 pub use args::{ArgError, FromJson};
+pub use call::{CallError, Dispatch};
 pub use catalog::{Catalog, Sets};
 pub use discovery::{Discovery, Found, Info, Retention, SearchOutcome, Unavailable};
 /// JSON values as handlers return them and as free-form arguments arrive.
 pub use serde_json::{Map, Value};
 pub use set::{Iter, ToolId, ToolSet};
 pub use shape::Shape;
-pub use spec::{CallError, Dispatch, Policy, Role, Settings, Tier, ToolSpec, Visibility};
+pub use spec::{Policy, Role, Settings, Tier, ToolSpec, Visibility};
 pub use verify::{
     AllowAll, BoxFuture, Call, Decision, DenyAll, ErrorClass, HandledBy, Issue, MAX_CHECK_DEPTH,
     MAX_CHECK_ISSUES, PendingCall, Permission, Proof, Rejection, Verified, VerifiedCall, Via,

@@ -9,8 +9,9 @@
 //! 3. a gated tool passes the application's [`Permission`] hook, whoever the caller is.
 //!
 //! What comes out is the only thing that can run a handler: a [`VerifiedCall`] (or a
-//! [`PendingCall`] to approve first). A call parsed any other way ([`Call::parse`]) is a
-//! typed value and nothing more: running one takes a [`Proof`], which only this module makes.
+//! [`PendingCall`] to approve first). A call parsed any other way (the generated
+//! `ToolCall::parse`, or [`Call::from_checked`]) is a typed value and nothing more: running
+//! one takes a [`Proof`], which only this module makes.
 
 mod keywords;
 mod permission;
@@ -50,7 +51,7 @@ pub trait Call: Sized {
     ///
     /// # Errors
     /// Where and why, should the arguments still not fit the Rust type.
-    fn parse(tool: Self::Tool, arguments: Value) -> Result<Self, String>;
+    fn from_checked(tool: Self::Tool, arguments: Value) -> Result<Self, String>;
 
     /// The tool called.
     fn tool(&self) -> Self::Tool;
@@ -297,7 +298,8 @@ pub fn verify<C: Call, const W: usize>(
         return Err(Rejection::arguments(spec.name, issues, total));
     }
     walk::canonicalize(&spec.input, &mut arguments, 0);
-    let parse = |arguments| C::parse(tool, arguments).map_err(|e| Rejection::parse(spec.name, &e));
+    let parse =
+        |arguments| C::from_checked(tool, arguments).map_err(|e| Rejection::parse(spec.name, &e));
     let caller = via.caller();
     if spec.tier != Some(Tier::Gated) {
         return parse(arguments).map(|call| Verified::Run(VerifiedCall { call, caller }));

@@ -126,7 +126,7 @@ pub struct Forward {
 impl Call for Forward {
     type Tool = Row;
 
-    fn parse(tool: Row, arguments: Value) -> Result<Self, String> {
+    fn from_checked(tool: Row, arguments: Value) -> Result<Self, String> {
         Ok(Forward {
             row: tool,
             arguments,

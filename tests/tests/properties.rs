@@ -140,7 +140,7 @@ struct Called(Id);
 
 impl Call for Called {
     type Tool = Id;
-    fn parse(tool: Id, _: Value) -> Result<Self, String> {
+    fn from_checked(tool: Id, _: Value) -> Result<Self, String> {
         Ok(Called(tool))
     }
     fn tool(&self) -> Id {

@@ -75,7 +75,7 @@ impl Gen<'_> {
                             <#core::__private::String as ::core::convert::From<&str>>::from(name),
                         ));
                     };
-                    <ToolCall as #core::Call>::parse(tool, arguments).map_err(|message| {
+                    <ToolCall as #core::Call>::from_checked(tool, arguments).map_err(|message| {
                         #core::CallError::BadArguments { tool: tool.name(), message }
                     })
                 }
@@ -110,7 +110,7 @@ impl Gen<'_> {
                 /// Parses a call's JSON arguments into the tool's typed arguments (`null`
                 /// counts as no arguments; a JSON-argument row takes any object, which the
                 /// verifier checked against its schema).
-                fn parse(tool: Tool, arguments: #core::__private::Value) -> ::core::result::Result<ToolCall, #core::__private::String> {
+                fn from_checked(tool: Tool, arguments: #core::__private::Value) -> ::core::result::Result<ToolCall, #core::__private::String> {
                     match tool {
                         #( Tool::#variants => #core::__private::arguments(arguments).map(ToolCall::#variants), )*
                         #json_parse

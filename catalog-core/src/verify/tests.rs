@@ -539,7 +539,7 @@ struct TestCall(T, Value);
 
 impl Call for TestCall {
     type Tool = T;
-    fn parse(tool: T, arguments: Value) -> Result<Self, String> {
+    fn from_checked(tool: T, arguments: Value) -> Result<Self, String> {
         if tool.name() == "raw" {
             crate::__private::arguments::<crate::Map<String, Value>>(arguments.clone())?;
         }

@@ -30,6 +30,6 @@ fn main() {
     };
     assert_eq!(bounds.minimum, Some(-1.5));
     assert_eq!(bounds.maximum, Some(1000.0));
-    let call = <ToolCall as Call>::parse(Tool::RowsGet, ::catalog_core::Value::Null);
+    let call = <ToolCall as Call>::from_checked(Tool::RowsGet, ::catalog_core::Value::Null);
     assert_eq!(call.map(|c| Call::tool(&c)), ::std::result::Result::Ok(Tool::RowsGet));
 }
