@@ -8,6 +8,8 @@
 //! integers, numbers, booleans, arrays, nested objects; required, optional, defaults).
 //! Access and tier follow the verb (reads are read-only, edits stage, deletions are
 //! full-access and gated), so every row is one a real catalog could hold.
+//! Over 600 lines: most of it is the generator's word tables and parameter shapes, read
+//! beside the templates that use them.
 //!
 //! The requests paraphrase sampled rows (a synonym of the verb, the object, the domain's
 //! name, sometimes the qualifier), in the `dev.jsonl` format `eval-search` reads.

@@ -14,6 +14,9 @@
 //! - the expansion is read by nightly rustc, which times it as the user's build runs it
 //!   (see the `rustc` module);
 //! - search runs in the `scale-bench` crate's bench, once per engine in its own process.
+//!
+//! Over 600 lines: one measurement, read top to bottom (write, build, time, print the
+//! tables); the rustc readings have their own module.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
