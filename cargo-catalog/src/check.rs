@@ -2,11 +2,11 @@
 //! derived sets, the tokens each provider's request spends on the tools, which examples
 //! the catalog's own search answers, and a table of the lints.
 
-use std::io::Write as _;
+use std::io::{IsTerminal as _, Write as _};
 use std::process::ExitCode;
 
 use catalog_compiler::lint::{self, Finding, Level, LintId, Tokenizer};
-use catalog_compiler::{Diagnostic, Lines, Located};
+use catalog_compiler::{Diagnostic, Lines, Located, Style};
 use serde_json::json;
 
 use crate::args::{Flags, Format, Usage};
@@ -45,10 +45,16 @@ fn run(path: &str, source: &str, format: Format) -> ExitCode {
         Ok(catalog) => catalog,
         Err(diagnostics) => {
             match format {
-                Format::Human => eprint!(
-                    "{}",
-                    catalog_compiler::render_all(path, source, &diagnostics)
-                ),
+                Format::Human => {
+                    let style = Style {
+                        colour: colour(),
+                        ..Style::default()
+                    };
+                    eprint!(
+                        "{}",
+                        Lines::new(source).render_all(path, &diagnostics, style)
+                    );
+                }
                 Format::Json => {
                     let lines = Lines::new(source);
                     let errors: Vec<_> = diagnostics
@@ -86,8 +92,13 @@ fn run(path: &str, source: &str, format: Format) -> ExitCode {
     match format {
         Format::Human => {
             let mut err = std::io::stderr().lock();
+            let colour = colour();
             for f in &report.findings {
-                let _ = writeln!(err, "{}", lines.render(path, &f.labelled()));
+                let _ = writeln!(
+                    err,
+                    "{}",
+                    lines.render_styled(path, &f.diagnostic, f.style(colour))
+                );
             }
             print!("{}", summary(path, &catalog, &report));
         }
@@ -130,10 +141,23 @@ fn diagnostic_json(
     finding: Option<&Finding>,
 ) -> serde_json::Value {
     let at = Located::at(path, lines, d);
-    let mut v = json!({ "file": at.file, "line": at.line, "column": at.column, "message": d.message, "help": d.help });
+    let related: Vec<_> = d
+        .related
+        .iter()
+        .map(|r| {
+            let (line, column) = lines.line_col(r.span.start);
+            json!({ "line": line, "column": column, "label": r.label })
+        })
+        .collect();
+    let mut v = json!({ "file": at.file, "line": at.line, "column": at.column, "message": d.message, "help": d.help, "related": related });
     if let Some(f) = finding {
         v["lint"] = json!(f.lint.name());
         v["level"] = json!(f.level.as_str());
     }
     v
+}
+
+/// Colours for a terminal, unless `NO_COLOR` is set (<https://no-color.org>).
+fn colour() -> bool {
+    std::io::stderr().is_terminal() && std::env::var_os("NO_COLOR").is_none_or(|v| v.is_empty())
 }

@@ -124,12 +124,14 @@ fn cli(dir: &TempDir, args: &[&str]) -> (i32, String, String) {
     )
 }
 
-/// `catalog.toml:LINE:COL` at the start of each rendered diagnostic, in order.
+/// `catalog.toml:LINE:COL` from the `--> ` line under each rendered diagnostic, in order
+/// (the `::: ` lines of the other places it points at are not its location).
 fn locations(stderr: &str) -> Vec<String> {
     stderr
         .lines()
         .filter_map(|line| {
-            let mut parts = line.splitn(4, ':');
+            let at = line.trim_start().strip_prefix("--> ")?;
+            let mut parts = at.splitn(3, ':');
             let (file, line, column) = (parts.next()?, parts.next()?, parts.next()?);
             let numbers = [line, column]
                 .iter()

@@ -312,8 +312,8 @@ fn a_poisoned_description_fails_the_import_until_reviewed() {
     assert_eq!(code, 1, "{stderr}");
     assert!(
         stderr.contains(
-            ":45:34: error[poisoned-description]: in tool `add`, the description addresses the model instead of describing the tool: \"<IMPORTANT>\""
-        ),
+            "error[poisoned-description]: in tool `add`, the description addresses the model instead of describing the tool: \"<IMPORTANT>\"\n"
+        ) && stderr.contains("poisoned.toml:45:34\n"),
         "{stderr}"
     );
     let text = std::fs::read_to_string(&out).unwrap();

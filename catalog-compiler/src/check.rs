@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use catalog_core::search::Language;
 use catalog_core::{Retention, Tier, Visibility};
 
-use crate::diag::{Diagnostic, Errors, Span, line_col};
+use crate::diag::{Diagnostic, Errors, Span};
 use crate::model::{
     Arguments, Catalog, Field, Kind, Policy, Role, Settings, Source, Tool, ToolSpans, Upstream,
     must_be_gated,
@@ -23,14 +23,14 @@ use unique::{
 };
 
 /// Validates the raw catalog and builds the model; `None` when any rule failed.
-pub(crate) fn lower(source: &str, raw: RawCatalog, errors: &mut Errors) -> Option<Catalog> {
+pub(crate) fn lower(raw: RawCatalog, errors: &mut Errors) -> Option<Catalog> {
     let tools: Vec<Option<Tool>> = raw.tools.iter().map(|_| None).collect();
     let names: Vec<Option<&str>> = raw
         .tools
         .iter()
         .map(|t| t.name.as_ref().map(|(n, _)| n.as_str()))
         .collect();
-    let well_named = unique_names(source, &raw.tools, errors);
+    let well_named = unique_names(&raw.tools, errors);
     let valid_rows: Vec<(&str, &Span)> = raw
         .tools
         .iter()
@@ -38,7 +38,7 @@ pub(crate) fn lower(source: &str, raw: RawCatalog, errors: &mut Errors) -> Optio
         .filter(|(_, ok)| ok.is_some())
         .filter_map(|(row, _)| row.name.as_ref().map(|(n, s)| (n.as_str(), s)))
         .collect();
-    unique_wire_names(source, &valid_rows, errors);
+    unique_wire_names(&valid_rows, errors);
     let roles = settings(
         raw.settings.as_ref(),
         raw.seen.has("settings"),
@@ -51,9 +51,9 @@ pub(crate) fn lower(source: &str, raw: RawCatalog, errors: &mut Errors) -> Optio
         .iter()
         .zip(&well_named)
         .filter(|(_, ok)| ok.is_some());
-    type_names(source, distinct.map(|(row, _)| row), errors);
-    let upstreams = unique_upstreams(source, raw.upstreams, errors);
-    let mut sources = sources(source, &raw.tools, &upstreams, &roles, errors);
+    type_names(distinct.map(|(row, _)| row), errors);
+    let upstreams = unique_upstreams(raw.upstreams, errors);
+    let mut sources = sources(&raw.tools, &upstreams, &roles, errors);
     let mut tools = tools;
     let lints = raw.lints;
     let arguments = raw
@@ -98,14 +98,14 @@ pub(crate) struct Decisions {
     pub arguments: Vec<Arguments>,
 }
 
-pub(crate) fn decisions(source: &str, raw: &RawCatalog) -> Decisions {
+pub(crate) fn decisions(raw: &RawCatalog) -> Decisions {
     let mut errors = Errors::default();
     let names: Vec<Option<&str>> = raw
         .tools
         .iter()
         .map(|t| t.name.as_ref().map(|(n, _)| n.as_str()))
         .collect();
-    let variants = unique_names(source, &raw.tools, &mut errors);
+    let variants = unique_names(&raw.tools, &mut errors);
     let roles = settings(
         raw.settings.as_ref(),
         raw.seen.has("settings"),
@@ -137,7 +137,6 @@ pub(crate) fn decisions(source: &str, raw: &RawCatalog) -> Decisions {
 /// `upstream-tool` and `upstream-digest` only with `upstream`; no two rows serve the same
 /// tool of one upstream. `upstreams` are [`unique_upstreams`]' result.
 fn sources(
-    source: &str,
     rows: &[RawTool],
     upstreams: &[(String, Option<Upstream>)],
     roles: &Resolved,
@@ -203,10 +202,10 @@ fn sources(
             .as_ref()
             .map_or((name.as_str(), at), |(t, s)| (t.as_str(), s));
         if let Some((first, first_at)) = pinned.insert((upstream, tool), (name, name_span)) {
-            let (line, _) = line_col(source, first_at.start);
             errors.push(
                 Diagnostic::new(tool_at.clone(), format!("tools `{first}` and `{name}` both serve `{tool}` of upstream `{upstream}`"))
-                    .help(format!("remove one of them, or point one at another tool with `upstream-tool = \"...\"` (`{first}` is on line {line})")),
+                    .related(first_at.clone(), format!("`{first}`"))
+                    .help("remove one of them, or point one at another tool with `upstream-tool = \"...\"`"),
             );
             continue;
         }
@@ -500,11 +499,12 @@ fn row_rules(row: &RawTool, name: &str, is_ask: bool, errors: &mut Errors) -> Ro
             errors,
         );
     }
-    if let (Some((Tier::Silent, span)), Some(level)) = (&row.tier, access)
-        && must_be_gated(level)
+    if let (Some((Tier::Silent, span)), Some((level, access_at))) = (&row.tier, &row.access)
+        && must_be_gated(*level)
     {
         errors.push(
             Diagnostic::new(span.clone(), format!("tool `{name}` needs full access but runs silently"))
+                .related(access_at.clone(), "full access")
                 .help("full-access tools commit or destroy data: make it `tier = \"gated\"`, or lower its `access`"),
         );
     }

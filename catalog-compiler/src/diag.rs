@@ -3,8 +3,14 @@
 use std::fmt::Write as _;
 use std::ops::Range;
 
+use annotate_snippets::{AnnotationKind, Group, Level, Renderer, Snippet};
+
 /// Byte range into the catalog source.
 pub type Span = Range<usize>;
+
+/// Places of one diagnostic at most this many lines apart are drawn in one snippet (the
+/// lines between folded), as rustc draws them.
+const NEAR_LINES: usize = 5;
 
 /// One thing wrong with the catalog: where, what, and how to fix it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -15,6 +21,20 @@ pub struct Diagnostic {
     pub message: String,
     /// How to fix it, when there is something to say.
     pub help: Option<String>,
+    /// The other places the error involves (the first of two rows with one name), each
+    /// with what it is.
+    pub related: Vec<Related>,
+    /// The lint that found it, printed in the heading: `warning[unnamed-need]`.
+    pub code: Option<&'static str>,
+}
+
+/// A place a diagnostic involves besides its own span.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Related {
+    /// Byte range in the catalog source.
+    pub span: Span,
+    /// What is there, as printed under it: "the first `openTable`".
+    pub label: String,
 }
 
 impl Diagnostic {
@@ -24,6 +44,8 @@ impl Diagnostic {
             span,
             message: message.into(),
             help: None,
+            related: Vec::new(),
+            code: None,
         }
     }
 
@@ -31,6 +53,16 @@ impl Diagnostic {
     #[must_use]
     pub fn help(mut self, help: impl Into<String>) -> Self {
         self.help = Some(help.into());
+        self
+    }
+
+    /// Points at another place the error involves.
+    #[must_use]
+    pub fn related(mut self, span: Span, label: impl Into<String>) -> Self {
+        self.related.push(Related {
+            span,
+            label: label.into(),
+        });
         self
     }
 }
@@ -110,30 +142,103 @@ impl<'a> Lines<'a> {
     /// [`render`], with the lines already indexed.
     #[must_use]
     pub fn render(&self, file: &str, d: &Diagnostic) -> String {
-        let source = self.source;
-        let (line, col) = self.line_col(d.span.start);
-        let mut out = format!("{file}:{line}:{col}: {}\n", d.message);
-        let text = self.line(line);
-        let gutter = line.to_string().len();
-        let pad = " ".repeat(gutter);
-        let _ = writeln!(out, "{pad} |");
-        let _ = writeln!(out, "{line} | {text}");
-        // Underline to the end of the span or of the line, whichever comes first.
-        let start = floor_char_boundary(source, d.span.start);
-        let end = floor_char_boundary(source, d.span.end.max(start));
-        let on_line = source[start..end].split('\n').next().unwrap_or("");
-        let width = on_line.chars().count().max(1);
-        let indent: String = text
-            .chars()
-            .take(col - 1)
-            .map(|c| if c == '\t' { '\t' } else { ' ' })
-            .collect();
-        let _ = writeln!(out, "{pad} | {indent}{}", "^".repeat(width));
-        if let Some(help) = &d.help {
-            let _ = writeln!(out, "{pad} = help: {help}");
+        self.render_styled(file, d, Style::default())
+    }
+
+    /// Renders `d` as [`render`] does, headed and drawn as `style` says.
+    #[must_use]
+    pub fn render_styled(&self, file: &str, d: &Diagnostic, style: Style) -> String {
+        let level = if style.warning {
+            Level::WARNING
+        } else {
+            Level::ERROR
+        };
+        let mut title = level.primary_title(d.message.as_str());
+        if let Some(code) = d.code {
+            title = title.id(code);
         }
+        // Each place underlined to the end of its span or of its first line, whichever
+        // comes first; `None` labels the error's own place.
+        let mut places: Vec<(usize, Span, Option<&str>)> = std::iter::once((&d.span, None))
+            .chain(d.related.iter().map(|r| (&r.span, Some(r.label.as_str()))))
+            .map(|(span, label)| {
+                let start = floor_char_boundary(self.source, span.start);
+                let line = self.line_col(start).0;
+                // A span from a line's `\r` on points at the line's end.
+                let line_end = self.starts[line - 1] + self.line(line).len();
+                let start = start.min(line_end);
+                let end = floor_char_boundary(self.source, span.end)
+                    .clamp(start, line_end);
+                (line, start..end, label)
+            })
+            .collect();
+        // Places a few lines apart share a snippet; the error's own comes first, so the
+        // `-->` line names it. Only the lines shown are handed to the renderer, so drawing
+        // stays cheap however large the catalog.
+        places.sort_by_key(|(line, _, label)| (label.is_some(), *line));
+        let mut clusters: Vec<Vec<(usize, Span, Option<&str>)>> = Vec::new();
+        for place in places {
+            let near = clusters.iter_mut().find(|c| {
+                c.iter()
+                    .any(|(line, _, _)| line.abs_diff(place.0) <= NEAR_LINES)
+            });
+            match near {
+                Some(cluster) => cluster.push(place),
+                None => clusters.push(vec![place]),
+            }
+        }
+        let mut group = Group::with_title(title);
+        for cluster in &clusters {
+            let first = cluster.iter().map(|p| p.0).min().unwrap_or(1);
+            let last = cluster.iter().map(|p| p.0).max().unwrap_or(1);
+            let offset = self.starts[first - 1];
+            let text = &self.source[offset..self.starts[last - 1] + self.line(last).len()];
+            let mut snippet = Snippet::source(text).line_start(first).path(file);
+            for (_, span, label) in cluster {
+                let at = span.start - offset..span.end - offset;
+                snippet = snippet.annotation(match label {
+                    None => AnnotationKind::Primary.span(at),
+                    Some(label) => AnnotationKind::Context.span(at).label(*label),
+                });
+            }
+            group = group.element(snippet);
+        }
+        if let Some(help) = &d.help {
+            group = group.element(Level::HELP.message(help.as_str()));
+        }
+        let renderer = if style.colour {
+            Renderer::styled()
+        } else {
+            Renderer::plain()
+        };
+        let mut out = renderer.render(&[group]);
+        out.push('\n');
         out
     }
+}
+
+impl Lines<'_> {
+    /// [`render_all`], drawn as `style` says.
+    #[must_use]
+    pub fn render_all(&self, file: &str, diagnostics: &[Diagnostic], style: Style) -> String {
+        let mut out = String::new();
+        for d in diagnostics {
+            out.push_str(&self.render_styled(file, d, style));
+            out.push('\n');
+        }
+        let n = diagnostics.len();
+        let _ = writeln!(out, "{file}: {n} error{}", if n == 1 { "" } else { "s" });
+        out
+    }
+}
+
+/// How [`Lines::render_styled`] heads and draws a diagnostic; the default is a plain error.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Style {
+    /// Headed `warning` rather than `error`.
+    pub warning: bool,
+    /// ANSI colours, for a terminal.
+    pub colour: bool,
 }
 
 fn floor_char_boundary(s: &str, mut i: usize) -> usize {
@@ -177,14 +282,18 @@ impl<'a> Located<'a> {
     }
 }
 
-/// Renders a diagnostic as `file:LINE:COL: message`, the offending line with a caret
-/// under the span, and the help:
+/// Renders a diagnostic as rustc does (with `annotate-snippets`, rustc's renderer): the
+/// message, `--> file:LINE:COL`, the offending line with a caret under the span (placed
+/// by display width, so wide characters before it do not shift it), every related place
+/// with its label, and the help:
 ///
 /// ```text
-/// catalog.toml:12:1: unknown key `visiblity` in tool `openTable`
+/// error: unknown key `visiblity` in tool `openTable`
+///   --> catalog.toml:12:1
 ///    |
 /// 12 | visiblity = "inline"
 ///    | ^^^^^^^^^
+///    |
 ///    = help: did you mean `visibility`?
 /// ```
 #[must_use]
@@ -195,15 +304,7 @@ pub fn render(file: &str, source: &str, d: &Diagnostic) -> String {
 /// Renders every diagnostic, separated by blank lines, with a closing count.
 #[must_use]
 pub fn render_all(file: &str, source: &str, diagnostics: &[Diagnostic]) -> String {
-    let lines = Lines::new(source);
-    let mut out = String::new();
-    for d in diagnostics {
-        out.push_str(&lines.render(file, d));
-        out.push('\n');
-    }
-    let n = diagnostics.len();
-    let _ = writeln!(out, "{file}: {n} error{}", if n == 1 { "" } else { "s" });
-    out
+    Lines::new(source).render_all(file, diagnostics, Style::default())
 }
 
 #[cfg(test)]
@@ -221,6 +322,66 @@ mod tests {
     }
 
     #[test]
+    fn render_points_at_every_place_by_display_width() {
+        let src = "[[tool]]\nname = \"表を開く\"\n\n[[tool]]\ndescription = \"表\" ; name = \"表を開く\"\n";
+        let first = src.find("\"表を開く").unwrap();
+        let second = src.rfind("\"表を開く").unwrap();
+        let d = Diagnostic::new(second..second + 14, "tool `表を開く` is declared twice")
+            .related(first..first + 14, "the first `表を開く`")
+            .help("rename or remove one");
+        // `表` is two columns wide: the caret starts under the quote, not two columns early.
+        // Three lines apart, both places share one snippet, the lines between folded.
+        assert_eq!(
+            render("catalog.toml", src, &d),
+            "error: tool `表を開く` is declared twice
+ --> catalog.toml:5:28
+  |
+2 | name = \"表を開く\"
+  |        ---------- the first `表を開く`
+...
+5 | description = \"表\" ; name = \"表を開く\"
+  |                             ^^^^^^^^^^
+  |
+  = help: rename or remove one
+"
+        );
+        // Far apart, each has its own, the error's own first.
+        let far = src.replace("\n\n", &"\n".repeat(20));
+        let (first, second) = (
+            far.find("\"表を開く").unwrap(),
+            far.rfind("\"表を開く").unwrap(),
+        );
+        let d = Diagnostic::new(second..second + 14, "tool `表を開く` is declared twice")
+            .related(first..first + 14, "the first `表を開く`");
+        assert_eq!(
+            render("catalog.toml", &far, &d),
+            "error: tool `表を開く` is declared twice
+  --> catalog.toml:23:28
+   |
+23 | description = \"表\" ; name = \"表を開く\"
+   |                             ^^^^^^^^^^
+   |
+  ::: catalog.toml:2:8
+   |
+ 2 | name = \"表を開く\"
+   |        ---------- the first `表を開く`
+"
+        );
+    }
+
+    #[test]
+    fn spans_at_a_line_end_render() {
+        for src in ["a = 1\r\nb = 2\r\n", "a = 1\nb"] {
+            for start in 0..=src.len() {
+                for end in [start, src.len()] {
+                    let d = Diagnostic::new(start..end, "m").related(0..end, "r");
+                    assert!(render("catalog.toml", src, &d).starts_with("error: m\n"));
+                }
+            }
+        }
+    }
+
+    #[test]
     fn render_points_at_the_span() {
         let src = "[settings]\nsearch-tol = \"x\"\n";
         let start = src.find("search-tol").unwrap();
@@ -228,7 +389,7 @@ mod tests {
             .help("did you mean `search-tool`?");
         assert_eq!(
             render("catalog.toml", src, &d),
-            "catalog.toml:2:1: unknown key `search-tol`\n  |\n2 | search-tol = \"x\"\n  | ^^^^^^^^^^\n  = help: did you mean `search-tool`?\n"
+            "error: unknown key `search-tol`\n --> catalog.toml:2:1\n  |\n2 | search-tol = \"x\"\n  | ^^^^^^^^^^\n  |\n  = help: did you mean `search-tool`?\n"
         );
     }
 }

@@ -25,7 +25,7 @@ mod shape;
 mod spec;
 pub mod upstream;
 
-pub use diag::{Diagnostic, Lines, Located, render, render_all};
+pub use diag::{Diagnostic, Lines, Located, Related, Style, render, render_all};
 pub use editor_schema::editor_schema;
 pub use expand::{Options, expand, skeleton};
 pub use model::{Catalog, Outline};
@@ -59,8 +59,7 @@ pub fn compile(source: &str) -> Result<Catalog, Vec<Diagnostic>> {
 /// The diagnostics, when the text is not valid TOML or breaks any catalog rule.
 pub fn validate(source: &str) -> Result<Catalog, Vec<Diagnostic>> {
     let mut errors = diag::Errors::default();
-    let catalog =
-        parse::parse(source, &mut errors).and_then(|raw| check::lower(source, raw, &mut errors));
+    let catalog = parse::parse(source, &mut errors).and_then(|raw| check::lower(raw, &mut errors));
     match catalog {
         Some(c) if errors.is_empty() => Ok(c),
         _ => Err(errors.into_sorted()),

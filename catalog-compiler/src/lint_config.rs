@@ -30,16 +30,6 @@ impl Level {
             Level::Deny => "deny",
         }
     }
-
-    /// How a finding at this level is labelled: `warning` or `error`.
-    #[must_use]
-    pub const fn label(self) -> &'static str {
-        match self {
-            Level::Allow => "allowed",
-            Level::Warn => "warning",
-            Level::Deny => "error",
-        }
-    }
 }
 
 /// A lint, by name.

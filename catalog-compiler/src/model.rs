@@ -15,7 +15,9 @@ mod generated;
 mod rules;
 
 pub use generated::{GeneratedType, field_origin, generated_types};
-pub use rules::{is_field_name, must_be_gated};
+pub use rules::{
+    EnumFault, bounds_in_order, enum_faults, is_field_name, is_list_item, must_be_gated,
+};
 
 /// A whole catalog.
 #[derive(Debug, Clone)]

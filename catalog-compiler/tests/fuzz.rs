@@ -424,7 +424,10 @@ fn exercise(source: &str, full_lints: bool, tally: &mut Tally) -> Result<(), Str
                 return Err("an error without a diagnostic".into());
             }
             for d in &diagnostics {
-                if d.span.start > d.span.end || d.span.end > source.len() {
+                let outside = |span: &std::ops::Range<usize>| {
+                    span.start > span.end || span.end > source.len()
+                };
+                if outside(&d.span) || d.related.iter().any(|r| outside(&r.span)) {
                     return Err(format!("span outside the text: {d:?}"));
                 }
                 if d.message.is_empty() {
@@ -432,7 +435,7 @@ fn exercise(source: &str, full_lints: bool, tally: &mut Tally) -> Result<(), Str
                 }
                 let text = catch_unwind(|| catalog_compiler::render("catalog.toml", source, d))
                     .map_err(|_| format!("render panicked on {d:?}"))?;
-                if !text.starts_with("catalog.toml:") {
+                if !located(&text) {
                     return Err(format!("rendered without a location: {text}"));
                 }
             }
@@ -459,7 +462,11 @@ fn exercise(source: &str, full_lints: bool, tally: &mut Tally) -> Result<(), Str
                 if f.diagnostic.span.end > source.len() {
                     return Err(format!("a finding outside the text: {f:?}"));
                 }
-                let _ = catalog_compiler::render("catalog.toml", source, &f.labelled());
+                let _ = catalog_compiler::Lines::new(source).render_styled(
+                    "catalog.toml",
+                    &f.diagnostic,
+                    f.style(false),
+                );
             }
             if full_lints {
                 let tokens = catch_unwind(AssertUnwindSafe(|| {
@@ -569,4 +576,16 @@ fn deep_nesting_is_a_located_error() {
             assert!(first.span.end <= source.len());
         }
     }
+}
+
+/// Whether a rendered diagnostic says where, as rustc does: its second line is
+/// `--> catalog.toml:LINE:COLUMN`.
+fn located(text: &str) -> bool {
+    text.lines()
+        .nth(1)
+        .and_then(|l| l.trim_start().strip_prefix("--> catalog.toml:"))
+        .is_some_and(|at| {
+            let mut parts = at.split(':');
+            parts.clone().count() == 2 && parts.all(|n| n.parse::<usize>().is_ok_and(|n| n > 0))
+        })
 }

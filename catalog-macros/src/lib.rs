@@ -85,8 +85,15 @@ fn expand(input: &Input) -> proc_macro2::TokenStream {
         Ok(catalog) => catalog_compiler::expand(&catalog, &opts),
         Err(diagnostics) => {
             let mut out = catalog_compiler::skeleton(&catalog_compiler::outline(&source), &opts);
+            let lines = catalog_compiler::Lines::new(&source);
             for d in &diagnostics {
-                let msg = catalog_compiler::render(&rel, &source, d);
+                let rendered = lines.render(&rel, d);
+                // rustc heads a `compile_error!` with `error: ` itself; a denied lint's
+                // name stays (`error: [unnamed-need]: ...`).
+                let msg = rendered
+                    .strip_prefix("error: ")
+                    .or_else(|| rendered.strip_prefix("error"))
+                    .unwrap_or(&rendered);
                 out.extend(quote_spanned!(span=> ::core::compile_error! { #msg }));
             }
             out

@@ -23,7 +23,12 @@ fuzz_target!(|data: &[u8]| {
                 );
                 assert!(!d.message.is_empty(), "a diagnostic without a message");
                 let text = catalog_compiler::render("catalog.toml", source, d);
-                assert!(text.starts_with("catalog.toml:"), "no location: {text}");
+                assert!(
+                    text.lines()
+                        .nth(1)
+                        .is_some_and(|l| l.trim_start().starts_with("--> catalog.toml:")),
+                    "no location: {text}"
+                );
             }
             let skeleton =
                 catalog_compiler::skeleton(&outline, &catalog_compiler::Options::default());
@@ -51,7 +56,11 @@ fuzz_target!(|data: &[u8]| {
                     f.diagnostic.span.end <= source.len(),
                     "a finding outside the text: {f:?}"
                 );
-                let _ = catalog_compiler::render("catalog.toml", source, &f.labelled());
+                let _ = catalog_compiler::Lines::new(source).render_styled(
+                    "catalog.toml",
+                    &f.diagnostic,
+                    f.style(false),
+                );
             }
             let tokens = catalog_compiler::expand(&catalog, &catalog_compiler::Options::default());
             if let Err(e) = catalog_compiler::format(tokens) {

@@ -232,8 +232,14 @@ fn an_outside_workspace_builds_runs_its_tests_and_checks_its_catalog() {
     assert!(expected.len() >= 2, "{expected:?}");
     for diagnostic in &expected {
         let (line, column) = catalog_compiler::diag::line_col(&source, diagnostic.span.start);
-        let at = format!("catalog.toml:{line}:{column}: {}", diagnostic.message);
-        assert!(printed.contains(&at), "missing `{at}` in:\n{printed}");
+        // The message, then where, as rustc prints them.
+        let title = format!("error: {}", diagnostic.message);
+        let at = format!("--> catalog.toml:{line}:{column}");
+        let located = printed
+            .lines()
+            .zip(printed.lines().skip(1))
+            .any(|(first, second)| first == title && second.trim_start() == at);
+        assert!(located, "missing `{title}` at `{at}` in:\n{printed}");
     }
     let json = check(&broken_dir, &["--format", "json"]);
     assert_eq!(json.status.code(), Some(1));

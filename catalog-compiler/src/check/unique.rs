@@ -3,7 +3,7 @@
 
 use std::collections::HashMap;
 
-use crate::diag::{Diagnostic, Errors, Span, line_col};
+use crate::diag::{Diagnostic, Errors, Span};
 use crate::model::{self, Arguments, Field, Kind, Tool, Upstream, field_origin};
 use crate::names;
 use crate::parse::{RawTool, RawUpstream};
@@ -12,11 +12,7 @@ use crate::parse::{RawTool, RawUpstream};
 /// Returns, per row, its `Tool` variant when its name passed: the rows that did not are
 /// left out of the checks that would only repeat the same mistake (the types named after
 /// them), and out of the skeleton of a catalog with errors.
-pub(super) fn unique_names(
-    source: &str,
-    rows: &[RawTool],
-    errors: &mut Errors,
-) -> Vec<Option<String>> {
+pub(super) fn unique_names(rows: &[RawTool], errors: &mut Errors) -> Vec<Option<String>> {
     let mut passed = vec![None; rows.len()];
     let mut by_name: HashMap<&str, &Span> = HashMap::new();
     let mut by_ident: HashMap<String, (&str, &Span)> = HashMap::new();
@@ -40,11 +36,10 @@ pub(super) fn unique_names(
             continue;
         }
         if let Some(first) = by_name.insert(name, span) {
-            let (line, _) = line_col(source, first.start);
             errors.push(
-                Diagnostic::new(span.clone(), format!("tool `{name}` is declared twice")).help(
-                    format!("the first `{name}` is on line {line}: rename or remove one"),
-                ),
+                Diagnostic::new(span.clone(), format!("tool `{name}` is declared twice"))
+                    .related(first.clone(), format!("the first `{name}`"))
+                    .help("rename or remove one"),
             );
             continue;
         }
@@ -57,15 +52,13 @@ pub(super) fn unique_names(
             if let Some((other, first)) = by_ident.insert(key, (name, span))
                 && other != name
             {
-                let (line, _) = line_col(source, first.start);
                 errors.push(
                     Diagnostic::new(
                         span.clone(),
                         format!("tools `{other}` and `{name}` both become `Tool::{ident}` in Rust"),
                     )
-                    .help(format!(
-                        "rename one of them, or give one a `rust-name = \"...\"` (`{other}` is on line {line})"
-                    )),
+                    .related(first.clone(), format!("`{other}`"))
+                    .help("rename one of them, or give one a `rust-name = \"...\"`"),
                 );
                 passed[i] = None;
                 break;
@@ -79,7 +72,7 @@ pub(super) fn unique_names(
 /// clash it can see; what is left (a hashed name that is also another row's name) must be
 /// an error, or one tool would answer for the other. `rows` are the rows whose name passed
 /// [`unique_names`], with where each name is written.
-pub(super) fn unique_wire_names(source: &str, rows: &[(&str, &Span)], errors: &mut Errors) {
+pub(super) fn unique_wire_names(rows: &[(&str, &Span)], errors: &mut Errors) {
     let names: Vec<&str> = rows.iter().map(|(n, _)| *n).collect();
     let wire = names::wire_names(&names);
     let mut seen: HashMap<&str, (&str, &Span)> = HashMap::new();
@@ -87,7 +80,6 @@ pub(super) fn unique_wire_names(source: &str, rows: &[(&str, &Span)], errors: &m
         let Some((first, first_span)) = seen.insert(wire_name, (name, span)) else {
             continue;
         };
-        let (line, _) = line_col(source, first_span.start);
         errors.push(
             Diagnostic::new(
                 span.clone(),
@@ -95,8 +87,9 @@ pub(super) fn unique_wire_names(source: &str, rows: &[(&str, &Span)], errors: &m
                     "tools `{first}` and `{name}` both go on the wire as `{wire_name}`"
                 ),
             )
+            .related((*first_span).clone(), format!("`{first}`"))
             .help(format!(
-                "providers that accept only {} characters of A-Z a-z 0-9 _ - could not tell them apart: rename one of them (`{first}` is on line {line})",
+                "providers that accept only {} characters of A-Z a-z 0-9 _ - could not tell them apart: rename one of them",
                 names::WIRE_NAME_MAX
             )),
         );
@@ -107,7 +100,6 @@ pub(super) fn unique_wire_names(source: &str, rows: &[(&str, &Span)], errors: &m
 /// and is not a repeat (the names rows may use), with the upstream when its other keys
 /// had no error.
 pub(super) fn unique_upstreams(
-    source: &str,
     raw: Vec<RawUpstream>,
     errors: &mut Errors,
 ) -> Vec<(String, Option<Upstream>)> {
@@ -117,11 +109,10 @@ pub(super) fn unique_upstreams(
             continue;
         };
         if let Some((_, first, _)) = out.iter().find(|(n, _, _)| *n == name) {
-            let (line, _) = line_col(source, first.start);
             errors.push(
-                Diagnostic::new(span, format!("upstream `{name}` is declared twice")).help(
-                    format!("the first `{name}` is on line {line}: rename or remove one (rows name an upstream by `name`)"),
-                ),
+                Diagnostic::new(span, format!("upstream `{name}` is declared twice"))
+                    .related(first.clone(), format!("the first `{name}`"))
+                    .help("rename or remove one (rows name an upstream by `name`)"),
             );
             continue;
         }
@@ -176,7 +167,7 @@ pub(crate) fn distinct_fields(fields: &[Field], tool: &str) -> bool {
 /// `rust_names` for the fields of one object; `parent` names the field that holds them
 /// (``parameter `filter` ``), `None` for a tool's parameters.
 fn fields_distinct(fields: &[Field], tool: &str, parent: Option<&str>, errors: &mut Errors) {
-    let mut seen: HashMap<String, &str> = HashMap::new();
+    let mut seen: HashMap<String, (&str, &Span)> = HashMap::new();
     let kind = if parent.is_some() {
         "property"
     } else {
@@ -184,7 +175,7 @@ fn fields_distinct(fields: &[Field], tool: &str, parent: Option<&str>, errors: &
     };
     for f in fields {
         let ident = f.ident_bare();
-        if let Some(first) = seen.insert(ident.clone(), &f.name) {
+        if let Some((first, first_span)) = seen.insert(ident.clone(), (&f.name, &f.span)) {
             let at = parent.map_or_else(String::new, |p| format!(", {p}"));
             errors.push(
                 Diagnostic::new(
@@ -194,6 +185,7 @@ fn fields_distinct(fields: &[Field], tool: &str, parent: Option<&str>, errors: &
                         f.name
                     ),
                 )
+                .related(first_span.clone(), format!("{kind} `{first}`"))
                 .help("rename one of them, or give one a `rust-name = \"...\"`"),
             );
         }
@@ -212,11 +204,7 @@ fn fields_distinct(fields: &[Field], tool: &str, parent: Option<&str>, errors: &
 /// Every type the expansion defines has a name of its own: no two rows or fields generate
 /// the same type, and none takes the name of an item of the API (`Tool`, `ToolSet`, ...).
 /// Checked on the raw rows, so a row with other errors still has its types checked.
-pub(super) fn type_names<'a>(
-    source: &str,
-    rows: impl Iterator<Item = &'a RawTool>,
-    errors: &mut Errors,
-) {
+pub(super) fn type_names<'a>(rows: impl Iterator<Item = &'a RawTool>, errors: &mut Errors) {
     let mut seen: HashMap<String, (&str, String, Span)> = HashMap::new();
     for row in rows {
         let Some((name, name_span)) = &row.name else {
@@ -252,7 +240,6 @@ pub(super) fn type_names<'a>(
                 continue;
             }
             if let Some((first_tool, first, first_span)) = seen.get(&g.name) {
-                let (line, _) = line_col(source, first_span.start);
                 let message = if first_tool == name {
                     format!(
                         "in tool `{}`, {first} and {} both become the Rust type `{}`",
@@ -264,9 +251,11 @@ pub(super) fn type_names<'a>(
                         g.origin, name, g.name
                     )
                 };
-                errors.push(Diagnostic::new(g.span.clone(), message).help(format!(
-                    "rename one of them, or give one a `rust-name = \"...\"` (a type is named after its tool and field; the first is on line {line})"
-                )));
+                errors.push(
+                    Diagnostic::new(g.span.clone(), message)
+                        .related(first_span.clone(), format!("{first} of tool `{first_tool}`"))
+                        .help("rename one of them, or give one a `rust-name = \"...\"` (a type is named after its tool and field)"),
+                );
                 continue;
             }
             seen.insert(g.name, (name.as_str(), g.origin, g.span));

@@ -38,7 +38,7 @@ pub fn skeleton(outline: &Outline, opts: &Options) -> TokenStream {
 pub(crate) fn outline(source: &str) -> Outline {
     let mut errors = Errors::default();
     let (raw, _) = parse::read(source, &mut errors);
-    let decided = check::decisions(source, &raw);
+    let decided = check::decisions(&raw);
     let mut out = Outline::default();
     let mut index = BTreeMap::new();
     let mut inputs = Vec::new();
@@ -61,7 +61,7 @@ pub(crate) fn outline(source: &str) -> Outline {
     }
     out.search_tool = decided.search.and_then(|i| index.get(&i).copied());
     out.ask_tool = decided.ask.and_then(|i| index.get(&i).copied());
-    check::lower(source, raw, &mut errors);
+    check::lower(raw, &mut errors);
     let errors = errors.into_sorted();
     let clean = |span: &Span| !errors.iter().any(|d| span.contains(&d.span.start));
     for (row, (name_span, params, input_schema)) in out.tools.iter_mut().zip(inputs) {

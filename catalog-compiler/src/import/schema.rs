@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 use serde_json::{Map, Value};
 
 use super::model::{Bounds, Field, Input, Kind, Reason, Type};
-use crate::model::is_field_name;
+use crate::model::{bounds_in_order, enum_faults, is_field_name, is_list_item};
 
 /// A tool's `inputSchema`: a parameter table when the type language holds the object
 /// itself (type, properties, required), the whole schema otherwise.
@@ -177,9 +177,9 @@ pub(super) fn exact_type(schema: &Value, field: bool) -> Result<Type, Reason> {
                 minimum: bound(obj.get("minimum"))?,
                 maximum: bound(obj.get("maximum"))?,
             };
-            if let (Some(lo), Some(hi)) = (&bounds.minimum, &bounds.maximum)
-                && lo.as_f64() > hi.as_f64()
-            {
+            let number =
+                |n: &Option<serde_json::Number>| n.as_ref().and_then(serde_json::Number::as_f64);
+            if !bounds_in_order(number(&bounds.minimum), number(&bounds.maximum)) {
                 return Err(Reason::BoundsReversed);
             }
             if ty == "integer" {
@@ -222,11 +222,8 @@ pub(super) fn string_enum(values: &Value) -> Result<Vec<String>, Reason> {
         .iter()
         .map(|v| v.as_str().map(str::to_string).ok_or(Reason::EnumNotStrings))
         .collect::<Result<_, _>>()?;
-    let distinct: BTreeSet<&str> = strings.iter().map(String::as_str).collect();
-    if strings.is_empty()
-        || distinct.len() != strings.len()
-        || strings.iter().any(|s| s.trim().is_empty())
-    {
+    let names: Vec<&str> = strings.iter().map(String::as_str).collect();
+    if !names.iter().all(|s| is_list_item(s)) || !enum_faults(&names).is_empty() {
         return Err(Reason::EnumRejected);
     }
     Ok(strings)

@@ -25,12 +25,16 @@ fn findings(source: &str) -> Vec<(LintId, Level, usize, String)> {
         .collect()
 }
 
+/// What `compile` reports, each headed as it is printed: `error[lint-name]: message`.
 fn errors(source: &str) -> Vec<String> {
     crate::compile(source)
         .err()
         .unwrap_or_default()
         .into_iter()
-        .map(|d| d.message)
+        .map(|d| match d.code {
+            Some(lint) => format!("error[{lint}]: {}", d.message),
+            None => d.message,
+        })
         .collect()
 }
 

@@ -36,7 +36,7 @@ pub use reach::{ExampleReach, ToolReach};
 
 pub use crate::lint_config::{Config, LINTS, Level, Lint, LintId, Scope, Setting};
 
-use crate::diag::{Diagnostic, Span};
+use crate::diag::{Diagnostic, Span, Style};
 use crate::model::{Catalog, Language};
 
 /// One finding of a lint.
@@ -53,13 +53,14 @@ pub struct Finding {
 }
 
 impl Finding {
-    /// The diagnostic as printed: the message starts with the level and the lint's name,
-    /// `warning[unnamed-need]: ...`.
+    /// How the finding is printed: a warning, or an error when denied (its diagnostic
+    /// names the lint: `warning[unnamed-need]: ...`).
     #[must_use]
-    pub fn labelled(&self) -> Diagnostic {
-        let mut d = self.diagnostic.clone();
-        d.message = format!("{}[{}]: {}", self.level.label(), self.lint, d.message);
-        d
+    pub fn style(&self, colour: bool) -> Style {
+        Style {
+            warning: self.level != Level::Deny,
+            colour,
+        }
     }
 }
 
@@ -78,13 +79,13 @@ pub struct Report {
 }
 
 impl Report {
-    /// The findings at `deny`, labelled: what makes the catalog fail.
+    /// The findings at `deny`: what makes the catalog fail.
     #[must_use]
     pub fn errors(&self) -> Vec<Diagnostic> {
         self.findings
             .iter()
             .filter(|f| f.level == Level::Deny)
-            .map(Finding::labelled)
+            .map(|f| f.diagnostic.clone())
             .collect()
     }
 }
@@ -161,7 +162,10 @@ pub fn run(catalog: &Catalog, source: &str, options: &Options<'_>) -> Report {
                 lint,
                 level,
                 tool,
-                diagnostic,
+                diagnostic: Diagnostic {
+                    code: Some(lint.name()),
+                    ..diagnostic
+                },
             });
         }
     }

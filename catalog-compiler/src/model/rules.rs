@@ -15,6 +15,57 @@ pub fn is_field_name(name: &str) -> bool {
             .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-'))
 }
 
+/// Whether a string may stand in one of the format's lists of strings (`enum`,
+/// `keywords`, `examples`, ...): not blank.
+#[must_use]
+pub fn is_list_item(s: &str) -> bool {
+    !s.trim().is_empty()
+}
+
+/// What keeps a list of strings from being an `enum`: it must name at least one value,
+/// each once (and each a list item, [`is_list_item`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EnumFault {
+    /// No value: nothing could ever be passed.
+    Empty,
+    /// `values[at]` repeats `values[first]`.
+    Repeated {
+        /// The repeat.
+        at: usize,
+        /// Its first occurrence.
+        first: usize,
+    },
+}
+
+/// Every [`EnumFault`] of `values`, in order.
+#[must_use]
+pub fn enum_faults(values: &[&str]) -> Vec<EnumFault> {
+    if values.is_empty() {
+        return vec![EnumFault::Empty];
+    }
+    let mut first = std::collections::HashMap::new();
+    values
+        .iter()
+        .enumerate()
+        .filter_map(|(at, v)| match first.entry(*v) {
+            std::collections::hash_map::Entry::Occupied(e) => Some(EnumFault::Repeated {
+                at,
+                first: *e.get(),
+            }),
+            std::collections::hash_map::Entry::Vacant(e) => {
+                e.insert(at);
+                None
+            }
+        })
+        .collect()
+}
+
+/// Whether a number's bounds leave room for a value: `minimum` not above `maximum`.
+#[must_use]
+pub fn bounds_in_order(minimum: Option<f64>, maximum: Option<f64>) -> bool {
+    !matches!((minimum, maximum), (Some(lo), Some(hi)) if lo > hi)
+}
+
 /// Whether a row at this access level must be gated (`tier = "gated"`): full-access
 /// tools commit or destroy data.
 #[must_use]

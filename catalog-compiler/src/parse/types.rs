@@ -10,10 +10,10 @@ use toml::de::{DeTable, DeValue};
 use super::default::check_default;
 use super::json::json;
 use super::table::{Table, table, unknown_value};
-use super::values::{boolean, number, rust_ident, string, strings};
+use super::values::{boolean, number, rust_ident, spanned_strings, string};
 use super::{At, FIELD_ONLY_KEYS, TYPE_KEYS, TYPE_NAMES};
 use crate::diag::{Diagnostic, Errors, Span};
-use crate::model::{Field, Kind, TypeSpec, is_field_name};
+use crate::model::{EnumFault, Field, Kind, TypeSpec, bounds_in_order, enum_faults, is_field_name};
 
 /// Reads a table of named fields (`params`, or an object's `properties`).
 pub(super) fn fields(t: &DeTable<'_>, what: &str, errors: &mut Errors) -> Vec<Field> {
@@ -203,7 +203,7 @@ fn declared_kind(
         },
         "integer" | "number" => {
             if let (Some(lo), Some(hi)) = (minimum, maximum)
-                && lo > hi
+                && !bounds_in_order(minimum, maximum)
             {
                 errors.push(
                     Diagnostic::new(
@@ -292,25 +292,28 @@ fn keys_apply(kind: &Kind, keys: &HashMap<String, Span>, what: &str, errors: &mu
 }
 
 fn enum_values(v: &Spanned<DeValue<'_>>, errors: &mut Errors) -> Option<Vec<String>> {
-    let values = strings(v, "enum", errors);
-    if values.is_empty() {
-        errors.push(
-            Diagnostic::new(v.span(), "`enum` is empty: no value could ever be passed").help(
-                "list the allowed values, e.g. `enum = [\"asc\", \"desc\"]`, or remove `enum`",
-            ),
-        );
-        return None;
-    }
-    let mut seen = std::collections::BTreeSet::new();
-    for s in &values {
-        if !seen.insert(s.as_str()) {
-            errors.push(
-                Diagnostic::new(v.span(), format!("`enum` lists `{s}` twice"))
-                    .help("remove the repeated value"),
-            );
+    let values = spanned_strings(v, "enum", errors);
+    let names: Vec<&str> = values.iter().map(|(s, _)| s.as_str()).collect();
+    for fault in enum_faults(&names) {
+        match fault {
+            EnumFault::Empty => {
+                errors.push(
+                    Diagnostic::new(v.span(), "`enum` is empty: no value could ever be passed")
+                        .help("list the allowed values, e.g. `enum = [\"asc\", \"desc\"]`, or remove `enum`"),
+                );
+                return None;
+            }
+            EnumFault::Repeated { at, first } => {
+                let (s, span) = &values[at];
+                errors.push(
+                    Diagnostic::new(span.clone(), format!("`enum` lists `{s}` twice"))
+                        .related(values[first].1.clone(), "the first")
+                        .help("remove the repeated value"),
+                );
+            }
         }
     }
-    Some(values)
+    Some(values.into_iter().map(|(s, _)| s).collect())
 }
 
 pub(super) fn raw_schema(v: &Spanned<DeValue<'_>>, key: &str, errors: &mut Errors) -> Kind {

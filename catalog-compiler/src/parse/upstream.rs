@@ -139,9 +139,10 @@ fn transport(
         url,
     } = keys;
     match (command, url) {
-        (Some(_), Some((_, key))) => {
+        (Some((_, command)), Some((_, key))) => {
             errors.push(
                 Diagnostic::new(key, format!("{what} has both `command` and `url`"))
+                    .related(command, "`command`")
                     .help("keep `command` (a program this machine starts) or `url` (a server reached over HTTP), not both"),
             );
             None
@@ -272,6 +273,13 @@ mod tests {
                 d.help.as_deref().unwrap_or("").contains(help),
                 "{message}: {d:?}"
             );
+            // An error about two places points at the other one too, which comes first.
+            if message.contains("twice") || message.contains(" both ") {
+                assert!(
+                    d.related.len() == 1 && d.related[0].span.start < d.span.start,
+                    "{message}: {d:?}"
+                );
+            }
         }
         assert_eq!(found.len(), expect.len(), "{found:#?}");
     }
@@ -411,7 +419,7 @@ command = " "
                 (
                     "upstream `time` is declared twice",
                     "\"time\"",
-                    "the first `time` is on line",
+                    "rename or remove one",
                 ),
                 (
                     "`Bad Name` is not a valid upstream name",
@@ -533,7 +541,7 @@ command = " "
                 (
                     "tools `c` and `f` both serve `c` of upstream `time`",
                     "\"c\"",
-                    "(`c` is on line",
+                    "point one at another tool",
                 ),
             ],
         );

@@ -134,7 +134,7 @@ pub(super) fn spanned_strings(
     let mut out = Vec::new();
     for item in items {
         match item.get_ref().as_str() {
-            Some(s) if !s.trim().is_empty() => out.push((s.to_string(), item.span())),
+            Some(s) if crate::model::is_list_item(s) => out.push((s.to_string(), item.span())),
             Some(_) => errors.push(
                 Diagnostic::new(item.span(), format!("empty string in `{key}`")).help("remove it"),
             ),

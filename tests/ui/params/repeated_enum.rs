@@ -1,0 +1,3 @@
+catalog_macros::catalog!("ui/params/repeated_enum.toml");
+
+fn main() {}
