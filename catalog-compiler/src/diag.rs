@@ -167,8 +167,7 @@ impl<'a> Lines<'a> {
                 // A span from a line's `\r` on points at the line's end.
                 let line_end = self.starts[line - 1] + self.line(line).len();
                 let start = start.min(line_end);
-                let end = floor_char_boundary(self.source, span.end)
-                    .clamp(start, line_end);
+                let end = floor_char_boundary(self.source, span.end).clamp(start, line_end);
                 (line, start..end, label)
             })
             .collect();

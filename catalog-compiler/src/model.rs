@@ -16,7 +16,8 @@ mod rules;
 
 pub use generated::{GeneratedType, field_origin, generated_types};
 pub use rules::{
-    EnumFault, bounds_in_order, enum_faults, is_field_name, is_list_item, must_be_gated,
+    EnumFault, bounds_in_order, enum_faults, is_field_name, is_list_item, may_have_default,
+    must_be_gated,
 };
 
 /// A whole catalog.

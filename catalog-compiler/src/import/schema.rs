@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 use serde_json::{Map, Value};
 
 use super::model::{Bounds, Field, Input, Kind, Reason, Type};
-use crate::model::{bounds_in_order, enum_faults, is_field_name, is_list_item};
+use crate::model::{bounds_in_order, enum_faults, is_field_name, is_list_item, may_have_default};
 
 /// A tool's `inputSchema`: a parameter table when the type language holds the object
 /// itself (type, properties, required), the whole schema otherwise.
@@ -89,7 +89,7 @@ pub(super) fn exact_field(schema: &Value, required: bool) -> Result<(Type, Optio
     let Some(default) = schema.get("default") else {
         return Ok((ty, None));
     };
-    if required {
+    if !may_have_default(required) {
         return Err(Reason::RequiredWithDefault);
     }
     if default.is_null() {

@@ -66,6 +66,13 @@ pub fn bounds_in_order(minimum: Option<f64>, maximum: Option<f64>) -> bool {
     !matches!((minimum, maximum), (Some(lo), Some(hi)) if lo > hi)
 }
 
+/// Whether a field may declare a `default`: only an optional one, since a default applies
+/// only when the value is left out.
+#[must_use]
+pub fn may_have_default(required: bool) -> bool {
+    !required
+}
+
 /// Whether a row at this access level must be gated (`tier = "gated"`): full-access
 /// tools commit or destroy data.
 #[must_use]

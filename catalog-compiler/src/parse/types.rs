@@ -13,7 +13,9 @@ use super::table::{Table, table, unknown_value};
 use super::values::{boolean, number, rust_ident, spanned_strings, string};
 use super::{At, FIELD_ONLY_KEYS, TYPE_KEYS, TYPE_NAMES};
 use crate::diag::{Diagnostic, Errors, Span};
-use crate::model::{EnumFault, Field, Kind, TypeSpec, bounds_in_order, enum_faults, is_field_name};
+use crate::model::{
+    EnumFault, Field, Kind, TypeSpec, bounds_in_order, enum_faults, is_field_name, may_have_default,
+};
 
 /// Reads a table of named fields (`params`, or an object's `properties`).
 pub(super) fn fields(t: &DeTable<'_>, what: &str, errors: &mut Errors) -> Vec<Field> {
@@ -38,7 +40,7 @@ pub(super) fn fields(t: &DeTable<'_>, what: &str, errors: &mut Errors) -> Vec<Fi
         } = extra;
         let default = default.and_then(|(v, span)| check_default(&ty, v, span, errors));
         let required = match (required, &default) {
-            (Some((true, span)), Some(_)) => {
+            (Some((required, span)), Some(_)) if !may_have_default(required) => {
                 errors.push(
                     Diagnostic::new(span, format!("{what} `{name}` is required and has a default"))
                         .help("a default only applies when the value is left out: remove `required = true` (a field with a default is optional) or remove `default`"),
