@@ -1,6 +1,5 @@
 use alloc::borrow::Cow;
 use alloc::string::{String, ToString};
-use super::among::Among;
 
 #[derive(Debug, Clone)]
 pub struct SnowballEnv<'a> {
@@ -496,3 +495,8 @@ impl<'a> SnowballEnv<'a> {
         }
     }
 }
+
+pub struct Among<T: 'static>(pub &'static str,
+                             pub i32,
+                             pub i32,
+                             pub Option<&'static (dyn Fn(&mut SnowballEnv, &mut T) -> bool + Sync)>);

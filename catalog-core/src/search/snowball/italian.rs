@@ -6,7 +6,7 @@
 #![allow(unused_parens)]
 #![allow(unused_variables)]
 use super::env::SnowballEnv;
-use super::among::Among;
+use super::env::Among;
 
 #[derive(Clone)]
 struct Context {

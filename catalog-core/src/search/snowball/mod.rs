@@ -2,15 +2,15 @@
 //! vendored as published: Snowball 3.1.1's Rust output of `german.sbl`, `french.sbl`,
 //! `spanish.sbl`, `portuguese.sbl`, `italian.sbl` and `dutch.sbl` (upstream commit
 //! `81dd074`, as packaged by the `frostem` crate 1.20260821.8), with Snowball's runtime
-//! (`env.rs`, `among.rs`). BSD-3-Clause: see `LICENSE` in this folder.
+//! (`env.rs`, with `among.rs` appended to it). BSD-3-Clause: see `LICENSE` in this folder.
 //!
 //! Vendored rather than depended on because every published crate of these stemmers
 //! needs `std`, and the search runs in browser builds. The only changes: the runtime's
-//! `std` paths (`Cow`, `String`, `ToString`, `min`) are `alloc`'s and `core`'s, and the files name their
-//! runtime through `super::` instead of a `snowball` crate. Regenerate by copying the same
-//! files from a newer release with those edits.
-//! The runtime's two files name each other (an `Among` entry holds a routine over
-//! `SnowballEnv`, which searches `Among` tables), as published: the one module cycle kept.
+//! `std` paths (`Cow`, `String`, `ToString`, `min`) are `alloc`'s and `core`'s, the files name their
+//! runtime through `super::env` instead of a `snowball` crate, and the runtime's `among.rs`
+//! is appended to `env.rs`: an `Among` entry holds a routine over `SnowballEnv`, which
+//! searches `Among` tables, so as two modules they would name each other. Regenerate by
+//! copying the same files from a newer release with those edits.
 //!
 //! English keeps its own hand-written stemmer (`../stem.rs`): it works in place without
 //! allocating, and every query of an English catalog runs it.
@@ -30,8 +30,6 @@
     unused_labels
 )]
 
-#[rustfmt::skip]
-mod among;
 #[rustfmt::skip]
 mod env;
 
