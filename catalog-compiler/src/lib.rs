@@ -73,7 +73,7 @@ pub fn validate(source: &str) -> Result<Catalog, Vec<Diagnostic>> {
 /// compiles. Never fails.
 #[must_use]
 pub fn outline(source: &str) -> Outline {
-    parse::outline(source)
+    expand::outline(source)
 }
 
 /// Formats generated tokens as Rust source, as `cargo catalog expand` prints them (the

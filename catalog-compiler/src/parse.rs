@@ -17,7 +17,7 @@ use toml::de::{DeTable, DeValue};
 
 use crate::diag::{Diagnostic, Errors, Span};
 use crate::lint_config::{self as lint, Level, LintId};
-use crate::model::{Arguments, Field, Kind, Outline, Settings, TypeSpec};
+use crate::model::{Arguments, Field, Kind, Settings, TypeSpec};
 use crate::provider::Provider;
 
 mod default;
@@ -205,12 +205,6 @@ pub(crate) fn read(source: &str, errors: &mut Errors) -> (RawCatalog, bool) {
     }
     raw.seen = top.finish(TOP_KEYS, errors);
     (raw, syntax_ok)
-}
-
-/// What the skeleton of a catalog that may have errors is generated from (see
-/// `expand::skeleton`).
-pub(crate) fn outline(source: &str) -> Outline {
-    crate::expand::outline(source)
 }
 
 fn settings(t: &DeTable<'_>, span: Span, errors: &mut Errors) -> RawSettings {
