@@ -435,7 +435,7 @@ fn rename_column(conn: &Connection, t: &Table, column: &str, new_name: &str) -> 
         "UPDATE _vectors SET col = ?3 WHERE tbl = ?1 AND col = ?2",
         [&t.name, column, new_name],
     )?;
-    crate::specs::rename_column(conn, &t.name, column, new_name)
+    Ok(())
 }
 
 fn create_index(

@@ -12,7 +12,7 @@ use crate::staging::{self, parse_id, stage};
 use crate::time::{Now, instant_in};
 use crate::types::Row;
 use crate::vectors::{self, Embedder};
-use crate::{Error, schema};
+use crate::{Error, schema, specs};
 
 /// A history entry about to be written.
 pub(crate) struct Entry<'a> {
@@ -97,6 +97,11 @@ pub(crate) fn commit(
             reason: Box::new(e),
         })?;
         applied.extend(done);
+        // Saved specs follow a committed rename. They are kept here, not in `apply`:
+        // specs read tables through `reads`, which sits above `change`.
+        if let Change::RenameColumn { column, new_name } = &s.change {
+            specs::rename_column(&tx, &s.table, column, new_name)?;
+        }
         if !tables.contains(&s.table) {
             tables.push(s.table.clone());
         }
