@@ -1,6 +1,7 @@
 //! Rules the compiler cannot express, checked by reading files as text (rust-analyzer's
 //! "tidy" style). Each failure prints `path:line: reason`.
 
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 fn root() -> PathBuf {
@@ -209,6 +210,193 @@ fn crate_paths(code: &str) -> Vec<&str> {
     out
 }
 
+/// Inside every crate, modules name one another one way: `crate::` and `super::` paths
+/// (outside tests) never make two modules depend on each other, directly or through
+/// others. A module naming its own ancestor or descendant is nesting; one naming a module
+/// elsewhere counts as a dependency between the two siblings that hold them.
+#[test]
+fn no_crate_has_a_module_cycle() {
+    let mut problems = Vec::new();
+    let mut crates = 0;
+    for src in crate_sources(&root()) {
+        crates += 1;
+        let files: Vec<(Module, String)> = rust_files(&src)
+            .into_iter()
+            .map(|f| (module_of(&src, &f), std::fs::read_to_string(&f).unwrap()))
+            .collect();
+        let rel = src.strip_prefix(root()).unwrap().display().to_string();
+        for cycle in cycles(&module_graph(&files)) {
+            problems.push(format!(
+                "{rel}: modules {} name each other",
+                cycle.join(", ")
+            ));
+        }
+    }
+    assert!(crates >= 10, "found only {crates} crates");
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// A module's path inside its crate: `["lint", "poison"]`; the crate root is `[]`.
+type Module = Vec<String>;
+
+/// Every `src` folder of a crate under `dir`, build output and fuzz targets aside.
+fn crate_sources(dir: &Path) -> Vec<PathBuf> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        let name = path.file_name().unwrap().to_string_lossy();
+        if !path.is_dir() || name.starts_with('.') || name == "target" || name == "fuzz" {
+            continue;
+        }
+        if name == "src" && dir.join("Cargo.toml").exists() {
+            out.push(path);
+        } else {
+            out.extend(crate_sources(&path));
+        }
+    }
+    out.sort();
+    out
+}
+
+fn module_of(src: &Path, file: &Path) -> Module {
+    let rel = file.strip_prefix(src).unwrap().with_extension("");
+    let mut parts: Module = rel
+        .iter()
+        .map(|p| p.to_string_lossy().into_owned())
+        .collect();
+    if parts
+        .last()
+        .is_some_and(|l| ["mod", "lib", "main"].contains(&l.as_str()))
+    {
+        parts.pop();
+    }
+    parts
+}
+
+/// Which sibling modules each module depends on, from the files' text.
+fn module_graph(files: &[(Module, String)]) -> BTreeMap<Module, BTreeSet<Module>> {
+    let modules: BTreeSet<&Module> = files.iter().map(|(m, _)| m).collect();
+    let mut graph: BTreeMap<Module, BTreeSet<Module>> = BTreeMap::new();
+    for (module, text) in files {
+        if module
+            .last()
+            .is_some_and(|l| l == "tests" || l.ends_with("_tests"))
+        {
+            continue;
+        }
+        let code: String = text
+            .lines()
+            .take_while(|l| !l.trim_start().starts_with("#[cfg(test)]"))
+            .filter(|l| !l.trim_start().starts_with("//"))
+            .collect::<Vec<_>>()
+            .join("\n");
+        let mut named = BTreeSet::new();
+        let mut at = 0;
+        while let Some(found) = code[at..].find("::") {
+            let start = at + found;
+            at = start + 2;
+            let head_start = code[..start]
+                .rfind(|c: char| !(c.is_alphanumeric() || c == '_' || c == ':'))
+                .map_or(0, |i| i + 1);
+            let head = &code[head_start..start];
+            let base: Option<Module> = if head == "crate" {
+                Some(Vec::new())
+            } else if !head.is_empty() && head.split("::").all(|p| p == "super") {
+                let up = head.split("::").count();
+                Some(module[..module.len().saturating_sub(up)].to_vec())
+            } else {
+                None
+            };
+            if let Some(base) = base {
+                resolve(&base, &code[at..], &modules, &mut named);
+            }
+        }
+        for other in named {
+            let common = module
+                .iter()
+                .zip(&other)
+                .take_while(|(a, b)| a == b)
+                .count();
+            if common == module.len() || common == other.len() {
+                continue;
+            }
+            graph
+                .entry(module[..=common].to_vec())
+                .or_default()
+                .insert(other[..=common].to_vec());
+        }
+    }
+    graph
+}
+
+/// The module a path after `base::` names (the longest prefix that is a module), and for
+/// a `{a, b::c}` group each item's.
+fn resolve(base: &Module, rest: &str, names: &BTreeSet<&Module>, out: &mut BTreeSet<Module>) {
+    let rest = rest.trim_start();
+    if let Some(group) = rest.strip_prefix('{') {
+        let (mut depth, mut item_start) = (0, 0);
+        for (i, c) in group.char_indices() {
+            match c {
+                '{' => depth += 1,
+                '}' if depth == 0 => {
+                    resolve(base, &group[item_start..i], names, out);
+                    return;
+                }
+                '}' => depth -= 1,
+                ',' if depth == 0 => {
+                    resolve(base, &group[item_start..i], names, out);
+                    item_start = i + 1;
+                }
+                _ => {}
+            }
+        }
+        return;
+    }
+    let end = rest
+        .find(|c: char| !(c.is_alphanumeric() || c == '_' || c == ':'))
+        .unwrap_or(rest.len());
+    let mut path = base.clone();
+    path.extend(
+        rest[..end]
+            .split("::")
+            .filter(|p| !p.is_empty())
+            .map(str::to_string),
+    );
+    while !names.contains(&path) && !path.is_empty() {
+        path.pop();
+    }
+    out.insert(path);
+}
+
+/// The modules of each cycle, by name, one list per cycle.
+fn cycles(graph: &BTreeMap<Module, BTreeSet<Module>>) -> BTreeSet<Vec<String>> {
+    let reach = |from: &Module| {
+        let mut seen = BTreeSet::new();
+        let mut todo = vec![from.clone()];
+        while let Some(m) = todo.pop() {
+            for next in graph.get(&m).into_iter().flatten() {
+                if seen.insert(next.clone()) {
+                    todo.push(next.clone());
+                }
+            }
+        }
+        seen
+    };
+    let mut out = BTreeSet::new();
+    for module in graph.keys() {
+        let from = reach(module);
+        if from.contains(module) {
+            let cycle: Vec<String> = from
+                .iter()
+                .filter(|other| reach(other).contains(module))
+                .map(|m| m.join("::"))
+                .collect();
+            out.insert(cycle);
+        }
+    }
+    out
+}
+
 fn rust_files(dir: &Path) -> Vec<PathBuf> {
     let mut out = Vec::new();
     for entry in std::fs::read_dir(dir).unwrap() {
@@ -230,6 +418,27 @@ fn the_tidy_checks_catch_what_they_claim() {
     assert_eq!(crate_paths("pub use serde_json::Value;"), ["serde_json"]);
     assert!(crate_paths("let x = Foo::bar();").is_empty());
     assert_eq!(dependency_name("serde.workspace = true"), Some("serde"));
+    let m = |path: &str| -> Module { path.split("::").map(str::to_string).collect() };
+    let graph = module_graph(&[
+        (
+            m("a"),
+            "use super::b::{self, X};\nuse crate::a::inner::Y;".to_string(),
+        ),
+        (m("a::inner"), "use super::super::c::Z;".to_string()),
+        (m("b"), "fn f() { crate::a::g() }".to_string()),
+        (
+            m("c"),
+            "use crate::{b::X, d};\n#[cfg(test)]\nuse crate::a::inner;".to_string(),
+        ),
+        (m("d"), "// crate::a::g()".to_string()),
+    ]);
+    assert_eq!(graph[&m("a")], BTreeSet::from([m("b"), m("c")]));
+    assert_eq!(graph[&m("c")], BTreeSet::from([m("b"), m("d")]));
+    assert!(!graph.contains_key(&m("d")));
+    assert_eq!(
+        cycles(&graph),
+        BTreeSet::from([vec!["a".to_string(), "b".to_string(), "c".to_string()]])
+    );
     assert_eq!(
         dependency_name("tokio = { version = \"1\" }"),
         Some("tokio")
