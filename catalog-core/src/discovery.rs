@@ -214,12 +214,12 @@ impl<'a, T: ToolId, const W: usize> Discovery<'a, T, W> {
         }
     }
 
-    /// Checks a call by name against the active set. Unknown names and known but
+    /// The tool a call names, when it is in the active set. Unknown names and known but
     /// undiscovered names get the same message, which lists what may be called.
     ///
     /// # Errors
     /// [`Unavailable`] when the tool is not in the active set.
-    pub fn check(&self, name: &str) -> Result<T, Unavailable> {
+    pub fn callable(&self, name: &str) -> Result<T, Unavailable> {
         let active = self.active();
         match T::from_name(name) {
             Some(tool)

@@ -320,7 +320,7 @@ pub fn verify<C: Call, const W: usize>(
 /// Step one: the tool, if this caller may reach it.
 fn reach<T: ToolId, const W: usize>(via: Via<'_, '_, T, W>, name: &str) -> Result<T, Rejection> {
     match via {
-        Via::Chat(discovery) => discovery.check(name).map_err(|unavailable| {
+        Via::Chat(discovery) => discovery.callable(name).map_err(|unavailable| {
             let tool = T::from_name(name).map(T::name);
             Rejection::unavailable(tool, unavailable.to_string())
         }),

@@ -14,14 +14,14 @@ fn found(outcome: &SearchOutcome<Tool>) -> Vec<Tool> {
 #[test]
 fn a_bulk_edit_is_callable_at_step_one_without_search() {
     let d = Catalog::discovery();
-    assert_eq!(d.check("bulkEdit"), Ok(Tool::BulkEdit));
+    assert_eq!(d.callable("bulkEdit"), Ok(Tool::BulkEdit));
     assert_eq!(d.active(), Catalog::INLINE);
 }
 
 #[test]
 fn export_to_csv_is_found_then_callable() {
     let mut d = Catalog::discovery();
-    let before = d.check("exportCsv").unwrap_err().to_string();
+    let before = d.callable("exportCsv").unwrap_err().to_string();
     let active: Vec<&str> = Catalog::INLINE.iter().map(Tool::name).collect();
     assert_eq!(
         before,
@@ -37,7 +37,7 @@ fn export_to_csv_is_found_then_callable() {
 
     let outcome = d.search("export this to CSV");
     assert!(found(&outcome).contains(&Tool::ExportCsv), "{outcome:?}");
-    assert_eq!(d.check("exportCsv"), Ok(Tool::ExportCsv));
+    assert_eq!(d.callable("exportCsv"), Ok(Tool::ExportCsv));
     let json: serde_json::Value = serde_json::from_str(&outcome.to_json()).unwrap();
     let first = &json["results"][0];
     assert!(first["name"].is_string() && first["description"].is_string());
@@ -47,8 +47,8 @@ fn export_to_csv_is_found_then_callable() {
 #[test]
 fn unknown_and_undiscovered_names_get_the_same_message() {
     let d = Catalog::discovery();
-    let unknown = d.check("frobnicate").unwrap_err().to_string();
-    let hidden = d.check("dropTable").unwrap_err().to_string();
+    let unknown = d.callable("frobnicate").unwrap_err().to_string();
+    let hidden = d.callable("dropTable").unwrap_err().to_string();
     assert_eq!(
         unknown.replace("frobnicate", "X"),
         hidden.replace("dropTable", "X")
@@ -122,5 +122,5 @@ fn a_restricted_conversation_reports_hits_outside_it_as_not_callable() {
         .find(|h| h.tool == Tool::DropTable)
         .expect("dropTable is found");
     assert!(!drop.callable);
-    assert!(d.check("dropTable").is_err());
+    assert!(d.callable("dropTable").is_err());
 }

@@ -309,7 +309,7 @@ fn check(rows: &[Row], keep: Retention, allowed_bits: u64) -> Result<(), TestCas
     };
     for i in 0..n {
         let first_step = catalog.tools[i].visibility == Visibility::Inline && allowed_or_search(i);
-        prop_assert_eq!(chat.check(name(i)).is_ok(), first_step, "{}", name(i));
+        prop_assert_eq!(chat.callable(name(i)).is_ok(), first_step, "{}", name(i));
         prop_assert_eq!(callable(&chat, i), first_step, "{}", name(i));
     }
     for (r, data) in rows.iter().enumerate() {
@@ -330,7 +330,7 @@ fn check(rows: &[Row], keep: Retention, allowed_bits: u64) -> Result<(), TestCas
                 || (keep == Retention::Conversation && chat.discovered().contains(Id(i))));
         prop_assert_eq!(callable(&chat, i), reachable, "{}", name(i));
         if !allowed_or_search(i) {
-            prop_assert!(chat.check(name(i)).is_err());
+            prop_assert!(chat.callable(name(i)).is_err());
         }
         let asked = Cell::new(0);
         let mut hook = |caller: Caller, _: Id, _: &Value| {
