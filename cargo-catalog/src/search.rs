@@ -84,6 +84,8 @@ pub(crate) fn weights(spec: Option<&str>) -> Result<Weights, Usage> {
             "prefix" => &mut w.prefix,
             "pair" => &mut w.pair,
             "unigram" => &mut w.unigram,
+            "hangul_unigram" => &mut w.hangul_unigram,
+            "kana_unigram" => &mut w.kana_unigram,
             other => return Err(Usage(format!("unknown weight `{other}`"))),
         };
         *slot = value;

@@ -8,7 +8,7 @@ use alloc::vec::Vec;
 
 use super::index::{Field, OwnedIndex, Weights, fingerprint, hash};
 use super::lang::Language;
-use super::text::{PAIR_MARK, PREFIX_MARK, UNIGRAM_MARK, terms};
+use super::text::{PAIR_MARK, PREFIX_MARK, Script, UNIGRAM_MARK, terms};
 
 /// Collects tools' text and builds an [`OwnedIndex`].
 #[derive(Debug, Clone)]
@@ -58,8 +58,12 @@ impl Builder {
                 w.prefix
             } else if t.starts_with(PAIR_MARK) {
                 w.pair
-            } else if t.starts_with(UNIGRAM_MARK) {
-                w.unigram
+            } else if let Some(c) = t.strip_prefix(UNIGRAM_MARK) {
+                match c.chars().next().map(Script::of) {
+                    Some(Script::Hangul) => w.hangul_unigram,
+                    Some(Script::Katakana | Script::Hiragana) => w.kana_unigram,
+                    _ => w.unigram,
+                }
             } else {
                 len[f] += 1.0;
                 1.0
@@ -282,6 +286,35 @@ fn libm_ln(x: f32) -> f32 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_characters_own_term_weighs_by_its_script() {
+        let w = Weights {
+            unigram: 0.9,
+            hangul_unigram: 0.6,
+            kana_unigram: 0.3,
+            ..Weights::DEFAULT
+        };
+        let mut b = Builder::new(w, Language::Japanese);
+        b.document("t");
+        b.add(Field::Description, "売上データ 회의실");
+        let count = |term: &str| {
+            let h = hash(term);
+            b.docs[0]
+                .iter()
+                .find(|(t, _)| *t == h)
+                .map(|(_, c)| c[Field::Description as usize])
+        };
+        assert_eq!(count("|上"), Some(0.9));
+        assert_eq!(count("|デ"), Some(0.3));
+        assert_eq!(count("|의"), Some(0.6));
+        // Bigrams count in full, and only they make the field longer.
+        assert_eq!(count("売上"), Some(1.0));
+        assert_eq!(
+            b.lengths[0][Field::Description as usize].to_bits(),
+            5.0f32.to_bits()
+        );
+    }
 
     #[test]
     fn ln_is_accurate() {

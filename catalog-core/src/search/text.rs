@@ -45,9 +45,10 @@ pub const PREFIX_MARK: char = '^';
 pub const PAIR_MARK: char = '~';
 
 /// What a CJK character's own term starts with: `売上` and `売り上げ` share no bigram, but
-/// share `|売` and `|上`, at [`Weights::unigram`](crate::search::Weights::unigram). A run
-/// of one character is also its character alone, at full weight, so `消す` finds `消去`
-/// through `|消`. Hiragana gets none: alone, it is mostly particles and endings.
+/// share `|売` and `|上`, at [`Weights::unigram`](crate::search::Weights::unigram) (a
+/// Hangul syllable's or a Katakana character's at a weight of its own). A run of one
+/// character is also its character alone, at full weight, so `消す` finds `消去` through
+/// `|消`. Hiragana gets none: alone, it is mostly particles and endings.
 pub const UNIGRAM_MARK: char = '|';
 
 /// Calls `emit` with each term of `text`, in order: each word's stem, its prefix term (for
@@ -323,7 +324,7 @@ const LONG_VOWEL: char = '\u{30FC}';
 /// The script of a CJK character (see [`is_cjk`]): a run of CJK characters is one
 /// script's.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Script {
+pub(super) enum Script {
     /// Han (kanji, hanzi), and the iteration and closing marks `々`, `〆`, `〇`.
     Han,
     /// Hiragana, and the vertical kana repeat marks.
@@ -336,7 +337,7 @@ enum Script {
 
 impl Script {
     /// The script of `c`, a character [`is_cjk`] accepts.
-    fn of(c: char) -> Script {
+    pub(super) fn of(c: char) -> Script {
         match u32::from(c) {
             0x1100..=0x11FF | 0x3130..=0x318F | 0xA960..=0xA97F | 0xAC00..=0xD7FF => Script::Hangul,
             0x3031..=0x3035 | 0x3041..=0x309F => Script::Hiragana,
