@@ -19,6 +19,7 @@ pub mod search;
 mod set;
 pub mod shape;
 mod spec;
+mod table;
 mod verify;
 
 pub use access::{Access, Caller, Reach, reach};
@@ -45,53 +46,11 @@ pub mod __private {
     pub use alloc::string::{String, ToString};
     pub use alloc::vec;
     pub use alloc::vec::Vec;
-    pub use core::cmp::Ordering;
     pub use serde_json;
     pub use serde_json::{Map, Value};
 
     pub use crate::args::{Fields, arguments, variant};
-
-    /// Binary search of names sorted byte-wise, and the value beside the one found;
-    /// `const` so `tools![...]` resolves names at compile time, and the same code serves
-    /// `Tool::from_name` at run time. Two parallel arrays rather than one of pairs, so the
-    /// generated tables are plain constants.
-    #[must_use]
-    pub const fn lookup<T: Copy>(names: &[&str], values: &[T], key: &str) -> Option<T> {
-        let (mut lo, mut hi) = (0, names.len());
-        while lo < hi {
-            let mid = lo + (hi - lo) / 2;
-            match str_cmp(names[mid], key) {
-                Ordering::Less => lo = mid + 1,
-                Ordering::Greater => hi = mid,
-                Ordering::Equal => return Some(values[mid]),
-            }
-        }
-        None
-    }
-
-    /// Byte-wise string order (the order of `str::cmp`), usable in `const`.
-    #[must_use]
-    pub const fn str_cmp(a: &str, b: &str) -> Ordering {
-        let (a, b) = (a.as_bytes(), b.as_bytes());
-        let mut i = 0;
-        while i < a.len() && i < b.len() {
-            if a[i] != b[i] {
-                return if a[i] < b[i] {
-                    Ordering::Less
-                } else {
-                    Ordering::Greater
-                };
-            }
-            i += 1;
-        }
-        if a.len() < b.len() {
-            Ordering::Less
-        } else if a.len() > b.len() {
-            Ordering::Greater
-        } else {
-            Ordering::Equal
-        }
-    }
+    pub use crate::table::StrTable;
 
     /// Strips the quotes `stringify!` leaves around a string literal, so `tools!` accepts
     /// both `openTable` and `"triangle_properties.get"`.

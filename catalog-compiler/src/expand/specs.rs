@@ -8,7 +8,7 @@ use super::Gen;
 use crate::spec::Spec;
 
 impl Gen<'_> {
-    /// A row's `ToolSpec`, in the short names the block holding every spec imports.
+    /// A row's `ToolSpec`, in the short names the module holding every spec imports.
     pub(super) fn spec(s: &Spec<'_>) -> TokenStream {
         let t = s.tool;
         let name = &t.name;

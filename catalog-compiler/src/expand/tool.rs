@@ -38,23 +38,27 @@ fn tool_enum(core: &syn::Path, rows: &[Row], specs: &[TokenStream]) -> TokenStre
     let n = Literal::usize_unsuffixed(rows.len());
     let variants: Vec<&syn::Ident> = rows.iter().map(|r| &r.variant).collect();
     let docs = rows.iter().map(|r| doc(&r.doc));
-    let names = rows.iter().map(|r| &r.name);
-    let mut sorted: Vec<(&str, &syn::Ident)> =
-        rows.iter().map(|r| (r.name.as_str(), &r.variant)).collect();
-    sorted.sort_by(|a, b| a.0.cmp(b.0));
-    let (sorted_names, sorted_variants): (Vec<_>, Vec<_>) = sorted.into_iter().unzip();
-    let mut by_wire: Vec<(&str, &syn::Ident)> = rows
-        .iter()
-        .map(|r| (r.wire_name.as_str(), &r.variant))
-        .collect();
-    by_wire.sort_by(|a, b| a.0.cmp(b.0));
-    let (wire_names, wire_variants): (Vec<_>, Vec<_>) = by_wire.into_iter().unzip();
+    let names = str_table(core, rows.iter().map(|r| r.name.as_str()));
+    let by_name = order(rows.iter().map(|r| r.name.as_str()));
+    // Most names fit every provider as they are: then the wire names are the same table.
+    let (wire_names, by_wire_name) = if rows.iter().all(|r| r.wire_name == r.name) {
+        (quote!(Tool::NAMES), quote!(Tool::BY_NAME))
+    } else {
+        let by_wire_name = order(rows.iter().map(|r| r.wire_name.as_str()));
+        (
+            str_table(core, rows.iter().map(|r| r.wire_name.as_str())),
+            quote!(#by_wire_name),
+        )
+    };
+    let variant_names: Vec<String> = rows.iter().map(|r| r.variant.to_string()).collect();
+    let variant_names = str_table(core, variant_names.iter().map(String::as_str));
     let constants = tool_constants(rows);
+    let specs = spec_chunks(core, specs);
     quote! {
 
 
         /// A tool of the catalog, in `catalog.toml` order.
-        #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+        #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
         pub enum Tool {
             #( #docs #variants, )*
         }
@@ -64,25 +68,19 @@ fn tool_enum(core: &syn::Path, rows: &[Row], specs: &[TokenStream]) -> TokenStre
             pub const ALL: [Tool; #n] = [ #( Tool::#variants ),* ];
             /// Number of tools.
             pub const COUNT: usize = #n;
-            const SPECS: &'static [#core::ToolSpec] = {
-                #[allow(unused_imports)]
-                use #core::{Access, Shape, Tier, ToolSpec, Visibility, shape::{Bounds, Defs, Object, Property, Rules}};
-                #[allow(unused_imports)]
-                use ::core::option::Option::{None, Some};
-                &[ #( #specs ),* ]
-            };
-            // Tables of plain constants rather than a `match` or pairs: one arm or pair a
-            // tool is work in rustc that grew faster than the catalog.
-            const NAMES: [&'static str; #n] = [ #( #names ),* ];
-            const SORTED_NAMES: [&'static str; #n] = [ #( #sorted_names ),* ];
-            const BY_NAME: [Tool; #n] = [ #( Tool::#sorted_variants ),* ];
-            const SORTED_WIRE_NAMES: [&'static str; #n] = [ #( #wire_names ),* ];
-            const BY_WIRE_NAME: [Tool; #n] = [ #( Tool::#wire_variants ),* ];
+            // Names as one literal each rather than a `match` or an array: an arm or an
+            // element a tool is work in rustc that grew faster than the catalog.
+            const NAMES: #core::__private::StrTable = #names;
+            /// Indices in byte-wise order of the names, for `from_name`.
+            const BY_NAME: &'static [u8] = #by_name;
+            const WIRE_NAMES: #core::__private::StrTable = #wire_names;
+            const BY_WIRE_NAME: &'static [u8] = #by_wire_name;
+            const VARIANTS: #core::__private::StrTable = #variant_names;
 
             /// The name the model sees.
             #[must_use]
             pub const fn name(self) -> &'static str {
-                Tool::NAMES[self as usize]
+                Tool::NAMES.get(self as usize)
             }
 
             /// Position in catalog order, `0..COUNT`.
@@ -94,20 +92,26 @@ fn tool_enum(core: &syn::Path, rows: &[Row], specs: &[TokenStream]) -> TokenStre
             /// Everything the row declares.
             #[must_use]
             pub const fn spec(self) -> &'static #core::ToolSpec {
-                &Tool::SPECS[self as usize]
+                &__specs::CHUNKS[self as usize / __specs::CHUNK][self as usize % __specs::CHUNK]
             }
 
             /// The tool with this name (binary search over the sorted names).
             #[must_use]
             pub const fn from_name(name: &str) -> ::core::option::Option<Tool> {
-                #core::__private::lookup(&Tool::SORTED_NAMES, &Tool::BY_NAME, name)
+                match Tool::NAMES.find(Tool::BY_NAME, name) {
+                    ::core::option::Option::Some(i) => ::core::option::Option::Some(Tool::ALL[i]),
+                    ::core::option::Option::None => ::core::option::Option::None,
+                }
             }
 
             /// The tool with this name on the wire (`spec().wire_name`), as providers that
             /// restrict names send it back (binary search over the sorted wire names).
             #[must_use]
             pub const fn from_wire_name(name: &str) -> ::core::option::Option<Tool> {
-                #core::__private::lookup(&Tool::SORTED_WIRE_NAMES, &Tool::BY_WIRE_NAME, name)
+                match Tool::WIRE_NAMES.find(Tool::BY_WIRE_NAME, name) {
+                    ::core::option::Option::Some(i) => ::core::option::Option::Some(Tool::ALL[i]),
+                    ::core::option::Option::None => ::core::option::Option::None,
+                }
             }
 
             #[doc(hidden)]
@@ -139,14 +143,88 @@ fn tool_enum(core: &syn::Path, rows: &[Row], specs: &[TokenStream]) -> TokenStre
             }
         }
 
+        // Written out, not derived: a derived `Debug` is a `match` with an arm a tool, whose
+        // borrow check took memory growing with the square of the catalog.
+        impl ::core::fmt::Debug for Tool {
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                f.write_str(Tool::VARIANTS.get(*self as usize))
+            }
+        }
+
         impl ::core::fmt::Display for Tool {
             fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
                 f.write_str(self.name())
             }
         }
 
+        #specs
         #constants
     }
+}
+
+/// Specs a constant holds: rustc's borrow check of one constant holding every spec took
+/// time and memory growing faster than the catalog, while a constant per row added an
+/// item a row.
+const CHUNK: usize = 64;
+
+/// The specs, in constants of [`CHUNK`] rows and a table of them, in a hidden module that
+/// imports the short names the specs are written in (full paths were most of a large
+/// catalog's tokens).
+fn spec_chunks(core: &syn::Path, specs: &[TokenStream]) -> TokenStream {
+    let names: Vec<syn::Ident> = (0..specs.len().div_ceil(CHUNK))
+        .map(|i| quote::format_ident!("SPECS_{i}"))
+        .collect();
+    let chunks = specs.chunks(CHUNK).zip(&names).map(|(chunk, name)| {
+        let n = Literal::usize_unsuffixed(chunk.len());
+        quote! { const #name: [ToolSpec; #n] = [ #( #chunk ),* ]; }
+    });
+    let (n, chunk) = (
+        Literal::usize_unsuffixed(names.len()),
+        Literal::usize_unsuffixed(CHUNK),
+    );
+    quote! {
+        /// Every row's spec, by `Tool::spec`.
+        #[doc(hidden)]
+        pub mod __specs {
+            #![allow(unused_imports)]
+            use #core::{Access, Shape, Tier, ToolSpec, Visibility, shape::{Bounds, Defs, Object, Property, Rules}};
+            use ::core::option::Option::{None, Some};
+
+            /// Rows a chunk holds.
+            pub const CHUNK: usize = #chunk;
+            #( #chunks )*
+            /// The chunks, in catalog order.
+            pub const CHUNKS: [&[ToolSpec]; #n] = [ #( &#names ),* ];
+        }
+    }
+}
+
+/// Strings as a `StrTable`: the text, and where each string ends as little-endian `u32`s.
+fn str_table<'s>(core: &syn::Path, strings: impl Iterator<Item = &'s str>) -> TokenStream {
+    let mut text = String::new();
+    let mut ends = Vec::new();
+    for s in strings {
+        text.push_str(s);
+        ends.extend_from_slice(&offset(text.len()).to_le_bytes());
+    }
+    let ends = Literal::byte_string(&ends);
+    quote!(#core::__private::StrTable { text: #text, ends: #ends })
+}
+
+/// The indices of `strings` in their byte-wise order, as little-endian `u32`s.
+fn order<'s>(strings: impl Iterator<Item = &'s str>) -> Literal {
+    let mut sorted: Vec<(usize, &str)> = strings.enumerate().collect();
+    sorted.sort_by(|a, b| a.1.cmp(b.1));
+    let bytes: Vec<u8> = sorted
+        .iter()
+        .flat_map(|&(i, _)| offset(i).to_le_bytes())
+        .collect();
+    Literal::byte_string(&bytes)
+}
+
+/// An offset or index as the tables store it; a catalog's text is far below 4 GiB.
+fn offset(n: usize) -> u32 {
+    u32::try_from(n).expect("catalog text under 4 GiB")
 }
 
 /// One constant per tool whose name is a Rust identifier, named exactly as the model sees

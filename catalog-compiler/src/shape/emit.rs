@@ -10,7 +10,7 @@ use super::{Node, Obj, Rules};
 impl Node {
     /// A constant expression of the `Shape`, its nested parts `&` of constants promoted to
     /// `'static`. It names `Shape`, `Object`, `Property`, `Bounds`, `Rules`, `Defs`, `Some`
-    /// and `None` unqualified: the expansion imports them in the one block that holds every
+    /// and `None` unqualified: the expansion imports them in the one module that holds every
     /// spec, since full paths would be most of a large catalog's tokens.
     pub(crate) fn tokens(&self) -> TokenStream {
         match self {
