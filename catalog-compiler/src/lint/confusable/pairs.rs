@@ -209,11 +209,17 @@ impl Search {
         for &a in &self.found {
             let a = a as usize;
             // The terms the sum left out: those the row did not probe, and those the
-            // earlier row did not index (its commonest).
+            // earlier row did not index (its commonest). The probe runs rarest first, so
+            // both are at its end.
             let (cut, has, scale) = (lookup.cuts[a], lookup.signatures[a], lookup.scales[a]);
             let mut most = self.summed[a];
-            for (k, &(t, y, _)) in probe.iter().enumerate() {
-                if (k >= probed || lookup.rank[t as usize] < cut) && has & bit(t) != 0 {
+            for (_, &(t, y, _)) in probe
+                .iter()
+                .enumerate()
+                .rev()
+                .take_while(|&(k, &(t, _, _))| k >= probed || lookup.rank[t as usize] < cut)
+            {
+                if has & bit(t) != 0 {
                     let t = t as usize;
                     most += y * lookup.heaviest[t].min(scale * lookup.idf[t]);
                 }
