@@ -467,16 +467,11 @@ fn typed(
                     kind: LossKind::NoItems,
                 }),
             }
-            for k in [
-                "uniqueItems",
-                "contains",
-                "minContains",
-                "maxContains",
-                "prefixItems",
-                "additionalItems",
-                "unevaluatedItems",
-            ] {
-                if let Some(v) = m.get(k) {
+            // Every other array keyword Gemini lacks goes into the description, so one
+            // added to the array's keys is never dropped unsaid.
+            for &k in keys_of("array") {
+                if let (false, Some(v)) = (["items", "minItems", "maxItems"].contains(&k), m.get(k))
+                {
                     described.insert(k.into(), v.clone());
                 }
             }
