@@ -8,7 +8,7 @@
 //! `CATALOG_PEER_NODE_BIN`); without them these tests fail under CI and are skipped,
 //! with instructions, elsewhere.
 
-use std::io::{BufRead, BufReader};
+use std::io::{BufRead, BufReader, Read};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::sync::{Arc, Mutex};
@@ -70,7 +70,8 @@ fn scratch(test: &str) -> PathBuf {
     dir
 }
 
-/// Runs `command` to its end, killing it after two minutes.
+/// Runs `command` to its end, killing it after two minutes. Its output is read while it
+/// runs, so a full pipe cannot stall it.
 fn run(command: &mut Command) -> Output {
     let mut child = command
         .stdin(Stdio::null())
@@ -78,15 +79,31 @@ fn run(command: &mut Command) -> Output {
         .stderr(Stdio::piped())
         .spawn()
         .unwrap_or_else(|e| panic!("cannot start {command:?}: {e}"));
+    let drain = |mut pipe: Box<dyn Read + Send>| {
+        std::thread::spawn(move || {
+            let mut bytes = Vec::new();
+            let _ = pipe.read_to_end(&mut bytes);
+            bytes
+        })
+    };
+    let stdout = drain(Box::new(child.stdout.take().unwrap()));
+    let stderr = drain(Box::new(child.stderr.take().unwrap()));
     let deadline = Instant::now() + Duration::from_secs(120);
-    while child.try_wait().unwrap().is_none() {
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
         if Instant::now() > deadline {
             let _ = child.kill();
             panic!("{command:?} did not finish in two minutes");
         }
         std::thread::sleep(Duration::from_millis(50));
+    };
+    Output {
+        status,
+        stdout: stdout.join().unwrap(),
+        stderr: stderr.join().unwrap(),
     }
-    child.wait_with_output().unwrap()
 }
 
 fn text(bytes: &[u8]) -> String {
