@@ -148,10 +148,11 @@ impl<'a> Lines<'a> {
     /// Renders `d` as [`render`] does, headed and drawn as `style` says.
     #[must_use]
     pub fn render_styled(&self, file: &str, d: &Diagnostic, style: Style) -> String {
-        let level = if style.warning {
-            Level::WARNING
-        } else {
-            Level::ERROR
+        let level = match (style.warning, style.unnamed) {
+            (true, false) => Level::WARNING,
+            (false, false) => Level::ERROR,
+            (true, true) => Level::WARNING.no_name(),
+            (false, true) => Level::ERROR.no_name(),
         };
         let mut title = level.primary_title(d.message.as_str());
         if let Some(code) = d.code {
@@ -238,6 +239,9 @@ pub struct Style {
     pub warning: bool,
     /// ANSI colours, for a terminal.
     pub colour: bool,
+    /// Without the level's name, for a layer that writes it itself (`compile_error!`
+    /// heads its text with `error: `).
+    pub unnamed: bool,
 }
 
 fn floor_char_boundary(s: &str, mut i: usize) -> usize {
@@ -378,6 +382,27 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn an_unnamed_heading_leaves_the_level_to_the_caller() {
+        let mut d = Diagnostic::new(0..1, "m");
+        d.code = Some("lint-name");
+        let unnamed = Style {
+            unnamed: true,
+            ..Style::default()
+        };
+        let lines = Lines::new("a = 1\n");
+        assert!(
+            lines
+                .render(".toml", &d)
+                .starts_with("error[lint-name]: m\n")
+        );
+        assert!(
+            lines
+                .render_styled(".toml", &d, unnamed)
+                .starts_with("lint-name: m\n")
+        );
     }
 
     #[test]

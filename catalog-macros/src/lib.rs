@@ -86,14 +86,13 @@ fn expand(input: &Input) -> proc_macro2::TokenStream {
         Err(diagnostics) => {
             let mut out = catalog_compiler::skeleton(&catalog_compiler::outline(&source), &opts);
             let lines = catalog_compiler::Lines::new(&source);
+            // rustc heads a `compile_error!` with `error: ` itself.
+            let unnamed = catalog_compiler::Style {
+                unnamed: true,
+                ..catalog_compiler::Style::default()
+            };
             for d in &diagnostics {
-                let rendered = lines.render(&rel, d);
-                // rustc heads a `compile_error!` with `error: ` itself; a denied lint's
-                // name stays (`error: [unnamed-need]: ...`).
-                let msg = rendered
-                    .strip_prefix("error: ")
-                    .or_else(|| rendered.strip_prefix("error"))
-                    .unwrap_or(&rendered);
+                let msg = lines.render_styled(&rel, d, unnamed);
                 out.extend(quote_spanned!(span=> ::core::compile_error! { #msg }));
             }
             out

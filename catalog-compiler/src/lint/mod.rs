@@ -60,6 +60,7 @@ impl Finding {
         Style {
             warning: self.level != Level::Deny,
             colour,
+            ..Style::default()
         }
     }
 }
