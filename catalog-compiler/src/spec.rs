@@ -1,10 +1,12 @@
-//! Each row's `ToolSpec`, computed in one place: the generated code writes it as tokens,
-//! and [`specs`] builds it as values for a catalog read at run time, so the two agree.
+//! Each row's `ToolSpec`, computed and packed in one place: the generated code holds the
+//! packed data, and [`specs`] decodes the same data for a catalog read at run time, so the
+//! two agree.
 
 use catalog_core::ToolSpec;
+use catalog_core::packed::{self, Writer};
 
 use crate::model::{Catalog, Tool};
-use crate::shape::{self, Node, leak_str};
+use crate::shape::{self, Node};
 use crate::{gemini, schema};
 
 /// What a row's `ToolSpec` holds beyond the row's own keys.
@@ -56,37 +58,48 @@ pub(crate) fn rows(catalog: &Catalog) -> Vec<Spec<'_>> {
         .collect()
 }
 
+/// Every row's spec in the packed format (`catalog_core::packed`): the text literal and the
+/// byte string the generated `Tool::spec` decodes, in catalog order.
+pub(crate) fn pack(specs: &[Spec<'_>]) -> (String, Vec<u8>) {
+    let mut w = Writer::new();
+    for s in specs {
+        let t = s.tool;
+        w.str(&t.name);
+        w.str(&s.description);
+        w.strs(&t.keywords);
+        w.strs(&t.examples);
+        w.policy(t.visibility, t.role.tier(), t.role.access());
+        w.flag(t.role.mcp());
+        w.option(
+            (s.wire_name != t.name).then_some(s.wire_name.as_str()),
+            Writer::str,
+        );
+        w.str(&s.input_schema);
+        w.option(s.gemini_parameters.as_deref(), Writer::str);
+        s.input.pack(&mut w);
+        w.flag(s.strict);
+        w.option(s.output_schema.as_deref(), Writer::str);
+        w.option(s.output.as_ref(), |w, o| o.pack(w));
+    }
+    w.finish()
+}
+
 /// Every row's [`ToolSpec`], in catalog order, built at run time: what `Tool::spec` of the
 /// generated code returns, for a program that reads a catalog file instead of compiling
-/// one in (a command-line tool rendering a catalog).
+/// one in (a command-line tool rendering a catalog). It decodes the same packed data the
+/// generated code holds.
 ///
 /// The specs are leaked, by design: a `ToolSpec` holds only `&'static` data, and a program
 /// that loads one catalog keeps it for its whole life. Calling this in a loop leaks each
 /// time.
+///
+/// # Panics
+///
+/// Never: the packed format reads back what it wrote, which its tests check.
 #[must_use]
 pub fn specs(catalog: &Catalog) -> &'static [ToolSpec] {
-    let leak_all = |texts: &[String]| -> &'static [&'static str] {
-        texts.iter().map(|t| leak_str(t)).collect::<Vec<_>>().leak()
-    };
-    rows(catalog)
-        .iter()
-        .map(|s| ToolSpec {
-            name: leak_str(&s.tool.name),
-            description: leak_str(&s.description),
-            keywords: leak_all(&s.tool.keywords),
-            examples: leak_all(&s.tool.examples),
-            visibility: s.tool.visibility,
-            tier: s.tool.role.tier(),
-            access: s.tool.role.access(),
-            mcp: s.tool.role.mcp(),
-            wire_name: leak_str(&s.wire_name),
-            input_schema: leak_str(&s.input_schema),
-            gemini_parameters: s.gemini_parameters.as_deref().map(leak_str),
-            input: s.input.leak(),
-            strict: s.strict,
-            output_schema: s.output_schema.as_deref().map(leak_str),
-            output: s.output.as_ref().map(Node::leak),
-        })
-        .collect::<Vec<_>>()
+    let (text, data) = pack(&rows(catalog));
+    packed::unpack(text.leak(), data.leak())
+        .expect("the packed format reads back what it wrote")
         .leak()
 }

@@ -14,6 +14,8 @@ mod args;
 mod call;
 mod catalog;
 mod discovery;
+#[doc(hidden)]
+pub mod packed;
 pub mod render;
 pub mod search;
 mod set;
@@ -50,6 +52,7 @@ pub mod __private {
     pub use serde_json::{Map, Value};
 
     pub use crate::args::{Fields, arguments, variant};
+    pub use crate::packed::Specs;
     pub use crate::table::StrTable;
 
     /// Strips the quotes `stringify!` leaves around a string literal, so `tools!` accepts

@@ -16,9 +16,11 @@ fn root() -> PathBuf {
 const LIGHT: &[(&str, &[&str])] = &[
     // unicode-segmentation and unicode-normalization: search reads words by Unicode's
     // rules (UAX #29, NFKC) in every script; unicode-rs crates, `no_std`, tables only.
+    // once_cell: decoding the packed specs once, on first use, without `std`.
     (
         "catalog-core",
         &[
+            "once_cell",
             "serde",
             "serde_json",
             "unicode-normalization",
@@ -85,6 +87,7 @@ fn light_crates_name_no_other_crate_in_source() {
         "crate",
         "self",
         "super",
+        "once_cell",
         "serde",
         "serde_json",
         "unicode_normalization",

@@ -20,8 +20,8 @@ impl Gen<'_> {
                 wire_name: s.wire_name.clone(),
             })
             .collect();
-        let specs: Vec<TokenStream> = specs.iter().map(Gen::spec).collect();
-        tool_enum(self.core, &rows, &specs)
+        let spec_body = super::specs::spec_fn_body(self.core, &specs);
+        tool_enum(self.core, &rows, &spec_body)
     }
 }
 
@@ -34,7 +34,7 @@ struct Row {
 }
 
 /// `Tool` and its `impl`s, for the full expansion and for the skeleton alike.
-fn tool_enum(core: &syn::Path, rows: &[Row], specs: &[TokenStream]) -> TokenStream {
+fn tool_enum(core: &syn::Path, rows: &[Row], spec_body: &TokenStream) -> TokenStream {
     let n = Literal::usize_unsuffixed(rows.len());
     let variants: Vec<&syn::Ident> = rows.iter().map(|r| &r.variant).collect();
     let docs = rows.iter().map(|r| doc(&r.doc));
@@ -53,7 +53,6 @@ fn tool_enum(core: &syn::Path, rows: &[Row], specs: &[TokenStream]) -> TokenStre
     let variant_names: Vec<String> = rows.iter().map(|r| r.variant.to_string()).collect();
     let variant_names = str_table(core, variant_names.iter().map(String::as_str));
     let constants = tool_constants(rows);
-    let specs = spec_chunks(core, specs);
     quote! {
 
 
@@ -91,8 +90,8 @@ fn tool_enum(core: &syn::Path, rows: &[Row], specs: &[TokenStream]) -> TokenStre
 
             /// Everything the row declares.
             #[must_use]
-            pub const fn spec(self) -> &'static #core::ToolSpec {
-                &__specs::CHUNKS[self as usize / __specs::CHUNK][self as usize % __specs::CHUNK]
+            pub fn spec(self) -> &'static #core::ToolSpec {
+                #spec_body
             }
 
             /// The tool with this name (binary search over the sorted names).
@@ -157,45 +156,7 @@ fn tool_enum(core: &syn::Path, rows: &[Row], specs: &[TokenStream]) -> TokenStre
             }
         }
 
-        #specs
         #constants
-    }
-}
-
-/// Specs a constant holds: rustc's borrow check of one constant holding every spec took
-/// time and memory growing faster than the catalog, while a constant per row added an
-/// item a row.
-const CHUNK: usize = 64;
-
-/// The specs, in constants of [`CHUNK`] rows and a table of them, in a hidden module that
-/// imports the short names the specs are written in (full paths were most of a large
-/// catalog's tokens).
-fn spec_chunks(core: &syn::Path, specs: &[TokenStream]) -> TokenStream {
-    let names: Vec<syn::Ident> = (0..specs.len().div_ceil(CHUNK))
-        .map(|i| quote::format_ident!("SPECS_{i}"))
-        .collect();
-    let chunks = specs.chunks(CHUNK).zip(&names).map(|(chunk, name)| {
-        let n = Literal::usize_unsuffixed(chunk.len());
-        quote! { const #name: [ToolSpec; #n] = [ #( #chunk ),* ]; }
-    });
-    let (n, chunk) = (
-        Literal::usize_unsuffixed(names.len()),
-        Literal::usize_unsuffixed(CHUNK),
-    );
-    quote! {
-        /// Every row's spec, by `Tool::spec`.
-        #[doc(hidden)]
-        pub mod __specs {
-            #![allow(unused_imports)]
-            use #core::{Access, Shape, Tier, ToolSpec, Visibility, shape::{Bounds, Defs, Object, Property, Rules}};
-            use ::core::option::Option::{None, Some};
-
-            /// Rows a chunk holds.
-            pub const CHUNK: usize = #chunk;
-            #( #chunks )*
-            /// The chunks, in catalog order.
-            pub const CHUNKS: [&[ToolSpec]; #n] = [ #( &#names ),* ];
-        }
     }
 }
 

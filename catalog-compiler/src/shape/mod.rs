@@ -2,15 +2,15 @@
 //!
 //! [`read`] is the one reader: it turns a schema (the output of [`crate::schema::input`] or
 //! [`crate::schema::output`], so typed parameters and the `input-schema` escape hatch go the
-//! same way) into a [`Node`] tree. The tree becomes the tokens of a `Shape` for the generated
-//! code ([`Node::tokens`]) or a leaked `Shape` for a catalog loaded at run time
-//! ([`Node::leak`]), so both read a schema by the same rule.
+//! same way) into a [`Node`] tree. The tree is packed ([`Node::pack`]) into the data
+//! `catalog_core` decodes, for the generated code and for a catalog loaded at run time
+//! alike, so both read a schema by the same rule.
 //!
 //! The reader never refuses a schema: what it does not read checks nothing
 //! ([`Shape::Any`] for that part), so the verifier may let through a value the schema
 //! refuses, but never refuses one the schema accepts.
 
-mod emit;
+mod pack;
 #[cfg(test)]
 mod tests;
 
@@ -18,8 +18,6 @@ use catalog_core::shape::Bounds;
 #[cfg(doc)]
 use catalog_core::shape::Shape;
 use serde_json::{Map, Value};
-
-pub(crate) use emit::leak_str;
 
 use crate::model::{Field, Kind};
 
@@ -74,11 +72,19 @@ pub(crate) struct Rules {
 }
 
 /// The shape the verifier checks for a JSON Schema, as an `input-schema` row's input
-/// gets it: what a test compares with a reference validator. Leaked, as
-/// [`crate::specs`] leaks.
+/// gets it: what a test compares with a reference validator. Packed and unpacked as a
+/// spec is, its parts leaked as [`crate::specs`] leaks.
+///
+/// # Panics
+///
+/// Never: the packed format reads back what it wrote, which its tests check.
 #[must_use]
 pub fn schema_shape(schema: &Value) -> catalog_core::Shape {
-    read(schema).leak()
+    let mut w = catalog_core::packed::Writer::new();
+    read(schema).pack(&mut w);
+    let (text, data) = w.finish();
+    catalog_core::packed::unpack_shape(text.leak(), data.leak())
+        .expect("the packed format reads back what it wrote")
 }
 
 /// Reads a JSON Schema. Deterministic: properties keep the schema's order.

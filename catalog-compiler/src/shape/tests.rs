@@ -1,12 +1,65 @@
 //! The reader on hand-written schemas.
+use catalog_core::packed::{self, Writer};
 use catalog_core::shape::{Object, Property, Rules, Shape};
-use quote::quote;
 use serde_json::json;
 
 use super::*;
 
 fn shape(schema: &Value) -> Shape {
-    read(schema).leak()
+    unpacked(&read(schema))
+}
+
+/// The node packed and read back, as the generated code reads it.
+fn unpacked(node: &Node) -> Shape {
+    let mut w = Writer::new();
+    node.pack(&mut w);
+    let (text, data) = w.finish();
+    packed::unpack_shape(text.leak(), data.leak()).unwrap()
+}
+
+/// The node a shape was packed from: the packed format's inverse, to compare the two.
+fn node_of(shape: &Shape) -> Node {
+    let object = |o: &Object| Obj {
+        properties: o
+            .properties
+            .iter()
+            .map(|p| Prop {
+                name: p.name.to_string(),
+                required: p.required,
+                node: node_of(&p.shape),
+            })
+            .collect(),
+        closed: o.closed,
+    };
+    let strings = |v: &[&str]| v.iter().map(ToString::to_string).collect();
+    match shape {
+        Shape::Any => Node::Any,
+        Shape::Null => Node::Null,
+        Shape::Boolean => Node::Boolean,
+        Shape::Integer(b) => Node::Integer(*b),
+        Shape::Int64(b) => Node::Int64(*b),
+        Shape::Number(b) => Node::Number(*b),
+        Shape::String { values } => Node::String(strings(values)),
+        Shape::Array(item) => Node::Array(Box::new(node_of(item))),
+        Shape::Object(o) => Node::Object(object(o)),
+        Shape::Either(all) => Node::Either(all.iter().map(node_of).collect()),
+        Shape::All(all) => Node::All(all.iter().map(node_of).collect()),
+        Shape::Enum(values) => Node::Enum(strings(values)),
+        Shape::Rules(r) => Node::Rules(Box::new(super::Rules {
+            bounds: r.bounds,
+            min_length: r.min_length,
+            max_length: r.max_length,
+            min_items: r.min_items,
+            max_items: r.max_items,
+            items: node_of(&r.items),
+            object: r.object.as_ref().map(object),
+        })),
+        Shape::Defs(d) => Node::Defs(
+            Box::new(node_of(&d.shape)),
+            d.defs.iter().map(node_of).collect(),
+        ),
+        Shape::Ref(i) => Node::Ref(*i),
+    }
 }
 
 const ANY_STRING: Shape = Shape::String { values: &[] };
@@ -159,25 +212,65 @@ fn what_is_not_read_is_any() {
     );
 }
 
+/// Every kind of node, bounds of every sign and size and nesting included, reads back as
+/// it was written.
 #[test]
-fn tokens_are_a_constant_expression() {
-    let schema = json!({
-        "type": "object",
-        "properties": {
-            "n": {"type": "number", "minimum": 0.1, "maximum": 1e300},
-            "tags": {"type": "array", "items": {"type": "string", "enum": ["x"]}},
-            "v": {"type": ["integer", "null"], "minimum": -3}
-        },
-        "required": ["n"],
-        "additionalProperties": false
-    });
-    let tokens = read(&schema).tokens();
-    let item: syn::ItemStatic =
-        syn::parse2(quote!(static S: ::catalog_core::Shape = #tokens;)).unwrap();
-    let text = quote!(#item).to_string();
-    assert!(text.contains("Some (0.1)"), "{text}");
-    assert!(text.contains("Some (- 3.0)"), "{text}");
-    assert_eq!(tokens.to_string(), read(&schema).tokens().to_string());
+fn packed_shapes_read_back_as_written() {
+    let schemas = [
+        json!({
+            "type": "object",
+            "properties": {
+                "n": {"type": "number", "minimum": 0.1, "maximum": 1e300, "exclusiveMinimum": -0.0},
+                "tags": {"type": "array", "items": {"type": "string", "enum": ["x", "", "表"]}},
+                "v": {"type": ["integer", "null"], "minimum": -3, "exclusiveMaximum": 9_007_199_254_740_993_u64},
+                "any": {"minLength": 2, "maxLength": 300, "minItems": 1, "maxItems": 70000,
+                        "items": {"type": "boolean"}, "properties": {"k": {"const": 1.5}}},
+                "all": {"allOf": [{"type": "string"}, {"maxLength": 3}]},
+                "one": {"oneOf": [{"type": "string"}, {"type": "object"}]}
+            },
+            "required": ["n"],
+            "additionalProperties": false
+        }),
+        json!({
+            "$defs": {"Node": {"type": "object", "properties": {"next": {"anyOf": [{"$ref": "#/$defs/Node"}, {"type": "null"}]}}}},
+            "$ref": "#/$defs/Node"
+        }),
+        json!({"type": "integer", "enum": [1, 2.5, "x", 3]}),
+        json!({}),
+    ];
+    for schema in &schemas {
+        let node = read(schema);
+        assert_eq!(node_of(&unpacked(&node)), node, "{schema}");
+    }
+    // Every catalog of the repository, typed parameters included.
+    for source in [
+        include_str!("../../../catalog.toml"),
+        include_str!("../../../tests/data/languages/ja/catalog.toml"),
+    ] {
+        let catalog = crate::validate(source).unwrap();
+        for tool in &catalog.tools {
+            let node = read_typed(&crate::schema::input(tool), &tool.params);
+            assert_eq!(node_of(&unpacked(&node)), node, "{}", tool.name);
+        }
+    }
+}
+
+/// Data the compiler did not write is an error, not a panic, wherever it is cut.
+#[test]
+fn cut_or_altered_data_is_an_error() {
+    let mut w = Writer::new();
+    read(&json!({"type": "object", "properties": {"a": {"type": "integer", "minimum": 1}}}))
+        .pack(&mut w);
+    let (text, data) = w.finish();
+    let (text, data): (&'static str, &'static [u8]) = (text.leak(), data.leak());
+    for cut in 0..data.len() {
+        assert!(
+            packed::unpack_shape(text, &data[..cut]).is_err(),
+            "cut at {cut}"
+        );
+    }
+    assert!(packed::unpack_shape(text, &[99]).is_err(), "unknown tag");
+    assert!(packed::unpack_shape("", data).is_err(), "text missing");
 }
 
 #[test]
@@ -242,7 +335,7 @@ fn only_typed_integer_parameters_are_64_bit() {
         .iter()
         .find(|t| t.name == "queryRows")
         .unwrap();
-    let typed = read_typed(&crate::schema::input(tool), &tool.params).leak();
+    let typed = unpacked(&read_typed(&crate::schema::input(tool), &tool.params));
     let Shape::Object(object) = typed else {
         panic!("expected an object");
     };
