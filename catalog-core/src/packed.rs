@@ -496,6 +496,26 @@ mod tests {
         assert!(reader(alloc::vec![0x80; 11]).uint().is_err());
     }
 
+    /// Whatever the bytes, decoding ends in specs or an error, never a panic.
+    #[test]
+    fn arbitrary_bytes_never_panic() {
+        let mut state = 0x9e37_79b9_7f4a_7c15_u64;
+        let mut next = || {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state
+        };
+        for _ in 0..20_000 {
+            let len = usize::try_from(next() % 64).unwrap_or(0);
+            // Small values, so tags, flags and counts are often valid and decoding goes deep.
+            let data: Vec<u8> = (0..len)
+                .map(|_| u8::try_from(next() % 16).unwrap())
+                .collect();
+            let _ = unpack("abcdefghijklmnopqrstuvwxyz表", data.leak());
+        }
+    }
+
     #[test]
     fn a_count_larger_than_the_data_is_refused_before_allocating() {
         let mut w = Writer::new();
