@@ -2,6 +2,7 @@
 //! and [`specs`] builds it as values for a catalog read at run time, so the two agree.
 
 use catalog_core::ToolSpec;
+use serde_json::Value;
 
 use crate::model::{Catalog, Tool};
 use crate::shape::{self, Node, leak_str};
@@ -23,6 +24,15 @@ pub(crate) struct Spec<'a> {
 
 /// Every row's spec, in catalog order.
 pub(crate) fn rows(catalog: &Catalog) -> Vec<Spec<'_>> {
+    rows_with(catalog, |_, _, _| ())
+}
+
+/// [`rows`], handing each row's input schema and its Gemini form to `also` on the way (the
+/// row's index, the schema, the form), for a caller that reads them too.
+fn rows_with(
+    catalog: &Catalog,
+    mut also: impl FnMut(usize, &Value, &gemini::Converted),
+) -> Vec<Spec<'_>> {
     catalog
         .tools
         .iter()
@@ -37,6 +47,8 @@ pub(crate) fn rows(catalog: &Catalog) -> Vec<Spec<'_>> {
                 shape::read_typed(&input, &tool.params)
             };
             let output = schema::output(tool);
+            let gemini = gemini::convert(&input);
+            also(i, &input, &gemini);
             Spec {
                 tool,
                 description: if i == catalog.settings.search_tool {
@@ -46,7 +58,7 @@ pub(crate) fn rows(catalog: &Catalog) -> Vec<Spec<'_>> {
                 },
                 wire_name,
                 input_schema: input.to_string(),
-                gemini_parameters: gemini::convert(&input).parameters.map(|p| p.to_string()),
+                gemini_parameters: gemini.parameters.map(|p| p.to_string()),
                 input: input_shape,
                 strict: schema::strict(&input),
                 output_schema: output.as_ref().map(ToString::to_string),
@@ -65,11 +77,22 @@ pub(crate) fn rows(catalog: &Catalog) -> Vec<Spec<'_>> {
 /// time.
 #[must_use]
 pub fn specs(catalog: &Catalog) -> &'static [ToolSpec] {
+    leak(&rows(catalog))
+}
+
+/// [`specs`], with [`rows_with`]'s `also`.
+pub(crate) fn specs_with(
+    catalog: &Catalog,
+    also: impl FnMut(usize, &Value, &gemini::Converted),
+) -> &'static [ToolSpec] {
+    leak(&rows_with(catalog, also))
+}
+
+fn leak(rows: &[Spec<'_>]) -> &'static [ToolSpec] {
     let leak_all = |texts: &[String]| -> &'static [&'static str] {
         texts.iter().map(|t| leak_str(t)).collect::<Vec<_>>().leak()
     };
-    rows(catalog)
-        .iter()
+    rows.iter()
         .map(|s| ToolSpec {
             name: leak_str(&s.tool.name),
             description: leak_str(&s.description),
