@@ -41,6 +41,9 @@ pub(crate) fn command(
 /// when nothing is denied, 1 when the catalog breaks a rule or a denied lint finds
 /// something.
 fn run(path: &str, source: &str, format: Format) -> ExitCode {
+    // Loading the tokenizer's tables takes a while: on another core while the catalog is
+    // read, and left to finish unused when the budget lint does not run.
+    let loading = std::thread::spawn(O200k::load);
     let catalog = match catalog_compiler::validate(source) {
         Ok(catalog) => catalog,
         Err(diagnostics) => {
@@ -70,11 +73,13 @@ fn run(path: &str, source: &str, format: Format) -> ExitCode {
             return ExitCode::FAILURE;
         }
     };
-    // Loading the tokenizer's tables takes a while: only when the budget lint runs.
     let tokenizer = if catalog.lints.level(LintId::InlineTokenBudget) == Level::Allow {
         None
     } else {
-        match O200k::load() {
+        match loading
+            .join()
+            .unwrap_or_else(|p| std::panic::resume_unwind(p))
+        {
             Ok(bpe) => Some(bpe),
             Err(e) => {
                 eprintln!("internal error: the o200k_base tokenizer does not load: {e}");
@@ -91,15 +96,22 @@ fn run(path: &str, source: &str, format: Format) -> ExitCode {
     let lines = Lines::new(source);
     match format {
         Format::Human => {
-            let mut err = std::io::stderr().lock();
             let colour = colour();
-            for f in &report.findings {
-                let _ = writeln!(
-                    err,
-                    "{}",
-                    lines.render_styled(path, &f.diagnostic, f.style(colour))
-                );
-            }
+            let render = |fs: &[Finding]| -> String {
+                fs.iter()
+                    .map(|f| lines.render_styled(path, &f.diagnostic, f.style(colour)) + "\n")
+                    .collect()
+            };
+            // A large catalog's findings take a while to lay out: half on another core.
+            let (first, second) = report.findings.split_at(report.findings.len() / 2);
+            let (first, second) = std::thread::scope(|s| {
+                let second = s.spawn(|| render(second));
+                (render(first), second.join())
+            });
+            let second = second.unwrap_or_else(|p| std::panic::resume_unwind(p));
+            let mut err = std::io::stderr().lock();
+            let _ = err.write_all(first.as_bytes());
+            let _ = err.write_all(second.as_bytes());
             print!("{}", summary(path, &catalog, &report));
         }
         Format::Json => {

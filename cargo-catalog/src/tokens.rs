@@ -2,12 +2,12 @@
 //! `o200k_base` (`tiktoken-rs`). The counting itself is the `inline-token-budget` lint's
 //! ([`catalog_compiler::lint`]); this module brings the tokenizer and prints the table.
 
-use std::cell::RefCell;
-use std::collections::HashMap;
 use std::fmt::Write as _;
+use std::sync::Mutex;
 
 use catalog_compiler::lint::{TokenReport, Tokenizer};
 use catalog_compiler::model::{Catalog, Visibility};
+use rustc_hash::FxHashMap;
 use serde_json::json;
 
 use crate::numbers::thousands;
@@ -20,7 +20,7 @@ use crate::numbers::thousands;
 /// is tokenised about once instead of twelve times, with exactly the same total.
 pub(crate) struct O200k {
     bpe: tiktoken_rs::CoreBPE,
-    seen: RefCell<HashMap<String, usize>>,
+    seen: Mutex<FxHashMap<String, usize>>,
 }
 
 impl O200k {
@@ -29,7 +29,7 @@ impl O200k {
         tiktoken_rs::o200k_base()
             .map(|bpe| O200k {
                 bpe,
-                seen: RefCell::default(),
+                seen: Mutex::default(),
             })
             .map_err(|e| e.to_string())
     }
@@ -41,7 +41,12 @@ impl Tokenizer for O200k {
     }
 
     fn count(&self, text: &str) -> usize {
-        let mut seen = self.seen.borrow_mut();
+        // The lints run on several threads, but only the budget lint counts: the lock is
+        // never contended.
+        let mut seen = self
+            .seen
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
         segments(text)
             .map(|s| {
                 if let Some(&n) = seen.get(s) {
@@ -207,6 +212,6 @@ mod tests {
             );
         }
         // Segments repeat across providers and are tokenised once, and segments repeat across them.
-        assert!(o200k.seen.borrow().len() > 1000);
+        assert!(o200k.seen.lock().unwrap().len() > 1000);
     }
 }

@@ -4,6 +4,7 @@
 
 use catalog_core::ToolSpec;
 use catalog_core::packed::{self, Writer};
+use serde_json::Value;
 
 use crate::model::{Catalog, Tool};
 use crate::shape::{self, Node};
@@ -25,6 +26,15 @@ pub(crate) struct Spec<'a> {
 
 /// Every row's spec, in catalog order.
 pub(crate) fn rows(catalog: &Catalog) -> Vec<Spec<'_>> {
+    rows_with(catalog, |_, _, _| ())
+}
+
+/// [`rows`], handing each row's input schema and its Gemini form to `also` on the way (the
+/// row's index, the schema, the form), for a caller that reads them too.
+fn rows_with(
+    catalog: &Catalog,
+    mut also: impl FnMut(usize, &Value, &gemini::Converted),
+) -> Vec<Spec<'_>> {
     catalog
         .tools
         .iter()
@@ -39,6 +49,8 @@ pub(crate) fn rows(catalog: &Catalog) -> Vec<Spec<'_>> {
                 shape::read_typed(&input, &tool.params)
             };
             let output = schema::output(tool);
+            let gemini = gemini::convert(&input);
+            also(i, &input, &gemini);
             Spec {
                 tool,
                 description: if i == catalog.settings.search_tool {
@@ -48,7 +60,7 @@ pub(crate) fn rows(catalog: &Catalog) -> Vec<Spec<'_>> {
                 },
                 wire_name,
                 input_schema: input.to_string(),
-                gemini_parameters: gemini::convert(&input).parameters.map(|p| p.to_string()),
+                gemini_parameters: gemini.parameters.map(|p| p.to_string()),
                 input: input_shape,
                 strict: schema::strict(&input),
                 output_schema: output.as_ref().map(ToString::to_string),
@@ -98,7 +110,20 @@ pub(crate) fn pack(specs: &[Spec<'_>]) -> (String, Vec<u8>) {
 /// Never: the packed format reads back what it wrote, which its tests check.
 #[must_use]
 pub fn specs(catalog: &Catalog) -> &'static [ToolSpec] {
-    let (text, data) = pack(&rows(catalog));
+    unpacked(&rows(catalog))
+}
+
+/// [`specs`], with [`rows_with`]'s `also`.
+pub(crate) fn specs_with(
+    catalog: &Catalog,
+    also: impl FnMut(usize, &Value, &gemini::Converted),
+) -> &'static [ToolSpec] {
+    unpacked(&rows_with(catalog, also))
+}
+
+/// The rows packed and decoded as the generated code decodes them, leaked.
+fn unpacked(rows: &[Spec<'_>]) -> &'static [ToolSpec] {
+    let (text, data) = pack(rows);
     packed::unpack(text.leak(), data.leak())
         .expect("the packed format reads back what it wrote")
         .leak()

@@ -9,8 +9,8 @@ use super::{Ctx, Found, LintId};
 use crate::diag::{Diagnostic, Span};
 use crate::provider::Provider;
 
-/// Counts tokens.
-pub trait Tokenizer {
+/// Counts tokens. `Sync`: the lints run on several threads at once.
+pub trait Tokenizer: Sync {
     /// The encoding's name, as reports print it (`o200k_base`).
     fn name(&self) -> &str;
     /// Tokens in `text`.
@@ -88,7 +88,7 @@ pub(super) fn tokens(
     found: &mut Vec<Found>,
 ) -> TokenReport {
     let catalog = ctx.catalog;
-    let specs: &[ToolSpec] = crate::specs(catalog);
+    let specs: &[ToolSpec] = ctx.schemas().specs.unwrap_or_else(|| crate::specs(catalog));
     let inline: Vec<&ToolSpec> = specs
         .iter()
         .filter(|s| s.visibility == Visibility::Inline)

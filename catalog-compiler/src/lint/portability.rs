@@ -16,17 +16,16 @@ use serde_json::{Map, Value};
 
 use super::{Ctx, Found, LintId};
 use crate::diag::{Diagnostic, Span};
-use crate::gemini::{self, LossKind};
+use crate::gemini::{self, Loss, LossKind};
 use crate::model::{Field, Kind, Tool, TypeSpec};
 use crate::provider::Provider;
-use crate::schema;
 
 /// Runs the check over every row.
 pub(super) fn check(ctx: &Ctx<'_>, found: &mut Vec<Found>) {
     let settings = &ctx.catalog.settings;
-    for (i, tool) in ctx.catalog.tools.iter().enumerate() {
-        let input = schema::input(tool);
-        for issue in issues(&input) {
+    let schemas = ctx.schemas();
+    for (i, (tool, issues)) in ctx.catalog.tools.iter().zip(&schemas.issues).enumerate() {
+        for issue in issues {
             let providers: Vec<Provider> = issue
                 .providers
                 .iter()
@@ -52,7 +51,7 @@ pub(super) fn check(ctx: &Ctx<'_>, found: &mut Vec<Found>) {
             found.push((
                 LintId::SchemaPortability,
                 Some(i),
-                Diagnostic::new(locate(tool, &issue.pointer), message).help(issue.rewrite),
+                Diagnostic::new(locate(tool, &issue.pointer), message).help(issue.rewrite.clone()),
             ));
         }
     }
@@ -74,7 +73,13 @@ pub(crate) struct Issue {
 }
 
 /// Every issue of an input schema, in schema order.
+#[cfg(test)]
 pub(crate) fn issues(input: &Value) -> Vec<Issue> {
+    issues_with(input, &gemini::convert(input).losses)
+}
+
+/// Every issue of an input schema, whose Gemini conversion lost `losses`, in schema order.
+pub(super) fn issues_with(input: &Value, losses: &[Loss]) -> Vec<Issue> {
     let mut out = Vec::new();
     if let Value::Object(root) = input {
         let combinators: Vec<&str> = ["anyOf", "oneOf", "allOf"]
@@ -97,11 +102,11 @@ pub(crate) fn issues(input: &Value) -> Vec<Issue> {
         }
     }
     walk(input, "", &mut out);
-    for loss in gemini::convert(input).losses {
-        let (what, effect, rewrite) = match loss.kind {
+    for loss in losses {
+        let (what, effect, rewrite) = match &loss.kind {
             // Reported with OpenAI's refusal, by `walk`.
             LossKind::NoItems => continue,
-            LossKind::Described(keys) => described(&keys),
+            LossKind::Described(keys) => described(keys),
             LossKind::OneOf => (
                 "uses `oneOf`".to_string(),
                 "the declaration says `anyOf`, so a value that fits several branches is not refused (the verifier reads `oneOf` the same way)".to_string(),
@@ -115,7 +120,7 @@ pub(crate) fn issues(input: &Value) -> Vec<Issue> {
             LossKind::ParameterName(name) => (
                 format!("is the parameter `{name}`"),
                 "may be refused: Gemini on Vertex AI documents parameter names as a letter or `_`, then letters, digits and `_`, 64 at most (the Gemini API states no rule)".to_string(),
-                format!("rename `{name}` within those characters (`{}`)", parameter_name(&name)),
+                format!("rename `{name}` within those characters (`{}`)", parameter_name(name)),
             ),
             LossKind::UndeclaredRequired(name) => (
                 format!("requires `{name}`, which its `properties` do not declare"),
@@ -124,7 +129,7 @@ pub(crate) fn issues(input: &Value) -> Vec<Issue> {
             ),
         };
         out.push(Issue {
-            pointer: loss.pointer,
+            pointer: loss.pointer.clone(),
             providers: vec![Provider::Gemini],
             what,
             effect,

@@ -1,0 +1,62 @@
+//! Each row's input schema, read once for the two lints that need it: the token budget
+//! renders every row's spec, and `schema-portability` checks the same schema and its
+//! Gemini form. Whichever asks first works both out, in one pass over the rows.
+
+use std::sync::OnceLock;
+
+use catalog_core::ToolSpec;
+use serde_json::Value;
+
+use super::portability::{Issue, issues_with};
+use crate::gemini::{self, Converted};
+use crate::model::Catalog;
+use crate::schema;
+
+/// What the lints read of the rows' input schemas.
+pub(crate) struct Schemas {
+    /// Every row's spec, when the token budget lint runs.
+    pub specs: Option<&'static [ToolSpec]>,
+    /// Every row's portability issues, in catalog order (none when that lint does not run).
+    pub issues: Vec<Vec<Issue>>,
+}
+
+/// [`Schemas`], worked out on first use.
+pub(crate) struct Lazy {
+    /// Whether the token budget lint runs.
+    pub specs: bool,
+    /// Whether `schema-portability` runs.
+    pub issues: bool,
+    done: OnceLock<Schemas>,
+}
+
+impl Lazy {
+    pub(crate) fn new(specs: bool, issues: bool) -> Lazy {
+        Lazy {
+            specs,
+            issues,
+            done: OnceLock::new(),
+        }
+    }
+
+    /// The schemas' figures; a second thread asking meanwhile waits for the first's.
+    pub(crate) fn get(&self, catalog: &Catalog) -> &Schemas {
+        self.done.get_or_init(|| {
+            let mut issues = vec![Vec::new(); catalog.tools.len()];
+            let mut read = |i: usize, input: &Value, gemini: &Converted| {
+                if self.issues {
+                    issues[i] = issues_with(input, &gemini.losses);
+                }
+            };
+            let specs = if self.specs {
+                Some(crate::spec::specs_with(catalog, read))
+            } else {
+                for (i, tool) in catalog.tools.iter().enumerate() {
+                    let input = schema::input(tool);
+                    read(i, &input, &gemini::convert(&input));
+                }
+                None
+            };
+            Schemas { specs, issues }
+        })
+    }
+}
