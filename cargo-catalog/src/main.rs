@@ -3,6 +3,11 @@
 
 use std::process::ExitCode;
 
+// A large catalog's check allocates millions of small values on two threads: at 25,519
+// tools it takes 3.5 s with the system allocator, 2.5 s with this one (BENCHMARKS.md).
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn main() -> ExitCode {
     cargo_catalog::main(std::env::args_os().skip(1))
 }

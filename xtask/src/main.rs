@@ -11,6 +11,10 @@ use std::process::ExitCode;
 
 use cargo_catalog::{Command, Defaults, Flags, Usage};
 
+// As `cargo-catalog`: the catalog commands allocate millions of small values.
+#[global_allocator]
+static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 mod codegen;
 mod r#gen;
 mod languages;
