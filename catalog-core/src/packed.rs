@@ -10,8 +10,8 @@
 //! The format: each string is a length in `data` and its bytes next in `text`, in order.
 //! Numbers are LEB128, floats 8 bytes little-endian, and shapes a [`tag`] byte followed by
 //! their parts. [`Writer`] writes the primitives and the compiler writes the rows in the
-//! order [`unpack`] reads them. A round-trip test over every catalog of the repository
-//! keeps the two in step.
+//! order [`unpack`] reads them. Round-trip tests (every kind of shape, and every row of
+//! the repository's catalogs, in `catalog-compiler`) keep the two in step.
 
 use alloc::boxed::Box;
 use alloc::string::String;
@@ -73,8 +73,8 @@ impl Specs {
     ///
     /// # Panics
     ///
-    /// If the literals do not decode or hold no such row: the compiler wrote both and
-    /// unpacked them once before it did, so either would be a bug in this crate.
+    /// If the literals do not decode or hold no such row: the compiler wrote both in the
+    /// format this module reads, so either would be a bug in this crate or the compiler.
     #[must_use]
     pub fn get(&'static self, index: usize) -> &'static ToolSpec {
         let specs = self
