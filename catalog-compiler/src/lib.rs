@@ -23,6 +23,7 @@ pub mod schema;
 pub mod search;
 mod shape;
 mod spec;
+mod threads;
 pub mod upstream;
 
 pub use diag::{Diagnostic, Lines, Located, Related, Style, render, render_all};

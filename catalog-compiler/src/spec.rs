@@ -26,48 +26,52 @@ pub(crate) struct Spec<'a> {
 
 /// Every row's spec, in catalog order.
 pub(crate) fn rows(catalog: &Catalog) -> Vec<Spec<'_>> {
-    rows_with(catalog, |_, _, _| ())
+    rows_with(catalog, |_, _, _| ()).0
 }
 
-/// [`rows`], handing each row's input schema and its Gemini form to `also` on the way (the
-/// row's index, the schema, the form), for a caller that reads them too.
-fn rows_with(
+/// [`rows`], with what `also` gives for each row's input schema and its Gemini form (the
+/// row's index, the schema, the form), for a caller that reads them too. Runs of rows are
+/// worked out on every core free.
+fn rows_with<T: Send>(
     catalog: &Catalog,
-    mut also: impl FnMut(usize, &Value, &gemini::Converted),
-) -> Vec<Spec<'_>> {
-    catalog
-        .tools
-        .iter()
-        .zip(catalog.wire_names())
-        .enumerate()
-        .map(|(i, (tool, wire_name))| {
-            let input = schema::input(tool);
-            // Typed parameters parse into Rust types; the escape hatch stays JSON.
-            let input_shape = if tool.input_schema.is_some() {
-                shape::read(&input)
-            } else {
-                shape::read_typed(&input, &tool.params)
-            };
-            let output = schema::output(tool);
-            let gemini = gemini::convert(&input);
-            also(i, &input, &gemini);
-            Spec {
-                tool,
-                description: if i == catalog.settings.search_tool {
-                    catalog.search_description()
+    also: impl Fn(usize, &Value, &gemini::Converted) -> T + Sync,
+) -> (Vec<Spec<'_>>, Vec<T>) {
+    let wire_names = catalog.wire_names();
+    let runs = crate::threads::runs(catalog.tools.len(), 256);
+    let done = crate::threads::map(&runs, |run| {
+        run.clone()
+            .map(|i| {
+                let (tool, wire_name) = (&catalog.tools[i], wire_names[i].clone());
+                let input = schema::input(tool);
+                // Typed parameters parse into Rust types; the escape hatch stays JSON.
+                let input_shape = if tool.input_schema.is_some() {
+                    shape::read(&input)
                 } else {
-                    tool.description.clone()
-                },
-                wire_name,
-                input_schema: input.to_string(),
-                gemini_parameters: gemini.parameters.map(|p| p.to_string()),
-                input: input_shape,
-                strict: schema::strict(&input),
-                output_schema: output.as_ref().map(ToString::to_string),
-                output: output.as_ref().map(shape::read),
-            }
-        })
-        .collect()
+                    shape::read_typed(&input, &tool.params)
+                };
+                let output = schema::output(tool);
+                let gemini = gemini::convert(&input);
+                let also = also(i, &input, &gemini);
+                let spec = Spec {
+                    tool,
+                    description: if i == catalog.settings.search_tool {
+                        catalog.search_description()
+                    } else {
+                        tool.description.clone()
+                    },
+                    wire_name,
+                    input_schema: input.to_string(),
+                    gemini_parameters: gemini.parameters.map(|p| p.to_string()),
+                    input: input_shape,
+                    strict: schema::strict(&input),
+                    output_schema: output.as_ref().map(ToString::to_string),
+                    output: output.as_ref().map(shape::read),
+                };
+                (spec, also)
+            })
+            .collect::<Vec<_>>()
+    });
+    done.into_iter().flatten().unzip()
 }
 
 /// Every row's spec in the packed format (`catalog_core::packed`): the text literal and the
@@ -113,12 +117,13 @@ pub fn specs(catalog: &Catalog) -> &'static [ToolSpec] {
     unpacked(&rows(catalog))
 }
 
-/// [`specs`], with [`rows_with`]'s `also`.
-pub(crate) fn specs_with(
+/// [`specs`], with what [`rows_with`]'s `also` gives for each row.
+pub(crate) fn specs_with<T: Send>(
     catalog: &Catalog,
-    also: impl FnMut(usize, &Value, &gemini::Converted),
-) -> &'static [ToolSpec] {
-    unpacked(&rows_with(catalog, also))
+    also: impl Fn(usize, &Value, &gemini::Converted) -> T + Sync,
+) -> (&'static [ToolSpec], Vec<T>) {
+    let (rows, also) = rows_with(catalog, also);
+    (unpacked(&rows), also)
 }
 
 /// The rows packed and decoded as the generated code decodes them, leaked.

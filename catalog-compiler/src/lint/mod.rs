@@ -31,7 +31,6 @@ mod poison;
 mod portability;
 mod reach;
 mod schemas;
-mod threads;
 
 pub use budget::{ProviderTokens, TokenReport, Tokenizer};
 pub use reach::{ExampleReach, ToolReach};
@@ -163,7 +162,7 @@ pub fn run(catalog: &Catalog, source: &str, options: &Options<'_>) -> Report {
     // Longest first, so the cores finish together; the results are put back in order.
     let mut order: Vec<usize> = (0..jobs.len()).collect();
     order.sort_by_key(|&i| std::cmp::Reverse(jobs[i].weight()));
-    let outcomes = threads::map(&order, |&i| jobs[i].run(&ctx));
+    let outcomes = crate::threads::map(&order, |&i| jobs[i].run(&ctx));
     let mut outcomes: Vec<(usize, Outcome)> = order.into_iter().zip(outcomes).collect();
     outcomes.sort_by_key(|(i, _)| *i);
     let mut found = Vec::new();

@@ -95,27 +95,37 @@ pub(super) fn check(ctx: &Ctx<'_>, found: &mut Vec<Found>) -> Vec<ToolReach> {
 fn ranks(catalog: &Catalog) -> Vec<ToolReach> {
     let language = catalog.settings.language;
     let index = LeaveOut::new(crate::search::builder(catalog, Weights::DEFAULT));
-    let mut scratch = LeaveOutScratch::default();
-    let mut out = Vec::new();
-    for (t, tool) in catalog.tools.iter().enumerate() {
-        if t == catalog.settings.search_tool || tool.examples.is_empty() {
-            continue;
-        }
-        let doc = u32::try_from(t).unwrap_or(u32::MAX);
-        let mut examples = Vec::new();
-        for (i, text) in tool.examples.iter().enumerate() {
-            // The tool's text without this example, as a document of its own.
-            let mut without = Builder::new(Weights::DEFAULT, language);
-            crate::search::document(&mut without, catalog, t, Some(i));
-            examples.push(ExampleReach {
-                text: text.clone(),
-                span: tool.spans.examples.get(i).cloned().unwrap_or_default(),
-                rank: index.rank(doc, &without, text, &mut scratch),
+    let with_examples: Vec<usize> = (0..catalog.tools.len())
+        .filter(|&t| t != catalog.settings.search_tool && !catalog.tools[t].examples.is_empty())
+        .collect();
+    // Most of the lint's time on a large catalog: in runs of tools, on every core free.
+    let runs = crate::threads::runs(with_examples.len(), 256);
+    let ranked = crate::threads::map(&runs, |run| {
+        let mut scratch = LeaveOutScratch::default();
+        let rank = |&t: &usize| {
+            let tool = &catalog.tools[t];
+            let doc = u32::try_from(t).unwrap_or(u32::MAX);
+            let examples = tool.examples.iter().enumerate().map(|(i, text)| {
+                // The tool's text without this example, as a document of its own.
+                let mut without = Builder::new(Weights::DEFAULT, language);
+                crate::search::document(&mut without, catalog, t, Some(i));
+                ExampleReach {
+                    text: text.clone(),
+                    span: tool.spans.examples.get(i).cloned().unwrap_or_default(),
+                    rank: index.rank(doc, &without, text, &mut scratch),
+                }
             });
-        }
-        out.push(ToolReach { tool: t, examples });
-    }
-    out
+            ToolReach {
+                tool: t,
+                examples: examples.collect(),
+            }
+        };
+        with_examples[run.clone()]
+            .iter()
+            .map(rank)
+            .collect::<Vec<_>>()
+    });
+    ranked.into_iter().flatten().collect()
 }
 
 /// The words of `request` whose stems the tool's own text (name, keywords, description,

@@ -41,22 +41,34 @@ impl Lazy {
     /// The schemas' figures; a second thread asking meanwhile waits for the first's.
     pub(crate) fn get(&self, catalog: &Catalog) -> &Schemas {
         self.done.get_or_init(|| {
-            let mut issues = vec![Vec::new(); catalog.tools.len()];
-            let mut read = |i: usize, input: &Value, gemini: &Converted| {
+            let read = |_, input: &Value, gemini: &Converted| {
                 if self.issues {
-                    issues[i] = issues_with(input, &gemini.losses);
+                    issues_with(input, &gemini.losses)
+                } else {
+                    Vec::new()
                 }
             };
-            let specs = if self.specs {
-                Some(crate::spec::specs_with(catalog, read))
+            if self.specs {
+                let (specs, issues) = crate::spec::specs_with(catalog, read);
+                Schemas {
+                    specs: Some(specs),
+                    issues,
+                }
             } else {
-                for (i, tool) in catalog.tools.iter().enumerate() {
-                    let input = schema::input(tool);
-                    read(i, &input, &gemini::convert(&input));
+                let issues = catalog
+                    .tools
+                    .iter()
+                    .enumerate()
+                    .map(|(i, tool)| {
+                        let input = schema::input(tool);
+                        read(i, &input, &gemini::convert(&input))
+                    })
+                    .collect();
+                Schemas {
+                    specs: None,
+                    issues,
                 }
-                None
-            };
-            Schemas { specs, issues }
+            }
         })
     }
 }

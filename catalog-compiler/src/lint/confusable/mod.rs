@@ -29,15 +29,13 @@ pub(super) fn check(ctx: &Ctx<'_>, found: &mut Vec<Found>) {
     let wire = catalog.wire_names();
     let naming = Naming::new(&catalog.tools, &wire);
     let names_other = |t: usize, o: usize| naming.names(t, o);
-    close_pairs(&names, &vectors, name_min, description_min, |b, close| {
+    let findings = close_pairs(&names, &vectors, name_min, description_min, |b, close| {
         let later = rows[b];
         let mut close: Vec<&Close> = close
             .iter()
             .filter(|c| !names_other(rows[c.row], later) && !names_other(later, rows[c.row]))
             .collect();
-        let Some(&closest) = close.first() else {
-            return;
-        };
+        let &closest = close.first()?;
         let t = |c: &Close| &catalog.tools[rows[c.row]].name;
         let name = &catalog.tools[later].name;
         let alike = |c: &Close| {
@@ -72,14 +70,15 @@ pub(super) fn check(ctx: &Ctx<'_>, found: &mut Vec<Found>) {
             )
         };
         let first = t(close[0]);
-        found.push((
+        Some((
             LintId::ConfusableTools,
             Some(later),
             Diagnostic::new(catalog.tools[later].spans.description.clone(), message).help(format!(
                 "say in one of the descriptions when to use the other tool instead, naming it: here, \"to ..., use {first}\", or in `{first}`'s, \"to ..., use {name}\""
             )),
-        ));
+        ))
     });
+    found.extend(findings);
 }
 
 /// Earlier rows a finding on many names before "and N more".
@@ -375,10 +374,18 @@ mod tests {
                         }
                     }
                 }
-                let mut got = Vec::new();
-                close_pairs(&names, &vectors, name_min, description_min, |b, close| {
-                    got.extend(close.iter().map(|c| (c.row, b, c.names, c.descriptions)));
-                });
+                let got: Vec<_> =
+                    close_pairs(&names, &vectors, name_min, description_min, |b, close| {
+                        Some(
+                            close
+                                .iter()
+                                .map(|c| (c.row, b, c.names, c.descriptions))
+                                .collect::<Vec<_>>(),
+                        )
+                    })
+                    .into_iter()
+                    .flatten()
+                    .collect();
                 assert_eq!(got, all, "{name_min} {description_min}");
                 if names.len() == ALIKE + 1 && i == 2 {
                     // At the default thresholds the generated rows (and `ask`) give the pruning work.

@@ -22,9 +22,10 @@ impl Close {
 /// the threshold by more than this.
 const MARGIN: f64 = 1e-9;
 
-/// Calls `each(b, close)` for every row `b` with the earlier rows that reach either
-/// threshold (in row order), exactly as comparing every pair would find them, in time
-/// close to linear in the catalog: only pairs that can reach a threshold are compared.
+/// What `each(b, close)` gives for every row `b` with the earlier rows that reach either
+/// threshold (in row order), in row order: exactly the pairs comparing every pair would
+/// find, in time close to linear in the catalog, as only pairs that can reach a threshold
+/// are compared. Runs of rows are looked up on every core free.
 ///
 /// Every row orders its words the same way, rarest first (the fewest rows have them), and
 /// earlier rows are looked up by their rarest words only.
@@ -45,16 +46,17 @@ const MARGIN: f64 = 1e-9;
 ///
 /// The figures are computed as the all-pairs loop computes them, to the bit.
 /// With a threshold of 0 every pair reaches it, and every pair is compared.
-pub(super) fn close_pairs(
+pub(super) fn close_pairs<R: Send>(
     names: &[Vec<u32>],
     vectors: &[Vec<(u32, f64)>],
     name_min: f64,
     description_min: f64,
-    mut each: impl FnMut(usize, &[Close]),
-) {
+    each: impl Fn(usize, &[Close]) -> Option<R> + Sync,
+) -> Vec<R> {
     let n = names.len();
-    let mut close: Vec<Close> = Vec::new();
     if name_min <= 0.0 || description_min <= 0.0 {
+        let mut close: Vec<Close> = Vec::new();
+        let mut out = Vec::new();
         for b in 0..n {
             close.clear();
             close.extend((0..b).map(|a| Close {
@@ -64,43 +66,54 @@ pub(super) fn close_pairs(
             }));
             close.retain(|c| c.names >= name_min || c.descriptions >= description_min);
             if !close.is_empty() {
-                each(b, &close);
+                out.extend(each(b, &close));
             }
         }
-        return;
+        return out;
     }
-    let mut search = Search {
-        lookup: Lookup::new(names, vectors, name_min, description_min),
-        words: Flat::new(names),
-        terms: Flat::new(vectors),
-        name_min,
-        description_min,
-        in_name: Vec::new(),
-        weight: Vec::new(),
-        seen: vec![u32::MAX; n],
-        met: vec![u32::MAX; n],
-        summed: vec![0.0; n],
-        found: Vec::new(),
-    };
-    search.in_name = vec![u32::MAX; search.lookup.terms];
-    search.weight = vec![0.0; search.lookup.terms];
-    for (b, row) in (0u32..).zip(0..n) {
-        close.clear();
-        search.by_name(b, &mut close);
-        search.by_description(b, &mut close);
-        close.sort_unstable_by_key(|c| c.row);
-        if !close.is_empty() {
-            each(row, &close);
+    let lookup = Lookup::new(names, vectors, name_min, description_min);
+    let (words, terms) = (Flat::new(names), Flat::new(vectors));
+    let found = crate::threads::map(&crate::threads::runs(n, RUN), |run| {
+        let mut search = Search {
+            lookup: &lookup,
+            words: &words,
+            terms: &terms,
+            name_min,
+            description_min,
+            in_name: vec![u32::MAX; lookup.terms],
+            weight: vec![0.0; lookup.terms],
+            seen: vec![u32::MAX; n],
+            met: vec![u32::MAX; n],
+            summed: vec![0.0; n],
+            found: Vec::new(),
+        };
+        let mut close: Vec<Close> = Vec::new();
+        let mut out = Vec::new();
+        for row in run.clone() {
+            let b = u32::try_from(row).unwrap_or(u32::MAX);
+            close.clear();
+            search.by_name(b, &mut close);
+            search.by_description(b, &mut close);
+            close.sort_unstable_by_key(|c| c.row);
+            if !close.is_empty() {
+                out.extend(each(row, &close));
+            }
         }
-    }
+        out
+    });
+    found.into_iter().flatten().collect()
 }
 
-/// The lookup of [`close_pairs`], and what it keeps while it looks.
-struct Search {
-    lookup: Lookup,
+/// Rows looked up in one run of [`close_pairs`]: enough to outweigh its memory, few
+/// enough to share the last runs between cores.
+const RUN: usize = 512;
+
+/// The lookup of [`close_pairs`], and what one run keeps while it looks.
+struct Search<'a> {
+    lookup: &'a Lookup,
     /// One array each rather than a vector per row: millions of comparisons read them.
-    words: Flat<u32>,
-    terms: Flat<(u32, f64)>,
+    words: &'a Flat<u32>,
+    terms: &'a Flat<(u32, f64)>,
     name_min: f64,
     description_min: f64,
     /// The current row's words and weights, spread out by id: comparing a row is then one
@@ -116,7 +129,7 @@ struct Search {
     found: Vec<u32>,
 }
 
-impl Search {
+impl Search<'_> {
     /// Jaccard of row `a`'s name with the current row's, `b`'s.
     fn names(&self, a: usize, b: u32) -> f64 {
         let shared = self

@@ -1,6 +1,7 @@
 //! Independent work spread over the machine's cores, with results in a fixed order, so a
 //! report never depends on which thread finished first.
 
+use std::ops::Range;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// `f` of every item, in item order. Each thread takes the next item no thread has taken
@@ -39,6 +40,15 @@ pub(crate) fn map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> 
     });
     done.sort_unstable_by_key(|(i, _)| *i);
     done.into_iter().map(|(_, r)| r).collect()
+}
+
+/// `0..len` in runs of `size` (the last one shorter): items for [`map`] when each is too
+/// small to be worth a turn of its own.
+pub(crate) fn runs(len: usize, size: usize) -> Vec<Range<usize>> {
+    (0..len)
+        .step_by(size.max(1))
+        .map(|start| start..(start + size).min(len))
+        .collect()
 }
 
 #[cfg(test)]
