@@ -77,6 +77,11 @@ impl Errors {
         self.0.push(d);
     }
 
+    /// Records every diagnostic of `other`, after those already recorded.
+    pub fn extend(&mut self, other: Errors) {
+        self.0.extend(other.0);
+    }
+
     /// Records an error without help.
     pub fn error(&mut self, span: Span, message: impl Into<String>) {
         self.push(Diagnostic::new(span, message));

@@ -23,6 +23,7 @@ use crate::provider::Provider;
 mod default;
 mod json;
 mod lints;
+mod pieces;
 mod table;
 mod types;
 mod upstream;
@@ -161,6 +162,15 @@ pub(crate) fn parse(source: &str, errors: &mut Errors) -> Option<RawCatalog> {
 /// [`parse`], reading what TOML recovery keeps after a syntax error too (the skeleton of a
 /// catalog with errors still names those rows); the flag is whether the syntax was valid.
 pub(crate) fn read(source: &str, errors: &mut Errors) -> (RawCatalog, bool) {
+    read_in(source, pieces::SIZE, errors)
+}
+
+/// [`read`], a large file in pieces of about `size` bytes (see [`pieces`]).
+fn read_in(source: &str, size: usize, errors: &mut Errors) -> (RawCatalog, bool) {
+    if let Some((raw, found)) = pieces::read(source, size) {
+        errors.extend(found);
+        return (raw, true);
+    }
     let (doc, syntax) = DeTable::parse_recoverable(source);
     let syntax_ok = syntax.is_empty();
     for e in syntax {
@@ -173,6 +183,11 @@ pub(crate) fn read(source: &str, errors: &mut Errors) -> (RawCatalog, bool) {
     // After a syntax error only the syntax is reported: the rest is read, not judged.
     let mut unjudged = Errors::default();
     let errors = if syntax_ok { errors } else { &mut unjudged };
+    (document(&doc, errors), syntax_ok)
+}
+
+/// Every key of a parsed document.
+fn document(doc: &Spanned<DeTable<'_>>, errors: &mut Errors) -> RawCatalog {
     let mut raw = RawCatalog::default();
     let mut top = Table::new(doc.get_ref(), doc.span(), "the catalog");
     if let Some((v, _)) = top.take("settings")
@@ -204,7 +219,7 @@ pub(crate) fn read(source: &str, errors: &mut Errors) -> (RawCatalog, bool) {
         }
     }
     raw.seen = top.finish(TOP_KEYS, errors);
-    (raw, syntax_ok)
+    raw
 }
 
 fn settings(t: &DeTable<'_>, span: Span, errors: &mut Errors) -> RawSettings {
