@@ -8,20 +8,32 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 /// yet, so items listed longest first keep every core busy to the end. On one core, or
 /// for one item, everything runs on the calling thread.
 pub(crate) fn map<T: Sync, R: Send>(items: &[T], f: impl Fn(&T) -> R + Sync) -> Vec<R> {
+    map_with(items, || (), |(), item| f(item))
+}
+
+/// [`map`], each thread with memory of its own that `init` makes once and `f` reuses
+/// from item to item.
+pub(crate) fn map_with<T: Sync, S, R: Send>(
+    items: &[T],
+    init: impl Fn() -> S + Sync,
+    f: impl Fn(&mut S, &T) -> R + Sync,
+) -> Vec<R> {
     let cores = std::thread::available_parallelism().map_or(1, std::num::NonZero::get);
     let threads = cores.min(items.len());
     if threads <= 1 {
-        return items.iter().map(f).collect();
+        let mut own = init();
+        return items.iter().map(|item| f(&mut own, item)).collect();
     }
     let next = AtomicUsize::new(0);
     let work = || {
+        let mut own = init();
         let mut done = Vec::new();
         loop {
             let i = next.fetch_add(1, Ordering::Relaxed);
             let Some(item) = items.get(i) else {
                 return done;
             };
-            done.push((i, f(item)));
+            done.push((i, f(&mut own, item)));
         }
     };
     let mut done: Vec<(usize, R)> = std::thread::scope(|s| {

@@ -100,8 +100,7 @@ fn ranks(catalog: &Catalog) -> Vec<ToolReach> {
         .collect();
     // Most of the lint's time on a large catalog: in runs of tools, on every core free.
     let runs = crate::threads::runs(with_examples.len(), 256);
-    let ranked = crate::threads::map(&runs, |run| {
-        let mut scratch = LeaveOutScratch::default();
+    let ranked = crate::threads::map_with(&runs, LeaveOutScratch::default, |scratch, run| {
         let rank = |&t: &usize| {
             let tool = &catalog.tools[t];
             let doc = u32::try_from(t).unwrap_or(u32::MAX);
@@ -112,7 +111,7 @@ fn ranks(catalog: &Catalog) -> Vec<ToolReach> {
                 ExampleReach {
                     text: text.clone(),
                     span: tool.spans.examples.get(i).cloned().unwrap_or_default(),
-                    rank: index.rank(doc, &without, text, &mut scratch),
+                    rank: index.rank(doc, &without, text, scratch),
                 }
             });
             ToolReach {

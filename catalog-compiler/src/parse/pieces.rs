@@ -14,7 +14,6 @@
 //! but `[[tool]]` rows, so no key is written in two pieces. In any piece, `tool` must come
 //! from `[[tool]]` headers, so no `tool = [...]` array is added to.
 
-use std::cell::RefCell;
 use std::ops::Range;
 
 use toml::de::{DeTable, DeValue};
@@ -37,7 +36,10 @@ pub(super) fn read(source: &str, size: usize) -> Option<(RawCatalog, Errors)> {
         .zip(starts.iter().skip(1).chain([&source.len()]))
         .map(|(&start, &end)| start..end)
         .collect();
-    let mut read = crate::threads::map(&ranges, |range| piece(source, range.clone())).into_iter();
+    let mut read = crate::threads::map_with(&ranges, String::new, |text, range| {
+        piece(source, range, text)
+    })
+    .into_iter();
     let (mut raw, mut errors) = read.next()??;
     for more in read {
         let (more, found) = more?;
@@ -71,50 +73,45 @@ fn cuts(source: &str, size: usize) -> Vec<usize> {
     starts
 }
 
-/// One piece, read as the file reads it; `None` when it does not parse or holds what
+/// One piece, read as the file reads it, in `text` (the thread's buffer, reused: the blank
+/// before a late piece is most of the file); `None` when it does not parse or holds what
 /// only the whole file can judge.
-fn piece(source: &str, range: Range<usize>) -> Option<(RawCatalog, Errors)> {
-    thread_local! {
-        // One buffer per thread: the blank before a late piece is most of the file.
-        static TEXT: RefCell<String> = const { RefCell::new(String::new()) };
-    }
+fn piece(source: &str, range: &Range<usize>, text: &mut String) -> Option<(RawCatalog, Errors)> {
     const BLANK: &str = match str::from_utf8(&[b' '; 4096]) {
         Ok(blank) => blank,
         Err(_) => panic!("spaces are UTF-8"),
     };
-    TEXT.with_borrow_mut(|text| {
-        text.clear();
-        if range.start > 0 {
-            // `#`, spaces, and the newline the text before the piece ends with.
-            let mut blank = range.start - 1;
-            if blank > 0 {
-                text.push('#');
-                blank -= 1;
-            }
-            while blank > 0 {
-                let n = blank.min(BLANK.len());
-                text.push_str(&BLANK[..n]);
-                blank -= n;
-            }
-            text.push('\n');
+    text.clear();
+    if range.start > 0 {
+        // `#`, spaces, and the newline the text before the piece ends with.
+        let mut blank = range.start - 1;
+        if blank > 0 {
+            text.push('#');
+            blank -= 1;
         }
-        text.push_str(&source[range.clone()]);
-        let (doc, syntax) = DeTable::parse_recoverable(text);
-        if !syntax.is_empty() {
+        while blank > 0 {
+            let n = blank.min(BLANK.len());
+            text.push_str(&BLANK[..n]);
+            blank -= n;
+        }
+        text.push('\n');
+    }
+    text.push_str(&source[range.clone()]);
+    let (doc, syntax) = DeTable::parse_recoverable(text);
+    if !syntax.is_empty() {
+        return None;
+    }
+    for (key, value) in doc.get_ref() {
+        let rows = key.get_ref() == "tool"
+            && matches!(value.get_ref(), DeValue::Array(_))
+            && text[key.span().end..].trim_start().starts_with(']');
+        if !rows && (range.start > 0 || key.get_ref() == "tool") {
             return None;
         }
-        for (key, value) in doc.get_ref() {
-            let rows = key.get_ref() == "tool"
-                && matches!(value.get_ref(), DeValue::Array(_))
-                && text[key.span().end..].trim_start().starts_with(']');
-            if !rows && (range.start > 0 || key.get_ref() == "tool") {
-                return None;
-            }
-        }
-        let mut errors = Errors::default();
-        let raw = document(&doc, &mut errors);
-        Some((raw, errors))
-    })
+    }
+    let mut errors = Errors::default();
+    let raw = document(&doc, &mut errors);
+    Some((raw, errors))
 }
 
 #[cfg(test)]

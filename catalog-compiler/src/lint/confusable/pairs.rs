@@ -73,20 +73,21 @@ pub(super) fn close_pairs<R: Send>(
     }
     let lookup = Lookup::new(names, vectors, name_min, description_min);
     let (words, terms) = (Flat::new(names), Flat::new(vectors));
-    let found = crate::threads::map(&crate::threads::runs(n, RUN), |run| {
-        let mut search = Search {
-            lookup: &lookup,
-            words: &words,
-            terms: &terms,
-            name_min,
-            description_min,
-            in_name: vec![u32::MAX; lookup.terms],
-            weight: vec![0.0; lookup.terms],
-            seen: vec![u32::MAX; n],
-            met: vec![u32::MAX; n],
-            summed: vec![0.0; n],
-            found: Vec::new(),
-        };
+    let search = || Search {
+        lookup: &lookup,
+        words: &words,
+        terms: &terms,
+        name_min,
+        description_min,
+        in_name: vec![u32::MAX; lookup.terms],
+        weight: vec![0.0; lookup.terms],
+        seen: vec![u32::MAX; n],
+        met: vec![u32::MAX; n],
+        summed: vec![0.0; n],
+        found: Vec::new(),
+    };
+    let runs = crate::threads::runs(n, RUN);
+    let found = crate::threads::map_with(&runs, search, |search, run| {
         let mut close: Vec<Close> = Vec::new();
         let mut out = Vec::new();
         for row in run.clone() {
@@ -104,8 +105,8 @@ pub(super) fn close_pairs<R: Send>(
     found.into_iter().flatten().collect()
 }
 
-/// Rows looked up in one run of [`close_pairs`]: enough to outweigh its memory, few
-/// enough to share the last runs between cores.
+/// Rows looked up in one run of [`close_pairs`]: few enough to share the last runs between
+/// cores.
 const RUN: usize = 512;
 
 /// The lookup of [`close_pairs`], and what one run keeps while it looks.
