@@ -60,7 +60,14 @@ fn cuts(source: &str, size: usize) -> Vec<usize> {
     const HEADER: &str = "\n[[tool]]";
     let mut starts = vec![0];
     let mut from = size;
-    while let Some(at) = source.get(from..).and_then(|rest| rest.find(HEADER)) {
+    while from < source.len() {
+        // Text in most scripts has characters of several bytes: look from the next one.
+        while !source.is_char_boundary(from) {
+            from += 1;
+        }
+        let Some(at) = source[from..].find(HEADER) else {
+            break;
+        };
         let at = from + at + 1;
         let after = &source[at + HEADER.len() - 1..];
         if after.is_empty() || after.starts_with('\n') || after.starts_with("\r\n") {
@@ -174,6 +181,18 @@ mod tests {
         }
         // Most files are cut; those that are not are checked by the cases below.
         assert!(stood > sources.len(), "{stood} of {} files", sources.len());
+    }
+
+    #[test]
+    fn cuts_fall_before_header_lines_whatever_the_script() {
+        let text = "ある\n[[tool]]\nx = 1\n[[tool]] # no\n[[tool]]\r\n[[tools]]\n[[tool]]";
+        let starts = super::cuts(text, 1);
+        assert_eq!(starts, [0, 7, 36, 56]);
+        for &at in &starts[1..] {
+            assert!(text[at..].starts_with("[[tool]]"), "{at}");
+        }
+        assert_eq!(super::cuts(text, 40), [0, 56]);
+        assert_eq!(super::cuts(text, text.len()), [0]);
     }
 
     /// Files whose cuts would change what they mean, or that hold errors no piece alone
