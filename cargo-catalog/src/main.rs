@@ -3,8 +3,8 @@
 
 use std::process::ExitCode;
 
-// A large catalog's check allocates millions of small values on two threads: at 25,519
-// tools it takes 3.5 s with the system allocator, 2.5 s with this one (BENCHMARKS.md).
+// A large catalog's check allocates millions of small values on two threads, a fifth of
+// its time with the system allocator (BENCHMARKS.md, "`check-catalog` at scale").
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 

@@ -37,7 +37,7 @@ fn rows_with<T: Send>(
     also: impl Fn(usize, &Value, &gemini::Converted) -> T + Sync,
 ) -> (Vec<Spec<'_>>, Vec<T>) {
     let wire_names = catalog.wire_names();
-    let runs = crate::threads::runs(catalog.tools.len(), 256);
+    let runs = crate::threads::runs(catalog.tools.len());
     let done = crate::threads::map(&runs, |run| {
         run.clone()
             .map(|i| {

@@ -54,14 +54,18 @@ pub(crate) fn map_with<T: Sync, S, R: Send>(
     done.into_iter().map(|(_, r)| r).collect()
 }
 
-/// `0..len` in runs of `size` (the last one shorter): items for [`map`] when each is too
-/// small to be worth a turn of its own.
-pub(crate) fn runs(len: usize, size: usize) -> Vec<Range<usize>> {
+/// `0..len` in runs of [`RUN`] (the last one shorter): rows for [`map`] when one row is
+/// too little work to be worth a turn of its own.
+pub(crate) fn runs(len: usize) -> Vec<Range<usize>> {
     (0..len)
-        .step_by(size.max(1))
-        .map(|start| start..(start + size).min(len))
+        .step_by(RUN)
+        .map(|start| start..(start + RUN).min(len))
         .collect()
 }
+
+/// Rows in a run: many enough to outweigh taking a turn, few enough that the last runs
+/// are shared between the cores; a catalog of fewer rows is worked on the calling thread.
+const RUN: usize = 256;
 
 #[cfg(test)]
 mod tests {

@@ -99,7 +99,7 @@ fn ranks(catalog: &Catalog) -> Vec<ToolReach> {
         .filter(|&t| t != catalog.settings.search_tool && !catalog.tools[t].examples.is_empty())
         .collect();
     // Most of the lint's time on a large catalog: in runs of tools, on every core free.
-    let runs = crate::threads::runs(with_examples.len(), 256);
+    let runs = crate::threads::runs(with_examples.len());
     let ranked = crate::threads::map_with(&runs, LeaveOutScratch::default, |scratch, run| {
         let rank = |&t: &usize| {
             let tool = &catalog.tools[t];

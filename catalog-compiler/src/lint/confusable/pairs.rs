@@ -86,7 +86,7 @@ pub(super) fn close_pairs<R: Send>(
         summed: vec![0.0; n],
         found: Vec::new(),
     };
-    let runs = crate::threads::runs(n, RUN);
+    let runs = crate::threads::runs(n);
     let found = crate::threads::map_with(&runs, search, |search, run| {
         let mut close: Vec<Close> = Vec::new();
         let mut out = Vec::new();
@@ -104,10 +104,6 @@ pub(super) fn close_pairs<R: Send>(
     });
     found.into_iter().flatten().collect()
 }
-
-/// Rows looked up in one run of [`close_pairs`]: few enough to share the last runs between
-/// cores.
-const RUN: usize = 512;
 
 /// The lookup of [`close_pairs`], and what one run keeps while it looks.
 struct Search<'a> {
