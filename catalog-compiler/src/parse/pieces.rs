@@ -1,8 +1,8 @@
 //! A large catalog read on every core. The text is cut before `[[tool]]` lines into pieces
 //! of about [`SIZE`] bytes; each piece is parsed and its rows read on their own, and the
 //! rows are put back together in file order. A piece is parsed as a document of its own,
-//! with the text before it blanked into one comment of the same length, so every span in
-//! it is where it is in the file.
+//! and every span of its tree is then moved to where the piece starts in the file, so the
+//! rows read from it are located as reading the file whole locates them.
 //!
 //! Reading in pieces also bounds memory: a parsed TOML tree is about 25 times the size of
 //! its text, and each piece's tree is dropped before the next one is parsed.
@@ -16,6 +16,7 @@
 
 use std::ops::Range;
 
+use toml::Spanned;
 use toml::de::{DeTable, DeValue};
 
 use super::{RawCatalog, document};
@@ -36,10 +37,7 @@ pub(super) fn read(source: &str, size: usize) -> Option<(RawCatalog, Errors)> {
         .zip(starts.iter().skip(1).chain([&source.len()]))
         .map(|(&start, &end)| start..end)
         .collect();
-    let mut read = crate::threads::map_with(&ranges, String::new, |text, range| {
-        piece(source, range, text)
-    })
-    .into_iter();
+    let mut read = crate::threads::map(&ranges, |range| piece(source, range)).into_iter();
     let (mut raw, mut errors) = read.next()??;
     for more in read {
         let (more, found) = more?;
@@ -80,30 +78,10 @@ fn cuts(source: &str, size: usize) -> Vec<usize> {
     starts
 }
 
-/// One piece, read as the file reads it, in `text` (the thread's buffer, reused: the blank
-/// before a late piece is most of the file); `None` when it does not parse or holds what
-/// only the whole file can judge.
-fn piece(source: &str, range: &Range<usize>, text: &mut String) -> Option<(RawCatalog, Errors)> {
-    const BLANK: &str = match str::from_utf8(&[b' '; 4096]) {
-        Ok(blank) => blank,
-        Err(_) => panic!("spaces are UTF-8"),
-    };
-    text.clear();
-    if range.start > 0 {
-        // `#`, spaces, and the newline the text before the piece ends with.
-        let mut blank = range.start - 1;
-        if blank > 0 {
-            text.push('#');
-            blank -= 1;
-        }
-        while blank > 0 {
-            let n = blank.min(BLANK.len());
-            text.push_str(&BLANK[..n]);
-            blank -= n;
-        }
-        text.push('\n');
-    }
-    text.push_str(&source[range.clone()]);
+/// One piece, read as the file reads it; `None` when it does not parse or holds what only
+/// the whole file can judge.
+fn piece(source: &str, range: &Range<usize>) -> Option<(RawCatalog, Errors)> {
+    let text = &source[range.clone()];
     let (doc, syntax) = DeTable::parse_recoverable(text);
     if !syntax.is_empty() {
         return None;
@@ -116,9 +94,41 @@ fn piece(source: &str, range: &Range<usize>, text: &mut String) -> Option<(RawCa
             return None;
         }
     }
+    // The document's span, as the whole file's, starts at the file's start.
+    let doc = Spanned::new(0..range.end, moved_table(doc.into_inner(), range.start));
     let mut errors = Errors::default();
     let raw = document(&doc, &mut errors);
     Some((raw, errors))
+}
+
+/// `value`, every span in it `by` bytes later.
+fn moved(value: Spanned<DeValue<'_>>, by: usize) -> Spanned<DeValue<'_>> {
+    let span = value.span();
+    let value = match value.into_inner() {
+        DeValue::Table(table) => DeValue::Table(moved_table(table, by)),
+        DeValue::Array(mut items) => {
+            for item in items.iter_mut() {
+                let taken = std::mem::replace(item, Spanned::new(0..0, DeValue::Boolean(false)));
+                *item = moved(taken, by);
+            }
+            DeValue::Array(items)
+        }
+        other => other,
+    };
+    Spanned::new(span.start + by..span.end + by, value)
+}
+
+fn moved_table(table: DeTable<'_>, by: usize) -> DeTable<'_> {
+    table
+        .into_iter()
+        .map(|(key, value)| {
+            let span = key.span();
+            (
+                Spanned::new(span.start + by..span.end + by, key.into_inner()),
+                moved(value, by),
+            )
+        })
+        .collect()
 }
 
 #[cfg(test)]
