@@ -104,13 +104,28 @@ impl LeaveOut {
         } else {
             u8::MAX
         };
-        let mut all: Vec<(u64, u32, u32)> = Vec::new();
-        for (doc, list) in builder.docs.iter().enumerate() {
-            for (at, (h, _)) in list.iter().enumerate() {
-                all.push((*h, to_u32(doc), to_u32(at)));
+        // Each posting's figures but its impact, worked out in document order (the documents'
+        // counts are then read in the order they lie in memory), then sorted by term.
+        let mut all: Vec<(u64, Posting)> =
+            Vec::with_capacity(builder.docs.iter().map(Vec::len).sum());
+        for (doc, (list, len)) in builder.docs.iter().zip(&builder.lengths).enumerate() {
+            for (h, counts) in list {
+                all.push((
+                    *h,
+                    Posting {
+                        doc: to_u32(doc),
+                        fields: (0..FIELDS)
+                            .filter(|&f| counts[f] != 0.0)
+                            .fold(all_fields, |m, f| m | 1 << f),
+                        tf: tf(&w, counts, len, &avg),
+                        impact: 0.0,
+                        head: tf_head(&w, counts, len, &avg),
+                        last: counts[LAST],
+                    },
+                ));
             }
         }
-        all.sort_unstable_by_key(|&(h, doc, _)| (h, doc));
+        all.sort_unstable_by_key(|&(h, p)| (h, p.doc));
         let mut terms = Vec::new();
         let mut starts = Vec::new();
         let mut postings = Vec::with_capacity(all.len());
@@ -121,22 +136,10 @@ impl LeaveOut {
             let idf = idf(n, end - i);
             terms.push(term);
             starts.push(i);
-            for &(_, doc, at) in &all[i..end] {
-                let counts = &builder.docs[doc as usize][at as usize].1;
-                let len = &builder.lengths[doc as usize];
-                let tf = tf(&w, counts, len, &avg);
-                let fields = (0..FIELDS)
-                    .filter(|&f| counts[f] != 0.0)
-                    .fold(all_fields, |m, f| m | 1 << f);
-                postings.push(Posting {
-                    doc,
-                    fields,
-                    tf,
-                    impact: impact(idf, tf, &w),
-                    head: tf_head(&w, counts, len, &avg),
-                    last: counts[LAST],
-                });
-            }
+            postings.extend(all[i..end].iter().map(|&(_, p)| Posting {
+                impact: impact(idf, p.tf, &w),
+                ..p
+            }));
             i = end;
         }
         starts.push(all.len());
