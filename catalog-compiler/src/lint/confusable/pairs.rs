@@ -40,9 +40,12 @@ const MARGIN: f64 = 1e-9;
 ///   rarest terms first, and stops once its remaining terms could not reach the threshold
 ///   on their own. The most possible share of a set of terms is the smaller of its norm
 ///   (the other vector has length 1) and the sum of its weights times the largest weight
-///   any vector gives each term. A row met that way is compared only when what the index
-///   summed, plus that most for each term the sum left out that the row may have (a
-///   128-bit signature of its terms says), reaches the threshold.
+///   any vector gives each term. A row is first met through the rarest term the two
+///   share, so it is left out when the norms of both rows' terms from that one on,
+///   multiplied, stay below the threshold (L2AP's positional bound). A row met that way
+///   is compared only when what the index summed, plus that most for each term the sum
+///   left out that the row may have (a 128-bit signature of its terms says), reaches the
+///   threshold.
 ///
 /// The figures are computed as the all-pairs loop computes them, to the bit.
 /// With a threshold of 0 every pair reaches it, and every pair is compared.
@@ -198,18 +201,24 @@ impl Search<'_> {
         let probe = lookup.probes.get(row);
         self.found.clear();
         let mut probed = 0;
-        for &(t, y, remaining) in probe {
+        for &(t, y, remaining, rest) in probe {
             if remaining < min - MARGIN {
                 break;
             }
             probed += 1;
-            for &(a, x) in lookup.description_index[t as usize]
+            for &(a, x, other) in lookup.description_index[t as usize]
                 .iter()
-                .take_while(|&&(a, _)| a < b)
+                .take_while(|&&(a, _, _)| a < b)
             {
                 let i = a as usize;
                 if self.met[i] != b {
                     self.met[i] = b;
+                    // The first term the two rows share: they share none rarer, so their
+                    // dot product is at most the norms of their terms from this one on.
+                    if f64::from(other) * f64::from(rest) < min - MARGIN {
+                        self.summed[i] = f64::NEG_INFINITY;
+                        continue;
+                    }
                     self.summed[i] = 0.0;
                     self.found.push(a);
                 }
@@ -223,11 +232,11 @@ impl Search<'_> {
             // both are at its end.
             let (cut, has, scale) = (lookup.cuts[a], lookup.signatures[a], lookup.scales[a]);
             let mut most = self.summed[a];
-            for (_, &(t, y, _)) in probe
+            for (_, &(t, y, _, _)) in probe
                 .iter()
                 .enumerate()
                 .rev()
-                .take_while(|&(k, &(t, _, _))| k >= probed || lookup.rank[t as usize] < cut)
+                .take_while(|&(k, &(t, _, _, _))| k >= probed || lookup.rank[t as usize] < cut)
             {
                 if has & bit(t) != 0 {
                     let t = t as usize;
@@ -293,11 +302,12 @@ struct Lookup {
     /// weight a vector gives it.
     rank: Vec<u32>,
     heaviest: Vec<f64>,
-    /// Per row: its description's terms, rarest first, each with its weight and the most
-    /// it and the commoner terms after it can add to a dot product.
-    probes: Flat<(u32, f64, f64)>,
-    /// Per description term: the rows that index it, in row order, with its weight there.
-    description_index: Vec<Vec<(u32, f64)>>,
+    /// Per row: its description's terms, rarest first, each with its weight, the most it
+    /// and the commoner terms after it can add to a dot product, and their norm.
+    probes: Flat<(u32, f64, f64, f32)>,
+    /// Per description term: the rows that index it, in row order, with its weight there
+    /// and the norm of the row's weights for it and its commoner terms.
+    description_index: Vec<Vec<(u32, f64, f32)>>,
     /// Per row: the rank of the commonest term it indexes (`u32::MAX` when none), and the
     /// bits of its terms.
     cuts: Vec<u32>,
@@ -357,7 +367,7 @@ impl Lookup {
         for (r, &t) in (0u32..).zip(&order) {
             rank[t as usize] = r;
         }
-        let mut description_index: Vec<Vec<(u32, f64)>> = vec![Vec::new(); terms];
+        let mut description_index: Vec<Vec<(u32, f64, f32)>> = vec![Vec::new(); terms];
         let mut probes = Vec::with_capacity(vectors.len());
         let mut cuts = Vec::with_capacity(vectors.len());
         let mut signatures = Vec::with_capacity(vectors.len());
@@ -372,14 +382,15 @@ impl Lookup {
             // Each term with the most it and the commoner ones can add: the terms left out
             // of the index, the first ones, add less than the threshold.
             let mut most = Most::default();
-            let mut probe: Vec<(u32, f64, f64)> = Vec::with_capacity(common.len());
+            let mut probe: Vec<(u32, f64, f64, f32)> = Vec::with_capacity(common.len());
             let mut cut = u32::MAX;
             for &(t, x) in &common {
                 most = most.with(x, heaviest[t as usize]);
-                probe.push((t, x, most.get()));
+                let norm = most.norm();
+                probe.push((t, x, most.get(), norm));
                 if most.get() >= description_min - MARGIN {
                     cut = cut.min(rank[t as usize]);
-                    description_index[t as usize].push((row, x));
+                    description_index[t as usize].push((row, x, norm));
                 }
             }
             probe.reverse();
@@ -429,6 +440,12 @@ impl Most {
     fn get(self) -> f64 {
         // The norm, a little larger, so rounding cannot leave it below the true one.
         self.heaviest.min(self.squares.sqrt() * (1.0 + MARGIN))
+    }
+
+    /// The set's norm, rounded up to an `f32` (half the room in the index).
+    #[allow(clippy::cast_possible_truncation)] // rounded up first, by more than `as` rounds
+    fn norm(self) -> f32 {
+        (self.squares.sqrt() * (1.0 + 1e-6)) as f32
     }
 }
 
