@@ -1,7 +1,8 @@
 //! Rules that names stay distinct: rows' names and wire names, `[[upstream]]` names, and
 //! the Rust names generated from them (variants, fields, types, the methods of JSON rows).
 
-use std::collections::HashMap;
+// Fx: lookups of names the catalog's author wrote, many of them on a large catalog.
+use rustc_hash::FxHashMap as HashMap;
 
 use crate::diag::{Diagnostic, Errors, Span};
 use crate::model::{self, Arguments, Field, Kind, Tool, Upstream, field_origin};
@@ -14,8 +15,10 @@ use crate::parse::{RawTool, RawUpstream};
 /// them), and out of the skeleton of a catalog with errors.
 pub(super) fn unique_names(rows: &[RawTool], errors: &mut Errors) -> Vec<Option<String>> {
     let mut passed = vec![None; rows.len()];
-    let mut by_name: HashMap<&str, &Span> = HashMap::new();
-    let mut by_ident: HashMap<String, (&str, &Span)> = HashMap::new();
+    let mut by_name: HashMap<&str, &Span> = HashMap::default();
+    by_name.reserve(rows.len());
+    let mut by_ident: HashMap<String, (&str, &Span)> = HashMap::default();
+    by_ident.reserve(2 * rows.len());
     for (i, row) in rows.iter().enumerate() {
         let Some((name, span)) = &row.name else {
             if row.seen.has("name") {
@@ -75,7 +78,7 @@ pub(super) fn unique_names(rows: &[RawTool], errors: &mut Errors) -> Vec<Option<
 pub(super) fn unique_wire_names(rows: &[(&str, &Span)], errors: &mut Errors) {
     let names: Vec<&str> = rows.iter().map(|(n, _)| *n).collect();
     let wire = names::wire_names(&names);
-    let mut seen: HashMap<&str, (&str, &Span)> = HashMap::new();
+    let mut seen: HashMap<&str, (&str, &Span)> = HashMap::default();
     for (&(name, span), wire_name) in rows.iter().zip(&wire) {
         let Some((first, first_span)) = seen.insert(wire_name, (name, span)) else {
             continue;
@@ -167,7 +170,7 @@ pub(crate) fn distinct_fields(fields: &[Field], tool: &str) -> bool {
 /// `rust_names` for the fields of one object; `parent` names the field that holds them
 /// (``parameter `filter` ``), `None` for a tool's parameters.
 fn fields_distinct(fields: &[Field], tool: &str, parent: Option<&str>, errors: &mut Errors) {
-    let mut seen: HashMap<String, (&str, &Span)> = HashMap::new();
+    let mut seen: HashMap<String, (&str, &Span)> = HashMap::default();
     let kind = if parent.is_some() {
         "property"
     } else {
@@ -205,7 +208,7 @@ fn fields_distinct(fields: &[Field], tool: &str, parent: Option<&str>, errors: &
 /// the same type, and none takes the name of an item of the API (`Tool`, `ToolSet`, ...).
 /// Checked on the raw rows, so a row with other errors still has its types checked.
 pub(super) fn type_names<'a>(rows: impl Iterator<Item = &'a RawTool>, errors: &mut Errors) {
-    let mut seen: HashMap<String, (&str, String, Span)> = HashMap::new();
+    let mut seen: HashMap<String, (&str, String, Span)> = HashMap::default();
     for row in rows {
         let Some((name, name_span)) = &row.name else {
             continue;
