@@ -6,7 +6,7 @@
 use catalog_core::search::{Builder, Field as Source, OwnedIndex, Weights};
 use serde_json::Value;
 
-use crate::model::{Catalog, Field, Kind, TypeSpec};
+use crate::model::{Catalog, Field, Kind, Tool, TypeSpec};
 
 /// Builds the search index of a catalog. Document `i` is tool `i`; the search tool's
 /// document is empty, so a search never returns it.
@@ -32,16 +32,52 @@ pub fn document(b: &mut Builder, catalog: &Catalog, i: usize, left_out: Option<u
     if i == catalog.settings.search_tool {
         return;
     }
+    head(b, t);
+    examples(b, t, left_out);
+    tail(b, t);
+}
+
+/// Tool `i`'s document as [`document`] adds it without each of its examples in turn, one
+/// builder each, in example order: the text but the examples is read once, and each
+/// builder adds the other examples after it. A document's terms are scored by term,
+/// whatever order they were added in, so searches score these as [`document`]'s.
+#[must_use]
+pub fn without_each_example(catalog: &Catalog, i: usize, weights: Weights) -> Vec<Builder> {
+    let t = &catalog.tools[i];
+    let mut rest = Builder::new(weights, catalog.settings.language);
+    rest.document(&t.name);
+    if i != catalog.settings.search_tool {
+        head(&mut rest, t);
+        tail(&mut rest, t);
+    }
+    (0..t.examples.len())
+        .map(|left_out| {
+            let mut b = rest.clone();
+            examples(&mut b, t, Some(left_out));
+            b
+        })
+        .collect()
+}
+
+/// A row's name, keywords and description.
+fn head(b: &mut Builder, t: &Tool) {
     b.add(Source::Name, &t.name);
     for k in &t.keywords {
         b.add(Source::Keyword, k);
     }
     b.add(Source::Description, &t.description);
+}
+
+fn examples(b: &mut Builder, t: &Tool, left_out: Option<usize>) {
     for (j, e) in t.examples.iter().enumerate() {
         if Some(j) != left_out {
             b.add(Source::Example, e);
         }
     }
+}
+
+/// A row's parameters, or its input schema kept as written.
+fn tail(b: &mut Builder, t: &Tool) {
     fields(b, &t.params);
     if let Some(raw) = &t.input_schema {
         raw_schema(b, raw);

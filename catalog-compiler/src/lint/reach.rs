@@ -10,13 +10,14 @@ use std::collections::BTreeSet;
 
 use catalog_core::Visibility;
 use catalog_core::search::{
-    Builder, LeaveOut, LeaveOutScratch, Weights, is_cjk, is_word_splitter, script_runs,
+    LeaveOut, LeaveOutScratch, Weights, is_cjk, is_word_splitter, script_runs,
 };
 use unicode_segmentation::UnicodeSegmentation;
 
 use super::{Ctx, Found, LintId, stems};
 use crate::diag::{Diagnostic, Span};
 use crate::model::{Catalog, Field, Kind, Language, Tool};
+use crate::search::without_each_example;
 
 /// One example request and where search ranks its tool.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -93,7 +94,6 @@ pub(super) fn check(ctx: &Ctx<'_>, found: &mut Vec<Found>) -> Vec<ToolReach> {
 /// Each example's rank, searched with that one example left out of the index. The index
 /// is not built again per example: [`LeaveOut`] scores each search as that index would.
 fn ranks(catalog: &Catalog) -> Vec<ToolReach> {
-    let language = catalog.settings.language;
     let index = LeaveOut::new(crate::search::builder(catalog, Weights::DEFAULT));
     let with_examples: Vec<usize> = (0..catalog.tools.len())
         .filter(|&t| t != catalog.settings.search_tool && !catalog.tools[t].examples.is_empty())
@@ -104,19 +104,18 @@ fn ranks(catalog: &Catalog) -> Vec<ToolReach> {
         let rank = |&t: &usize| {
             let tool = &catalog.tools[t];
             let doc = u32::try_from(t).unwrap_or(u32::MAX);
-            let examples = tool.examples.iter().enumerate().map(|(i, text)| {
-                // The tool's text without this example, as a document of its own.
-                let mut without = Builder::new(Weights::DEFAULT, language);
-                crate::search::document(&mut without, catalog, t, Some(i));
-                ExampleReach {
-                    text: text.clone(),
-                    span: tool.spans.examples.get(i).cloned().unwrap_or_default(),
-                    rank: index.rank(doc, &without, text, scratch),
-                }
-            });
+            // The tool's text without each example, as a document of its own.
+            let without = without_each_example(catalog, t, Weights::DEFAULT);
+            let examples = tool.examples.iter().zip(&without).enumerate();
             ToolReach {
                 tool: t,
-                examples: examples.collect(),
+                examples: examples
+                    .map(|(i, (text, without))| ExampleReach {
+                        text: text.clone(),
+                        span: tool.spans.examples.get(i).cloned().unwrap_or_default(),
+                        rank: index.rank(doc, without, text, scratch),
+                    })
+                    .collect(),
             }
         };
         with_examples[run.clone()]
