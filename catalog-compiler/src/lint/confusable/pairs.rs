@@ -442,7 +442,7 @@ impl Most {
         self.heaviest.min(self.squares.sqrt() * (1.0 + MARGIN))
     }
 
-    /// The set's norm, rounded up to an `f32` (half the room in the index).
+    /// The set's norm, rounded up to an `f32`, so that an index entry stays 16 bytes.
     #[allow(clippy::cast_possible_truncation)] // rounded up first, by more than `as` rounds
     fn norm(self) -> f32 {
         (self.squares.sqrt() * (1.0 + 1e-6)) as f32
