@@ -20,20 +20,20 @@ pub fn index(catalog: &Catalog, weights: Weights) -> OwnedIndex {
 pub fn builder(catalog: &Catalog, weights: Weights) -> Builder {
     let mut b = Builder::new(weights, catalog.settings.language);
     for i in 0..catalog.tools.len() {
-        document(&mut b, catalog, i, None);
+        document(&mut b, catalog, i);
     }
     b
 }
 
-/// Adds tool `i`'s document to `b`, without its example `left_out` if given.
-pub fn document(b: &mut Builder, catalog: &Catalog, i: usize, left_out: Option<usize>) {
+/// Adds tool `i`'s document to `b`.
+pub fn document(b: &mut Builder, catalog: &Catalog, i: usize) {
     let t = &catalog.tools[i];
     b.document(&t.name);
     if i == catalog.settings.search_tool {
         return;
     }
     head(b, t);
-    examples(b, t, left_out);
+    examples(b, t, None);
     tail(b, t);
 }
 
@@ -41,8 +41,7 @@ pub fn document(b: &mut Builder, catalog: &Catalog, i: usize, left_out: Option<u
 /// builder each, in example order: the text but the examples is read once, and each
 /// builder adds the other examples after it. A document's terms are scored by term,
 /// whatever order they were added in, so searches score these as [`document`]'s.
-#[must_use]
-pub fn without_each_example(catalog: &Catalog, i: usize, weights: Weights) -> Vec<Builder> {
+pub(crate) fn without_each_example(catalog: &Catalog, i: usize, weights: Weights) -> Vec<Builder> {
     let t = &catalog.tools[i];
     let mut rest = Builder::new(weights, catalog.settings.language);
     rest.document(&t.name);
