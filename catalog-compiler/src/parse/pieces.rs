@@ -22,8 +22,10 @@ use toml::de::{DeTable, DeValue};
 use super::{RawCatalog, document};
 use crate::diag::Errors;
 
-/// About how many bytes of the file one piece holds.
-pub(super) const SIZE: usize = 1 << 20;
+/// About how many bytes of the file one piece holds: small enough that a piece's tree,
+/// about 25 times its text, stays in the processor's caches while its rows are read, and
+/// that the memory of one piece is reused for the next rather than taken anew.
+pub(super) const SIZE: usize = 1 << 17;
 
 /// The raw catalog and the errors found in its rows, when `source` is larger than `size`
 /// and its pieces can stand for it.
