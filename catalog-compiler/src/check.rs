@@ -24,7 +24,7 @@ use unique::{
 
 /// Validates the raw catalog and builds the model; `None` when any rule failed.
 pub(crate) fn lower(raw: RawCatalog, errors: &mut Errors) -> Option<Catalog> {
-    let tools: Vec<Option<Tool>> = raw.tools.iter().map(|_| None).collect();
+    let row_count = raw.tools.len();
     let names: Vec<Option<&str>> = raw
         .tools
         .iter()
@@ -46,30 +46,44 @@ pub(crate) fn lower(raw: RawCatalog, errors: &mut Errors) -> Option<Catalog> {
         &names,
         errors,
     );
-    let distinct = raw
-        .tools
-        .iter()
-        .zip(&well_named)
-        .filter(|(_, ok)| ok.is_some());
-    type_names(distinct.map(|(row, _)| row), errors);
+    type_names(&raw.tools, &well_named, errors);
     let upstreams = unique_upstreams(raw.upstreams, errors);
-    let mut sources = sources(&raw.tools, &upstreams, &roles, errors);
-    let mut tools = tools;
+    let sources = sources(&raw.tools, &upstreams, &roles, errors);
     let lints = raw.lints;
     let arguments = raw
         .settings
         .as_ref()
         .and_then(|s| s.arguments.as_ref())
         .map_or(Arguments::Typed, |(a, _)| *a);
-    for (i, row) in raw.tools.into_iter().enumerate() {
-        let is_search = roles.search == Some(i);
-        let row_arguments = arguments_of(&row, is_search, arguments, errors);
-        let source = sources[i].take();
-        tools[i] = tool(row, is_search, roles.ask == Some(i), errors).map(|mut t| {
-            t.arguments = row_arguments;
-            t.upstream = source;
-            t
-        });
+    // Each row is lowered on its own: runs of rows on every core, each run's errors kept
+    // in row order, so they come out as one loop would push them.
+    let rows: Vec<(usize, RawTool, Option<Source>)> = raw
+        .tools
+        .into_iter()
+        .zip(sources)
+        .enumerate()
+        .map(|(i, (row, source))| (i, row, source))
+        .collect();
+    let lowered = crate::threads::map_owned(crate::threads::in_runs(rows), |run| {
+        let mut errors = Errors::default();
+        let tools: Vec<Option<Tool>> = run
+            .into_iter()
+            .map(|(i, row, source)| {
+                let is_search = roles.search == Some(i);
+                let row_arguments = arguments_of(&row, is_search, arguments, &mut errors);
+                tool(row, is_search, roles.ask == Some(i), &mut errors).map(|mut t| {
+                    t.arguments = row_arguments;
+                    t.upstream = source;
+                    t
+                })
+            })
+            .collect();
+        (tools, errors)
+    });
+    let mut tools = Vec::with_capacity(row_count);
+    for (run, found) in lowered {
+        tools.extend(run);
+        errors.extend(found);
     }
     json_names_free(&tools, errors);
     let settings = roles.settings;

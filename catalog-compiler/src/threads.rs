@@ -3,6 +3,7 @@
 
 use std::ops::Range;
 use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Mutex, PoisonError};
 
 /// `f` of every item, in item order. Each thread takes the next item no thread has taken
 /// yet, so items listed longest first keep every core busy to the end. On one core, or
@@ -54,12 +55,41 @@ pub(crate) fn map_with<T: Sync, S, R: Send>(
     done.into_iter().map(|(_, r)| r).collect()
 }
 
+/// [`map`] of items taken by value: `f` owns each item, so it can move what the item holds
+/// into what it returns.
+pub(crate) fn map_owned<T: Send, R: Send>(items: Vec<T>, f: impl Fn(T) -> R + Sync) -> Vec<R> {
+    let slots: Vec<Mutex<Option<T>>> = items.into_iter().map(|t| Mutex::new(Some(t))).collect();
+    map(&slots, |slot| {
+        let item = slot.lock().unwrap_or_else(PoisonError::into_inner).take();
+        // `map` calls `f` once per item: every slot is still full when it is taken.
+        f(item.expect("each item is taken once"))
+    })
+}
+
 /// `0..len` in runs of [`RUN`] (the last one shorter): rows for [`map`] when one row is
 /// too little work to be worth a turn of its own.
 pub(crate) fn runs(len: usize) -> Vec<Range<usize>> {
     (0..len)
         .step_by(RUN)
         .map(|start| start..(start + RUN).min(len))
+        .collect()
+}
+
+/// `f` of every row `0..len`, in row order, runs of rows (see [`runs`]) on every core.
+pub(crate) fn each_row<R: Send>(len: usize, f: impl Fn(usize) -> R + Sync) -> Vec<R> {
+    map(&runs(len), |run| run.clone().map(&f).collect::<Vec<_>>())
+        .into_iter()
+        .flatten()
+        .collect()
+}
+
+/// `items` cut into the runs of [`runs`], in order.
+pub(crate) fn in_runs<T>(items: Vec<T>) -> Vec<Vec<T>> {
+    let lengths = runs(items.len());
+    let mut rest = items.into_iter();
+    lengths
+        .iter()
+        .map(|run| rest.by_ref().take(run.len()).collect())
         .collect()
 }
 

@@ -1,6 +1,8 @@
 //! Rules that names stay distinct: rows' names and wire names, `[[upstream]]` names, and
 //! the Rust names generated from them (variants, fields, types, the methods of JSON rows).
 
+use std::collections::hash_map::Entry;
+
 // Fx: lookups of names the catalog's author wrote, many of them on a large catalog.
 use rustc_hash::FxHashMap as HashMap;
 
@@ -15,9 +17,23 @@ use crate::parse::{RawTool, RawUpstream};
 /// them), and out of the skeleton of a catalog with errors.
 pub(super) fn unique_names(rows: &[RawTool], errors: &mut Errors) -> Vec<Option<String>> {
     let mut passed = vec![None; rows.len()];
+    // Each valid name's Rust identifiers, worked out on every core before the names are
+    // compared in row order.
+    let idents: Vec<Option<(String, String)>> = crate::threads::each_row(rows.len(), |i| {
+        let row = &rows[i];
+        let (name, _) = row.name.as_ref()?;
+        names::is_tool_name(name).then(|| {
+            let ident = row
+                .rust_name
+                .as_ref()
+                .map_or_else(|| names::variant(name), |(r, _)| r.clone());
+            let bare = names::snake_bare(&ident);
+            (ident, bare)
+        })
+    });
     let mut by_name: HashMap<&str, &Span> = HashMap::default();
     by_name.reserve(rows.len());
-    let mut by_ident: HashMap<String, (&str, &Span)> = HashMap::default();
+    let mut by_ident: HashMap<&str, (&str, &Span)> = HashMap::default();
     by_ident.reserve(2 * rows.len());
     for (i, row) in rows.iter().enumerate() {
         let Some((name, span)) = &row.name else {
@@ -46,12 +62,11 @@ pub(super) fn unique_names(rows: &[RawTool], errors: &mut Errors) -> Vec<Option<
             );
             continue;
         }
-        let ident = row
-            .rust_name
-            .as_ref()
-            .map_or_else(|| names::variant(name), |(r, _)| r.clone());
+        let Some((ident, bare)) = &idents[i] else {
+            continue;
+        };
         passed[i] = Some(ident.clone());
-        for key in [ident.clone(), names::snake_bare(&ident)] {
+        for key in [ident, bare] {
             if let Some((other, first)) = by_ident.insert(key, (name, span))
                 && other != name
             {
@@ -177,10 +192,15 @@ fn fields_distinct(fields: &[Field], tool: &str, parent: Option<&str>, errors: &
         "parameter"
     };
     for f in fields {
-        let ident = f.ident_bare();
-        if let Some((first, first_span)) = seen.insert(ident.clone(), (&f.name, &f.span)) {
-            let at = parent.map_or_else(String::new, |p| format!(", {p}"));
-            errors.push(
+        match seen.entry(f.ident_bare()) {
+            Entry::Vacant(free) => {
+                free.insert((&f.name, &f.span));
+            }
+            Entry::Occupied(mut taken) => {
+                let (first, first_span) = taken.insert((&f.name, &f.span));
+                let ident = taken.key();
+                let at = parent.map_or_else(String::new, |p| format!(", {p}"));
+                errors.push(
                 Diagnostic::new(
                     f.span.clone(),
                     format!(
@@ -191,14 +211,18 @@ fn fields_distinct(fields: &[Field], tool: &str, parent: Option<&str>, errors: &
                 .related(first_span.clone(), format!("{kind} `{first}`"))
                 .help("rename one of them, or give one a `rust-name = \"...\"`"),
             );
+            }
         }
-        let mut origin = field_origin(kind, &f.name, parent);
-        let mut ty = &f.ty;
+        let (mut ty, mut items) = (&f.ty, 0);
         while let Kind::Array(item) = &ty.kind {
             ty = item;
-            origin = format!("the items of {origin}");
+            items += 1;
         }
         if let Kind::Object(Some(props)) = &ty.kind {
+            let mut origin = field_origin(kind, &f.name, parent);
+            for _ in 0..items {
+                origin = format!("the items of {origin}");
+            }
             fields_distinct(props, tool, Some(&origin), errors);
         }
     }
@@ -206,22 +230,28 @@ fn fields_distinct(fields: &[Field], tool: &str, parent: Option<&str>, errors: &
 
 /// Every type the expansion defines has a name of its own: no two rows or fields generate
 /// the same type, and none takes the name of an item of the API (`Tool`, `ToolSet`, ...).
-/// Checked on the raw rows, so a row with other errors still has its types checked.
-pub(super) fn type_names<'a>(rows: impl Iterator<Item = &'a RawTool>, errors: &mut Errors) {
-    let mut seen: HashMap<String, (&str, String, Span)> = HashMap::default();
-    for row in rows {
-        let Some((name, name_span)) = &row.name else {
+/// Checked on the raw rows whose name passed (`variants`, from [`unique_names`]), so a row
+/// with other errors still has its types checked.
+pub(super) fn type_names(rows: &[RawTool], variants: &[Option<String>], errors: &mut Errors) {
+    // Each row's types are worked out on every core; their names are then compared in row
+    // order, as one loop would compare them.
+    let generated: Vec<Vec<model::GeneratedType>> =
+        crate::threads::each_row(rows.len(), |i| match (&rows[i].name, &variants[i]) {
+            (Some((_, name_span)), Some(variant)) => {
+                let params = match (&rows[i].params, &rows[i].input_schema) {
+                    (Some((params, _)), None) => &params[..],
+                    _ => &[],
+                };
+                model::generated_types(variant, name_span, params)
+            }
+            _ => Vec::new(),
+        });
+    let mut seen: HashMap<&str, (&str, &str, &Span)> = HashMap::default();
+    for (row, types) in rows.iter().zip(&generated) {
+        let Some((name, _)) = &row.name else {
             continue;
         };
-        let variant = row
-            .rust_name
-            .as_ref()
-            .map_or_else(|| names::variant(name), |(r, _)| r.clone());
-        let params = match (&row.params, &row.input_schema) {
-            (Some((params, _)), None) => &params[..],
-            _ => &[],
-        };
-        for g in model::generated_types(&variant, name_span, params) {
+        for g in types {
             if names::RESERVED_TYPES.contains(&g.name.as_str()) {
                 let taken: Vec<String> = names::RESERVED_TYPES
                     .iter()
@@ -242,7 +272,7 @@ pub(super) fn type_names<'a>(rows: impl Iterator<Item = &'a RawTool>, errors: &m
                 );
                 continue;
             }
-            if let Some((first_tool, first, first_span)) = seen.get(&g.name) {
+            if let Some((first_tool, first, first_span)) = seen.get(g.name.as_str()) {
                 let message = if first_tool == name {
                     format!(
                         "in tool `{}`, {first} and {} both become the Rust type `{}`",
@@ -256,12 +286,12 @@ pub(super) fn type_names<'a>(rows: impl Iterator<Item = &'a RawTool>, errors: &m
                 };
                 errors.push(
                     Diagnostic::new(g.span.clone(), message)
-                        .related(first_span.clone(), format!("{first} of tool `{first_tool}`"))
+                        .related((*first_span).clone(), format!("{first} of tool `{first_tool}`"))
                         .help("rename one of them, or give one a `rust-name = \"...\"` (a type is named after its tool and field)"),
                 );
                 continue;
             }
-            seen.insert(g.name, (name.as_str(), g.origin, g.span));
+            seen.insert(&g.name, (name.as_str(), &g.origin, &g.span));
         }
     }
 }
