@@ -3,7 +3,7 @@
 //! the same code for a compiled catalog (whose index becomes static tables) and for one
 //! read at run time.
 
-use catalog_core::search::{Builder, Field as Source, OwnedIndex, Weights};
+use catalog_core::search::{Builder, Field as Source, OwnedIndex, Terms, Weights};
 use serde_json::Value;
 
 use crate::model::{Catalog, Field, Kind, Tool, TypeSpec};
@@ -37,23 +37,23 @@ pub fn document(b: &mut Builder, catalog: &Catalog, i: usize) {
     tail(b, t);
 }
 
-/// Tool `i`'s document as [`document`] adds it without each of its examples in turn, one
-/// builder each, in example order: the text but the examples is read once, and each
-/// builder adds the other examples after it. A document's terms are scored by term,
-/// whatever order they were added in, so searches score these as [`document`]'s.
-pub(crate) fn without_each_example(catalog: &Catalog, i: usize, weights: Weights) -> Vec<Builder> {
-    let t = &catalog.tools[i];
-    let mut rest = Builder::new(weights, catalog.settings.language);
-    rest.document(&t.name);
-    if i != catalog.settings.search_tool {
-        head(&mut rest, t);
-        tail(&mut rest, t);
-    }
-    (0..t.examples.len())
+/// Tool `i`'s document in `index` (built by [`builder`]) without each of its examples in
+/// turn, one builder each, in example order: the document's other fields are kept as
+/// they are, and its examples' field is summed again from the other examples, each read
+/// once. Searches score these as [`document`]'s of the tool without that example.
+pub(crate) fn without_each_example(index: &Builder, catalog: &Catalog, i: usize) -> Vec<Builder> {
+    let examples: Vec<Terms> = catalog.tools[i]
+        .examples
+        .iter()
+        .map(|e| index.terms(e))
+        .collect();
+    (0..examples.len())
         .map(|left_out| {
-            let mut b = rest.clone();
-            examples(&mut b, t, Some(left_out));
-            b
+            let others: Vec<&Terms> = (0..examples.len())
+                .filter(|&j| j != left_out)
+                .map(|j| &examples[j])
+                .collect();
+            index.replaced(i, Source::Example, &others)
         })
         .collect()
 }

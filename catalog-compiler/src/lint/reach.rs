@@ -105,7 +105,7 @@ fn ranks(catalog: &Catalog) -> Vec<ToolReach> {
             let tool = &catalog.tools[t];
             let doc = u32::try_from(t).unwrap_or(u32::MAX);
             // The tool's text without each example, as a document of its own.
-            let without = without_each_example(catalog, t, Weights::DEFAULT);
+            let without = without_each_example(index.builder(), catalog, t);
             let examples = tool.examples.iter().zip(&without).enumerate();
             ToolReach {
                 tool: t,

@@ -21,9 +21,18 @@ pub struct Builder {
     pub(super) docs: Vec<Vec<(u64, [f32; FIELDS])>>,
     /// Per document: the number of terms in each field.
     pub(super) lengths: Vec<[f32; FIELDS]>,
+    /// Where each term of the last document is in its list.
+    places: Places,
 }
 
 pub(super) const FIELDS: usize = 6;
+
+/// What one text adds to a document: each of its terms, in order, by [`hash`], with its
+/// weight and whether it counts in the field's length. Worked out once by
+/// [`Builder::terms`] for a text that goes into several documents (a tool's text without
+/// each of its examples in turn, for [`LeaveOut`](super::LeaveOut)).
+#[derive(Debug, Clone, Default)]
+pub struct Terms(Vec<(u64, f32, bool)>);
 
 impl Builder {
     /// An empty builder, for text in `language`.
@@ -35,6 +44,7 @@ impl Builder {
             names: Vec::new(),
             docs: Vec::new(),
             lengths: Vec::new(),
+            places: Places::default(),
         }
     }
 
@@ -43,43 +53,96 @@ impl Builder {
         self.names.push(String::from(name));
         self.docs.push(Vec::new());
         self.lengths.push([0.0; FIELDS]);
+        self.places.clear();
         u32::try_from(self.docs.len() - 1).unwrap_or(u32::MAX)
     }
 
     /// Adds text to the current document.
     pub fn add(&mut self, field: Field, text: &str) {
+        let terms = self.terms(text);
+        self.add_terms(field, &terms);
+    }
+
+    /// The terms [`add`](Self::add) would add for `text`, in this builder's weights and
+    /// language.
+    #[must_use]
+    pub fn terms(&self, text: &str) -> Terms {
+        let w = self.weights;
+        let mut out = Vec::new();
+        terms(text, self.language, |t| {
+            let (x, counted) = if t.starts_with(PREFIX_MARK) {
+                (w.prefix, false)
+            } else if t.starts_with(PAIR_MARK) {
+                (w.pair, false)
+            } else if let Some(c) = t.strip_prefix(UNIGRAM_MARK) {
+                let x = match c.chars().next().map(Script::of) {
+                    Some(Script::Hangul) => w.hangul_unigram,
+                    Some(Script::Katakana | Script::Hiragana) => w.kana_unigram,
+                    _ => w.unigram,
+                };
+                (x, false)
+            } else {
+                (1.0, true)
+            };
+            out.push((hash(t), x, counted));
+        });
+        Terms(out)
+    }
+
+    /// Adds to the current document what [`terms`](Self::terms) worked out: the same as
+    /// [`add`](Self::add) of its text. `terms` must come from a builder of the same
+    /// weights and language.
+    pub fn add_terms(&mut self, field: Field, terms: &Terms) {
         let (Some(doc), Some(len)) = (self.docs.last_mut(), self.lengths.last_mut()) else {
             return;
         };
         let f = field as usize;
-        let w = self.weights;
-        terms(text, self.language, |t| {
-            let x = if t.starts_with(PREFIX_MARK) {
-                w.prefix
-            } else if t.starts_with(PAIR_MARK) {
-                w.pair
-            } else if let Some(c) = t.strip_prefix(UNIGRAM_MARK) {
-                match c.chars().next().map(Script::of) {
-                    Some(Script::Hangul) => w.hangul_unigram,
-                    Some(Script::Katakana | Script::Hiragana) => w.kana_unigram,
-                    _ => w.unigram,
-                }
-            } else {
+        for &(h, x, counted) in &terms.0 {
+            if counted {
                 len[f] += 1.0;
-                1.0
-            };
-            if x == 0.0 {
-                return;
             }
-            let h = hash(t);
-            if let Some((_, counts)) = doc.iter_mut().find(|(term, _)| *term == h) {
-                counts[f] += x;
+            if x == 0.0 {
+                continue;
+            }
+            if let Some(i) = self.places.find(doc, h) {
+                doc[i].1[f] += x;
             } else {
                 let mut counts = [0.0; FIELDS];
                 counts[f] = x;
                 doc.push((h, counts));
+                self.places.pushed(doc);
             }
-        });
+        }
+    }
+
+    /// A builder of one document: document `doc` of this one with `field`'s text replaced
+    /// by `texts` (each from [`terms`](Self::terms)), the same as adding the document's
+    /// texts again with those in `field`. Each field's counts are sums of their own
+    /// texts' terms, so `field` is summed again from `texts`, in order, and the rest is
+    /// kept: for a long document, much less than reading its text again.
+    #[must_use]
+    pub fn replaced(&self, doc: usize, field: Field, texts: &[&Terms]) -> Builder {
+        let f = field as usize;
+        let mut one = Builder::new(self.weights, self.language);
+        one.document(&self.names[doc]);
+        one.docs[0] = self.docs[doc]
+            .iter()
+            .map(|&(h, mut counts)| {
+                counts[f] = 0.0;
+                (h, counts)
+            })
+            .collect();
+        one.places = Places::of(&one.docs[0]);
+        one.lengths[0] = self.lengths[doc];
+        one.lengths[0][f] = 0.0;
+        for text in texts {
+            one.add_terms(field, text);
+        }
+        // A term of the old text alone is no longer the document's. (A weight is positive,
+        // so a term is the document's exactly when one of its counts is not 0.)
+        one.docs[0].retain(|(_, counts)| counts.iter().any(|&c| c != 0.0));
+        one.places = Places::of(&one.docs[0]);
+        one
     }
 
     /// Computes every posting's BM25F impact: each field's term frequency is normalised by
@@ -157,6 +220,76 @@ impl Builder {
         out.name_rank = name_ranks(&self.names);
         out
     }
+}
+
+/// The place of each term in the last document's list, by hash, once the list is longer
+/// than [`Places::SHORT`]: adding a document's terms is then linear in them, not
+/// quadratic. Open addressing over `place + 1` (0 is a free slot), at most half full.
+#[derive(Debug, Clone, Default)]
+struct Places(Vec<u32>);
+
+impl Places {
+    /// A list this short is searched from the start.
+    const SHORT: usize = 16;
+
+    fn clear(&mut self) {
+        self.0.clear();
+    }
+
+    fn find(&self, doc: &[(u64, [f32; FIELDS])], h: u64) -> Option<usize> {
+        if self.0.is_empty() {
+            return doc.iter().position(|(term, _)| *term == h);
+        }
+        let mask = self.0.len() - 1;
+        let mut at = slot(h, mask);
+        loop {
+            match self.0[at] {
+                0 => return None,
+                p if doc[p as usize - 1].0 == h => return Some(p as usize - 1),
+                _ => at = (at + 1) & mask,
+            }
+        }
+    }
+
+    /// The places of `doc`'s terms.
+    fn of(doc: &[(u64, [f32; FIELDS])]) -> Places {
+        let mut places = Places::default();
+        if doc.len() > Self::SHORT {
+            places.0 = alloc::vec![0; (4 * doc.len()).next_power_of_two()];
+            for (i, (h, _)) in doc.iter().enumerate() {
+                places.put(*h, i);
+            }
+        }
+        places
+    }
+
+    /// Records the term just pushed onto `doc`.
+    fn pushed(&mut self, doc: &[(u64, [f32; FIELDS])]) {
+        let n = doc.len();
+        if n > Self::SHORT {
+            if 2 * n > self.0.len() {
+                *self = Places::of(doc);
+            } else {
+                self.put(doc[n - 1].0, n - 1);
+            }
+        }
+    }
+
+    fn put(&mut self, h: u64, place: usize) {
+        let mask = self.0.len() - 1;
+        let mut at = slot(h, mask);
+        while self.0[at] != 0 {
+            at = (at + 1) & mask;
+        }
+        self.0[at] = u32::try_from(place + 1).unwrap_or(u32::MAX);
+    }
+}
+
+/// The slot `h` starts from in a table of `mask + 1` slots.
+fn slot(h: u64, mask: usize) -> usize {
+    #[allow(clippy::cast_possible_truncation)] // masked to the table's length
+    let at = h as usize & mask;
+    at
 }
 
 /// Per document: its position when documents are sorted by name (equal names in document

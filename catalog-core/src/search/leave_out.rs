@@ -164,6 +164,12 @@ impl LeaveOut {
         }
     }
 
+    /// The builder it was made from: every document's terms, for [`Builder::replaced`].
+    #[must_use]
+    pub fn builder(&self) -> &Builder {
+        &self.builder
+    }
+
     /// Number of documents.
     #[must_use]
     pub fn len(&self) -> usize {

@@ -9,7 +9,7 @@ mod snowball;
 mod stem;
 mod text;
 
-pub use build::Builder;
+pub use build::{Builder, Terms};
 pub use index::hash;
 pub use index::{
     Field, Hit, Index, MAX_QUERY_TERMS, OwnedIndex, POSTING_BYTES, SLOT_BYTES, Scratch, Weights,
