@@ -26,14 +26,16 @@ pub(crate) struct Spec<'a> {
 
 /// Every row's spec, in catalog order.
 pub(crate) fn rows(catalog: &Catalog) -> Vec<Spec<'_>> {
-    rows_with(catalog, |_, _, _| ()).0
+    rows_with(catalog, true, |_, _, _| ()).0
 }
 
 /// [`rows`], with what `also` gives for each row's input schema and its Gemini form (the
-/// row's index, the schema, the form), for a caller that reads them too. Runs of rows are
-/// worked out on every core free.
+/// row's index, the schema, the form), for a caller that reads them too; without
+/// `shapes`, the shapes verification reads are left as [`Node::Any`] and `None`. Runs of
+/// rows are worked out on every core free.
 fn rows_with<T: Send>(
     catalog: &Catalog,
+    shapes: bool,
     also: impl Fn(usize, &Value, &gemini::Converted) -> T + Sync,
 ) -> (Vec<Spec<'_>>, Vec<T>) {
     let wire_names = catalog.wire_names();
@@ -44,7 +46,9 @@ fn rows_with<T: Send>(
                 let (tool, wire_name) = (&catalog.tools[i], wire_names[i].clone());
                 let input = schema::input(tool);
                 // Typed parameters parse into Rust types; the escape hatch stays JSON.
-                let input_shape = if tool.input_schema.is_some() {
+                let input_shape = if !shapes {
+                    Node::Any
+                } else if tool.input_schema.is_some() {
                     shape::read(&input)
                 } else {
                     shape::read_typed(&input, &tool.params)
@@ -65,7 +69,7 @@ fn rows_with<T: Send>(
                     input: input_shape,
                     strict: schema::strict(&input),
                     output_schema: output.as_ref().map(ToString::to_string),
-                    output: output.as_ref().map(shape::read),
+                    output: output.as_ref().filter(|_| shapes).map(shape::read),
                 };
                 (spec, also)
             })
@@ -117,13 +121,39 @@ pub fn specs(catalog: &Catalog) -> &'static [ToolSpec] {
     unpacked(&rows(catalog))
 }
 
-/// [`specs`], with what [`rows_with`]'s `also` gives for each row.
-pub(crate) fn specs_with<T: Send>(
+/// What the renderers read of every row's [`ToolSpec`] (names, description, schemas,
+/// policy), with what [`rows_with`]'s `also` gives for each row: what the token budget
+/// lint renders. The values are [`specs`]', without its keywords, examples and shapes,
+/// and taken as they are rather than packed and decoded. Leaked, as [`specs`] are.
+pub(crate) fn rendered_with<T: Send>(
     catalog: &Catalog,
     also: impl Fn(usize, &Value, &gemini::Converted) -> T + Sync,
 ) -> (&'static [ToolSpec], Vec<T>) {
-    let (rows, also) = rows_with(catalog, also);
-    (unpacked(&rows), also)
+    let (rows, also) = rows_with(catalog, false, also);
+    let specs: Vec<ToolSpec> = rows
+        .into_iter()
+        .map(|s| {
+            let t = s.tool;
+            ToolSpec {
+                name: t.name.clone().leak(),
+                description: s.description.leak(),
+                keywords: &[],
+                examples: &[],
+                visibility: t.visibility,
+                tier: t.role.tier(),
+                access: t.role.access(),
+                mcp: t.role.mcp(),
+                wire_name: s.wire_name.leak(),
+                input_schema: s.input_schema.leak(),
+                gemini_parameters: s.gemini_parameters.map(String::leak).map(|p| &*p),
+                input: catalog_core::Shape::Any,
+                strict: s.strict,
+                output_schema: s.output_schema.map(String::leak).map(|o| &*o),
+                output: None,
+            }
+        })
+        .collect();
+    (specs.leak(), also)
 }
 
 /// The rows packed and decoded as the generated code decodes them, leaked.

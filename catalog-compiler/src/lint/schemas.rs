@@ -14,7 +14,7 @@ use crate::schema;
 
 /// What the lints read of the rows' input schemas.
 pub(crate) struct Schemas {
-    /// Every row's spec, when the token budget lint runs.
+    /// What the renderers read of every row's spec, when the token budget lint runs.
     pub specs: Option<&'static [ToolSpec]>,
     /// Every row's portability issues, in catalog order (none when that lint does not run).
     pub issues: Vec<Vec<Issue>>,
@@ -49,7 +49,7 @@ impl Lazy {
                 }
             };
             if self.specs {
-                let (specs, issues) = crate::spec::specs_with(catalog, read);
+                let (specs, issues) = crate::spec::rendered_with(catalog, read);
                 Schemas {
                     specs: Some(specs),
                     issues,
