@@ -311,15 +311,20 @@ pub(crate) fn mentions(text: &str, name: &str) -> bool {
 /// terms: what the search reads, in the catalog's language.
 pub(crate) fn stems(text: &str, language: Language) -> Vec<String> {
     let mut out = Vec::new();
+    each_stem(text, language, |t| out.push(t.to_string()));
+    out
+}
+
+/// [`stems`], each given to `f` as it is read.
+pub(crate) fn each_stem(text: &str, language: Language, mut f: impl FnMut(&str)) {
     catalog_core::search::terms(text, language, |t| {
         if !t.starts_with(catalog_core::search::PREFIX_MARK)
             && !t.starts_with(catalog_core::search::PAIR_MARK)
             && !t.starts_with(catalog_core::search::UNIGRAM_MARK)
         {
-            out.push(t.to_string());
+            f(t);
         }
     });
-    out
 }
 
 #[cfg(test)]

@@ -10,7 +10,7 @@
 
 use rustc_hash::{FxHashMap, FxHashSet};
 
-use super::{Ctx, Found, LintId, mentions, part, stems};
+use super::{Ctx, Found, LintId, each_stem, mentions, part};
 use crate::diag::Diagnostic;
 use pairs::{Close, close_pairs};
 
@@ -52,8 +52,16 @@ pub(super) fn check(ctx: &Ctx<'_>, found: &mut Vec<Found>) {
                 alike(closest)
             )
         } else {
-            // Closest first; a long list is cut, its length kept.
-            close.sort_by(|x, y| y.score().total_cmp(&x.score()).then(x.row.cmp(&y.row)));
+            // Closest first; a long list is cut, its length kept. The order is total (rows
+            // differ), so the closest few are chosen, then sorted, as a sort of all would.
+            let closer = |x: &&Close, y: &&Close| {
+                y.score().total_cmp(&x.score()).then(x.row.cmp(&y.row))
+            };
+            if close.len() > LISTED {
+                close.select_nth_unstable_by(LISTED, closer);
+            }
+            let shown = close.len().min(LISTED);
+            close[..shown].sort_unstable_by(closer);
             let listed: Vec<String> = close
                 .iter()
                 .take(LISTED)
@@ -92,18 +100,23 @@ fn features(catalog: &crate::model::Catalog) -> Features {
     let rows: Vec<usize> = (0..catalog.tools.len())
         .filter(|&i| i != catalog.settings.search_tool)
         .collect();
+    let language = catalog.settings.language;
     let mut ids: FxHashMap<String, u32> = FxHashMap::default();
-    let mut id = |term: String| {
-        let next = u32::try_from(ids.len()).unwrap_or(u32::MAX);
-        *ids.entry(term).or_insert(next)
+    // Each text's stems as ids, new stems numbered in the order they are first read.
+    let mut read = |text: &str, out: &mut Vec<u32>| {
+        each_stem(text, language, |term| {
+            let next = u32::try_from(ids.len()).unwrap_or(u32::MAX);
+            out.push(match ids.get(term) {
+                Some(&id) => id,
+                None => *ids.entry(term.to_string()).or_insert(next),
+            });
+        });
     };
     let names: Vec<Vec<u32>> = rows
         .iter()
         .map(|&i| {
-            let mut v: Vec<u32> = stems(&catalog.tools[i].name, catalog.settings.language)
-                .into_iter()
-                .map(&mut id)
-                .collect();
+            let mut v = Vec::new();
+            read(&catalog.tools[i].name, &mut v);
             v.sort_unstable();
             v.dedup();
             v
@@ -112,10 +125,9 @@ fn features(catalog: &crate::model::Catalog) -> Features {
     let docs: Vec<Vec<u32>> = rows
         .iter()
         .map(|&i| {
-            stems(&catalog.tools[i].description, catalog.settings.language)
-                .into_iter()
-                .map(&mut id)
-                .collect()
+            let mut v = Vec::new();
+            read(&catalog.tools[i].description, &mut v);
+            v
         })
         .collect();
     let vectors = tf_idf(&docs);
