@@ -61,8 +61,8 @@ impl Tokenizer for O200k {
     }
 }
 
-/// `text` cut before every ASCII letter that follows two ASCII punctuation characters
-/// (`{"name":"listOrders"}` → `{"`, `name":"`, `listOrders"}`).
+/// `text` cut before every ASCII letter that starts a JSON key or follows one: after `{"`
+/// or `,"` (`{"name":"listOrders"}` → `{"`, `name":"listOrders"}`).
 ///
 /// Each cut is where `o200k_base`'s pre-tokenizer ends a piece whatever comes before it,
 /// so the tokens of `text` are the sum of its segments' tokens. The pattern's branches
@@ -70,22 +70,28 @@ impl Tokenizer for O200k {
 /// non-letter (which needs the second to be a letter or mark: it is not), and a run of
 /// punctuation ` ?[^\s\p{L}\p{N}]+[\r\n/]*`, which is greedy, so it takes both and stops
 /// at the letter. Pieces are encoded independently, and the only look-ahead
-/// (`\s+(?!\S)`) never sees past a cut, which punctuation precedes.
+/// (`\s+(?!\S)`) never sees past a cut, which punctuation precedes. Any two punctuation
+/// characters would do; cutting at keys only keeps a key with its value, so a rendering
+/// is about a third fewer segments to look up, and they repeat as often.
 fn segments(text: &str) -> impl Iterator<Item = &str> {
     let b = text.as_bytes();
-    let punct = |c: u8| c.is_ascii_punctuation();
     let mut start = 0;
-    let mut at = 2;
+    let mut from = 0;
     core::iter::from_fn(move || {
-        while at < b.len() {
-            let i = at;
-            at += 1;
-            if b[i].is_ascii_alphabetic() && punct(b[i - 1]) && punct(b[i - 2]) && i > start {
+        while let Some(quote) = text[from..].find('"') {
+            let i = from + quote + 1;
+            from = i;
+            if i >= 2
+                && i > start
+                && b.get(i).is_some_and(u8::is_ascii_alphabetic)
+                && matches!(b[i - 2], b'{' | b',')
+            {
                 let s = &text[start..i];
                 start = i;
                 return Some(s);
             }
         }
+        from = b.len();
         (start < b.len()).then(|| {
             let s = &text[start..];
             start = b.len();
