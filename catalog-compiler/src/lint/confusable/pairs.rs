@@ -201,7 +201,7 @@ impl Search<'_> {
         let probe = lookup.probes.get(row);
         self.found.clear();
         let mut probed = 0;
-        for &(t, y, remaining, rest) in probe {
+        for &Probe { t, y, remaining, rest, .. } in probe {
             if remaining < min - MARGIN {
                 break;
             }
@@ -232,11 +232,11 @@ impl Search<'_> {
             // both are at its end.
             let (cut, has, scale) = (lookup.cuts[a], lookup.signatures[a], lookup.scales[a]);
             let mut most = self.summed[a];
-            for (_, &(t, y, _, _)) in probe
+            for (_, &Probe { t, y, .. }) in probe
                 .iter()
                 .enumerate()
                 .rev()
-                .take_while(|&(k, &(t, _, _, _))| k >= probed || lookup.rank[t as usize] < cut)
+                .take_while(|&(k, p)| k >= probed || p.rank < cut)
             {
                 if has & bit(t) != 0 {
                     let t = t as usize;
@@ -289,6 +289,19 @@ fn bit(t: u32) -> u128 {
     1 << (t.wrapping_mul(0x9E37_79B9) >> 25)
 }
 
+/// One term of a row's probe: the term, its place among all terms (commonest first), its
+/// weight, the most it and the commoner terms after it can add to a dot product, and
+/// their norm. The place is kept here, beside what else a probe reads, rather than looked
+/// up per term for every row met.
+#[derive(Clone, Copy)]
+struct Probe {
+    t: u32,
+    rank: u32,
+    y: f64,
+    remaining: f64,
+    rest: f32,
+}
+
 /// What [`close_pairs`] looks rows up by.
 struct Lookup {
     /// How many word and term ids there are.
@@ -298,13 +311,10 @@ struct Lookup {
     /// Per name word: the rows it is a key of, in row order, with its place among the row's
     /// words, rarest first.
     name_index: Vec<Vec<(u32, u32)>>,
-    /// Per description term: its place among all terms, commonest first, and the largest
-    /// weight a vector gives it.
-    rank: Vec<u32>,
+    /// Per description term: the largest weight a vector gives it.
     heaviest: Vec<f64>,
-    /// Per row: its description's terms, rarest first, each with its weight, the most it
-    /// and the commoner terms after it can add to a dot product, and their norm.
-    probes: Flat<(u32, f64, f64, f32)>,
+    /// Per row: its description's terms, rarest first (see [`Probe`]).
+    probes: Flat<Probe>,
     /// Per description term: the rows that index it, in row order, with its weight there
     /// and the norm of the row's weights for it and its commoner terms.
     description_index: Vec<Vec<(u32, f64, f32)>>,
@@ -382,12 +392,18 @@ impl Lookup {
             // Each term with the most it and the commoner ones can add: the terms left out
             // of the index, the first ones, add less than the threshold.
             let mut most = Most::default();
-            let mut probe: Vec<(u32, f64, f64, f32)> = Vec::with_capacity(common.len());
+            let mut probe: Vec<Probe> = Vec::with_capacity(common.len());
             let mut cut = u32::MAX;
             for &(t, x) in &common {
                 most = most.with(x, heaviest[t as usize]);
                 let norm = most.norm();
-                probe.push((t, x, most.get(), norm));
+                probe.push(Probe {
+                    t,
+                    rank: rank[t as usize],
+                    y: x,
+                    remaining: most.get(),
+                    rest: norm,
+                });
                 if most.get() >= description_min - MARGIN {
                     cut = cut.min(rank[t as usize]);
                     description_index[t as usize].push((row, x, norm));
@@ -408,7 +424,6 @@ impl Lookup {
             terms,
             name_keys: Flat::new(&keys),
             name_index,
-            rank,
             heaviest,
             probes: Flat::new(&probes),
             description_index,
