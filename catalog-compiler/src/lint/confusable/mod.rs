@@ -40,9 +40,9 @@ pub(super) fn check(ctx: &Ctx<'_>, found: &mut Vec<Found>) {
         let name = &catalog.tools[later].name;
         let alike = |c: &Close| {
             format!(
-                "names {:.0}% alike, descriptions {:.0}%",
-                c.names * 100.0,
-                c.descriptions * 100.0
+                "names {}% alike, descriptions {}%",
+                percent(c.names),
+                percent(c.descriptions)
             )
         };
         let message = if close.len() == 1 {
@@ -87,6 +87,14 @@ pub(super) fn check(ctx: &Ctx<'_>, found: &mut Vec<Found>) {
         ))
     });
     found.extend(findings);
+}
+
+/// A share as a whole percentage, as `{:.0}` prints `share * 100.0` (to the nearest, ties
+/// to even), without formatting a float: a large catalog's findings print hundreds of
+/// thousands.
+#[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)] // a share is in [0, 1]
+fn percent(share: f64) -> u32 {
+    (share * 100.0).round_ties_even() as u32
 }
 
 /// Earlier rows a finding on many names before "and N more".
@@ -291,6 +299,22 @@ mod tests {
 
     use super::pairs::{dot, jaccard};
     use super::*;
+
+    #[test]
+    fn a_percentage_is_printed_as_a_float_would_be() {
+        // Ties (0.125 is 12.5%), the ends, and a sweep of shares.
+        let shares = [0.0, 0.005, 0.015, 0.125, 0.725, 0.995, 1.0]
+            .into_iter()
+            .chain((0..=100_000).map(|i| f64::from(i) / 100_000.0))
+            .chain((0..1_000).map(|i| (f64::from(i) * 0.618_034).fract()));
+        for share in shares {
+            assert_eq!(
+                percent(share).to_string(),
+                format!("{:.0}", share * 100.0),
+                "{share}"
+            );
+        }
+    }
 
     fn catalogs() -> Vec<crate::model::Catalog> {
         let bfcl: serde_json::Value =
