@@ -104,45 +104,12 @@ impl LeaveOut {
         } else {
             u8::MAX
         };
-        // Each posting's figures but its impact, worked out in document order (the documents'
-        // counts are then read in the order they lie in memory), then sorted by term.
-        let mut all: Vec<(u64, Posting)> =
-            Vec::with_capacity(builder.docs.iter().map(Vec::len).sum());
-        for (doc, (list, len)) in builder.docs.iter().zip(&builder.lengths).enumerate() {
-            for (h, counts) in list {
-                all.push((
-                    *h,
-                    Posting {
-                        doc: to_u32(doc),
-                        fields: (0..FIELDS)
-                            .filter(|&f| counts[f] != 0.0)
-                            .fold(all_fields, |m, f| m | 1 << f),
-                        tf: tf(&w, counts, len, &avg),
-                        impact: 0.0,
-                        head: tf_head(&w, counts, len, &avg),
-                        last: counts[LAST],
-                    },
-                ));
-            }
-        }
-        all.sort_unstable_by_key(|&(h, p)| (h, p.doc));
-        let mut terms = Vec::new();
-        let mut starts = Vec::new();
-        let mut postings = Vec::with_capacity(all.len());
-        let mut i = 0;
-        while i < all.len() {
-            let term = all[i].0;
-            let end = i + all[i..].iter().take_while(|x| x.0 == term).count();
-            let idf = idf(n, end - i);
-            terms.push(term);
-            starts.push(i);
-            postings.extend(all[i..end].iter().map(|&(_, p)| Posting {
-                impact: impact(idf, p.tf, &w),
-                ..p
-            }));
-            i = end;
-        }
-        starts.push(all.len());
+        // Every term, ascending, and the table that finds each; then each term's document
+        // frequency, and each posting put in its term's list as the documents are read in
+        // order (their counts lie in memory in that order), so each list is by document.
+        let mut terms: Vec<u64> = builder.docs.iter().flatten().map(|(h, _)| *h).collect();
+        terms.sort_unstable();
+        terms.dedup();
         let size = table_size(terms.len());
         let mut table = alloc::vec![FREE; size];
         for (j, h) in terms.iter().enumerate() {
@@ -151,6 +118,41 @@ impl LeaveOut {
                 at = (at + 1) & (size - 1);
             }
             table[at] = to_u32(j);
+        }
+        let place = |h: u64| slot(&table, &terms, h).unwrap_or(0);
+        let mut starts = alloc::vec![0usize; terms.len() + 1];
+        for (h, _) in builder.docs.iter().flatten() {
+            starts[place(*h) + 1] += 1;
+        }
+        for j in 0..terms.len() {
+            starts[j + 1] += starts[j];
+        }
+        let mut next = starts.clone();
+        let blank = Posting {
+            doc: 0,
+            fields: 0,
+            tf: 0.0,
+            impact: 0.0,
+            head: 0.0,
+            last: 0.0,
+        };
+        let mut postings = alloc::vec![blank; starts[terms.len()]];
+        for (doc, (list, len)) in builder.docs.iter().zip(&builder.lengths).enumerate() {
+            for (h, counts) in list {
+                let j = place(*h);
+                let tf = tf(&w, counts, len, &avg);
+                postings[next[j]] = Posting {
+                    doc: to_u32(doc),
+                    fields: (0..FIELDS)
+                        .filter(|&f| counts[f] != 0.0)
+                        .fold(all_fields, |m, f| m | 1 << f),
+                    tf,
+                    impact: impact(idf(n, starts[j + 1] - starts[j]), tf, &w),
+                    head: tf_head(&w, counts, len, &avg),
+                    last: counts[LAST],
+                };
+                next[j] += 1;
+            }
         }
         LeaveOut {
             name_rank: name_ranks(&builder.names),
@@ -379,15 +381,7 @@ impl LeaveOut {
 
     /// The term with hash `h`.
     fn find(&self, h: u64) -> Option<usize> {
-        let size = self.table.len();
-        let mut at = home(h, size);
-        loop {
-            match self.table[at] {
-                FREE => return None,
-                j if self.terms[j as usize] == h => return Some(j as usize),
-                _ => at = (at + 1) & (size - 1),
-            }
-        }
+        slot(&self.table, &self.terms, h)
     }
 
     /// Whether the index's lookup of `h` could meet another term with its fingerprint: a
@@ -457,6 +451,19 @@ impl LeaveOutScratch {
             self.seen[d as usize] = false;
         }
         self.touched.clear();
+    }
+}
+
+/// The term with hash `h`, by its place in `terms`, found through `table`.
+fn slot(table: &[u32], terms: &[u64], h: u64) -> Option<usize> {
+    let size = table.len();
+    let mut at = home(h, size);
+    loop {
+        match table[at] {
+            FREE => return None,
+            j if terms[j as usize] == h => return Some(j as usize),
+            _ => at = (at + 1) & (size - 1),
+        }
     }
 }
 
