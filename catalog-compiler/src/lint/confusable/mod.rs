@@ -54,9 +54,8 @@ pub(super) fn check(ctx: &Ctx<'_>, found: &mut Vec<Found>) {
         } else {
             // Closest first; a long list is cut, its length kept. The order is total (rows
             // differ), so the closest few are chosen, then sorted, as a sort of all would.
-            let closer = |x: &&Close, y: &&Close| {
-                y.score().total_cmp(&x.score()).then(x.row.cmp(&y.row))
-            };
+            let closer =
+                |x: &&Close, y: &&Close| y.score().total_cmp(&x.score()).then(x.row.cmp(&y.row));
             if close.len() > LISTED {
                 close.select_nth_unstable_by(LISTED, closer);
             }

@@ -201,7 +201,14 @@ impl Search<'_> {
         let probe = lookup.probes.get(row);
         self.found.clear();
         let mut probed = 0;
-        for &Probe { t, y, remaining, rest, .. } in probe {
+        for &Probe {
+            t,
+            y,
+            remaining,
+            rest,
+            ..
+        } in probe
+        {
             if remaining < min - MARGIN {
                 break;
             }
