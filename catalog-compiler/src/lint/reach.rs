@@ -53,10 +53,13 @@ pub(super) fn check(ctx: &Ctx<'_>, found: &mut Vec<Found>) -> Vec<ToolReach> {
     let catalog = ctx.catalog;
     let k = catalog.settings.search_results;
     let reach = ranks(catalog);
-    for r in &reach {
+    // Each tool's findings on its own, runs of tools on every core, kept in tool order.
+    let each = crate::threads::each_row(reach.len(), |i| {
+        let r = &reach[i];
+        let mut found = Vec::new();
         let tool = &catalog.tools[r.tool];
         if tool.visibility != Visibility::Discoverable {
-            continue;
+            return found;
         }
         for e in r.examples.iter().filter(|e| !e.found(k)) {
             let rank = match e.rank {
@@ -87,7 +90,9 @@ pub(super) fn check(ctx: &Ctx<'_>, found: &mut Vec<Found>) -> Vec<ToolReach> {
                 )),
             ));
         }
-    }
+        found
+    });
+    found.extend(each.into_iter().flatten());
     reach
 }
 
