@@ -2,9 +2,8 @@
 //! derived sets, the tokens each provider's request spends on the tools, which examples
 //! the catalog's own search answers, and a table of the lints.
 
-use std::io::{IsTerminal as _, Write as _};
+use std::io::IsTerminal as _;
 use std::process::ExitCode;
-use std::sync::atomic::{AtomicUsize, Ordering};
 
 use catalog_compiler::lint::{self, Finding, Level, LintId, Tokenizer};
 use catalog_compiler::{Diagnostic, Lines, Located, Style};
@@ -97,7 +96,7 @@ fn run(path: &str, source: &str, format: Format) -> ExitCode {
     let lines = Lines::new(source);
     match format {
         Format::Human => {
-            print_findings(&lines, path, &report.findings, colour());
+            let _ = report.write(&mut std::io::stderr().lock(), &lines, path, colour());
             print!("{}", summary(path, &catalog, &report));
         }
         Format::Json => {
@@ -132,47 +131,6 @@ fn run(path: &str, source: &str, format: Format) -> ExitCode {
         ExitCode::SUCCESS
     }
 }
-
-/// Writes `findings` to standard error. A large catalog's findings take a while to lay
-/// out: in chunks that both cores take in turn, so neither waits for the other at the
-/// end; written in order.
-fn print_findings(lines: &Lines<'_>, path: &str, findings: &[Finding], colour: bool) {
-    let render = |fs: &[Finding]| -> String {
-        fs.iter()
-            .map(|f| lines.render_styled(path, &f.diagnostic, f.style(colour)) + "\n")
-            .collect()
-    };
-    let chunks: Vec<&[Finding]> = findings.chunks(LAID_OUT).collect();
-    let next = AtomicUsize::new(0);
-    let work = || {
-        let mut done = Vec::new();
-        loop {
-            let i = next.fetch_add(1, Ordering::Relaxed);
-            let Some(chunk) = chunks.get(i) else {
-                return done;
-            };
-            done.push((i, render(chunk)));
-        }
-    };
-    let mut texts = std::thread::scope(|s| {
-        let other = s.spawn(work);
-        let mut texts = work();
-        texts.extend(
-            other
-                .join()
-                .unwrap_or_else(|p| std::panic::resume_unwind(p)),
-        );
-        texts
-    });
-    texts.sort_unstable_by_key(|(i, _)| *i);
-    let mut err = std::io::stderr().lock();
-    for (_, text) in texts {
-        let _ = err.write_all(text.as_bytes());
-    }
-}
-
-/// Findings laid out in one turn of a thread.
-const LAID_OUT: usize = 512;
 
 /// An error or warning as JSON: where, what, the fix, and for a lint's finding its name
 /// and level.

@@ -37,7 +37,7 @@ pub use reach::{ExampleReach, ToolReach};
 
 pub use crate::lint_config::{Config, LINTS, Level, Lint, LintId, Scope, Setting};
 
-use crate::diag::{Diagnostic, Span, Style};
+use crate::diag::{Diagnostic, Lines, Span, Style};
 use crate::model::{Catalog, Language};
 
 /// One finding of a lint.
@@ -90,7 +90,35 @@ impl Report {
             .map(|f| f.diagnostic.clone())
             .collect()
     }
+
+    /// Writes every finding to `out` as `cargo catalog check` prints it, in order, each
+    /// followed by a blank line; `lines` are those of `file`'s text. A large catalog's
+    /// findings take a while to lay out: chunks of them on every core free.
+    ///
+    /// # Errors
+    /// When `out` fails.
+    pub fn write(
+        &self,
+        out: &mut dyn std::io::Write,
+        lines: &Lines<'_>,
+        file: &str,
+        colour: bool,
+    ) -> std::io::Result<()> {
+        let chunks: Vec<&[Finding]> = self.findings.chunks(LAID_OUT).collect();
+        let texts = crate::threads::map(&chunks, |chunk| {
+            chunk
+                .iter()
+                .map(|f| lines.render_styled(file, &f.diagnostic, f.style(colour)) + "\n")
+                .collect::<String>()
+        });
+        texts
+            .iter()
+            .try_for_each(|text| out.write_all(text.as_bytes()))
+    }
 }
+
+/// Findings laid out in one turn of a thread.
+const LAID_OUT: usize = 512;
 
 /// Where lints run, and with what.
 #[derive(Clone, Copy)]
