@@ -201,16 +201,16 @@ fn fields_distinct(fields: &[Field], tool: &str, parent: Option<&str>, errors: &
                 let ident = taken.key();
                 let at = parent.map_or_else(String::new, |p| format!(", {p}"));
                 errors.push(
-                Diagnostic::new(
-                    f.span.clone(),
-                    format!(
-                        "in tool `{tool}`{at}: {kind} `{first}` and {kind} `{}` both become the Rust field `{ident}`",
-                        f.name
-                    ),
-                )
-                .related(first_span.clone(), format!("{kind} `{first}`"))
-                .help("rename one of them, or give one a `rust-name = \"...\"`"),
-            );
+                    Diagnostic::new(
+                        f.span.clone(),
+                        format!(
+                            "in tool `{tool}`{at}: {kind} `{first}` and {kind} `{}` both become the Rust field `{ident}`",
+                            f.name
+                        ),
+                    )
+                    .related(first_span.clone(), format!("{kind} `{first}`"))
+                    .help("rename one of them, or give one a `rust-name = \"...\"`"),
+                );
             }
         }
         let (mut ty, mut items) = (&f.ty, 0);

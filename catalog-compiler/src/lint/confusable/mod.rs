@@ -112,11 +112,14 @@ fn features(catalog: &crate::model::Catalog) -> Features {
     // Each text's stems as ids, new stems numbered in the order they are first read.
     let mut read = |text: &str, out: &mut Vec<u32>| {
         each_stem(text, language, |term| {
-            let next = u32::try_from(ids.len()).unwrap_or(u32::MAX);
-            out.push(match ids.get(term) {
-                Some(&id) => id,
-                None => *ids.entry(term.to_string()).or_insert(next),
-            });
+            let id = if let Some(&id) = ids.get(term) {
+                id
+            } else {
+                let next = u32::try_from(ids.len()).unwrap_or(u32::MAX);
+                ids.insert(term.to_string(), next);
+                next
+            };
+            out.push(id);
         });
     };
     let names: Vec<Vec<u32>> = rows
