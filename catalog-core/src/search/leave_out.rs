@@ -137,6 +137,8 @@ impl LeaveOut {
             last: 0.0,
         };
         let mut postings = alloc::vec![blank; starts[terms.len()]];
+        // One logarithm per term, not per posting.
+        let idfs: Vec<f32> = starts.windows(2).map(|s| idf(n, s[1] - s[0])).collect();
         for (doc, (list, len)) in builder.docs.iter().zip(&builder.lengths).enumerate() {
             for (h, counts) in list {
                 let j = place(*h);
@@ -147,7 +149,7 @@ impl LeaveOut {
                         .filter(|&f| counts[f] != 0.0)
                         .fold(all_fields, |m, f| m | 1 << f),
                     tf,
-                    impact: impact(idf(n, starts[j + 1] - starts[j]), tf, &w),
+                    impact: impact(idfs[j], tf, &w),
                     head: tf_head(&w, counts, len, &avg),
                     last: counts[LAST],
                 };
