@@ -237,7 +237,7 @@ impl Search<'_> {
             // The terms the sum left out: those the row did not probe, and those the
             // earlier row did not index (its commonest). The probe runs rarest first, so
             // both are at its end.
-            let (cut, has, scale) = (lookup.cuts[a], lookup.signatures[a], lookup.scales[a]);
+            let Row { has, scale, cut } = lookup.rows[a];
             let mut most = self.summed[a];
             for (_, &Probe { t, y, .. }) in probe
                 .iter()
@@ -325,14 +325,23 @@ struct Lookup {
     /// Per description term: the rows that index it, in row order, with its weight there
     /// and the norm of the row's weights for it and its commoner terms.
     description_index: Vec<Vec<(u32, f64, f32)>>,
-    /// Per row: the rank of the commonest term it indexes (`u32::MAX` when none), and the
-    /// bits of its terms.
-    cuts: Vec<u32>,
-    signatures: Vec<u128>,
-    /// Per term, its IDF; per row, the largest of its weights over its terms' IDF. A row's
-    /// weight for a term is at most the two multiplied, which is close for TF-IDF vectors.
+    /// Per row, what bounds its dot product with a row that meets it (see [`Row`]).
+    rows: Vec<Row>,
+    /// Per term, its IDF.
     idf: Vec<f64>,
-    scales: Vec<f64>,
+}
+
+/// What bounds a row's dot product with a row that meets it, in one place: millions of
+/// rows met read all three, each met row at random, so one cache line holds them.
+#[derive(Clone, Copy)]
+struct Row {
+    /// The bits of its terms.
+    has: u128,
+    /// The largest of its weights over its terms' IDF. A row's weight for a term is at
+    /// most its IDF times this, which is close for TF-IDF vectors.
+    scale: f64,
+    /// The rank of the commonest term it indexes (`u32::MAX` when none).
+    cut: u32,
 }
 
 impl Lookup {
@@ -386,9 +395,7 @@ impl Lookup {
         }
         let mut description_index: Vec<Vec<(u32, f64, f32)>> = vec![Vec::new(); terms];
         let mut probes = Vec::with_capacity(vectors.len());
-        let mut cuts = Vec::with_capacity(vectors.len());
-        let mut signatures = Vec::with_capacity(vectors.len());
-        let mut scales = Vec::with_capacity(vectors.len());
+        let mut rows = Vec::with_capacity(vectors.len());
         let idf: Vec<f64> = in_descriptions
             .iter()
             .map(|&df| super::idf(vectors.len(), df))
@@ -418,14 +425,16 @@ impl Lookup {
             }
             probe.reverse();
             probes.push(probe);
-            cuts.push(cut);
-            signatures.push(v.iter().fold(0, |has, &(t, _)| has | bit(t)));
             // A little larger, so rounding cannot leave a bound below a weight.
             let scale = v
                 .iter()
                 .map(|&(t, x)| x / idf[t as usize])
                 .fold(0.0, f64::max);
-            scales.push(scale * (1.0 + MARGIN));
+            rows.push(Row {
+                has: v.iter().fold(0, |has, &(t, _)| has | bit(t)),
+                scale: scale * (1.0 + MARGIN),
+                cut,
+            });
         }
         Lookup {
             terms,
@@ -434,10 +443,8 @@ impl Lookup {
             heaviest,
             probes: Flat::new(&probes),
             description_index,
-            cuts,
-            signatures,
+            rows,
             idf,
-            scales,
         }
     }
 }
