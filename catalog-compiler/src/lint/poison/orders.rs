@@ -96,6 +96,11 @@ impl Order {
 
 /// The first order to the model in `text`, one of [`ORDERS`].
 pub(super) fn addressed_to_model(text: &str) -> Option<Order> {
+    // Nearly every text holds none: where each byte comes from is worked out only for a
+    // text that does.
+    let mut plain = String::with_capacity(text.len());
+    each_folded(text, &mut plain, |_, _| {});
+    first_order(&plain)?;
     let folded = Folded::new(text);
     let (at, len, phrase) = first_order(&folded.text)?;
     let (start, end) = (folded.start[at], folded.end[at + len - 1]);
@@ -115,32 +120,41 @@ struct Folded {
 
 impl Folded {
     fn new(text: &str) -> Folded {
-        let mut out = Folded {
-            text: String::with_capacity(text.len()),
-            start: Vec::with_capacity(text.len()),
-            end: Vec::with_capacity(text.len()),
-        };
-        let mut buf = String::new();
-        for (at, c) in text.char_indices() {
-            let folded = if c.is_ascii() {
-                ascii()[usize::from(c as u8)].as_str()
-            } else {
-                buf.clear();
-                fold(c, &mut buf);
-                buf.as_str()
-            };
-            for f in folded.chars() {
-                if f == ' ' && (out.text.is_empty() || out.text.ends_with(' ')) {
-                    continue;
-                }
-                out.text.push(f);
-                for _ in 0..f.len_utf8() {
-                    out.start.push(at);
-                    out.end.push(at + c.len_utf8());
-                }
+        let (mut start, mut end) = (Vec::new(), Vec::new());
+        let mut folded = String::with_capacity(text.len());
+        each_folded(text, &mut folded, |f, (at, c)| {
+            for _ in 0..f.len_utf8() {
+                start.push(at);
+                end.push(at + c.len_utf8());
             }
+        });
+        Folded {
+            text: folded,
+            start,
+            end,
         }
-        out
+    }
+}
+
+/// Pushes `text` folded (see [`fold`]) onto `out`, each run of white space as one space,
+/// and calls `from` with each character pushed and the character of `text` it comes from.
+fn each_folded(text: &str, out: &mut String, mut from: impl FnMut(char, (usize, char))) {
+    let mut buf = String::new();
+    for (at, c) in text.char_indices() {
+        let folded = if c.is_ascii() {
+            ascii()[usize::from(c as u8)].as_str()
+        } else {
+            buf.clear();
+            fold(c, &mut buf);
+            buf.as_str()
+        };
+        for f in folded.chars() {
+            if f == ' ' && (out.is_empty() || out.ends_with(' ')) {
+                continue;
+            }
+            out.push(f);
+            from(f, (at, c));
+        }
     }
 }
 
