@@ -124,7 +124,7 @@ pub fn is_wire_name(name: &str) -> bool {
 #[must_use]
 pub fn wire_names(names: &[&str]) -> Vec<String> {
     let spelt: Vec<String> = names.iter().map(|n| wire_spelling(n)).collect();
-    let mut count: std::collections::HashMap<&str, usize> = std::collections::HashMap::new();
+    let mut count: rustc_hash::FxHashMap<&str, usize> = rustc_hash::FxHashMap::default();
     for s in &spelt {
         *count.entry(s.as_str()).or_default() += 1;
     }
