@@ -52,13 +52,62 @@ impl Tokenizer for O200k {
                 if let Some(&n) = seen.get(s) {
                     n
                 } else {
-                    let n = self.bpe.encode_ordinary(s).len();
+                    // A segment not seen yet is mostly words other segments have: count
+                    // them one by one, each tokenised once.
+                    let n = words(s)
+                        .map(|w| {
+                            if let Some(&n) = seen.get(w) {
+                                n
+                            } else {
+                                let n = self.bpe.encode_ordinary(w).len();
+                                seen.insert(w.to_string(), n);
+                                n
+                            }
+                        })
+                        .sum();
                     seen.insert(s.to_string(), n);
                     n
                 }
             })
             .sum()
     }
+}
+
+/// `text` cut before every space that follows a character other than white space
+/// (`"Lists the rows"` → `"Lists`, ` the`, ` rows"`).
+///
+/// Each cut is where `o200k_base`'s pre-tokenizer ends a piece, so the tokens of `text`
+/// are the sum of its segments' tokens: no branch of its pattern takes a space after
+/// anything but white space. A letter run and a punctuation run may begin with a space, but
+/// not hold one further on, and the runs of digits and of white space take no other
+/// characters. Only ASCII counts as the character before, so a wide space (which is white
+/// space) never passes for one.
+fn words(text: &str) -> impl Iterator<Item = &str> {
+    let b = text.as_bytes();
+    let mut start = 0;
+    let mut from = 1;
+    core::iter::from_fn(move || {
+        while let Some(space) = b
+            .get(from..)
+            .and_then(|rest| rest.iter().position(|&c| c == b' '))
+        {
+            let i = from + space;
+            from = i + 1;
+            // White space is Unicode's: with the vertical tab, which Rust's ASCII
+            // white space leaves out.
+            if b[i - 1].is_ascii() && !matches!(b[i - 1], b'\t'..=b'\r' | b' ') && i > start {
+                let s = &text[start..i];
+                start = i;
+                return Some(s);
+            }
+        }
+        from = b.len();
+        (start < b.len()).then(|| {
+            let s = &text[start..];
+            start = b.len();
+            s
+        })
+    })
 }
 
 /// `text` cut before every ASCII letter that starts a JSON key or follows one: after `{"`
@@ -193,6 +242,7 @@ mod tests {
         let mut texts: Vec<String> = [
             "it's \"a\":\"b\" don't!!x  \n\n \"ok\"'s ..abc 12345 ,\"x\" \u{301}a ,\u{301}\"é",
             "\"\"A  \"\"  Ab::cD'S\t\"\"\n\"\"/\nx",
+            "a\u{b} b\u{c} c\t d\r e\u{85} f\u{a0} g\u{3000} h/ \n i 's 't  j 12 345 \u{301} k",
         ]
         .map(str::to_string)
         .to_vec();
