@@ -99,10 +99,10 @@ pub fn convert(schema: &Value) -> Converted {
     let mut losses = Vec::new();
     let root = node(schema, "", &mut losses);
     let empty = root
-        .get("properties")
+        .keyword("properties")
         .and_then(Value::as_object)
         .is_none_or(Map::is_empty);
-    if let Some(Value::Object(properties)) = root.get("properties") {
+    if let Some(Value::Object(properties)) = root.keyword("properties") {
         for name in properties.keys() {
             if !is_parameter_name(name) {
                 losses.insert(
@@ -115,7 +115,7 @@ pub fn convert(schema: &Value) -> Converted {
             }
         }
     }
-    let is_object = root.get("type").and_then(Value::as_str) == Some("OBJECT");
+    let is_object = root.keyword("type").and_then(Value::as_str) == Some("OBJECT");
     Converted {
         parameters: if is_object && empty && root.len() <= 2 {
             // `{"type": "OBJECT"}`, with a description at most: no parameters.
@@ -145,6 +145,26 @@ pub fn escape(name: &str) -> String {
     name.replace('~', "~0").replace('/', "~1")
 }
 
+/// Keyword lookups on a schema node, which holds a few keys: a scan of them costs less
+/// than hashing the key (`serde_json`'s map hashes with SipHash), and a large catalog
+/// makes millions of lookups.
+trait Keywords {
+    fn keyword(&self, key: &str) -> Option<&Value>;
+
+    fn has(&self, key: &str) -> bool {
+        self.keyword(key).is_some()
+    }
+}
+
+impl Keywords for Map<String, Value> {
+    fn keyword(&self, key: &str) -> Option<&Value> {
+        if self.len() > 16 {
+            return self.get(key);
+        }
+        self.iter().find_map(|(k, v)| (k == key).then_some(v))
+    }
+}
+
 /// Converts one schema node.
 #[allow(clippy::too_many_lines)] // the node's branches, types and annotations, in order
 fn node(schema: &Value, at: &str, losses: &mut Vec<Loss>) -> Map<String, Value> {
@@ -158,12 +178,12 @@ fn node(schema: &Value, at: &str, losses: &mut Vec<Loss>) -> Map<String, Value> 
     };
     let mut out = Map::new();
     let mut described = Map::new();
-    let mut nullable = m.get("nullable") == Some(&Value::Bool(true));
+    let mut nullable = m.keyword("nullable") == Some(&Value::Bool(true));
 
     let branches = m
-        .get("anyOf")
+        .keyword("anyOf")
         .map(|b| ("anyOf", b))
-        .or_else(|| m.get("oneOf").map(|b| ("oneOf", b)));
+        .or_else(|| m.keyword("oneOf").map(|b| ("oneOf", b)));
     // The types the node may have, `null` apart.
     let mut types: Vec<&str> = Vec::new();
     let mut read: Vec<&str> = GENERAL.to_vec();
@@ -184,7 +204,7 @@ fn node(schema: &Value, at: &str, losses: &mut Vec<Loss>) -> Map<String, Value> 
             }
             converted.push(Value::Object(node(b, &format!("{at}/{key}/{i}"), losses)));
         }
-        if m.contains_key("anyOf") && m.contains_key("oneOf") {
+        if m.has("anyOf") && m.has("oneOf") {
             described.insert("oneOf".into(), m["oneOf"].clone());
         }
         match converted.len() {
@@ -200,10 +220,10 @@ fn node(schema: &Value, at: &str, losses: &mut Vec<Loss>) -> Map<String, Value> 
         }
     } else {
         let string_enum = m
-            .get("enum")
+            .keyword("enum")
             .and_then(Value::as_array)
             .is_some_and(|v| !v.is_empty() && v.iter().all(Value::is_string));
-        match m.get("type") {
+        match m.keyword("type") {
             // The verifier reads an enum of strings as a string enum whatever the type
             // says (BFCL has `"type": "boolean"` with `["True", "False", "dontcare"]`):
             // the declaration tells the model the same.
@@ -212,13 +232,17 @@ fn node(schema: &Value, at: &str, losses: &mut Vec<Loss>) -> Map<String, Value> 
             Some(Value::Array(list)) => types.extend(list.iter().filter_map(Value::as_str)),
             _ => {
                 // Without `type`: what the keywords say.
-                if m.contains_key("properties") {
+                if m.has("properties") {
                     types.push("object");
-                } else if m.contains_key("items") {
+                } else if m.has("items") {
                     types.push("array");
-                } else if m.get("enum").and_then(Value::as_array).is_some_and(|v| {
-                    !v.is_empty() && v.iter().all(|x| x.is_string() || x.is_null())
-                }) {
+                } else if m
+                    .keyword("enum")
+                    .and_then(Value::as_array)
+                    .is_some_and(|v| {
+                        !v.is_empty() && v.iter().all(|x| x.is_string() || x.is_null())
+                    })
+                {
                     types.push("string");
                 }
             }
@@ -274,7 +298,7 @@ fn node(schema: &Value, at: &str, losses: &mut Vec<Loss>) -> Map<String, Value> 
 
     // Annotations on the node itself, whatever its branches.
     let mut description = m
-        .get("description")
+        .keyword("description")
         .and_then(Value::as_str)
         .map(str::to_string);
     if !described.is_empty() {
@@ -292,7 +316,7 @@ fn node(schema: &Value, at: &str, losses: &mut Vec<Loss>) -> Map<String, Value> 
     if let Some(t) = out.shift_remove("type") {
         annotated.insert("type".into(), t);
     }
-    if let Some(Value::String(title)) = m.get("title") {
+    if let Some(Value::String(title)) = m.keyword("title") {
         annotated.insert("title".into(), Value::String(title.clone()));
     }
     match description {
@@ -313,11 +337,11 @@ fn node(schema: &Value, at: &str, losses: &mut Vec<Loss>) -> Map<String, Value> 
     annotated.extend(out);
     // A `null` default or example is left out: google-genai reads `None` as unset, so it
     // never reaches the API, and an optional parameter says the same without it.
-    if let Some(d) = m.get("default").filter(|d| !d.is_null()) {
+    if let Some(d) = m.keyword("default").filter(|d| !d.is_null()) {
         annotated.insert("default".into(), d.clone());
     }
-    let example = m.get("example").or_else(|| {
-        m.get("examples")
+    let example = m.keyword("example").or_else(|| {
+        m.keyword("examples")
             .and_then(Value::as_array)
             .and_then(|e| e.first())
     });
@@ -345,13 +369,13 @@ fn typed(
     out.insert("type".into(), Value::String(gemini.to_string()));
     let copy = |out: &mut Map<String, Value>, keys: &[&str]| {
         for k in keys {
-            if let Some(v) = m.get(*k) {
+            if let Some(v) = m.keyword(*k) {
                 out.insert((*k).to_string(), v.clone());
             }
         }
     };
     // `enum`, with `const` as an enum of one; `null` among the values makes it nullable.
-    let values: Option<Vec<&Value>> = match (m.get("enum"), m.get("const")) {
+    let values: Option<Vec<&Value>> = match (m.keyword("enum"), m.keyword("const")) {
         (Some(Value::Array(values)), _) => Some(values.iter().collect()),
         (None, Some(c)) => Some(vec![c]),
         _ => None,
@@ -379,7 +403,7 @@ fn typed(
                 }
             }
             for k in ["contentEncoding", "contentMediaType"] {
-                if let Some(v) = m.get(k) {
+                if let Some(v) = m.keyword(k) {
                     described.insert(k.into(), v.clone());
                 }
             }
@@ -391,13 +415,13 @@ fn typed(
                 ("exclusiveMinimum", "minimum", 1.0),
                 ("exclusiveMaximum", "maximum", -1.0),
             ] {
-                let Some(v) = m.get(key) else { continue };
+                let Some(v) = m.keyword(key) else { continue };
                 // Draft 6 on: the bound itself; draft 4: `true` beside `minimum`/`maximum`
                 // (`false` there changes nothing).
                 let limit = match v {
                     Value::Bool(false) => continue,
                     Value::Number(n) => n.as_f64(),
-                    Value::Bool(true) => m.get(bound).and_then(Value::as_f64),
+                    Value::Bool(true) => m.keyword(bound).and_then(Value::as_f64),
                     _ => None,
                 };
                 match limit {
@@ -408,7 +432,7 @@ fn typed(
                         } else {
                             x.ceil() - 1.0
                         };
-                        let tighter = match out.get(bound).and_then(Value::as_f64) {
+                        let tighter = match out.keyword(bound).and_then(Value::as_f64) {
                             Some(b) if (step > 0.0 && b > whole) || (step < 0.0 && b < whole) => b,
                             _ => whole,
                         };
@@ -419,7 +443,7 @@ fn typed(
                     }
                 }
             }
-            if let Some(v) = m.get("multipleOf") {
+            if let Some(v) = m.keyword("multipleOf") {
                 described.insert("multipleOf".into(), v.clone());
             }
             if let Some(values) = values {
@@ -439,11 +463,7 @@ fn typed(
         }
         "boolean" => {
             if let Some(values) = values {
-                let key = if m.contains_key("enum") {
-                    "enum"
-                } else {
-                    "const"
-                };
+                let key = if m.has("enum") { "enum" } else { "const" };
                 if !values.is_empty() {
                     described.insert(key.into(), m[key].clone());
                 }
@@ -451,7 +471,7 @@ fn typed(
         }
         "array" => {
             copy(out, &["minItems", "maxItems"]);
-            match m.get("items") {
+            match m.keyword("items") {
                 Some(items @ (Value::Object(_) | Value::Bool(true))) => {
                     out.insert(
                         "items".into(),
@@ -470,7 +490,8 @@ fn typed(
             // Every other array keyword Gemini lacks goes into the description, so one
             // added to the array's keys is never dropped unsaid.
             for &k in keys_of("array") {
-                if let (false, Some(v)) = (["items", "minItems", "maxItems"].contains(&k), m.get(k))
+                if let (false, Some(v)) =
+                    (["items", "minItems", "maxItems"].contains(&k), m.keyword(k))
                 {
                     described.insert(k.into(), v.clone());
                 }
@@ -490,7 +511,7 @@ fn object(
     losses: &mut Vec<Loss>,
 ) {
     let mut names: Vec<&str> = Vec::new();
-    if let Some(Value::Object(properties)) = m.get("properties") {
+    if let Some(Value::Object(properties)) = m.keyword("properties") {
         let mut converted = Map::new();
         for (name, p) in properties {
             let pointer = format!("{at}/properties/{}", escape(name));
@@ -499,7 +520,7 @@ fn object(
         }
         out.insert("properties".into(), Value::Object(converted));
     }
-    if let Some(Value::Array(required)) = m.get("required") {
+    if let Some(Value::Array(required)) = m.keyword("required") {
         let mut kept = Vec::new();
         for r in required {
             match r.as_str() {
@@ -515,7 +536,7 @@ fn object(
             out.insert("required".into(), Value::Array(kept));
         }
     }
-    match m.get("propertyOrdering") {
+    match m.keyword("propertyOrdering") {
         Some(order @ Value::Array(_)) => {
             out.insert("propertyOrdering".into(), order.clone());
         }
@@ -533,11 +554,11 @@ fn object(
         _ => {}
     }
     for k in ["minProperties", "maxProperties"] {
-        if let Some(v) = m.get(k) {
+        if let Some(v) = m.keyword(k) {
             out.insert(k.into(), v.clone());
         }
     }
-    match m.get("additionalProperties") {
+    match m.keyword("additionalProperties") {
         None | Some(Value::Bool(_)) => {}
         Some(schema) => {
             described.insert("additionalProperties".into(), schema.clone());
@@ -551,7 +572,7 @@ fn object(
         "dependencies",
         "unevaluatedProperties",
     ] {
-        if let Some(v) = m.get(k) {
+        if let Some(v) = m.keyword(k) {
             described.insert(k.into(), v.clone());
         }
     }
