@@ -200,20 +200,21 @@ impl LeaveOut {
         let t = doc as usize;
         let outcome = self.score(t, replacement, query, scratch);
         let scores = &scratch.scores;
-        // A NaN score (from weights no catalog uses) is placed by the index's own scan.
-        let nan = scratch.touched.iter().any(|&d| scores[d as usize].is_nan());
+        let me = scores[t];
+        // One pass: the documents above `doc` in the index's order (score, then name), and
+        // whether any score is NaN (from weights no catalog uses), which the index's own
+        // scan places.
+        let (mut nan, mut above) = (false, 0);
+        for &d in &scratch.touched {
+            let s = scores[d as usize];
+            nan |= s.is_nan();
+            above +=
+                usize::from(s > me || (s == me && self.name_rank[d as usize] < self.name_rank[t]));
+        }
         let rank = if matches!(outcome, Scored::Rebuild) || nan {
             None
-        } else if scores[t] > 0.0 {
-            let me = Hit {
-                doc,
-                score: scores[t],
-            };
-            let above = scratch.touched.iter().filter(|&&d| {
-                let s = scores[d as usize];
-                s > 0.0 && self.better(Hit { doc: d, score: s }, me)
-            });
-            Some(Some(above.count() + 1))
+        } else if me > 0.0 {
+            Some(Some(above + 1))
         } else {
             Some(None)
         };
