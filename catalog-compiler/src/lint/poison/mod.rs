@@ -261,6 +261,11 @@ fn split_sentences(text: &str) -> Vec<&str> {
 
 /// The first URL in `text`, up to the next space.
 fn url(text: &str) -> Option<&str> {
+    // Each prefix holds `//` or `www.`: most text has neither, and is not lowercased.
+    let b = text.as_bytes();
+    if !b.windows(2).any(|w| w == b"//") && !b.windows(4).any(|w| w.eq_ignore_ascii_case(b"www.")) {
+        return None;
+    }
     let lower = text.to_ascii_lowercase();
     let at = ["http://", "https://", "ftp://", "www."]
         .iter()
