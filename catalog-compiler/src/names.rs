@@ -22,7 +22,7 @@ const NOT_RAW: &[&str] = &["crate", "self", "super", "Self"];
 /// Rust identifier in upper camel case, so the types named after it (`ToolSelfArgs`) are too.
 #[must_use]
 pub fn type_name(name: &str, prefix: &str) -> String {
-    let camel = name.to_upper_camel_case();
+    let camel = plain_camel(name).unwrap_or_else(|| name.to_upper_camel_case());
     match camel.chars().next() {
         None => prefix.to_string(),
         Some(c) if c.is_ascii_digit() => format!("{prefix}{camel}"),
@@ -181,7 +181,7 @@ pub fn variant(tool: &str) -> String {
 /// The result is Rust source text for an identifier (possibly raw).
 #[must_use]
 pub fn snake(name: &str) -> String {
-    let s = name.to_snake_case();
+    let s = plain_snake(name).unwrap_or_else(|| name.to_snake_case());
     if s.is_empty() {
         return "field".to_string();
     }
@@ -197,6 +197,53 @@ pub fn snake(name: &str) -> String {
     s
 }
 
+/// Whether `heck` reads `name` the plain way, so its cases can be worked out without it
+/// (most names are such, and `heck`'s general rules cost more than the name): ASCII
+/// letters and digits, starting with a lower-case letter, each capital followed by a
+/// lower-case letter, each `_` between two words (`dateRange`, `date_range`, `v2Data`).
+/// `heck` splits such a name before each capital and at each `_`, and nowhere else.
+fn is_plain(name: &str) -> bool {
+    let b = name.as_bytes();
+    b.first().is_some_and(u8::is_ascii_lowercase)
+        && b.iter().enumerate().all(|(i, &c)| match c {
+            b'a'..=b'z' | b'0'..=b'9' => true,
+            b'A'..=b'Z' => b.get(i + 1).is_some_and(u8::is_ascii_lowercase),
+            b'_' => b.get(i + 1).is_some_and(u8::is_ascii_lowercase) && b[i - 1] != b'_',
+            _ => false,
+        })
+}
+
+/// `name.to_snake_case()` for a [plain](is_plain) name.
+fn plain_snake(name: &str) -> Option<String> {
+    is_plain(name).then(|| {
+        let mut out = String::with_capacity(name.len() + 4);
+        for c in name.chars() {
+            if c.is_ascii_uppercase() {
+                out.push('_');
+            }
+            out.push(c.to_ascii_lowercase());
+        }
+        out
+    })
+}
+
+/// `name.to_upper_camel_case()` for a [plain](is_plain) name.
+fn plain_camel(name: &str) -> Option<String> {
+    is_plain(name).then(|| {
+        let mut out = String::with_capacity(name.len());
+        let mut start = true;
+        for c in name.chars() {
+            if c == '_' {
+                start = true;
+                continue;
+            }
+            out.push(if start { c.to_ascii_uppercase() } else { c });
+            start = false;
+        }
+        out
+    })
+}
+
 /// `snake` without the raw prefix: what a collision check compares.
 #[must_use]
 pub fn snake_bare(name: &str) -> String {
@@ -206,6 +253,47 @@ pub fn snake_bare(name: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The plain names' own way gives what `heck` gives, on names of every shape.
+    #[test]
+    fn plain_names_are_cased_as_heck_cases_them() {
+        let parts = [
+            "a", "ab", "x1", "Ab", "AB", "A", "1", "_", "__", "2d", "B2", "aB", "é", "-",
+        ];
+        let mut names = Vec::new();
+        for a in parts {
+            for b in parts {
+                for c in parts {
+                    names.push(format!("{a}{b}{c}"));
+                }
+            }
+        }
+        names.extend(
+            [
+                "dateRange",
+                "date_range",
+                "v2Data",
+                "getV2",
+                "aBcD1e",
+                "a1Bc",
+                "aBC",
+            ]
+            .map(String::from),
+        );
+        let mut plain = 0;
+        for name in &names {
+            if let Some(fast) = plain_snake(name) {
+                plain += 1;
+                assert_eq!(fast, name.to_snake_case(), "{name}");
+                assert_eq!(
+                    plain_camel(name).unwrap(),
+                    name.to_upper_camel_case(),
+                    "{name}"
+                );
+            }
+        }
+        assert!(plain > 100, "{plain}");
+    }
 
     #[test]
     fn tool_names_become_variants() {
