@@ -146,7 +146,7 @@ pub fn escape(name: &str) -> String {
 }
 
 /// Keyword lookups on a schema node, which holds a few keys: a scan of them costs less
-/// than hashing the key (`serde_json`'s map hashes with SipHash), and a large catalog
+/// than hashing the key (`serde_json`'s map uses `SipHash`), and a large catalog
 /// makes millions of lookups.
 trait Keywords {
     fn keyword(&self, key: &str) -> Option<&Value>;
@@ -369,7 +369,7 @@ fn typed(
     out.insert("type".into(), Value::String(gemini.to_string()));
     let copy = |out: &mut Map<String, Value>, keys: &[&str]| {
         for k in keys {
-            if let Some(v) = m.keyword(*k) {
+            if let Some(v) = m.keyword(k) {
                 out.insert((*k).to_string(), v.clone());
             }
         }

@@ -208,8 +208,7 @@ impl LeaveOut {
         for &d in &scratch.touched {
             let s = scores[d as usize];
             nan |= s.is_nan();
-            above +=
-                usize::from(s > me || (s == me && self.name_rank[d as usize] < self.name_rank[t]));
+            above += usize::from(self.better(Hit { doc: d, score: s }, Hit { doc, score: me }));
         }
         let rank = if matches!(outcome, Scored::Rebuild) || nan {
             None
