@@ -4,6 +4,7 @@
 //! read at run time.
 
 use catalog_core::search::{Builder, Field as Source, OwnedIndex, Terms, Weights};
+use rustc_hash::FxHashMap;
 use serde_json::Value;
 
 use crate::model::{Catalog, Field, Kind, Tool, TypeSpec};
@@ -19,22 +20,38 @@ pub fn index(catalog: &Catalog, weights: Weights) -> OwnedIndex {
 #[must_use]
 pub fn builder(catalog: &Catalog, weights: Weights) -> Builder {
     let mut b = Builder::new(weights, catalog.settings.language);
+    let mut texts = Texts::default();
     for i in 0..catalog.tools.len() {
-        document(&mut b, catalog, i);
+        texts.document(&mut b, catalog, i);
     }
     b
 }
 
 /// Adds tool `i`'s document to `b`.
 pub fn document(b: &mut Builder, catalog: &Catalog, i: usize) {
-    let t = &catalog.tools[i];
-    b.document(&t.name);
-    if i == catalog.settings.search_tool {
-        return;
+    Texts::default().document(b, catalog, i);
+}
+
+/// The terms of each text read so far: rows repeat their parameters' descriptions, values
+/// and names, and each is read once.
+#[derive(Default)]
+struct Texts<'a>(FxHashMap<&'a str, Terms>);
+
+impl<'a> Texts<'a> {
+    fn document(&mut self, b: &mut Builder, catalog: &'a Catalog, i: usize) {
+        let t = &catalog.tools[i];
+        b.document(&t.name);
+        if i == catalog.settings.search_tool {
+            return;
+        }
+        let mut add = |field, text: &'a str| {
+            let terms = self.0.entry(text).or_insert_with(|| b.terms(text));
+            b.add_terms(field, terms);
+        };
+        head(&mut add, t);
+        examples(&mut add, t);
+        tail(&mut add, t);
     }
-    head(b, t);
-    examples(b, t, None);
-    tail(b, t);
 }
 
 /// Tool `i`'s document in `index` (built by [`builder`]) without each of its examples in
@@ -59,40 +76,38 @@ pub(crate) fn without_each_example(index: &Builder, catalog: &Catalog, i: usize)
 }
 
 /// A row's name, keywords and description.
-fn head(b: &mut Builder, t: &Tool) {
-    b.add(Source::Name, &t.name);
+fn head<'a>(b: &mut impl FnMut(Source, &'a str), t: &'a Tool) {
+    b(Source::Name, &t.name);
     for k in &t.keywords {
-        b.add(Source::Keyword, k);
+        b(Source::Keyword, k);
     }
-    b.add(Source::Description, &t.description);
+    b(Source::Description, &t.description);
 }
 
-fn examples(b: &mut Builder, t: &Tool, left_out: Option<usize>) {
-    for (j, e) in t.examples.iter().enumerate() {
-        if Some(j) != left_out {
-            b.add(Source::Example, e);
-        }
+fn examples<'a>(b: &mut impl FnMut(Source, &'a str), t: &'a Tool) {
+    for e in &t.examples {
+        b(Source::Example, e);
     }
 }
 
 /// A row's parameters, or its input schema kept as written.
-fn tail(b: &mut Builder, t: &Tool) {
+fn tail<'a>(b: &mut impl FnMut(Source, &'a str), t: &'a Tool) {
     fields(b, &t.params);
     if let Some(raw) = &t.input_schema {
         raw_schema(b, raw);
     }
 }
 
-fn fields(b: &mut Builder, fields: &[Field]) {
+fn fields<'a>(b: &mut impl FnMut(Source, &'a str), fields: &'a [Field]) {
     for f in fields {
-        b.add(Source::ParamName, &f.name);
+        b(Source::ParamName, &f.name);
         type_spec(b, &f.ty);
     }
 }
 
-fn type_spec(b: &mut Builder, t: &TypeSpec) {
+fn type_spec<'a>(b: &mut impl FnMut(Source, &'a str), t: &'a TypeSpec) {
     if let Some(d) = &t.description {
-        b.add(Source::ParamDescription, d);
+        b(Source::ParamDescription, d);
     }
     match &t.kind {
         // Allowed values are words users say ("celsius", "descending").
@@ -100,7 +115,7 @@ fn type_spec(b: &mut Builder, t: &TypeSpec) {
             values: Some(values),
         } => {
             for v in values {
-                b.add(Source::ParamDescription, v);
+                b(Source::ParamDescription, v);
             }
         }
         Kind::Array(item) => type_spec(b, item),
@@ -111,20 +126,20 @@ fn type_spec(b: &mut Builder, t: &TypeSpec) {
 }
 
 /// Property names, descriptions and enum values anywhere in a JSON Schema kept as written.
-fn raw_schema(b: &mut Builder, v: &Value) {
+fn raw_schema<'a>(b: &mut impl FnMut(Source, &'a str), v: &'a Value) {
     match v {
         Value::Object(map) => {
             for (k, x) in map {
                 match (k.as_str(), x) {
-                    ("description", Value::String(d)) => b.add(Source::ParamDescription, d),
+                    ("description", Value::String(d)) => b(Source::ParamDescription, d),
                     ("enum", Value::Array(values)) => {
                         for v in values.iter().filter_map(Value::as_str) {
-                            b.add(Source::ParamDescription, v);
+                            b(Source::ParamDescription, v);
                         }
                     }
                     ("properties", Value::Object(props)) => {
                         for (name, schema) in props {
-                            b.add(Source::ParamName, name);
+                            b(Source::ParamName, name);
                             raw_schema(b, schema);
                         }
                     }
