@@ -239,15 +239,14 @@ impl Search<'_> {
             // both are at its end.
             let Row { has, scale, cut } = lookup.rows[a];
             let mut most = self.summed[a];
-            for (_, &Probe { t, y, .. }) in probe
+            for (_, p) in probe
                 .iter()
                 .enumerate()
                 .rev()
                 .take_while(|&(k, p)| k >= probed || p.rank < cut)
             {
-                if has & bit(t) != 0 {
-                    let t = t as usize;
-                    most += y * lookup.heaviest[t].min(scale * lookup.idf[t]);
+                if has & p.bit != 0 {
+                    most += p.y * p.heaviest.min(scale * p.idf);
                 }
             }
             if most < min - MARGIN {
@@ -307,6 +306,11 @@ struct Probe {
     y: f64,
     remaining: f64,
     rest: f32,
+    /// The term's bit in a signature, its largest weight in any vector, and its IDF: what
+    /// bounding each row met reads, here rather than looked up for each.
+    bit: u128,
+    heaviest: f64,
+    idf: f64,
 }
 
 /// What [`close_pairs`] looks rows up by.
@@ -318,8 +322,6 @@ struct Lookup {
     /// Per name word: the rows it is a key of, in row order, with its place among the row's
     /// words, rarest first.
     name_index: Vec<Vec<(u32, u32)>>,
-    /// Per description term: the largest weight a vector gives it.
-    heaviest: Vec<f64>,
     /// Per row: its description's terms, rarest first (see [`Probe`]).
     probes: Flat<Probe>,
     /// Per description term: the rows that index it, in row order, with its weight there
@@ -327,8 +329,6 @@ struct Lookup {
     description_index: Vec<Vec<(u32, f64, f32)>>,
     /// Per row, what bounds its dot product with a row that meets it (see [`Row`]).
     rows: Vec<Row>,
-    /// Per term, its IDF.
-    idf: Vec<f64>,
 }
 
 /// What bounds a row's dot product with a row that meets it, in one place: millions of
@@ -417,6 +417,9 @@ impl Lookup {
                     y: x,
                     remaining: most.get(),
                     rest: norm,
+                    bit: bit(t),
+                    heaviest: heaviest[t as usize],
+                    idf: idf[t as usize],
                 });
                 if most.get() >= description_min - MARGIN {
                     cut = cut.min(rank[t as usize]);
@@ -440,11 +443,9 @@ impl Lookup {
             terms,
             name_keys: Flat::new(&keys),
             name_index,
-            heaviest,
             probes: Flat::new(&probes),
             description_index,
             rows,
-            idf,
         }
     }
 }
