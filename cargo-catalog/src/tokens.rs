@@ -83,30 +83,10 @@ impl Tokenizer for O200k {
 /// characters. Only ASCII counts as the character before, so a wide space (which is white
 /// space) never passes for one.
 fn words(text: &str) -> impl Iterator<Item = &str> {
-    let b = text.as_bytes();
-    let mut start = 0;
-    let mut from = 1;
-    core::iter::from_fn(move || {
-        while let Some(space) = b
-            .get(from..)
-            .and_then(|rest| rest.iter().position(|&c| c == b' '))
-        {
-            let i = from + space;
-            from = i + 1;
-            // White space is Unicode's: with the vertical tab, which Rust's ASCII
-            // white space leaves out.
-            if b[i - 1].is_ascii() && !matches!(b[i - 1], b'\t'..=b'\r' | b' ') && i > start {
-                let s = &text[start..i];
-                start = i;
-                return Some(s);
-            }
-        }
-        from = b.len();
-        (start < b.len()).then(|| {
-            let s = &text[start..];
-            start = b.len();
-            s
-        })
+    // White space is Unicode's: with the vertical tab, which Rust's ASCII white space
+    // leaves out.
+    cut_before(text, 1, |b, at| {
+        b[at] == b' ' && b[at - 1].is_ascii() && !matches!(b[at - 1], b'\t'..=b'\r' | b' ')
     })
 }
 
@@ -123,20 +103,26 @@ fn words(text: &str) -> impl Iterator<Item = &str> {
 /// characters would do; cutting at keys only keeps a key with its value, so a rendering
 /// is about a third fewer segments to look up, and they repeat as often.
 fn segments(text: &str) -> impl Iterator<Item = &str> {
-    // A byte at a time: JSON has a quote every few bytes, too often for a search per quote
-    // to pay.
+    cut_before(text, 2, |b, at| {
+        b[at - 1] == b'"' && matches!(b[at - 2], b'{' | b',') && b[at].is_ascii_alphabetic()
+    })
+}
+
+/// `text` cut before each byte `at` (from `first` on) where `cut(bytes, at)` holds, which
+/// must be a character's first byte. A byte at a time: the cuts are a few bytes apart, too
+/// close for a search per cut to pay.
+fn cut_before(
+    text: &str,
+    first: usize,
+    cut: impl Fn(&[u8], usize) -> bool,
+) -> impl Iterator<Item = &str> {
     let b = text.as_bytes();
-    let mut start = 0;
-    let mut i = 2;
+    let (mut start, mut i) = (0, first);
     core::iter::from_fn(move || {
         while i < b.len() {
             let at = i;
             i += 1;
-            if b[at - 1] == b'"'
-                && matches!(b[at - 2], b'{' | b',')
-                && b[at].is_ascii_alphabetic()
-                && at > start
-            {
+            if at > start && cut(b, at) {
                 let s = &text[start..at];
                 start = at;
                 return Some(s);
