@@ -10,7 +10,7 @@ use std::collections::BTreeSet;
 
 use catalog_core::Visibility;
 use catalog_core::search::{
-    LeaveOut, LeaveOutScratch, Weights, is_cjk, is_word_splitter, script_runs,
+    LeaveOut, LeaveOutScratch, Weights, is_cjk, is_hiragana, is_word_splitter, script_runs,
 };
 use unicode_segmentation::UnicodeSegmentation;
 
@@ -133,7 +133,9 @@ fn ranks(catalog: &Catalog) -> Vec<ToolReach> {
 
 /// The words of `request` whose stems the tool's own text (name, keywords, description,
 /// parameters) lacks: candidates for its keywords. In CJK text, which has no words to
-/// point at, each stretch of the request whose bigrams the tool lacks.
+/// point at, each stretch of the request whose bigrams the tool lacks, but for runs of
+/// Hiragana: particles and endings (`を`, `して`, `ように`), which every request has and
+/// no keyword should.
 pub(super) fn missing_words(tool: &Tool, request: &str, language: Language) -> Vec<String> {
     let mut have: BTreeSet<String> = BTreeSet::new();
     let mut add = |text: &str| have.extend(stems(text, language));
@@ -150,6 +152,10 @@ pub(super) fn missing_words(tool: &Tool, request: &str, language: Language) -> V
     };
     for (piece, cjk) in pieces(request) {
         if cjk {
+            // A run is one script's, so its first character tells.
+            if piece.starts_with(is_hiragana) {
+                continue;
+            }
             for stretch in missing_stretches(piece, &have, language) {
                 push(stretch);
             }

@@ -17,5 +17,6 @@ pub use index::{
 pub use lang::Language;
 pub use leave_out::{LeaveOut, LeaveOutScratch};
 pub use text::{
-    PAIR_MARK, PREFIX, PREFIX_MARK, UNIGRAM_MARK, is_cjk, is_word_splitter, script_runs, terms,
+    PAIR_MARK, PREFIX, PREFIX_MARK, UNIGRAM_MARK, is_cjk, is_hiragana, is_word_splitter,
+    script_runs, terms,
 };

@@ -173,6 +173,13 @@ pub fn is_cjk(c: char) -> bool {
     ) && c.is_alphanumeric()
 }
 
+/// Whether `c` is Hiragana (or a vertical kana repeat mark): in Japanese, the script of
+/// particles, endings and auxiliaries, around the words written in kanji and Katakana.
+#[must_use]
+pub fn is_hiragana(c: char) -> bool {
+    matches!(u32::from(c), 0x3031..=0x3035 | 0x3041..=0x309F)
+}
+
 /// `text`, a run of characters [`is_cjk`] accepts, cut where search cuts it: at each
 /// change of script (`テーブルを消して` → `テーブル`, `を`, `消`, `して`).
 #[must_use]
@@ -340,7 +347,7 @@ impl Script {
     pub(super) fn of(c: char) -> Script {
         match u32::from(c) {
             0x1100..=0x11FF | 0x3130..=0x318F | 0xA960..=0xA97F | 0xAC00..=0xD7FF => Script::Hangul,
-            0x3031..=0x3035 | 0x3041..=0x309F => Script::Hiragana,
+            _ if is_hiragana(c) => Script::Hiragana,
             0x30A0..=0x30FF | 0x31F0..=0x31FF => Script::Katakana,
             _ => Script::Han,
         }
