@@ -314,23 +314,33 @@ fn every_command_runs_on_the_current_directory() {
         .collect();
     assert_eq!(names, ["searchTools", "ask", "listNotes"]);
 
+    let eval = [
+        "catalog",
+        "eval-search",
+        "--queries",
+        "requests.jsonl",
+        "--format",
+        "json",
+    ];
+    // A request for an inline tool measures nothing a search does: said, with the fix.
+    dir.write(
+        "requests.jsonl",
+        r#"{"id": "1", "query": "show my notes", "expected": ["listNotes"]}"#,
+    );
+    let (code, _, stderr) = cli(&dir, &eval);
+    assert_ne!(code, 0);
+    assert!(
+        stderr.contains("requests.jsonl:1: request `1` expects \"listNotes\", which is inline")
+            && stderr.contains("leave it out of `expected`"),
+        "{stderr}"
+    );
     dir.write(
         "requests.jsonl",
         r#"{"id": "1", "query": "throw away the note about my dentist", "expected": ["deleteNote"]}
-{"id": "2", "query": "show my notes", "expected": ["listNotes"]}
+{"id": "2", "query": "remove that note for good", "expected": ["deleteNote"]}
 "#,
     );
-    let (code, stdout, stderr) = cli(
-        &dir,
-        &[
-            "catalog",
-            "eval-search",
-            "--queries",
-            "requests.jsonl",
-            "--format",
-            "json",
-        ],
-    );
+    let (code, stdout, stderr) = cli(&dir, &eval);
     assert_eq!(code, 0, "{stderr}");
     let report: serde_json::Value = serde_json::from_str(&stdout).unwrap();
     assert_eq!(report["queries"], 2);

@@ -7,7 +7,7 @@ use catalog_core::search::{Builder, Field as Source, OwnedIndex, Terms, Weights}
 use rustc_hash::FxHashMap;
 use serde_json::Value;
 
-use crate::model::{Catalog, Field, Kind, Tool, TypeSpec};
+use crate::model::{Catalog, Field, Kind, Tool, TypeSpec, Visibility};
 
 /// Builds the search index of a catalog. Document `i` is tool `i`; the search tool's
 /// document is empty, so a search never returns it.
@@ -41,6 +41,10 @@ impl<'a> Texts<'a> {
     fn document(&mut self, b: &mut Builder, catalog: &'a Catalog, i: usize) {
         let t = &catalog.tools[i];
         b.document(&t.name);
+        // The model already has the inline tools: a search's hits are all discoverable.
+        if t.visibility != Visibility::Discoverable {
+            b.withhold();
+        }
         if i == catalog.settings.search_tool {
             return;
         }
@@ -170,7 +174,7 @@ pub struct Request {
 ///
 /// # Errors
 /// `LINE: reason` for the first line that is not such an object, or that expects a tool
-/// the catalog lacks.
+/// the catalog lacks or one that is inline, which no search returns.
 pub fn requests(catalog: &Catalog, jsonl: &str) -> Result<Vec<Request>, String> {
     let mut out = Vec::new();
     for (i, line) in jsonl.lines().enumerate() {
@@ -198,6 +202,13 @@ pub fn requests(catalog: &Catalog, jsonl: &str) -> Result<Vec<Request>, String> 
                 .ok_or_else(|| {
                     format!("{line_no}: request `{id}` expects {name}, which the catalog lacks")
                 })?;
+            if catalog.tools[doc].visibility != Visibility::Discoverable {
+                return Err(format!(
+                    "{line_no}: request `{id}` expects {name}, which is inline: a search returns \
+                     only discoverable tools, since the model has the inline ones from the first \
+                     step; leave it out of `expected`"
+                ));
+            }
             expected.push(u32::try_from(doc).unwrap_or(u32::MAX));
         }
         out.push(Request {

@@ -234,9 +234,10 @@ impl<'a, T: ToolId, const W: usize> Discovery<'a, T, W> {
         }
     }
 
-    /// Answers a search call: scores the whole catalog, returns the top K, and adds every
-    /// discoverable hit to the active set before returning. Over the turn's budget it does
-    /// not search.
+    /// Answers a search call: scores the whole catalog, returns the top K discoverable
+    /// tools (the index withholds the inline ones, which the model already has), and adds
+    /// every hit the caller may call to the active set before returning. Over the turn's
+    /// budget it does not search.
     pub fn search(&mut self, query: &str) -> SearchOutcome<T> {
         if self.searches >= self.info.settings.searches_per_turn {
             return SearchOutcome::BudgetExhausted {

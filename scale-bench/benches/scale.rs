@@ -8,7 +8,8 @@
 //!
 //! Both engines index the same text of each tool: its name split into words, its
 //! description, keywords and examples, and its parameters' names, descriptions and allowed
-//! values. Ours is [`catalog_compiler::search::index`] with the default weights; tantivy
+//! values; both return only discoverable tools (ours withholds the inline ones, tantivy
+//! does not index them). Ours is [`catalog_compiler::search::index`] with the default weights; tantivy
 //! gets three text fields (name, description, parameters) with its English stemming
 //! tokenizer, default BM25, in a RAM directory, one indexing thread, the request parsed
 //! leniently over the three fields, top 5 by score, each hit mapped to its tool through a
@@ -23,7 +24,7 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-use catalog_compiler::model::{Catalog, Field, Kind, TypeSpec};
+use catalog_compiler::model::{Catalog, Field, Kind, TypeSpec, Visibility};
 use catalog_compiler::search::percentile;
 use catalog_core::search::{Scratch, Weights};
 use serde_json::{Value, json};
@@ -173,8 +174,9 @@ fn tantivy(catalog: &Catalog, queries: &[(String, Vec<u32>)], rounds: usize) -> 
         .writer_with_num_threads(1, 50_000_000)
         .expect("a RAM index opens a writer");
     for (i, t) in catalog.tools.iter().enumerate() {
-        if i == catalog.settings.search_tool {
-            continue; // ours leaves the search tool's document empty
+        // Ours returns only discoverable tools (the model has the inline ones already).
+        if t.visibility != Visibility::Discoverable {
+            continue;
         }
         let mut desc = t.description.clone();
         for extra in t.keywords.iter().chain(&t.examples) {

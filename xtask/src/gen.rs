@@ -11,8 +11,9 @@
 //! Over 600 lines: most of it is the generator's word tables and parameter shapes, read
 //! beside the templates that use them.
 //!
-//! The requests paraphrase sampled rows (a synonym of the verb, the object, the domain's
-//! name, sometimes the qualifier), in the `dev.jsonl` format `eval-search` reads.
+//! The requests paraphrase sampled discoverable rows (a synonym of the verb, the object,
+//! the domain's name, sometimes the qualifier), in the `dev.jsonl` format `eval-search`
+//! reads.
 //!
 //! Generated type names cannot collide: a type is named after its tool's variant and a
 //! parameter word, and the words that can start a parameter's type (see `TYPED_WORDS`)
@@ -23,6 +24,7 @@ use std::fmt::Write as _;
 use std::process::ExitCode;
 
 use cargo_catalog::{Flags, Usage};
+use catalog_core::Visibility;
 
 /// `gen-catalog --tools N --out FILE [--seed S] [--queries FILE] [--arguments typed|json]`.
 pub fn run(opts: &Flags) -> Result<ExitCode, Usage> {
@@ -573,7 +575,8 @@ pub fn catalog(tools: usize, seed: u64) -> Generated {
         tools <= MAX_TOOLS,
         "at most {MAX_TOOLS} rows can be generated"
     );
-    while rows.len() < tools - 2 {
+    let mut written = 0;
+    while written < tools - 2 {
         let di = rng.below(DOMAINS.len());
         let vi = rng.below(VERBS.len());
         let oi = rng.below(DOMAINS[di].objects.len());
@@ -609,8 +612,13 @@ pub fn catalog(tools: usize, seed: u64) -> Generated {
             name = format!("{base}{n}");
             n += 1;
         }
-        write_row(&mut toml, &mut rng, &name, domain, verb, object, qual);
-        rows.push((name, di, vi, oi, qi));
+        written += 1;
+        // Requests are for what a search returns: discoverable rows.
+        if write_row(&mut toml, &mut rng, &name, domain, verb, object, qual)
+            == Visibility::Discoverable
+        {
+            rows.push((name, di, vi, oi, qi));
+        }
     }
 
     let (queries, query_count) = requests(&rows, seed);
@@ -669,7 +677,7 @@ fn write_row(
     verb: &Verb,
     object: &str,
     qual: (&str, &str, &str),
-) {
+) -> Visibility {
     let qual_desc = qual.1;
     let article = if object.starts_with(['a', 'e', 'i', 'o', 'u']) {
         "an"
@@ -739,9 +747,9 @@ fn write_row(
         let _ = writeln!(toml, "examples = [{}]", quoted(&example));
     }
     let visibility = if rng.chance(3) {
-        "inline"
+        Visibility::Inline
     } else {
-        "discoverable"
+        Visibility::Discoverable
     };
     let (tier, access) = match verb.effect {
         Effect::Read if rng.chance(90) => ("silent", "read-only"),
@@ -752,7 +760,11 @@ fn write_row(
     };
     let _ = writeln!(
         toml,
-        "visibility = \"{visibility}\"\ntier = \"{tier}\"\naccess = \"{access}\""
+        "visibility = \"{}\"\ntier = \"{tier}\"\naccess = \"{access}\"",
+        match visibility {
+            Visibility::Inline => "inline",
+            Visibility::Discoverable => "discoverable",
+        }
     );
     if rng.chance(5) {
         toml.push_str("mcp = false\n");
@@ -776,6 +788,7 @@ fn write_row(
     for (n, body) in tables {
         let _ = write!(toml, "[tool.params.{n}]\n{body}");
     }
+    visibility
 }
 
 /// `issue` → `issues`, `registry` → `registries`, `match` → `matches`.
@@ -811,7 +824,14 @@ mod tests {
             });
             assert_eq!(compiled.tools.len(), tools);
             assert_eq!(g.queries.lines().count(), g.query_count);
-            assert_eq!(g.query_count, MAX_QUERIES.min(tools - 2));
+            let discoverable = compiled
+                .tools
+                .iter()
+                .filter(|t| t.visibility == Visibility::Discoverable)
+                .count();
+            assert_eq!(g.query_count, MAX_QUERIES.min(discoverable));
+            // Each request expects a discoverable tool, or this would say which does not.
+            catalog_compiler::search::requests(&compiled, &g.queries).unwrap();
         }
     }
 

@@ -17,6 +17,8 @@ impl Gen<'_> {
         let postings = Literal::byte_string(&idx.postings);
         let name_rank = idx.name_rank.iter().map(|&n| Literal::u32_unsuffixed(n));
         let nr = Literal::usize_unsuffixed(idx.name_rank.len());
+        let withheld = idx.withheld.iter().map(|&n| Literal::u32_unsuffixed(n));
+        let nw = Literal::usize_unsuffixed(idx.withheld.len());
         let language = language(core, idx.language);
         let tables = quote! {
             #[doc(hidden)]
@@ -24,6 +26,7 @@ impl Gen<'_> {
                 pub static SLOTS: &[u8] = #slots;
                 pub static POSTINGS: &[u8] = #postings;
                 pub static NAME_RANK: [u32; #nr] = [ #( #name_rank ),* ];
+                pub static WITHHELD: [u32; #nw] = [ #( #withheld ),* ];
             }
         };
         let value = quote! {
@@ -31,6 +34,7 @@ impl Gen<'_> {
                 slots: __search_index::SLOTS,
                 postings: __search_index::POSTINGS,
                 name_rank: &__search_index::NAME_RANK,
+                withheld: &__search_index::WITHHELD,
                 language: #language,
             }
         };

@@ -5,7 +5,8 @@ use catalog_core::search::Scratch;
 
 use super::*;
 
-/// What [`ranks`] stands for: each example searched in an index built without it.
+/// What [`ranks`] stands for: each example searched in an index built without it, its
+/// tool searched even if inline (would search find it if it were discoverable?).
 fn ranks_rebuilt(catalog: &Catalog) -> Vec<ToolReach> {
     let mut work = catalog.clone();
     let mut scratch = Scratch::default();
@@ -17,7 +18,9 @@ fn ranks_rebuilt(catalog: &Catalog) -> Vec<ToolReach> {
         let mut examples = Vec::new();
         for (i, text) in tool.examples.iter().enumerate() {
             let left_out = work.tools[t].examples.remove(i);
+            work.tools[t].visibility = Visibility::Discoverable;
             let index = crate::search::index(&work, Weights::DEFAULT);
+            work.tools[t].visibility = tool.visibility;
             work.tools[t].examples.insert(i, left_out);
             let hits = index.view().search(text, catalog.tools.len(), &mut scratch);
             let rank = hits.iter().position(|h| h.doc as usize == t).map(|p| p + 1);

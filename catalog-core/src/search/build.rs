@@ -23,6 +23,8 @@ pub struct Builder {
     pub(super) lengths: Vec<[f32; FIELDS]>,
     /// Where each term of the last document is in its list.
     places: Places,
+    /// The documents [`withhold`](Self::withhold) marked, ascending.
+    pub(super) withheld: Vec<u32>,
 }
 
 pub(super) const FIELDS: usize = 6;
@@ -45,6 +47,7 @@ impl Builder {
             docs: Vec::new(),
             lengths: Vec::new(),
             places: Places::default(),
+            withheld: Vec::new(),
         }
     }
 
@@ -55,6 +58,20 @@ impl Builder {
         self.lengths.push([0.0; FIELDS]);
         self.places.clear();
         u32::try_from(self.docs.len() - 1).unwrap_or(u32::MAX)
+    }
+
+    /// Marks the current document as one a search never returns: a catalog's inline
+    /// tools, which the model already has, so that the hits a search returns are all tools
+    /// it can discover. Its text still counts in every term's statistics, and
+    /// [`LeaveOut::rank`](super::LeaveOut::rank) still ranks it against the documents a
+    /// search returns (would search find this tool if it were discoverable?).
+    pub fn withhold(&mut self) {
+        if let Some(doc) = self.docs.len().checked_sub(1) {
+            let doc = u32::try_from(doc).unwrap_or(u32::MAX);
+            if self.withheld.last() != Some(&doc) {
+                self.withheld.push(doc);
+            }
+        }
     }
 
     /// Adds text to the current document.
@@ -218,6 +235,7 @@ impl Builder {
         }
         slot(&mut out, 0, written);
         out.name_rank = name_ranks(&self.names);
+        out.withheld = self.withheld;
         out
     }
 }

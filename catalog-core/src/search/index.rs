@@ -107,6 +107,10 @@ pub struct Index<'a> {
     pub postings: &'a [u8],
     /// Per document: its position when documents are sorted by name (breaks score ties).
     pub name_rank: &'a [u32],
+    /// The documents a search never returns, ascending (see [`Builder::withhold`]).
+    ///
+    /// [`Builder::withhold`]: super::Builder::withhold
+    pub withheld: &'a [u32],
     /// The language the terms were made in: a query is read in it too.
     pub language: Language,
 }
@@ -181,7 +185,8 @@ impl<'a> Index<'a> {
     }
 
     /// The `k` best documents for `query`, best first; equal scores in name order.
-    /// Documents that match no query term are never returned. Only the first
+    /// Documents that match no query term, and [`withheld`](Self::withheld) ones, are never
+    /// returned. Only the first
     /// [`MAX_QUERY_TERMS`] indexed terms of a request count, so a model that sends a
     /// novel as its query costs a bounded time.
     pub fn search(&self, query: &str, k: usize, scratch: &mut Scratch) -> Vec<Hit> {
@@ -207,6 +212,12 @@ impl<'a> Index<'a> {
         for &slot in &scratch.terms {
             for (doc, impact) in self.postings_of(slot) {
                 scores[doc as usize] += impact;
+            }
+        }
+        // A score of 0 is never among the best.
+        for &doc in self.withheld {
+            if let Some(s) = scores.get_mut(doc as usize) {
+                *s = 0.0;
             }
         }
         self.best(k, scratch)
@@ -321,6 +332,8 @@ pub struct OwnedIndex {
     pub postings: Vec<u8>,
     /// See [`Index::name_rank`].
     pub name_rank: Vec<u32>,
+    /// See [`Index::withheld`].
+    pub withheld: Vec<u32>,
     /// See [`Index::language`].
     pub language: Language,
 }
@@ -333,6 +346,7 @@ impl OwnedIndex {
             slots: &self.slots,
             postings: &self.postings,
             name_rank: &self.name_rank,
+            withheld: &self.withheld,
             language: self.language,
         }
     }
@@ -357,6 +371,38 @@ mod tests {
         b.document("a");
         b.add(Field::Description, "Opens a table.");
         b.build()
+    }
+
+    #[test]
+    fn a_withheld_document_is_never_returned() {
+        let docs = |withheld: Option<usize>| {
+            let mut b = Builder::new(Weights::DEFAULT, Language::English);
+            let texts = [
+                "export the table to a csv file",
+                "export a pdf",
+                "read the table",
+            ];
+            for (doc, text) in texts.into_iter().enumerate() {
+                b.document(text);
+                b.add(Field::Description, text);
+                if withheld == Some(doc) {
+                    b.withhold();
+                }
+            }
+            b.build()
+        };
+        let found = |index: &OwnedIndex, k| -> Vec<u32> {
+            let hits = index
+                .view()
+                .search("export table csv", k, &mut Scratch::default());
+            hits.iter().map(|h| h.doc).collect()
+        };
+        assert_eq!(found(&docs(None), 2), [0, 1]);
+        // The best match withheld: the next two fill the top 2, and no more are found.
+        let withheld = docs(Some(0));
+        assert_eq!(withheld.withheld, [0]);
+        assert_eq!(found(&withheld, 2), [1, 2]);
+        assert_eq!(found(&withheld, 5), [1, 2]);
     }
 
     #[test]

@@ -54,6 +54,8 @@ pub struct LeaveOut {
     /// any index built from a subset of these terms fills are a subset of these.
     table: Vec<u32>,
     name_rank: Vec<u32>,
+    /// Per document: whether the builder withheld it (see [`Builder::withhold`]).
+    withheld: Vec<bool>,
 }
 
 /// Reusable per-query memory for [`LeaveOut`].
@@ -156,8 +158,13 @@ impl LeaveOut {
                 next[j] += 1;
             }
         }
+        let mut withheld = alloc::vec![false; builder.docs.len()];
+        for &d in &builder.withheld {
+            withheld[d as usize] = true;
+        }
         LeaveOut {
             name_rank: name_ranks(&builder.names),
+            withheld,
             builder,
             sums,
             avg,
@@ -188,7 +195,8 @@ impl LeaveOut {
 
     /// Where `doc` ranks (1 = best) when `query` searches every document (`k` =
     /// [`len`](Self::len)) of the index that `doc`'s text replaced by the last document of
-    /// `replacement` would build; `None` when `doc` does not score. `replacement` must use
+    /// `replacement` would build, `doc` searched even if withheld (see
+    /// [`Builder::withhold`]); `None` when `doc` does not score. `replacement` must use
     /// the same weights and language.
     pub fn rank(
         &self,
@@ -208,7 +216,10 @@ impl LeaveOut {
         for &d in &scratch.touched {
             let s = scores[d as usize];
             nan |= s.is_nan();
-            above += usize::from(self.better(Hit { doc: d, score: s }, Hit { doc, score: me }));
+            above += usize::from(
+                !self.withheld[d as usize]
+                    && self.better(Hit { doc: d, score: s }, Hit { doc, score: me }),
+            );
         }
         let rank = if matches!(outcome, Scored::Rebuild) || nan {
             None
@@ -226,7 +237,8 @@ impl LeaveOut {
 
     /// What [`Index::search`](super::Index::search) of `query` returns for `k` =
     /// [`len`](Self::len) on the index that `doc`'s text replaced by the last document of
-    /// `replacement` would build: every scoring document, best first, ties in name order.
+    /// `replacement` would build, `doc` searched even if withheld: every scoring document,
+    /// best first, ties in name order.
     /// A query with a term whose slot in the hash table another term of the same
     /// fingerprint could share, or a replacement that changes the table's size or adds a
     /// term, is answered by building that index.
@@ -242,6 +254,7 @@ impl LeaveOut {
         let mut hits: Vec<Hit> = scratch
             .touched
             .iter()
+            .filter(|&&d| d == doc || !self.withheld[d as usize])
             .map(|&d| Hit {
                 doc: d,
                 score: scratch.scores[d as usize],
@@ -422,6 +435,7 @@ impl LeaveOut {
         let mut b = self.builder.clone();
         b.docs[t] = replacement.docs.last().cloned().unwrap_or_default();
         b.lengths[t] = replacement.lengths.last().copied().unwrap_or_default();
+        b.withheld.retain(|&d| d as usize != t);
         let index = b.build();
         index
             .view()

@@ -569,6 +569,7 @@ fn discovery() -> Discovery<'static, T, 1> {
             slots: &[0; 8],
             postings: &[],
             name_rank: &[0, 1, 2, 3, 4, 5],
+            withheld: &[],
             language: Language::English,
         },
     })
