@@ -32,8 +32,8 @@ pub fn document(b: &mut Builder, catalog: &Catalog, i: usize) {
     Texts::default().document(b, catalog, i);
 }
 
-/// The terms of each text read so far: rows repeat their parameters' descriptions, values
-/// and names, and each is read once.
+/// The terms of each parameter text read so far: rows repeat their parameters'
+/// descriptions, values and names, and each is read once.
 #[derive(Default)]
 struct Texts<'a>(FxHashMap<&'a str, Terms>);
 
@@ -48,12 +48,14 @@ impl<'a> Texts<'a> {
         if i == catalog.settings.search_tool {
             return;
         }
+        // A row's own text is read as it comes: kept, it would double the builder's memory.
+        let mut once = |field, text: &str| b.add(field, text);
+        head(&mut once, t);
+        examples(&mut once, t);
         let mut add = |field, text: &'a str| {
             let terms = self.0.entry(text).or_insert_with(|| b.terms(text));
             b.add_terms(field, terms);
         };
-        head(&mut add, t);
-        examples(&mut add, t);
         tail(&mut add, t);
     }
 }
