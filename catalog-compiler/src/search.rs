@@ -10,7 +10,7 @@ use serde_json::Value;
 use crate::model::{Catalog, Field, Kind, Tool, TypeSpec, Visibility};
 
 /// Builds the search index of a catalog. Document `i` is tool `i`; the search tool's
-/// document is empty, so a search never returns it.
+/// document is empty, and the inline tools' are withheld, so a search returns neither.
 #[must_use]
 pub fn index(catalog: &Catalog, weights: Weights) -> OwnedIndex {
     builder(catalog, weights).build()

@@ -186,9 +186,8 @@ impl<'a> Index<'a> {
 
     /// The `k` best documents for `query`, best first; equal scores in name order.
     /// Documents that match no query term, and [`withheld`](Self::withheld) ones, are never
-    /// returned. Only the first
-    /// [`MAX_QUERY_TERMS`] indexed terms of a request count, so a model that sends a
-    /// novel as its query costs a bounded time.
+    /// returned. Only the first [`MAX_QUERY_TERMS`] indexed terms of a request count, so a
+    /// model that sends a novel as its query costs a bounded time.
     pub fn search(&self, query: &str, k: usize, scratch: &mut Scratch) -> Vec<Hit> {
         if k == 0 {
             return Vec::new();
