@@ -50,13 +50,9 @@ fn search(catalog: &Catalog, index: &OwnedIndex, query: &str, k: usize) -> ExitC
         println!("no tool matches {query:?}");
     }
     for (rank, Hit { doc, score }) in hits.iter().enumerate() {
-        let tool = &catalog.tools[*doc as usize];
-        println!(
-            "{:>2}. {score:>7.3}  {}  ({:?})",
-            rank + 1,
-            tool.name,
-            tool.visibility
-        );
+        // Every hit is discoverable: the index withholds the inline tools.
+        let name = &catalog.tools[*doc as usize].name;
+        println!("{:>2}. {score:>7.3}  {name}", rank + 1);
     }
     ExitCode::SUCCESS
 }
