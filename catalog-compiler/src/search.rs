@@ -60,6 +60,15 @@ impl<'a> Texts<'a> {
     }
 }
 
+/// Calls `f` with each text of tool `i` that search reads, with its field, in the order
+/// [`document`] adds them: what a peer retriever is given to compare with.
+pub fn each_text<'a>(catalog: &'a Catalog, i: usize, mut f: impl FnMut(Source, &'a str)) {
+    let t = &catalog.tools[i];
+    head(&mut f, t);
+    examples(&mut f, t);
+    tail(&mut f, t);
+}
+
 /// Tool `i`'s document in `index` (built by [`builder`]) without each of its examples in
 /// turn, one builder each, in example order: the document's other fields are kept as
 /// they are, and its examples' field is summed again from the other examples, each read

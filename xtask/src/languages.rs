@@ -7,8 +7,10 @@
 //! median time per query.
 //!
 //! Each catalog is searched in the `language` its `[settings]` declare, as `catalog!` and
-//! `cargo catalog search` would search it.
+//! `cargo catalog search` would search it. A second table gives the same figures for the
+//! peer, bm25s over character bigrams (`peer.rs`), when it can run.
 
+use std::ops::Range;
 use std::path::Path;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -18,6 +20,8 @@ use catalog_compiler::Catalog;
 use catalog_compiler::lint::Options;
 use catalog_compiler::search::{Request, percentile};
 use catalog_core::search::{OwnedIndex, Scratch, Weights};
+
+mod peer;
 
 /// Requests `<lang>-01` to `<lang>-20` choose parameters, `-21` to `-44` report, and any
 /// from `-45` on, added later, choose parameters too.
@@ -41,6 +45,8 @@ pub(crate) fn run(flags: &Flags) -> Result<ExitCode, Usage> {
         t = REPORT_END + 1,
     );
     println!("|---|---|---|---|---|---|---|---|---|---|");
+    let mut peer_rows = Vec::new();
+    let mut peer_skipped = None;
     for dir in dirs {
         let read = |file: &str| {
             std::fs::read_to_string(root.join(&dir).join(file))
@@ -57,24 +63,34 @@ pub(crate) fn run(flags: &Flags) -> Result<ExitCode, Usage> {
         let requests = catalog_compiler::search::requests(&catalog, &read("requests.jsonl")?)
             .map_err(|e| Usage(format!("{dir}/requests.jsonl:{e}")))?;
         let index = catalog_compiler::search::index(&catalog, Weights::DEFAULT);
-        let (first, rest) = requests.split_at(TUNING.min(requests.len()));
-        let (report, added) = rest.split_at((REPORT_END - TUNING).min(rest.len()));
-        let tuning: Vec<Request> = first.iter().chain(added).cloned().collect();
-        let added = if added.is_empty() {
-            "–".to_string()
-        } else {
-            format!("{:.3}", score(&index, added, k).0)
-        };
-        let (report_recall, report_mrr) = score(&index, report, k);
+        let parts = Parts::of(&requests);
+        let hits = ours(&index, &requests, k);
         let (found, total) = examples_found(&catalog, &source, k);
+        let median = median_us(&index, &requests, k);
+        let (tuning, report) = parts.figures(&requests, &hits);
         println!(
-            "| `{dir}` | {} | {} | {:.3} | {added} | {:.3} | {found} of {total} | **{report_recall:.3}** | {report_mrr:.3} | {:.1} |",
+            "| `{dir}` | {} | {} | {tuning} | {found} of {total} | {report} | {median:.1} |",
             catalog.tools.len(),
             requests.len(),
-            score(&index, first, k).0,
-            score(&index, &tuning, k).1,
-            median_us(&index, &requests, k),
         );
+        if peer_skipped.is_none() {
+            match peer::run(&catalog, &requests, k) {
+                Ok(p) => {
+                    let (tuning, report) = parts.figures(&requests, &p.hits);
+                    peer_rows.push(format!(
+                        "| `{dir}` | {tuning} | {report} | {:.1} | {:.0}× |",
+                        p.median_us,
+                        p.median_us / median,
+                    ));
+                }
+                Err(why) => peer_skipped = Some(why),
+            }
+        }
+    }
+    if let Some(why) = peer_skipped {
+        println!("\npeer skipped: {why}");
+    } else {
+        print_peer(&peer_rows, k);
     }
     if cfg!(debug_assertions) {
         println!(
@@ -84,29 +100,89 @@ pub(crate) fn run(flags: &Flags) -> Result<ExitCode, Usage> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// Mean recall@k and MRR@k over `requests`.
-#[allow(clippy::cast_precision_loss)] // counts
-fn score(index: &OwnedIndex, requests: &[Request], k: usize) -> (f64, f64) {
-    if requests.is_empty() {
-        return (0.0, 0.0);
+fn print_peer(rows: &[String], k: usize) {
+    println!("\n{}, on the same requests:\n", peer::NAME);
+    println!(
+        "| set | recall@{k}, 01–{TUNING} | recall@{k}, {t}– | MRR@{k}, tuning | recall@{k}, {r}–{REPORT_END} (report) | MRR@{k}, {r}–{REPORT_END} | median µs/query | median, peer / this crate |",
+        r = TUNING + 1,
+        t = REPORT_END + 1,
+    );
+    println!("|---|---|---|---|---|---|---|---|");
+    for row in rows {
+        println!("{row}");
     }
+}
+
+/// Where each part of a set's requests lies in it.
+struct Parts {
+    first: Range<usize>,
+    report: Range<usize>,
+    added: Range<usize>,
+}
+
+impl Parts {
+    fn of(requests: &[Request]) -> Parts {
+        let n = requests.len();
+        Parts {
+            first: 0..TUNING.min(n),
+            report: TUNING.min(n)..REPORT_END.min(n),
+            added: REPORT_END.min(n)..n,
+        }
+    }
+
+    /// The table's columns: recall on the first part, on the added part (`–` when there
+    /// is none), MRR on both; then recall and MRR on the report part.
+    fn figures(&self, requests: &[Request], hits: &[Vec<u32>]) -> (String, String) {
+        let score = |at: &mut dyn Iterator<Item = usize>| score(requests, hits, at);
+        let added = if self.added.is_empty() {
+            "–".to_string()
+        } else {
+            format!("{:.3}", score(&mut self.added.clone()).0)
+        };
+        let (report_recall, report_mrr) = score(&mut self.report.clone());
+        let tuning = format!(
+            "{:.3} | {added} | {:.3}",
+            score(&mut self.first.clone()).0,
+            score(&mut self.first.clone().chain(self.added.clone())).1,
+        );
+        (tuning, format!("**{report_recall:.3}** | {report_mrr:.3}"))
+    }
+}
+
+/// This crate's top `k` for each request.
+fn ours(index: &OwnedIndex, requests: &[Request], k: usize) -> Vec<Vec<u32>> {
     let mut scratch = Scratch::default();
-    let (mut recall, mut mrr) = (0.0, 0.0);
-    for r in requests {
-        let top: Vec<u32> = index
-            .view()
-            .search(&r.query, k, &mut scratch)
-            .iter()
-            .map(|h| h.doc)
-            .collect();
+    requests
+        .iter()
+        .map(|r| {
+            let hits = index.view().search(&r.query, k, &mut scratch);
+            hits.iter().map(|h| h.doc).collect()
+        })
+        .collect()
+}
+
+/// Mean recall and MRR of `hits` (best first, each at most k long) over the requests
+/// `at`.
+#[allow(clippy::cast_precision_loss)] // counts
+fn score(
+    requests: &[Request],
+    hits: &[Vec<u32>],
+    at: &mut dyn Iterator<Item = usize>,
+) -> (f64, f64) {
+    let (mut n, mut recall, mut mrr) = (0usize, 0.0, 0.0);
+    for i in at {
+        let (r, top) = (&requests[i], &hits[i]);
+        n += 1;
         let found = r.expected.iter().filter(|e| top.contains(e)).count();
         recall += found as f64 / r.expected.len().max(1) as f64;
         if let Some(rank) = top.iter().position(|d| r.expected.contains(d)) {
             mrr += 1.0 / (rank + 1) as f64;
         }
     }
-    let n = requests.len() as f64;
-    (recall / n, mrr / n)
+    if n == 0 {
+        return (0.0, 0.0);
+    }
+    (recall / n as f64, mrr / n as f64)
 }
 
 /// How many of the catalog's examples find their own tool in the top `k` when each is
@@ -137,4 +213,47 @@ fn median_us(index: &OwnedIndex, requests: &[Request], k: usize) -> f64 {
     }
     times.sort_by(f64::total_cmp);
     percentile(&times, 500)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn request(expected: &[u32]) -> Request {
+        Request {
+            id: String::new(),
+            query: String::new(),
+            expected: expected.to_vec(),
+        }
+    }
+
+    #[test]
+    fn recall_counts_each_expected_tool_and_mrr_the_first_found() {
+        let requests = [request(&[1]), request(&[2, 3]), request(&[4])];
+        let hits = [vec![1, 9], vec![9, 3], vec![]];
+        let (recall, mrr) = score(&requests, &hits, &mut (0..3));
+        assert!((recall - 1.5 / 3.0).abs() < 1e-12, "{recall}");
+        assert!((mrr - 1.5 / 3.0).abs() < 1e-12, "{mrr}");
+        assert_eq!(score(&requests, &hits, &mut (2..3)), (0.0, 0.0));
+    }
+
+    #[test]
+    fn the_parts_are_01_to_20_21_to_44_and_45_on() {
+        let requests: Vec<Request> = (0..50).map(|i| request(&[i])).collect();
+        // Each request's own tool found at rank 1 in the report part only.
+        let hits: Vec<Vec<u32>> = (0..50)
+            .map(|i| {
+                if (20..44).contains(&i) {
+                    vec![i]
+                } else {
+                    vec![]
+                }
+            })
+            .collect();
+        let (tuning, report) = Parts::of(&requests).figures(&requests, &hits);
+        assert_eq!(tuning, "0.000 | 0.000 | 0.000");
+        assert_eq!(report, "**1.000** | 1.000");
+        let (tuning, _) = Parts::of(&requests[..30]).figures(&requests[..30], &hits);
+        assert_eq!(tuning, "0.000 | – | 0.000");
+    }
 }

@@ -62,7 +62,8 @@ commands:
       French, ...): recall@k and MRR@k on the requests for choosing parameters (01-20,
       and 45 on where a set has them) and on those for reporting (21-44), the catalog's
       examples found with each left out, and the median time per query, as a table (use
-      --release)
+      --release); then the same for bm25s over character bigrams, when BM25S_PYTHON
+      (default python3) can import bm25s and PyStemmer
 
 --catalog defaults to catalog.toml in the workspace root. The catalog commands are also
 `cargo catalog <command>` (`cargo install --path cargo-catalog`), where `check-catalog`
