@@ -94,6 +94,16 @@ impl fmt::Display for Unavailable {
 
 impl core::error::Error for Unavailable {}
 
+/// A conversation's discovery state as [`Discovery::save`] keeps it, for
+/// [`Discovery::restore`]: plain names and a count, so it survives a rebuilt catalog.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct Saved {
+    /// The discovered tools' names, in catalog order.
+    pub discovered: Vec<String>,
+    /// Searches left in the turn.
+    pub searches_left: usize,
+}
+
 /// One search hit as the model reads it.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Found<T> {
@@ -194,6 +204,57 @@ impl<'a, T: ToolId, const W: usize> Discovery<'a, T, W> {
     #[must_use]
     pub fn discovered(&self) -> ToolSet<T, W> {
         self.discovered
+    }
+
+    /// The tools this conversation may ever make active: every tool, or the set of
+    /// [`Discovery::restricted_to`].
+    #[must_use]
+    pub fn allowed(&self) -> ToolSet<T, W> {
+        self.allowed
+    }
+
+    /// Adds a tool that a search outside this state found (Anthropic's server-side tool
+    /// search) to the active set, as [`Discovery::search`] adds its hits: only a
+    /// discoverable tool the conversation allows. Whether it was added.
+    pub fn load(&mut self, tool: T) -> bool {
+        let joins = self.allowed.contains(tool) && self.info.discoverable.contains(tool);
+        if joins {
+            self.discovered.insert(tool);
+        }
+        joins
+    }
+
+    /// What to keep of this state between two requests of a web backend: the discovered
+    /// tools by name and the turn's searches left.
+    #[must_use]
+    pub fn save(&self) -> Saved {
+        Saved {
+            discovered: self
+                .discovered
+                .iter()
+                .map(T::name)
+                .map(String::from)
+                .collect(),
+            searches_left: self.searches_left(),
+        }
+    }
+
+    /// This state with what [`Discovery::save`] kept put back: the names that are still
+    /// discoverable tools of the catalog join the active set (within
+    /// [`Discovery::restricted_to`], when set first); the others (a tool renamed, removed
+    /// or made inline since) are left out and returned, never a panic.
+    #[must_use]
+    pub fn restore(mut self, saved: &Saved) -> (Self, Vec<String>) {
+        let mut dropped = Vec::new();
+        for name in &saved.discovered {
+            match T::from_name(name) {
+                Some(tool) if self.load(tool) => {}
+                _ => dropped.push(name.clone()),
+            }
+        }
+        let cap = self.info.settings.searches_per_turn;
+        self.searches = cap.saturating_sub(saved.searches_left.min(cap));
+        (self, dropped)
     }
 
     /// Searches left in this turn.

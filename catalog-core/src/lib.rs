@@ -10,12 +10,14 @@
 extern crate alloc;
 
 mod access;
+pub mod agent;
 mod args;
 mod call;
 mod catalog;
 mod discovery;
 #[doc(hidden)]
 pub mod packed;
+pub mod provider;
 pub mod render;
 pub mod search;
 mod set;
@@ -28,7 +30,7 @@ pub use access::{Access, Caller, Reach, reach};
 pub use args::{ArgError, FromJson};
 pub use call::{CallError, Dispatch};
 pub use catalog::{Catalog, Sets};
-pub use discovery::{Discovery, Found, Info, Retention, SearchOutcome, Unavailable};
+pub use discovery::{Discovery, Found, Info, Retention, Saved, SearchOutcome, Unavailable};
 /// JSON values as handlers return them and as free-form arguments arrive.
 pub use serde_json::{Map, Value};
 pub use set::{Iter, ToolId, ToolSet};

@@ -20,6 +20,14 @@ pub trait ToolId: Copy + 'static {
     fn from_name(name: &str) -> Option<Self>;
     /// Everything its row declares.
     fn spec(self) -> &'static crate::ToolSpec;
+    /// The tool with this [wire name](crate::ToolSpec::wire_name), as providers that
+    /// restrict names send calls back. The generated `Tool` searches a sorted table; this
+    /// default reads every row.
+    fn from_wire_name(name: &str) -> Option<Self> {
+        (0..Self::COUNT)
+            .filter_map(Self::from_index)
+            .find(|tool| tool.spec().wire_name == name)
+    }
 }
 
 #[derive(Clone, Copy)]

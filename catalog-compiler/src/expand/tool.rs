@@ -140,6 +140,9 @@ fn tool_enum(core: &syn::Path, rows: &[Row], spec_body: &TokenStream) -> TokenSt
             fn spec(self) -> &'static #core::ToolSpec {
                 Tool::spec(self)
             }
+            fn from_wire_name(name: &str) -> ::core::option::Option<Tool> {
+                Tool::from_wire_name(name)
+            }
         }
 
         // Written out, not derived: a derived `Debug` is a `match` with an arm a tool, whose

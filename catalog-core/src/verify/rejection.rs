@@ -119,6 +119,26 @@ impl Rejection {
         Rejection::arguments(tool.name(), issues, total)
     }
 
+    /// A call whose arguments are not JSON (a provider sent them as a string that does not
+    /// parse, or a stream cut them short), with the parser's words: the model sends the
+    /// call again. `tool` is the catalog's name when `name` resolves to a tool.
+    #[must_use]
+    pub fn unreadable_arguments(tool: Option<&'static str>, name: &str, error: &str) -> Rejection {
+        let name = tool.unwrap_or(name);
+        Rejection {
+            class: ErrorClass::SchemaResolution,
+            tool,
+            message: format!(
+                "The arguments of `{name}` are not valid JSON: {error}. Send them again as one JSON object that fits the tool's input schema."
+            ),
+            issues: alloc::vec![Issue {
+                path: String::new(),
+                class: ErrorClass::SchemaResolution,
+                message: String::from(error),
+            }],
+        }
+    }
+
     /// The report of a handler that failed on a valid call.
     #[must_use]
     pub fn runtime<T: ToolId>(tool: T, message: impl fmt::Display) -> Rejection {
