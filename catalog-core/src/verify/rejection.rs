@@ -77,6 +77,9 @@ pub struct Rejection {
     pub issues: Vec<Issue>,
 }
 
+/// How every refusal by the user or the policy begins, the tool's name following.
+const REFUSED: &str = "The user or the application's policy refused to run `";
+
 impl Rejection {
     /// JSON-RPC "Invalid params": the code MCP gives an unknown tool and invalid arguments.
     pub const INVALID_PARAMS: i32 = -32602;
@@ -104,11 +107,32 @@ impl Rejection {
         Rejection {
             class: ErrorClass::PermissionDenied,
             tool: Some(name),
-            message: format!(
-                "The user or the application's policy refused to run `{name}`. Do not call it again for this request; {way_out}."
-            ),
+            message: format!("{REFUSED}{name}`. Do not call it again for this request; {way_out}."),
             issues: Vec::new(),
         }
+    }
+
+    /// Whether this is a gated call the user or the application's policy refused
+    /// ([`Rejection::denied`], [`Rejection::denied_in_chat`]), as against the other
+    /// [`ErrorClass::PermissionDenied`] rejections, which keep a tool from its caller (an
+    /// MCP level too low). No field tells the two apart, so the message's opening does,
+    /// read here beside the one function that writes it.
+    #[must_use]
+    pub fn is_denial(&self) -> bool {
+        self.class == ErrorClass::PermissionDenied && self.message.starts_with(REFUSED)
+    }
+
+    /// Whether this rejects the arguments of a tool the caller reaches: each issue with
+    /// them listed ([`Rejection::invalid_arguments`], and the verifier's own), as against
+    /// a [`ErrorClass::SchemaResolution`] rejection of the tool itself (no such tool for
+    /// this caller), which names no issue.
+    #[must_use]
+    pub fn is_invalid_arguments(&self) -> bool {
+        matches!(
+            self.class,
+            ErrorClass::SchemaResolution | ErrorClass::ConstraintViolation
+        ) && self.tool.is_some()
+            && !self.issues.is_empty()
     }
 
     /// Arguments of `tool` that do not fit its input shape, as [`check_value`](super::check_value)
@@ -169,12 +193,15 @@ impl Rejection {
     /// rejection belongs in a tool result with `isError: true` (its text being
     /// [`Rejection::to_json`]).
     ///
-    /// The verifier's own refusals (an unknown or excluded tool, a level too low, invalid
-    /// arguments, a refused permission) are protocol errors, [`Rejection::INVALID_PARAMS`],
-    /// as the 2025-06-18 MCP revision lists them. A failed handler or a result that breaks
-    /// its declared output ([`ErrorClass::RuntimeError`]) is a tool execution error: `None`.
-    /// A server that follows the later advice to report argument errors as tool results, so
-    /// the model can correct itself, sends `to_json()` as the result for those too.
+    /// This is the mapping of the MCP revisions up to 2025-06-18: the verifier's own
+    /// refusals (an unknown or excluded tool, a level too low, invalid arguments, a
+    /// refused permission) are protocol errors, [`Rejection::INVALID_PARAMS`]. A failed
+    /// handler or a result that breaks its declared output ([`ErrorClass::RuntimeError`])
+    /// is a tool execution error: `None`. From 2025-11-25 on (SEP-1303) invalid arguments
+    /// are tool execution errors too, so the model can correct itself, and so, as a
+    /// business-logic outcome, is a gated call the user or the policy refused; a server
+    /// tells those apart with [`Rejection::is_invalid_arguments`] and
+    /// [`Rejection::is_denial`] (`catalog_mcp::calls::refuse` holds that rule).
     #[must_use]
     pub const fn mcp_code(&self) -> Option<i32> {
         match self.class {
