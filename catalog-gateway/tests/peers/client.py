@@ -2,8 +2,11 @@
 
 `client.py PLAN COMMAND [ARGS...]` runs a plan of steps, given as JSON, against a gateway
 it starts over stdio; `client.py PLAN --http URL TOKEN` against one serving streamable
-HTTP. It prints one JSON list: what each step saw. Steps:
+HTTP. `--revision REV` right after PLAN opens the session at protocol revision REV (by
+default the SDK's newest `initialize` revision). It prints one JSON list: what each step
+saw. Steps:
 
+- `{"revision": true}`: the protocol revision the session opened with;
 - `{"list": true}`: the names `tools/list` answers;
 - `{"call": NAME, "arguments": {...}}`: the result (`isError`, text, structured content)
   or the JSON-RPC error (`code`, `message`);
@@ -15,8 +18,10 @@ import json
 import sys
 
 import httpx2
+import mcp.types as types
 from mcp import ClientSession, MCPError, StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
+from mcp_types.version import LATEST_HANDSHAKE_VERSION
 
 LIST_CHANGED = "notifications/tools/list_changed"
 
@@ -24,20 +29,23 @@ LIST_CHANGED = "notifications/tools/list_changed"
 async def main() -> None:
     plan = json.loads(sys.argv[1])
     command = sys.argv[2:]
+    revision = LATEST_HANDSHAKE_VERSION
+    if command[0] == "--revision":
+        revision, command = command[1], command[2:]
     if command[0] == "--http":
         headers = {"Authorization": f"Bearer {command[2]}"}
         timeout = httpx2.Timeout(30.0, read=60.0)
         async with httpx2.AsyncClient(headers=headers, timeout=timeout) as http:
             async with streamable_http_client(command[1], http_client=http) as (read, write):
-                seen = await run(plan, read, write)
+                seen = await run(plan, revision, read, write)
     else:
         server = StdioServerParameters(command=command[0], args=command[1:])
         async with stdio_client(server) as (read, write):
-            seen = await run(plan, read, write)
+            seen = await run(plan, revision, read, write)
     print(json.dumps(seen))
 
 
-async def run(plan: list, read, write) -> list:
+async def run(plan: list, revision: str, read, write) -> list:
     changed = asyncio.Event()
 
     async def on_message(message) -> None:
@@ -47,9 +55,14 @@ async def run(plan: list, read, write) -> list:
 
     seen = []
     async with ClientSession(read, write, message_handler=on_message) as session:
-        await session.initialize()
+        if revision == LATEST_HANDSHAKE_VERSION:
+            await session.initialize()
+        else:
+            await initialize_at(session, revision)
         for step in plan:
-            if "list" in step:
+            if "revision" in step:
+                seen.append({"revision": session.protocol_version})
+            elif "list" in step:
                 tools = await session.list_tools()
                 seen.append({"tools": [t.name for t in tools.tools]})
             elif "call" in step:
@@ -62,6 +75,19 @@ async def run(plan: list, read, write) -> list:
                     seen.append({"list_changed": False})
                 changed.clear()
     return seen
+
+
+async def initialize_at(session: ClientSession, revision: str) -> None:
+    """`initialize` asking for an older revision, which `session.initialize()` cannot: the
+    same handshake through the session's public requests, then the result adopted."""
+    params = types.InitializeRequestParams(
+        protocol_version=revision,
+        capabilities=types.ClientCapabilities(),
+        client_info=types.Implementation(name="catalog-gateway-tests", version="0"),
+    )
+    result = await session.send_request(types.InitializeRequest(params=params), types.InitializeResult)
+    session.adopt(result)
+    await session.send_notification(types.InitializedNotification())
 
 
 async def call(session: ClientSession, name: str, arguments: dict) -> dict:

@@ -1,7 +1,7 @@
 """One client at one access level: initialize, list the tools, probe each tool named, then
 make the calls it is given. Prints what it saw as JSON.
 
-usage: conformance.py --probe NAMES_JSON [--calls STEPS_JSON] [--modern]
+usage: conformance.py --probe NAMES_JSON [--calls STEPS_JSON] [--modern | --revision REV]
                       (--stdio BIN ARGS... | --http URL --token T)
 
 NAMES_JSON: the tools to probe, e.g. every tool of the catalog, listed or not.

@@ -13,8 +13,10 @@ import sys
 from typing import Any
 
 import httpx2
+import mcp.types as types
 from mcp import ClientSession, MCPError, StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
+from mcp_types.version import LATEST_HANDSHAKE_VERSION
 
 
 def add_connection_args(parser: argparse.ArgumentParser) -> None:
@@ -24,14 +26,34 @@ def add_connection_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--modern", action="store_true", help="open with server/discover (2026-07-28) instead of initialize"
     )
+    parser.add_argument(
+        "--revision",
+        default=LATEST_HANDSHAKE_VERSION,
+        help="the protocol revision `initialize` asks for (default: the SDK's newest, %(default)s)",
+    )
     parser.add_argument("--stdio", nargs=argparse.REMAINDER, help="the server command and its arguments")
 
 
 async def open_session(args: argparse.Namespace, session: ClientSession) -> None:
     if getattr(args, "modern", False):
         await session.discover()
-    else:
+    elif args.revision == LATEST_HANDSHAKE_VERSION:
         await session.initialize()
+    else:
+        await initialize_at(session, args.revision)
+
+
+async def initialize_at(session: ClientSession, revision: str) -> None:
+    """`initialize` asking for an older revision, which `session.initialize()` cannot: the
+    same handshake through the session's public requests, then the result adopted."""
+    params = types.InitializeRequestParams(
+        protocol_version=revision,
+        capabilities=types.ClientCapabilities(),
+        client_info=types.Implementation(name="catalog-tests", version="0"),
+    )
+    result = await session.send_request(types.InitializeRequest(params=params), types.InitializeResult)
+    session.adopt(result)
+    await session.send_notification(types.InitializedNotification())
 
 
 @contextlib.asynccontextmanager
