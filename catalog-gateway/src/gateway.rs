@@ -15,7 +15,7 @@ use catalog_core::{
 use catalog_mcp::calls::refuse;
 use catalog_mcp::{Answer, Asker, GatedPolicy};
 use rmcp::ErrorData;
-use rmcp::model::{self, CallToolResult, ContentBlock};
+use rmcp::model::{self, CallToolResult, ContentBlock, ProtocolVersion};
 use rmcp::service::{Peer, RoleServer};
 use serde_json::Map;
 use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
@@ -191,9 +191,11 @@ impl Gateway {
         tools
     }
 
-    /// Answers one `tools/call` from a client at `level`. `discovery` is the session's
-    /// state with [`Discoverable::Search`] and the session to tell when a search adds to
-    /// its list; `asker` puts the question about a gated call when the policy is to ask.
+    /// Answers one `tools/call` from a client at `level` that speaks protocol `revision`
+    /// (which decides, in `catalog_mcp::calls::refuse`, how a refusal travels).
+    /// `discovery` is the session's state with [`Discoverable::Search`] and the session
+    /// to tell when a search adds to its list; `asker` puts the question about a gated
+    /// call when the policy is to ask.
     ///
     /// In order: a search is answered here; a withheld row is refused, naming what
     /// changed; a discoverable row not yet found is refused, naming the search tool; then
@@ -201,10 +203,11 @@ impl Gateway {
     /// is the call forwarded to its upstream.
     ///
     /// # Errors
-    /// A refusal as a JSON-RPC error, as `catalog_mcp::calls::refuse` carries it.
+    /// A refusal that `catalog_mcp::calls::refuse` makes a JSON-RPC error on `revision`.
     pub async fn call(
         &self,
         level: Access,
+        revision: &ProtocolVersion,
         name: &str,
         arguments: Value,
         asker: &impl Asker<Row>,
@@ -214,28 +217,31 @@ impl Gateway {
             .filter(|row| row.spec().reach(Caller::Mcp(level), false) == Reach::Allowed);
         if let Some((discovery, session)) = discovery {
             if name == self.info.search_tool.name() {
-                return self.search(level, arguments, discovery, session);
+                return self.search(level, revision, arguments, discovery, session);
             }
             if let Some(row) = reachable {
                 let active = lock(discovery).active();
                 if !active.contains(row) && self.withheld(row).is_none() {
-                    return refuse(&undiscovered(row, self.info.search_tool));
+                    return refuse(&undiscovered(row, self.info.search_tool), revision);
                 }
             }
         }
         if let Some(row) = reachable
             && let Some(standing) = self.withheld(row)
         {
-            return refuse(&withheld(row, &standing));
+            return refuse(&withheld(row, &standing), revision);
         }
         if reachable.is_some_and(|row| self.loaded.tool(row).upstream.is_none()) {
             // The ask tool, or a row of the application's own: nothing to forward it to.
-            return refuse(&Rejection {
-                class: ErrorClass::SchemaResolution,
-                tool: None,
-                message: format!("Unknown tool: {name}"),
-                issues: Vec::new(),
-            });
+            return refuse(
+                &Rejection {
+                    class: ErrorClass::SchemaResolution,
+                    tool: None,
+                    message: format!("Unknown tool: {name}"),
+                    issues: Vec::new(),
+                },
+                revision,
+            );
         }
         let shown = (self.gated == GatedPolicy::Ask).then(|| arguments.clone());
         let mut policy = self.gated;
@@ -245,10 +251,12 @@ impl Gateway {
                 let row = pending.tool();
                 match asker.ask(row, &shown.unwrap_or(Value::Null)).await {
                     Answer::Approved => pending.approve(),
-                    Answer::Refused | Answer::Unasked => return refuse(&Rejection::denied(row)),
+                    Answer::Refused | Answer::Unasked => {
+                        return refuse(&Rejection::denied(row), revision);
+                    }
                 }
             }
-            Err(rejection) => return refuse(&rejection),
+            Err(rejection) => return refuse(&rejection, revision),
         };
         let row = call.tool();
         let ran = match call.dispatch(self).await {
@@ -265,7 +273,7 @@ impl Gateway {
                 .map_err(|e| format!("the upstream's result is not a tool result: {e}"))
         }) {
             Ok(result) => result,
-            Err(e) => return refuse(&Rejection::runtime(row, e)),
+            Err(e) => return refuse(&Rejection::runtime(row, e), revision),
         };
         // A result the upstream marks as an error is the tool's own answer; a success
         // must fit the output the catalog reviewed.
@@ -273,7 +281,7 @@ impl Gateway {
             && let Some(structured) = &result.structured_content
             && let Err(rejection) = check_output(row, structured)
         {
-            return refuse(&rejection);
+            return refuse(&rejection, revision);
         }
         Ok(result)
     }
@@ -283,6 +291,7 @@ impl Gateway {
     fn search(
         &self,
         level: Access,
+        revision: &ProtocolVersion,
         arguments: Value,
         discovery: &Mutex<Discovery<'static, Row, WORDS>>,
         session: &Peer<RoleServer>,
@@ -295,7 +304,7 @@ impl Gateway {
         };
         let issues = catalog_core::check_value(&search.spec().input, &arguments);
         if !issues.is_empty() {
-            return refuse(&Rejection::invalid_arguments(search, issues));
+            return refuse(&Rejection::invalid_arguments(search, issues), revision);
         }
         let query = arguments
             .as_object()

@@ -5,6 +5,7 @@ use std::sync::{Arc, Mutex};
 use catalog_core::{Discovery, Value};
 use catalog_mcp::Level;
 use catalog_mcp::elicit::PeerAsker;
+use catalog_mcp::handler::revision;
 use rmcp::model::{
     CacheScope, CallToolRequestParams, CallToolResponse, Implementation, ListToolsResult,
     PaginatedRequestParams, ServerCapabilities, ServerConfig,
@@ -93,6 +94,7 @@ impl ServerHandler for Session {
             .gateway
             .call(
                 level,
+                &revision(&context),
                 &request.name,
                 arguments,
                 &PeerAsker::new(&context),

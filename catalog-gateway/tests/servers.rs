@@ -127,13 +127,26 @@ fn import(catalog: &Path, name: &str, server: &[&str], extra: &[&str]) -> (i32, 
     catalog_command(&args)
 }
 
-/// Runs the client's plan against a gateway on stdio; what each step saw, and the
-/// gateway's log.
+/// Runs the client's plan against a gateway on stdio, on the SDK's newest `initialize`
+/// revision (2025-11-25); what each step saw, and the gateway's log.
 fn session(peers: &Peers, plan: &Value, gateway_args: &[&str]) -> (Vec<Value>, String) {
+    session_on(peers, None, plan, gateway_args)
+}
+
+/// [`session`] with a client that opens at protocol `revision`.
+fn session_on(
+    peers: &Peers,
+    revision: Option<&str>,
+    plan: &Value,
+    gateway_args: &[&str],
+) -> (Vec<Value>, String) {
     let client = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/peers/client.py");
-    let out = run(Command::new(&peers.python)
-        .arg(client)
-        .arg(plan.to_string())
+    let mut command = Command::new(&peers.python);
+    command.arg(client).arg(plan.to_string());
+    if let Some(revision) = revision {
+        command.args(["--revision", revision]);
+    }
+    let out = run(command
         .arg(env!("CARGO_BIN_EXE_catalog-gateway"))
         .args(gateway_args));
     let stderr = text(&out.stderr);
@@ -163,10 +176,23 @@ fn names(listed: &Value) -> Vec<&str> {
     names
 }
 
-/// A refusal: the JSON-RPC error's message, checked to be one.
+/// A refusal as a JSON-RPC error: its message, checked to be one. An unknown tool, a
+/// level too low, a withheld or undiscovered tool on every revision; invalid arguments
+/// and refused gated calls before 2025-11-25.
 fn refusal(seen: &Value) -> &str {
     assert_eq!(seen["code"], -32602, "expected a refusal, got {seen}");
     seen["message"].as_str().unwrap()
+}
+
+/// A refusal as a tool result with `isError: true`, whose text is the rejection's JSON
+/// (invalid arguments and refused gated calls from 2025-11-25 on): that text.
+fn tool_error(seen: &Value) -> &str {
+    assert_eq!(seen["isError"], true, "expected a tool error, got {seen}");
+    let text = seen["text"].as_str().unwrap_or_default();
+    let rejection: Value = serde_json::from_str(text)
+        .unwrap_or_else(|e| panic!("the tool error is not a rejection's JSON ({e}): {seen}"));
+    assert!(rejection["error"].is_string(), "{rejection}");
+    text
 }
 
 fn forwarded(log: &str) -> usize {
@@ -238,7 +264,8 @@ fn two_real_servers_become_one_governed_endpoint() {
 /// level: what each lists, runs and refuses, and what reaches the servers.
 fn served_at_each_level(peers: &Peers, catalog_arg: &str, files: &Path) {
     // Read-only: the time tools answer; a write is refused by level and a bad call by
-    // schema, and neither reaches its server.
+    // schema (as a tool result the model reads, on 2025-11-25), and neither reaches its
+    // server.
     let target = files.join("written.txt");
     let write = json!({"path": target, "content": "from the gateway"});
     let plan = json!([
@@ -270,7 +297,11 @@ fn served_at_each_level(peers: &Peers, catalog_arg: &str, files: &Path) {
         "{}",
         seen[2]
     );
-    assert!(refusal(&seen[3]).contains("source_timezone"), "{}", seen[3]);
+    assert!(
+        tool_error(&seen[3]).contains("source_timezone"),
+        "{}",
+        seen[3]
+    );
     assert_eq!(forwarded(&log), 1, "{log}");
     assert!(!target.exists());
 
@@ -292,7 +323,7 @@ fn served_at_each_level(peers: &Peers, catalog_arg: &str, files: &Path) {
             "allow",
         ],
     );
-    assert!(refusal(&seen[0]).contains("content"), "{}", seen[0]);
+    assert!(tool_error(&seen[0]).contains("content"), "{}", seen[0]);
     assert_eq!(seen[1]["isError"], false, "{}", seen[1]);
     assert_eq!(forwarded(&log), 1, "{log}");
     assert_eq!(
@@ -309,12 +340,66 @@ fn served_at_each_level(peers: &Peers, catalog_arg: &str, files: &Path) {
         &["--catalog", catalog_arg, "--access", "full-access"],
     );
     assert!(
-        refusal(&seen[0]).contains("refused to run `write_file`"),
+        tool_error(&seen[0]).contains("refused to run `write_file`"),
         "{}",
         seen[0]
     );
     assert_eq!(forwarded(&log), 0, "{log}");
     assert!(!files.join("asked.txt").exists());
+    refusals_follow_the_revision(peers, catalog_arg, files);
+}
+
+/// The same refusals on 2025-06-18 and 2025-11-25: invalid arguments and a gated call
+/// the policy refused are JSON-RPC errors `-32602` before SEP-1303 and tool results with
+/// `isError: true` from it on; an unknown tool is a JSON-RPC error on both.
+fn refusals_follow_the_revision(peers: &Peers, catalog_arg: &str, files: &Path) {
+    let denied = files.join("denied.txt");
+    let plan = json!([
+        {"revision": true},
+        {"call": "convert_time", "arguments": {"source_timezone": 5}},
+        {"call": "no_such_tool", "arguments": {}},
+        {"call": "write_file", "arguments": {"path": denied, "content": "x"}},
+    ]);
+    let gateway = [
+        "--catalog",
+        catalog_arg,
+        "--access",
+        "full-access",
+        "--gated",
+        "deny",
+    ];
+    for revision in ["2025-06-18", "2025-11-25"] {
+        let (seen, log) = session_on(peers, Some(revision), &plan, &gateway);
+        assert_eq!(seen[0]["revision"], revision, "{}", seen[0]);
+        let unknown = refusal(&seen[2]);
+        assert_eq!(unknown, "Unknown tool: no_such_tool", "{revision}");
+        if revision < "2025-11-25" {
+            assert!(
+                refusal(&seen[1]).contains("/source_timezone"),
+                "{}",
+                seen[1]
+            );
+            assert!(
+                refusal(&seen[3]).contains("refused to run `write_file`"),
+                "{}",
+                seen[3]
+            );
+        } else {
+            let bad: Value = serde_json::from_str(tool_error(&seen[1])).unwrap();
+            assert_eq!(bad["tool"], "convert_time", "{bad}");
+            assert_eq!(bad["error"], "SCHEMA_RESOLUTION", "{bad}");
+            let paths: Vec<&str> = bad["issues"]
+                .as_array()
+                .map(|issues| issues.iter().filter_map(|i| i["path"].as_str()).collect())
+                .unwrap_or_default();
+            assert!(paths.contains(&"/source_timezone"), "{bad}");
+            let refused: Value = serde_json::from_str(tool_error(&seen[3])).unwrap();
+            assert_eq!(refused["error"], "PERMISSION_DENIED", "{refused}");
+            assert_eq!(refused["tool"], "write_file", "{refused}");
+        }
+        assert_eq!(forwarded(&log), 0, "{revision}: {log}");
+        assert!(!denied.exists());
+    }
 }
 
 /// The same catalog for a chat agent: the inline rows and the search tool.

@@ -4,17 +4,20 @@
 //! A call goes through `Catalog::verify` with the connection's level (the tool
 //! exists and is exposed to MCP, the level reaches it, the arguments fit, the gated-tool
 //! policy agrees), then `VerifiedCall::run`: the catalog's generated `Handler`, then the
-//! output check. The verifier's refusals are JSON-RPC errors with the rejection's code
-//! and message and the whole rejection as `data`; a handler that fails, or a result that
-//! breaks its declared output, is a tool result with `isError: true`.
+//! output check. How a refusal reaches the client depends on the protocol revision of
+//! the request, as [`refuse`] says: a JSON-RPC error with the rejection's message and the
+//! whole rejection as `data`, or a tool result with `isError: true` whose text is the
+//! rejection's JSON.
 
 use std::fmt;
 use std::marker::PhantomData;
 use std::sync::Arc;
 
-use catalog_core::{Access, Catalog, Dispatch, HandledBy, Rejection, Value, Verified, Via};
+use catalog_core::{
+    Access, Catalog, Dispatch, ErrorClass, HandledBy, Rejection, Value, Verified, Via,
+};
 use rmcp::ErrorData;
-use rmcp::model::{CallToolResult, ContentBlock, ErrorCode};
+use rmcp::model::{CallToolResult, ContentBlock, ErrorCode, ProtocolVersion};
 
 use crate::gate::{Answer, Asker, GatedPolicy};
 use crate::identity::Identity;
@@ -100,15 +103,17 @@ where
     C::Call: HandledBy<H>,
     <C::Call as HandledBy<H>>::Error: fmt::Display,
 {
-    /// Answers one `tools/call` from a client at `level`; `asker` puts the question when
-    /// the policy is to ask.
+    /// Answers one `tools/call` from a client at `level` that speaks protocol `revision`;
+    /// `asker` puts the question when the policy is to ask.
     ///
     /// # Errors
-    /// The verifier's refusal as a JSON-RPC error: an unknown tool or one kept from MCP,
-    /// a level too low, arguments that do not fit, a gated call refused.
+    /// A refusal that [`refuse`] makes a JSON-RPC error on `revision`: an unknown tool or
+    /// one kept from MCP, a level too low, and, before 2025-11-25, arguments that do not
+    /// fit and a gated call refused.
     pub async fn call(
         &self,
         level: Access,
+        revision: &ProtocolVersion,
         name: &str,
         arguments: Value,
         asker: &impl Asker<C::Tool>,
@@ -123,10 +128,12 @@ where
                 let shown = shown.unwrap_or(Value::Null);
                 match asker.ask(tool, &shown).await {
                     Answer::Approved => pending.approve(),
-                    Answer::Refused | Answer::Unasked => return refuse(&Rejection::denied(tool)),
+                    Answer::Refused | Answer::Unasked => {
+                        return refuse(&Rejection::denied(tool), revision);
+                    }
                 }
             }
-            Err(rejection) => return refuse(&rejection),
+            Err(rejection) => return refuse(&rejection, revision),
         };
         let tool = call.tool();
         // `run` is dispatch plus the output check: a failed handler or a result that
@@ -143,7 +150,7 @@ where
         };
         match ran {
             Ok(value) => Ok(self.success(tool, value)),
-            Err(rejection) => refuse(&rejection),
+            Err(rejection) => refuse(&rejection, revision),
         }
     }
 }
@@ -158,19 +165,214 @@ impl<C: Catalog<W>, H, const W: usize> fmt::Debug for Tools<C, H, W> {
     }
 }
 
-/// A rejection as MCP carries it: a JSON-RPC error when it has a code, else a tool
-/// result with `isError: true` whose text is the rejection's JSON.
+/// Which step of a call refused it: what decides how MCP carries the refusal.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum Refusal {
+    /// The name is of no tool in the client's list: unknown, kept from MCP, or (in a
+    /// gateway) a discoverable tool no search has listed yet.
+    UnknownTool,
+    /// A tool the client is not served: its level is below the tool's, or (in a gateway)
+    /// the tool is withheld because its server changed it.
+    BelowLevel,
+    /// Arguments that break the tool's input schema.
+    Arguments,
+    /// A gated call the user or the application's policy refused.
+    Denied,
+    /// The handler failed, or its result broke the tool's declared output.
+    Runtime,
+}
+
+impl Refusal {
+    /// The step `rejection` comes from.
+    #[must_use]
+    pub fn of(rejection: &Rejection) -> Refusal {
+        if rejection.class == ErrorClass::RuntimeError {
+            Refusal::Runtime
+        } else if rejection.is_denial() {
+            Refusal::Denied
+        } else if rejection.is_invalid_arguments() {
+            Refusal::Arguments
+        } else if rejection.class == ErrorClass::PermissionDenied && rejection.tool.is_some() {
+            Refusal::BelowLevel
+        } else {
+            Refusal::UnknownTool
+        }
+    }
+}
+
+/// The first protocol revision with SEP-1303: input validation errors are tool execution
+/// errors, so the model can correct itself.
+pub const TOOL_ERRORS_SINCE: ProtocolVersion = ProtocolVersion::V_2025_11_25;
+
+/// A rejection as MCP carries it to a client speaking protocol `revision`: a JSON-RPC
+/// error `-32602` with the rejection's message and, as `data`, its JSON; or a tool result
+/// with `isError: true` whose text is the rejection's JSON ([`Rejection::to_json`]). The
+/// one rule for every server built on this crate, and for the gateway:
+///
+/// - a failed handler, or a result that breaks the declared output, is a tool result on
+///   every revision;
+/// - an unknown tool, one kept from MCP, and a level too low are JSON-RPC errors on every
+///   revision: the spec keeps protocol errors for unknown tools, and a tool above the
+///   level is not in the client's list, so it reads as one (its message still names the
+///   level needed);
+/// - arguments that break the schema are JSON-RPC errors up to 2025-06-18 and tool
+///   results from 2025-11-25 on ([`TOOL_ERRORS_SINCE`], SEP-1303), so the model reads
+///   every issue and corrects the call;
+/// - a gated call the user or the policy refused follows the arguments: a JSON-RPC error
+///   up to 2025-06-18, a tool result from 2025-11-25 on. The tool is in the client's
+///   list and the request is well formed, so it is none of the protocol errors that
+///   revision names (unknown tool, malformed request, server error); it is the outcome
+///   of this call, a business-logic error, which that revision puts in the result.
+///   There clients SHOULD give the model tool execution errors and only MAY give it
+///   protocol errors, and this rejection is written for the model: do not call the
+///   tool again, ask the user how to proceed.
 ///
 /// # Errors
 /// The JSON-RPC error, with the rejection's message and, as `data`, its JSON.
-pub fn refuse(rejection: &Rejection) -> Result<CallToolResult, ErrorData> {
+pub fn refuse(
+    rejection: &Rejection,
+    revision: &ProtocolVersion,
+) -> Result<CallToolResult, ErrorData> {
+    let in_result = match Refusal::of(rejection) {
+        Refusal::Runtime => true,
+        Refusal::Arguments | Refusal::Denied => *revision >= TOOL_ERRORS_SINCE,
+        Refusal::UnknownTool | Refusal::BelowLevel => false,
+    };
     let json = rejection.to_json();
-    match rejection.mcp_code() {
-        Some(code) => Err(ErrorData::new(
-            ErrorCode(code),
+    if in_result {
+        Ok(CallToolResult::error(vec![ContentBlock::text(json)]))
+    } else {
+        Err(ErrorData::new(
+            ErrorCode(Rejection::INVALID_PARAMS),
             rejection.to_string(),
             serde_json::from_str(&json).ok(),
-        )),
-        None => Ok(CallToolResult::error(vec![ContentBlock::text(json)])),
+        ))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use catalog_core::{Access, Rejection, Value, Via, check_output};
+    use rmcp::model::ProtocolVersion;
+    use serde_json::json;
+
+    use super::{Refusal, refuse};
+    use crate::GatedPolicy;
+
+    catalog_macros::catalog!("examples/tracker/catalog.toml");
+
+    /// The revisions before SEP-1303, and those after it (a later one still unknown to
+    /// `rmcp` among them).
+    fn revisions() -> (Vec<ProtocolVersion>, Vec<ProtocolVersion>) {
+        let later: ProtocolVersion = serde_json::from_value(json!("2027-01-15")).unwrap();
+        (
+            vec![
+                ProtocolVersion::V_2024_11_05,
+                ProtocolVersion::V_2025_03_26,
+                ProtocolVersion::V_2025_06_18,
+            ],
+            vec![
+                ProtocolVersion::V_2025_11_25,
+                ProtocolVersion::V_2026_07_28,
+                later,
+            ],
+        )
+    }
+
+    fn verified(level: Access, name: &str, arguments: Value) -> Rejection {
+        let mut policy = GatedPolicy::Deny;
+        match Catalog::verify(Via::Mcp(level), name, arguments, &mut policy) {
+            Ok(_) => panic!("{name} at {level} passed the verifier"),
+            Err(rejection) => rejection,
+        }
+    }
+
+    /// One rejection of each kind, as the verifier, the gated-call path and the run make
+    /// them.
+    fn every_kind() -> Vec<(Rejection, Refusal)> {
+        let full = Access::FullAccess;
+        let broken = json!({"number": 1, "title": 7, "body": "", "state": "open", "comments": []});
+        vec![
+            (
+                verified(full, "noSuchTool", json!({})),
+                Refusal::UnknownTool,
+            ),
+            // Kept from MCP: reads as unknown.
+            (
+                verified(full, "showIssue", json!({"number": 1})),
+                Refusal::UnknownTool,
+            ),
+            (
+                verified(
+                    Access::ReadOnly,
+                    "commentOnIssue",
+                    json!({"number": 1, "text": "x"}),
+                ),
+                Refusal::BelowLevel,
+            ),
+            (
+                verified(full, "getIssue", json!({"number": 0, "title": 1})),
+                Refusal::Arguments,
+            ),
+            // Every issue a broken constraint: CONSTRAINT_VIOLATION, still the arguments.
+            (
+                verified(full, "searchIssues", json!({"query": "x", "limit": 500})),
+                Refusal::Arguments,
+            ),
+            // The policy's deny, inside the verifier; an answer of "no" after asking.
+            (
+                verified(full, "closeIssue", json!({"number": 1})),
+                Refusal::Denied,
+            ),
+            (Rejection::denied(Tool::DeleteIssue), Refusal::Denied),
+            (
+                Rejection::runtime(Tool::GetIssue, "there is no issue 9"),
+                Refusal::Runtime,
+            ),
+            (
+                check_output(Tool::GetIssue, &broken).unwrap_err(),
+                Refusal::Runtime,
+            ),
+        ]
+    }
+
+    #[test]
+    fn each_rejection_names_the_step_that_refused() {
+        for (rejection, kind) in every_kind() {
+            assert_eq!(Refusal::of(&rejection), kind, "{rejection:?}");
+        }
+    }
+
+    #[test]
+    fn arguments_and_denials_are_tool_results_from_2025_11_25_on() {
+        let (before, since) = revisions();
+        for (rejection, kind) in every_kind() {
+            let json = rejection.to_json();
+            for revision in before.iter().chain(&since) {
+                let what = format!("{kind:?} on {revision}");
+                let in_result = match kind {
+                    Refusal::Runtime => true,
+                    Refusal::UnknownTool | Refusal::BelowLevel => false,
+                    Refusal::Arguments | Refusal::Denied => since.contains(revision),
+                };
+                match refuse(&rejection, revision) {
+                    Ok(result) => {
+                        assert!(in_result, "{what}: a result");
+                        assert_eq!(result.is_error, Some(true), "{what}");
+                        assert_eq!(result.content.len(), 1, "{what}");
+                        let text = &result.content[0].as_text().expect("text").text;
+                        assert_eq!(*text, json, "{what}");
+                        assert_eq!(result.structured_content, None, "{what}");
+                    }
+                    Err(error) => {
+                        assert!(!in_result, "{what}: a JSON-RPC error");
+                        assert_eq!(error.code.0, -32602, "{what}");
+                        assert_eq!(error.message, rejection.to_string(), "{what}");
+                        let data: Value = serde_json::from_str(&json).unwrap();
+                        assert_eq!(error.data, Some(data), "{what}");
+                    }
+                }
+            }
+        }
     }
 }

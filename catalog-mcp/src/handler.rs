@@ -8,7 +8,7 @@ use axum::http::request::Parts;
 use catalog_core::{Access, Catalog, HandledBy, Value};
 use rmcp::model::{
     CacheScope, CallToolRequestParams, CallToolResponse, Implementation, ListToolsResult,
-    PaginatedRequestParams, ServerCapabilities, ServerConfig,
+    PaginatedRequestParams, ProtocolVersion, ServerCapabilities, ServerConfig,
 };
 use rmcp::service::{RequestContext, RoleServer};
 use rmcp::{ErrorData, ServerHandler};
@@ -85,6 +85,17 @@ impl Level {
     }
 }
 
+/// The protocol revision `context`'s request is answered in: the one its own `_meta`
+/// names (2026-07-28 on), else the one its client asked for in `initialize`. A request
+/// that names none (`rmcp` serves none such: a session begins with `initialize`, and a
+/// stateless request carries its revision) is answered as the oldest revision would be.
+#[must_use]
+pub fn revision(context: &RequestContext<RoleServer>) -> ProtocolVersion {
+    context
+        .protocol_version()
+        .unwrap_or(ProtocolVersion::V_2024_11_05)
+}
+
 impl<C, H, const W: usize> ServerHandler for CatalogServer<C, H, W>
 where
     C: Catalog<W>,
@@ -127,14 +138,21 @@ where
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let level = self.level.of(&context)?;
+        let revision = revision(&context);
         let arguments = request.arguments.map_or(Value::Null, Value::Object);
         let result = self
             .tools
-            .call(level, &request.name, arguments, &PeerAsker::new(&context))
+            .call(
+                level,
+                &revision,
+                &request.name,
+                arguments,
+                &PeerAsker::new(&context),
+            )
             .await;
         match &result {
             Ok(done) if done.is_error == Some(true) => {
-                tracing::info!(tool = %request.name, %level, "tools/call failed in the tool");
+                tracing::info!(tool = %request.name, %level, "tools/call answered with an error result");
             }
             Ok(_) => tracing::debug!(tool = %request.name, %level, "tools/call ran"),
             Err(error) => {

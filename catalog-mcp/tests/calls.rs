@@ -7,7 +7,7 @@ use std::sync::Mutex;
 use catalog_core::{Access, Value};
 use catalog_mcp::rmcp::ErrorData;
 use catalog_mcp::rmcp::ServerHandler;
-use catalog_mcp::rmcp::model::CallToolResult;
+use catalog_mcp::rmcp::model::{CallToolResult, ProtocolVersion};
 use catalog_mcp::{Answer, Asker, CatalogServer, GatedPolicy, Identity, Level, NoAsker, Tools};
 use serde_json::json;
 
@@ -25,6 +25,11 @@ fn tools(gated: GatedPolicy) -> Tools<Catalog, Issues, { Catalog::WORDS }> {
     Tools::new(Catalog, Issues::new(), gated)
 }
 
+/// The revision the Python SDK's `initialize` asks for, and the last one before SEP-1303.
+const NOW: ProtocolVersion = ProtocolVersion::V_2025_11_25;
+const BEFORE: ProtocolVersion = ProtocolVersion::V_2025_06_18;
+
+/// A call from a client on [`NOW`].
 fn call<H>(
     tools: &Tools<Catalog, H, { Catalog::WORDS }>,
     level: Access,
@@ -36,7 +41,22 @@ where
     ToolCall: catalog_core::HandledBy<H>,
     <ToolCall as catalog_core::HandledBy<H>>::Error: std::fmt::Display,
 {
-    pollster::block_on(tools.call(level, name, arguments, asker))
+    call_on(&NOW, tools, level, name, arguments, asker)
+}
+
+fn call_on<H>(
+    revision: &ProtocolVersion,
+    tools: &Tools<Catalog, H, { Catalog::WORDS }>,
+    level: Access,
+    name: &str,
+    arguments: Value,
+    asker: &impl Asker<Tool>,
+) -> Result<CallToolResult, ErrorData>
+where
+    ToolCall: catalog_core::HandledBy<H>,
+    <ToolCall as catalog_core::HandledBy<H>>::Error: std::fmt::Display,
+{
+    pollster::block_on(tools.call(level, revision, name, arguments, asker))
 }
 
 fn text(result: &CallToolResult) -> Value {
@@ -90,10 +110,12 @@ impl Asker<Tool> for Recorder {
 #[test]
 fn every_tool_at_every_level_is_listed_and_reached_as_the_tables_say() {
     let tools = tools(GatedPolicy::Deny);
-    for level in Access::ALL {
-        let report = probe_in_process(&tools, level);
-        check_listed_names(Catalog, &report, level);
-        check_probes(Catalog, &report, level);
+    for revision in [BEFORE, NOW] {
+        for level in Access::ALL {
+            let report = probe_in_process(&tools, level, &revision);
+            check_listed_names(Catalog, &report, level);
+            check_probes(Catalog, &report, level, revision.as_str());
+        }
     }
     assert_eq!(
         issue(&tools, 1)["comments"],
@@ -142,24 +164,35 @@ fn the_listing_carries_the_rows_hints_and_object_outputs_only() {
 }
 
 #[test]
-fn the_rejection_travels_whole_in_the_error_data() {
+fn the_rejection_travels_whole_in_the_result_or_the_error_data() {
     let tools = tools(GatedPolicy::Deny);
-    let error = call(
-        &tools,
-        Access::ReadOnly,
-        "searchIssues",
-        json!({"query": "login", "limit": 500}),
-        &NoAsker,
-    )
-    .unwrap_err();
-    assert_eq!(
-        error.data,
-        Some(
-            json!({"error": "CONSTRAINT_VIOLATION", "tool": "searchIssues", "message": error.message,
+    let search = |revision| {
+        call_on(
+            revision,
+            &tools,
+            Access::ReadOnly,
+            "searchIssues",
+            json!({"query": "login", "limit": 500}),
+            &NoAsker,
+        )
+    };
+    let expected = |message: &str| {
+        json!({"error": "CONSTRAINT_VIOLATION", "tool": "searchIssues", "message": message,
                "issues": [{"path": "/limit", "class": "CONSTRAINT_VIOLATION",
                            "message": "`/limit`: 500 is above the maximum 50"}]})
-        )
-    );
+    };
+    // From 2025-11-25 on, a tool result the model reads and corrects the call from.
+    let result = search(&NOW).unwrap();
+    assert_eq!(result.is_error, Some(true));
+    let rejection = text(&result);
+    let message = rejection["message"].as_str().unwrap_or_default();
+    assert!(message.starts_with("Invalid arguments for `searchIssues`"));
+    assert_eq!(rejection, expected(message));
+    // Before, a JSON-RPC error with the same JSON as its data.
+    let error = search(&BEFORE).unwrap_err();
+    assert_eq!(error.code.0, -32602);
+    assert_eq!(error.message, message);
+    assert_eq!(error.data, Some(expected(message)));
 }
 
 #[test]
@@ -205,15 +238,28 @@ fn the_gated_policy_decides_and_silent_tools_are_never_asked_about() {
                 "{what}"
             );
         } else {
-            let error = close.unwrap_err();
-            assert_eq!(error.code.0, -32602, "{what}");
-            let data = error.data.unwrap_or_default();
-            assert_eq!(data["error"], "PERMISSION_DENIED", "{what}");
+            // A tool result the model reads, from 2025-11-25 on; a JSON-RPC error before.
+            let result = close.unwrap();
+            assert_eq!(result.is_error, Some(true), "{what}");
+            let rejection = text(&result);
+            assert_eq!(rejection["error"], "PERMISSION_DENIED", "{what}");
+            let message = rejection["message"].as_str().unwrap_or_default();
             assert!(
-                error.message.contains("refused to run `closeIssue`"),
-                "{what}: {}",
-                error.message
+                message.contains("refused to run `closeIssue`"),
+                "{what}: {message}"
             );
+            let before = call_on(
+                &BEFORE,
+                &tools,
+                Access::FullAccess,
+                "closeIssue",
+                json!({"number": 1}),
+                &asker,
+            );
+            let error = before.unwrap_err();
+            assert_eq!(error.code.0, -32602, "{what}");
+            assert_eq!(error.message, message, "{what}");
+            assert_eq!(error.data, Some(rejection), "{what}");
         }
         let state = if closes { "closed" } else { "open" };
         assert_eq!(issue(&tools, 1)["state"], state, "{what}");

@@ -8,10 +8,10 @@ mod common;
 use std::path::PathBuf;
 use std::time::Duration;
 
-use catalog_core::Access;
+use catalog_core::{Access, DenyAll, Via};
 use common::report::{
     assert_level_refusal, assert_policy_refusal, check_listing, check_probes, error, every_name,
-    ran, steps,
+    in_results, ran, rejected, steps,
 };
 use common::{HttpServer, Peer, example_binary, token};
 use serde_json::{Value, json};
@@ -41,9 +41,23 @@ fn http(server: &HttpServer, token: &str) -> Vec<String> {
         .to_vec()
 }
 
-/// The protocol revisions a client opens with: `initialize` (the newest handshake
-/// revision, with sessions) or `server/discover` (2026-07-28, stateless).
-const REVISIONS: [(bool, &str); 2] = [(false, "2025-11-25"), (true, "2026-07-28")];
+/// The protocol revisions a client opens with: `initialize` at the last revision before
+/// SEP-1303 made invalid arguments tool results, `initialize` at the newest handshake
+/// revision (with sessions, the SDK's default), or `server/discover` (2026-07-28,
+/// stateless).
+const REVISIONS: [&str; 3] = ["2025-06-18", NOW, "2026-07-28"];
+
+/// What the SDK's `initialize` asks for.
+const NOW: &str = "2025-11-25";
+
+/// The client's arguments that open a session on `revision`.
+fn opening(revision: &str) -> Vec<String> {
+    if revision == "2026-07-28" {
+        vec!["--modern".into()]
+    } else {
+        vec!["--revision".into(), revision.into()]
+    }
+}
 
 /// What one client does after listing and probing: read, comment, fail, try to close.
 fn conformance_calls(tag: &str) -> String {
@@ -68,16 +82,14 @@ fn conformance_calls(tag: &str) -> String {
     ])
 }
 
-fn conformance(peer: &Peer, tag: &str, modern: bool, connection: &[String]) -> Value {
+fn conformance(peer: &Peer, tag: &str, revision: &str, connection: &[String]) -> Value {
     let mut args = vec![
         "--probe".into(),
         every_name(Catalog),
         "--calls".into(),
         conformance_calls(tag),
     ];
-    if modern {
-        args.push("--modern".into());
-    }
+    args.extend(opening(revision));
     // `--stdio` takes the rest of the command line, so it goes last.
     args.extend(connection.iter().cloned());
     peer.run("conformance.py", &args, LIMIT)
@@ -88,7 +100,7 @@ fn conformance(peer: &Peer, tag: &str, modern: bool, connection: &[String]) -> V
 fn check_conformance(report: &Value, level: Access, tag: &str, revision: &str) {
     assert_eq!(report["initialize"]["protocolVersion"], revision, "{tag}");
     check_listing(Catalog, report, level, SERVER_NAME);
-    check_probes(Catalog, report, level);
+    check_probes(Catalog, report, level, revision);
     let calls = &report["calls"];
 
     // Reads run at every level; an object output comes structured too, an array not.
@@ -107,11 +119,11 @@ fn check_conformance(report: &Value, level: Access, tag: &str, revision: &str) {
         &json!([{"number": 1, "title": "Login page crashes on an empty password", "state": "open"}])
     );
 
-    // Arguments that do not fit: invalid params, every issue with its place.
-    let bad = error(&calls["bad"], "bad arguments");
-    assert_eq!(bad["code"], -32602);
-    assert_eq!(bad["data"]["tool"], "getIssue");
-    let paths: Vec<&str> = bad["data"]["issues"]
+    // Arguments that do not fit: every issue with its place, in a tool result from
+    // 2025-11-25 on, as invalid params before.
+    let bad = rejected(&calls["bad"], revision, "bad arguments");
+    assert_eq!(bad["tool"], "getIssue");
+    let paths: Vec<&str> = bad["issues"]
         .as_array()
         .map(|issues| issues.iter().filter_map(|i| i["path"].as_str()).collect())
         .unwrap_or_default();
@@ -158,7 +170,7 @@ fn check_conformance(report: &Value, level: Access, tag: &str, revision: &str) {
     if level < Access::FullAccess {
         assert_level_refusal(&calls["close"], Tool::CloseIssue, level, "close");
     } else {
-        assert_policy_refusal(&calls["close"], Tool::CloseIssue, "close");
+        assert_policy_refusal(&calls["close"], Tool::CloseIssue, revision, "close");
     }
     assert_eq!(
         ran(&calls["closedAfter"], "issue 2")["state"],
@@ -173,10 +185,9 @@ fn stdio_clients_at_each_level_see_exactly_their_tables() {
         return;
     };
     for level in Access::ALL {
-        let (modern, revision) = REVISIONS[0];
         let tag = format!("stdio-{level}");
-        let report = conformance(&peer, &tag, modern, &stdio(level, "deny"));
-        check_conformance(&report, level, &tag, revision);
+        let report = conformance(&peer, &tag, NOW, &stdio(level, "deny"));
+        check_conformance(&report, level, &tag, NOW);
     }
 }
 
@@ -192,10 +203,10 @@ fn http_clients_get_the_level_of_their_token() {
     // The default policy, ask: these clients declare no elicitation, so it falls back
     // to deny.
     let server = HttpServer::start(&tracker(), &tokens, &[]);
-    for (modern, revision) in REVISIONS {
+    for revision in REVISIONS {
         for (level, (token, _)) in Access::ALL.into_iter().zip(&tokens) {
             let tag = format!("http-{revision}-{level}");
-            let report = conformance(&peer, &tag, modern, &http(&server, token));
+            let report = conformance(&peer, &tag, revision, &http(&server, token));
             check_conformance(&report, level, &tag, revision);
         }
     }
@@ -228,6 +239,7 @@ fn elicit(peer: &Peer, answer: &str, number: u32, modern: bool, connection: &[St
 /// `asked`: whether the client could be asked (it declared elicitation and opened
 /// with a revision that allows requests to it mid-call).
 fn check_elicited(report: &Value, answer: &str, number: u32, asked: bool) {
+    let revision = report["protocolVersion"].as_str().unwrap_or_default();
     let calls = &report["calls"];
     let state = &ran(&calls["get"], "getIssue")["state"];
     if asked && answer == "accept" {
@@ -238,7 +250,7 @@ fn check_elicited(report: &Value, answer: &str, number: u32, asked: bool) {
         );
         assert_eq!(state, "closed");
     } else {
-        assert_policy_refusal(&calls["close"], Tool::CloseIssue, answer);
+        assert_policy_refusal(&calls["close"], Tool::CloseIssue, revision, answer);
         assert_eq!(state, "open", "{answer}: still open");
     }
     let questions = report["questions"].as_array().expect("a list of questions");
@@ -304,4 +316,66 @@ fn the_allow_policy_runs_gated_tools_without_asking() {
         .unwrap_or_default();
     assert_eq!(numbers, [3, 2, 1]);
     assert_eq!(report["questions"], json!([]));
+}
+
+/// What the verifier says to a full-access call under the deny policy, as JSON.
+fn verified(name: &str, arguments: Value) -> (Value, String) {
+    let verified = Catalog::verify(Via::Mcp(Access::FullAccess), name, arguments, &mut DenyAll);
+    let Err(rejection) = verified else {
+        panic!("{name} passed the verifier");
+    };
+    let json = serde_json::from_str(&rejection.to_json()).expect("a rejection is JSON");
+    (json, rejection.to_string())
+}
+
+#[test]
+fn refusals_reach_the_model_as_the_revision_says() {
+    let Some(peer) = peer("refusals_reach_the_model_as_the_revision_says") else {
+        return;
+    };
+    let bad_arguments = json!({"number": 0, "title": 1});
+    let calls = steps(&[
+        ("bad", "getIssue", bad_arguments.clone()),
+        ("unknown", "noSuchTool", json!({})),
+        ("hidden", "showIssue", json!({"number": 1})),
+        ("denied", "closeIssue", json!({"number": 1})),
+        (
+            "failed",
+            "commentOnIssue",
+            json!({"number": 99, "text": "x"}),
+        ),
+    ]);
+    let bad = verified("getIssue", bad_arguments);
+    let denied = verified("closeIssue", json!({"number": 1}));
+    for revision in REVISIONS {
+        let mut args = vec![
+            "--probe".into(),
+            "[]".into(),
+            "--calls".into(),
+            calls.clone(),
+        ];
+        args.extend(opening(revision));
+        args.extend(stdio(Access::FullAccess, "deny"));
+        let report = peer.run("conformance.py", &args, LIMIT);
+        assert_eq!(report["initialize"]["protocolVersion"], revision);
+        let calls = &report["calls"];
+        for (label, (json, message)) in [("bad", &bad), ("denied", &denied)] {
+            let expected = if in_results(revision) {
+                // SEP-1303: the model reads every issue and corrects the call.
+                json!({"isError": true, "content": json, "structuredContent": null})
+            } else {
+                json!({"error": {"code": -32602, "message": message, "data": json}})
+            };
+            assert_eq!(calls[label], expected, "{label} on {revision}");
+        }
+        // A tool the client cannot see is a protocol error on every revision.
+        for (label, name) in [("unknown", "noSuchTool"), ("hidden", "showIssue")] {
+            let e = error(&calls[label], label);
+            assert_eq!(e["code"], -32602, "{label} on {revision}");
+            assert_eq!(e["message"], format!("Unknown tool: {name}"));
+        }
+        let failed = &calls["failed"];
+        assert_eq!(failed["isError"], true, "{revision}: {failed}");
+        assert_eq!(failed["content"]["error"], "RUNTIME_ERROR", "{revision}");
+    }
 }

@@ -56,9 +56,12 @@ fn notes_specs() -> &'static [ToolSpec] {
     catalog_compiler::specs(&catalog)
 }
 
-/// One client per level over stdio, with the official `mcp` SDK: the listing is exactly
-/// what the access rule lets that level reach, every tool is reached or refused as the
-/// rule says, and a read runs while a write runs only from `read-and-stage` up.
+/// One client per level over stdio, with the official `mcp` SDK (on its newest
+/// `initialize` revision, 2025-11-25): the listing is exactly what the access rule lets
+/// that level reach, every tool is reached or refused as the rule says, and a read runs
+/// while a write runs only from `read-and-stage` up. A tool out of reach is a JSON-RPC
+/// error; arguments that break a reached tool's schema, and a gated call the policy
+/// refuses, are tool results with `isError: true` for the model to read.
 fn serve_over_mcp(server: &Path) {
     let Some(python) = std::env::var_os("CATALOG_PEER_PYTHON").filter(|p| !p.is_empty()) else {
         assert!(
@@ -115,14 +118,28 @@ fn serve_over_mcp(server: &Path) {
 
         for spec in specs {
             let outcome = &report["probe"][spec.name];
-            let message = outcome["error"]["message"].as_str().unwrap_or_default();
             let what = format!("{level}: probe of {}", spec.name);
-            assert_eq!(outcome["error"]["code"], -32602, "{what}: {outcome}");
-            let expected = match reach(spec) {
-                Reach::Allowed => "Invalid arguments".to_owned(),
-                Reach::Below(needed) => format!("`{}` needs the {needed} access level", spec.name),
-                Reach::Hidden => format!("Unknown tool: {}", spec.name),
+            let (message, expected) = match reach(spec) {
+                Reach::Allowed => {
+                    assert_eq!(outcome["isError"], true, "{what}: {outcome}");
+                    (
+                        &outcome["content"]["message"],
+                        "Invalid arguments".to_owned(),
+                    )
+                }
+                Reach::Below(needed) => (
+                    &outcome["error"]["message"],
+                    format!("`{}` needs the {needed} access level", spec.name),
+                ),
+                Reach::Hidden => (
+                    &outcome["error"]["message"],
+                    format!("Unknown tool: {}", spec.name),
+                ),
             };
+            if reach(spec) != Reach::Allowed {
+                assert_eq!(outcome["error"]["code"], -32602, "{what}: {outcome}");
+            }
+            let message = message.as_str().unwrap_or_default();
             assert!(message.starts_with(&expected), "{what}: {message}");
         }
 
@@ -139,12 +156,16 @@ fn serve_over_mcp(server: &Path) {
             "{level}: {}",
             calls["add"]
         );
-        // Gated, and the server's policy is deny: refused at every level, nothing deleted.
-        assert_eq!(
-            calls["delete"]["error"]["data"]["error"], "PERMISSION_DENIED",
-            "{level}: {}",
-            calls["delete"]
-        );
+        // Gated, and the server's policy is deny: refused at every level, nothing deleted;
+        // by the level below full access, by the policy (a tool result) at it.
+        let delete = &calls["delete"];
+        let refused = if level == Access::FullAccess {
+            assert_eq!(delete["isError"], true, "{level}: {delete}");
+            &delete["content"]
+        } else {
+            &delete["error"]["data"]
+        };
+        assert_eq!(refused["error"], "PERMISSION_DENIED", "{level}: {delete}");
     }
 }
 

@@ -4,8 +4,16 @@
 use std::fmt::Display;
 
 use catalog_core::{Access, Caller, Catalog, HandledBy, Reach, ToolId};
+use catalog_mcp::rmcp::model::ProtocolVersion;
 use catalog_mcp::{NoAsker, Tools};
 use serde_json::{Map, Value, json};
+
+/// Whether a client on protocol `revision` gets invalid arguments and refused gated calls
+/// as tool results (2025-11-25 on, SEP-1303) rather than JSON-RPC errors.
+#[must_use]
+pub fn in_results(revision: &str) -> bool {
+    revision >= "2025-11-25"
+}
 
 /// Every tool of catalog `C` (the generated unit struct, passed so `W` is inferred),
 /// listed at some level or not, as the JSON list `conformance.py --probe` takes.
@@ -33,6 +41,30 @@ pub fn error<'a>(outcome: &'a Value, what: &str) -> &'a Value {
         .unwrap_or_else(|| panic!("{what}: expected a JSON-RPC error, got {outcome}"))
 }
 
+/// The rejection a refused call carried, as a client on `revision` gets it: the text of a
+/// tool result with `isError: true` (2025-11-25 on), or the `data` of a JSON-RPC error
+/// `-32602` whose message is the rejection's; a panic naming what came instead.
+#[must_use]
+pub fn rejected<'a>(outcome: &'a Value, revision: &str, what: &str) -> &'a Value {
+    if in_results(revision) {
+        assert_eq!(
+            outcome["isError"], true,
+            "{what}: expected a tool result with isError on {revision}, got {outcome}"
+        );
+        &outcome["content"]
+    } else {
+        let e = error(outcome, what);
+        assert_eq!(e["code"], -32602, "{what}: {e}");
+        let message = e["message"].as_str().unwrap_or_default();
+        let summary = e["data"]["message"].as_str().unwrap_or_default();
+        assert!(
+            !summary.is_empty() && message.starts_with(summary),
+            "{what}: {e}"
+        );
+        &e["data"]
+    }
+}
+
 /// The content of a call that ran, or a panic naming what came instead.
 #[must_use]
 pub fn ran<'a>(outcome: &'a Value, what: &str) -> &'a Value {
@@ -56,13 +88,16 @@ pub fn assert_level_refusal<T: ToolId>(outcome: &Value, tool: T, level: Access, 
     );
 }
 
-/// A gated call the policy, or the person asked, refused.
-pub fn assert_policy_refusal<T: ToolId>(outcome: &Value, tool: T, what: &str) {
-    let e = error(outcome, what);
-    assert_eq!(e["code"], -32602, "{what}: {e}");
-    assert_eq!(e["data"]["error"], "PERMISSION_DENIED", "{what}: {e}");
-    assert_eq!(e["data"]["tool"], tool.name(), "{what}: {e}");
-    let message = e["message"].as_str().unwrap_or_default();
+/// A gated call the policy, or the person asked, refused, as a client on `revision` gets
+/// it.
+pub fn assert_policy_refusal<T: ToolId>(outcome: &Value, tool: T, revision: &str, what: &str) {
+    let rejection = rejected(outcome, revision, what);
+    assert_eq!(
+        rejection["error"], "PERMISSION_DENIED",
+        "{what}: {rejection}"
+    );
+    assert_eq!(rejection["tool"], tool.name(), "{what}: {rejection}");
+    let message = rejection["message"].as_str().unwrap_or_default();
     assert!(
         message.contains(&format!("refused to run `{}`", tool.name())),
         "{what}: {message}"
@@ -116,9 +151,15 @@ pub fn check_listing<C: Catalog<W>, const W: usize>(
     }
 }
 
-/// Every tool of the catalog, probed with arguments no tool takes: the level's tools
-/// reach the argument check, the others are refused before it, as `reach` says.
-pub fn check_probes<C: Catalog<W>, const W: usize>(_: C, report: &Value, level: Access) {
+/// Every tool of the catalog, probed with arguments no tool takes by a client on
+/// `revision`: the level's tools reach the argument check, the others are refused before
+/// it, as `reach` says, with a JSON-RPC error on every revision.
+pub fn check_probes<C: Catalog<W>, const W: usize>(
+    _: C,
+    report: &Value,
+    level: Access,
+    revision: &str,
+) {
     for tool in C::SETS.all {
         let name = tool.name();
         let outcome = &report["probe"][name];
@@ -132,18 +173,18 @@ pub fn check_probes<C: Catalog<W>, const W: usize>(_: C, report: &Value, level: 
             }
             Reach::Below(_) => assert_level_refusal(outcome, tool, level, &what),
             Reach::Allowed => {
-                let e = error(outcome, &what);
-                assert_eq!(e["code"], -32602, "{what}");
-                assert_eq!(e["data"]["error"], "SCHEMA_RESOLUTION", "{what}");
-                let message = e["message"].as_str().unwrap_or_default();
+                let rejection = rejected(outcome, revision, &what);
+                assert_eq!(rejection["error"], "SCHEMA_RESOLUTION", "{what}");
+                assert_eq!(rejection["tool"], name, "{what}");
+                let message = rejection["message"].as_str().unwrap_or_default();
                 assert!(
                     message.starts_with(&format!("Invalid arguments for `{name}`")),
                     "{what}: {message}"
                 );
-                let unknown = e["data"]["issues"]
+                let unknown = rejection["issues"]
                     .as_array()
                     .is_some_and(|issues| issues.iter().any(|i| i["path"] == "/catalogProbe"));
-                assert!(unknown, "{what}: {e}");
+                assert!(unknown, "{what}: {rejection}");
             }
         }
     }
@@ -152,10 +193,15 @@ pub fn check_probes<C: Catalog<W>, const W: usize>(_: C, report: &Value, level: 
     assert_eq!(unknown["message"], "Unknown tool: noSuchTool");
 }
 
-/// The call path of `tools`, in process and without a transport, probed at `level` as
-/// `conformance.py --probe` probes a server, written as the same report: its `listed`
-/// names and its `probe` outcomes, for [`check_listed_names`] and [`check_probes`].
-pub fn probe_in_process<C, H, const W: usize>(tools: &Tools<C, H, W>, level: Access) -> Value
+/// The call path of `tools`, in process and without a transport, probed at `level` on
+/// protocol `revision` as `conformance.py --probe` probes a server, written as the same
+/// report: its `listed` names and its `probe` outcomes (a result's text read as JSON), for
+/// [`check_listed_names`] and [`check_probes`].
+pub fn probe_in_process<C, H, const W: usize>(
+    tools: &Tools<C, H, W>,
+    level: Access,
+    revision: &ProtocolVersion,
+) -> Value
 where
     C: Catalog<W>,
     H: Send + Sync + 'static,
@@ -166,12 +212,19 @@ where
     let probe: Map<String, Value> = names
         .chain(["noSuchTool"])
         .map(|name| {
-            let called = tools.call(level, name, json!({"catalogProbe": true}), &NoAsker);
+            let probe = json!({"catalogProbe": true});
+            let called = tools.call(level, revision, name, probe, &NoAsker);
             let outcome = match pollster::block_on(called) {
                 Err(e) => {
                     json!({"error": {"code": e.code.0, "message": e.message, "data": e.data}})
                 }
-                Ok(result) => json!({"isError": result.is_error, "content": result.content}),
+                Ok(result) => {
+                    let text = result.content.first().and_then(|c| c.as_text());
+                    let content = text.map_or(Value::Null, |t| {
+                        serde_json::from_str(&t.text).unwrap_or_else(|_| json!(t.text))
+                    });
+                    json!({"isError": result.is_error, "content": content})
+                }
             };
             (name.to_owned(), outcome)
         })

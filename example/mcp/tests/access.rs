@@ -11,7 +11,7 @@ use app_backend::{Backend, FixedClock};
 use app_catalog::{Catalog, Tool};
 use catalog_core::{Access, Value};
 use catalog_mcp::rmcp::ErrorData;
-use catalog_mcp::rmcp::model::CallToolResult;
+use catalog_mcp::rmcp::model::{CallToolResult, ProtocolVersion};
 use catalog_mcp::{Answer, Asker, GatedPolicy, NoAsker};
 use serde_json::json;
 
@@ -24,6 +24,11 @@ fn tools(gated: GatedPolicy) -> Tools {
     Tools::new(Catalog, Backend::with_clock(clock), gated)
 }
 
+/// The revision the Python SDK's `initialize` asks for, and the last one before SEP-1303.
+const NOW: ProtocolVersion = ProtocolVersion::V_2025_11_25;
+const BEFORE: ProtocolVersion = ProtocolVersion::V_2025_06_18;
+
+/// A call from a client on [`NOW`].
 fn call(
     tools: &Tools,
     level: Access,
@@ -31,7 +36,18 @@ fn call(
     arguments: Value,
     asker: &impl Asker<Tool>,
 ) -> Result<CallToolResult, ErrorData> {
-    pollster::block_on(tools.call(level, name, arguments, asker))
+    call_on(&NOW, tools, level, name, arguments, asker)
+}
+
+fn call_on(
+    revision: &ProtocolVersion,
+    tools: &Tools,
+    level: Access,
+    name: &str,
+    arguments: Value,
+    asker: &impl Asker<Tool>,
+) -> Result<CallToolResult, ErrorData> {
+    pollster::block_on(tools.call(level, revision, name, arguments, asker))
 }
 
 fn text(result: &CallToolResult) -> Value {
@@ -80,32 +96,42 @@ impl Asker<Tool> for Recorder {
 #[test]
 fn every_tool_at_every_level_is_listed_and_reached_as_the_tables_say() {
     let tools = tools(GatedPolicy::Deny);
-    for level in Access::ALL {
-        let report = probe_in_process(&tools, level);
-        check_listed_names(Catalog, &report, level);
-        check_probes(Catalog, &report, level);
+    for revision in [BEFORE, NOW] {
+        for level in Access::ALL {
+            let report = probe_in_process(&tools, level, &revision);
+            check_listed_names(Catalog, &report, level);
+            check_probes(Catalog, &report, level, revision.as_str());
+        }
     }
     assert_eq!(staged(&tools), json!([]), "the probes ran nothing");
 }
 
 #[test]
-fn the_rejection_travels_whole_in_the_error_data() {
+fn the_rejection_travels_whole_in_the_result_or_the_error_data() {
     let tools = tools(GatedPolicy::Deny);
-    let error = call(
-        &tools,
-        Access::ReadOnly,
-        "queryRows",
-        json!({"table": 5}),
-        &NoAsker,
-    )
-    .unwrap_err();
-    let data = error.data.unwrap();
+    let query = |revision| {
+        call_on(
+            revision,
+            &tools,
+            Access::ReadOnly,
+            "queryRows",
+            json!({"table": 5}),
+            &NoAsker,
+        )
+    };
+    let result = query(&NOW).unwrap();
+    assert_eq!(result.is_error, Some(true));
+    let rejection = text(&result);
     assert_eq!(
-        data,
-        json!({"error": "SCHEMA_RESOLUTION", "tool": "queryRows", "message": error.message,
+        rejection,
+        json!({"error": "SCHEMA_RESOLUTION", "tool": "queryRows", "message": rejection["message"],
                "issues": [{"path": "/table", "class": "SCHEMA_RESOLUTION",
                            "message": "`/table`: expected a string, got the number 5"}]})
     );
+    let error = query(&BEFORE).unwrap_err();
+    assert_eq!(error.code.0, -32602);
+    assert_eq!(rejection["message"], error.message.as_ref());
+    assert_eq!(error.data, Some(rejection));
 }
 
 #[test]
@@ -150,8 +176,9 @@ fn the_gated_policy_decides_and_silent_tools_are_never_asked_about() {
             assert_eq!(text(&commit.unwrap())["applied"], 1, "{what}");
             assert_eq!(staged(&tools), json!([]), "{what}");
         } else {
-            let error = commit.unwrap_err();
-            assert_eq!(error.data.unwrap()["error"], "PERMISSION_DENIED", "{what}");
+            let result = commit.unwrap();
+            assert_eq!(result.is_error, Some(true), "{what}");
+            assert_eq!(text(&result)["error"], "PERMISSION_DENIED", "{what}");
             assert_eq!(
                 staged(&tools).as_array().unwrap().len(),
                 1,
@@ -193,18 +220,17 @@ fn failed_calls_are_tool_errors_and_lose_nothing_staged() {
             json!({"table": "customers", "fileName": "c.csv"}),
         ),
     ] {
-        let result = call(&tools, Access::ReadAndStage, name, arguments, &NoAsker);
-        match result {
-            Ok(result) => {
-                assert_eq!(result.is_error, Some(true), "{name}");
-                let rejection = text(&result);
-                assert_eq!(rejection["error"], "RUNTIME_ERROR", "{name}: {rejection}");
-                assert_eq!(rejection["tool"], name);
-                assert!(result.structured_content.is_none());
-            }
-            // The verifier caught it before the handler: just as harmless.
-            Err(error) => assert_eq!(error.code.0, -32602, "{name}"),
-        }
+        // A failed handler, or the verifier catching it before the handler (just as
+        // harmless): a tool error either way.
+        let result = call(&tools, Access::ReadAndStage, name, arguments, &NoAsker).unwrap();
+        assert_eq!(result.is_error, Some(true), "{name}");
+        let rejection = text(&result);
+        assert_ne!(
+            rejection["error"], "PERMISSION_DENIED",
+            "{name}: {rejection}"
+        );
+        assert_eq!(rejection["tool"], name);
+        assert!(result.structured_content.is_none());
         assert_eq!(staged(&tools), before, "{name}");
     }
 }

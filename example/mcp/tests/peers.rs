@@ -12,8 +12,8 @@ use std::time::Duration;
 use app_catalog::{Catalog, Tool};
 use catalog_core::Access;
 use common::report::{
-    assert_level_refusal, assert_policy_refusal, check_listing, check_probes, error, every_name,
-    ran, steps,
+    assert_level_refusal, assert_policy_refusal, check_listing, check_probes, every_name, ran,
+    rejected, steps,
 };
 use common::{HttpServer, Peer, token};
 use serde_json::{Value, json};
@@ -57,9 +57,23 @@ fn http(server: &HttpServer, token: &str) -> Vec<String> {
         .to_vec()
 }
 
-/// The protocol revisions a client opens with: `initialize` (the newest handshake
-/// revision, with sessions) or `server/discover` (2026-07-28, stateless).
-const REVISIONS: [(bool, &str); 2] = [(false, "2025-11-25"), (true, "2026-07-28")];
+/// The protocol revisions a client opens with: `initialize` at the last revision before
+/// SEP-1303 made invalid arguments tool results, `initialize` at the newest handshake
+/// revision (with sessions, the SDK's default), or `server/discover` (2026-07-28,
+/// stateless).
+const REVISIONS: [&str; 3] = ["2025-06-18", NOW, "2026-07-28"];
+
+/// What the SDK's `initialize` asks for.
+const NOW: &str = "2025-11-25";
+
+/// The client's arguments that open a session on `revision`.
+fn opening(revision: &str) -> Vec<String> {
+    if revision == "2026-07-28" {
+        vec!["--modern".into()]
+    } else {
+        vec!["--revision".into(), revision.into()]
+    }
+}
 
 /// `showStaging` without opening the app's panel.
 fn show_staging() -> Value {
@@ -108,16 +122,14 @@ fn conformance_calls(tag: &str) -> String {
     ])
 }
 
-fn conformance(peer: &Peer, tag: &str, modern: bool, connection: &[String]) -> Value {
+fn conformance(peer: &Peer, tag: &str, revision: &str, connection: &[String]) -> Value {
     let mut args = vec![
         "--probe".into(),
         every_name(Catalog),
         "--calls".into(),
         conformance_calls(tag),
     ];
-    if modern {
-        args.push("--modern".into());
-    }
+    args.extend(opening(revision));
     // `--stdio` takes the rest of the command line, so it goes last.
     args.extend(connection.iter().cloned());
     peer.run("conformance.py", &args, LIMIT)
@@ -139,11 +151,11 @@ fn staged_ids(list: &Value) -> Vec<&str> {
 fn check_conformance(report: &Value, level: Access, tag: &str, revision: &str) {
     assert_eq!(report["initialize"]["protocolVersion"], revision, "{tag}");
     check_listing(Catalog, report, level, "app-mcp");
-    check_probes(Catalog, report, level);
-    check_calls(&report["calls"], level, tag);
+    check_probes(Catalog, report, level, revision);
+    check_calls(&report["calls"], level, tag, revision);
 }
 
-fn check_calls(calls: &Value, level: Access, tag: &str) {
+fn check_calls(calls: &Value, level: Access, tag: &str, revision: &str) {
     // A read tool runs at every level.
     let tables = ran(&calls["listTables"], "listTables");
     let names: Vec<&str> = tables
@@ -158,10 +170,11 @@ fn check_calls(calls: &Value, level: Access, tag: &str) {
         "structured and text agree"
     );
 
-    // Arguments that do not fit: invalid params, every issue with its place.
-    let bad = error(&calls["badArguments"], "bad arguments");
-    assert_eq!(bad["code"], -32602);
-    let paths: Vec<&str> = bad["data"]["issues"]
+    // Arguments that do not fit: every issue with its place, in a tool result from
+    // 2025-11-25 on, as invalid params before.
+    let bad = rejected(&calls["badArguments"], revision, "bad arguments");
+    assert_eq!(bad["tool"], "queryRows");
+    let paths: Vec<&str> = bad["issues"]
         .as_array()
         .map(|issues| issues.iter().filter_map(|i| i["path"].as_str()).collect())
         .unwrap_or_default();
@@ -218,7 +231,12 @@ fn check_calls(calls: &Value, level: Access, tag: &str) {
             "commitStaged",
         );
     } else {
-        assert_policy_refusal(&calls["commitStaged"], Tool::CommitStaged, "commitStaged");
+        assert_policy_refusal(
+            &calls["commitStaged"],
+            Tool::CommitStaged,
+            revision,
+            "commitStaged",
+        );
     }
     assert_eq!(
         calls["stagedAfterCommit"]["content"], calls["stagedAfterFailure"]["content"],
@@ -233,10 +251,9 @@ fn stdio_clients_at_each_level_see_exactly_their_tables() {
         return;
     };
     for level in Access::ALL {
-        let (modern, revision) = REVISIONS[0];
         let tag = format!("stdio-{level}");
-        let report = conformance(&peer, &tag, modern, &stdio(level, "deny"));
-        check_conformance(&report, level, &tag, revision);
+        let report = conformance(&peer, &tag, NOW, &stdio(level, "deny"));
+        check_conformance(&report, level, &tag, NOW);
     }
 }
 
@@ -252,10 +269,10 @@ fn http_clients_get_the_level_of_their_token() {
     // The default policy, ask: these clients declare no elicitation, so it falls back
     // to deny.
     let server = HttpServer::start(Path::new(SERVER), &tokens, &MEMORY);
-    for (modern, revision) in REVISIONS {
+    for revision in REVISIONS {
         for (level, (token, _)) in Access::ALL.into_iter().zip(&tokens) {
             let tag = format!("http-{revision}-{level}");
-            let report = conformance(&peer, &tag, modern, &http(&server, token));
+            let report = conformance(&peer, &tag, revision, &http(&server, token));
             check_conformance(&report, level, &tag, revision);
         }
     }
@@ -286,6 +303,7 @@ fn elicit(peer: &Peer, answer: &str, modern: bool, connection: &[String]) -> Val
 /// `asked`: whether the client could be asked (it declared elicitation and opened
 /// with a revision that allows requests to it mid-call).
 fn check_elicited(report: &Value, answer: &str, asked: bool) {
+    let revision = report["protocolVersion"].as_str().unwrap_or_default();
     let calls = &report["calls"];
     let _ = ran(&calls["stageItem"], "stageItem");
     let staged = ran(&calls["staged"], "showStaging");
@@ -296,7 +314,7 @@ fn check_elicited(report: &Value, answer: &str, asked: bool) {
         assert_eq!(staged, &json!([]));
         assert_eq!(committed, 1);
     } else {
-        assert_policy_refusal(&calls["commitStaged"], Tool::CommitStaged, answer);
+        assert_policy_refusal(&calls["commitStaged"], Tool::CommitStaged, revision, answer);
         assert_eq!(
             staged.as_array().map(Vec::len),
             Some(1),
