@@ -8,8 +8,7 @@ use std::sync::Mutex;
 
 use catalog_core::render::{Format, render};
 use catalog_core::{
-    Access, Caller, Decision, Discovery, Dispatch, Info, Reach, Tier, ToolId, Value, Verified, Via,
-    reach,
+    Access, Caller, Decision, Dispatch, Info, Reach, Tier, ToolId, Value, Verified, Via, reach,
 };
 use serde_json::json;
 

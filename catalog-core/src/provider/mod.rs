@@ -37,7 +37,7 @@ mod stream;
 mod tests;
 
 pub use conversation::Conversation;
-pub use stream::{Cut, Sse, Stream};
+pub use stream::{Cut, Finished, Sse, Stream};
 
 /// A chat provider's API: how its replies hold calls and how its requests carry results.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

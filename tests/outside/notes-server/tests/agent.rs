@@ -214,3 +214,63 @@ fn the_catalog_trait_gives_the_same_sets() {
         ["listNotes", "readNote", "addNote", "deleteNote"]
     );
 }
+
+#[test]
+fn one_agent_step_reads_a_provider_reply_and_writes_its_results() {
+    use catalog_core::Saved;
+    use catalog_core::provider::Provider;
+    use notes_catalog::Agent;
+
+    let notes = Notes::seeded();
+    let provider = Provider::OpenAiChat;
+    let mut agent = Agent::new(provider);
+    let call = |id: &str, name: &str, arguments: &str| json!({"id": id, "type": "function", "function": {"name": name, "arguments": arguments}});
+    let reply = agent
+        .read(
+            &json!({"choices": [{"index": 0, "finish_reason": "tool_calls", "message": {
+            "role": "assistant", "content": null, "tool_calls": [
+                call("c1", "findTools", r#"{"query": "show one note in full"}"#),
+                call("c2", "readNote", r#"{"id": 1}"#),
+                call("c3", "listNotes", r#"{"limit": 2"#),
+            ]}}]}),
+        )
+        .unwrap();
+    let step = agent.step(&reply, &mut DenyAll);
+    let results = pollster::block_on(step.run(&notes));
+    let messages = agent.write(&results);
+    let ids: Vec<&str> = messages
+        .iter()
+        .map(|m| m["tool_call_id"].as_str().unwrap())
+        .collect();
+    assert_eq!(ids, ["c1", "c2", "c3"]);
+    // The search's hit is callable by the call after it, in the same reply.
+    assert!(
+        messages[0]["content"]
+            .as_str()
+            .unwrap()
+            .contains("readNote")
+    );
+    assert!(
+        messages[1]["content"]
+            .as_str()
+            .unwrap()
+            .contains("Groceries")
+    );
+    let unreadable = messages[2]["content"].as_str().unwrap();
+    assert!(unreadable.contains("SCHEMA_RESOLUTION") && unreadable.contains("not valid JSON"));
+    assert!(agent.tools().unwrap().contains("\"readNote\""));
+
+    // Kept between two requests as JSON, and put back.
+    let saved: Saved =
+        serde_json::from_str(&serde_json::to_string(&agent.save()).unwrap()).unwrap();
+    let (restored, dropped) = Agent::restore(provider, &saved);
+    assert!(dropped.is_empty());
+    assert_eq!(restored.discovery().active(), agent.discovery().active());
+    let stale = Saved {
+        discovered: vec!["readNote".into(), "archiveNote".into()],
+        searches_left: 1,
+    };
+    let (restored, dropped) = Agent::restore(provider, &stale);
+    assert_eq!(dropped, ["archiveNote"]);
+    assert_eq!(restored.discovery().searches_left(), 1);
+}

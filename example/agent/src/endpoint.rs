@@ -1,0 +1,254 @@
+//! Where each provider's API is, how it takes its key, and its answer as one line when it
+//! is not a reply.
+
+use std::fmt::{self, Write as _};
+use std::time::{Duration, SystemTime};
+
+use aws_credential_types::Credentials;
+use aws_sigv4::http_request::{SignableBody, SignableRequest, SigningSettings, sign};
+use aws_sigv4::sign::v4;
+use catalog_core::Value;
+use catalog_core::provider::{Provider, ReplyError, read};
+
+/// One provider's API with its key and model.
+pub struct Endpoint {
+    provider: Provider,
+    url: String,
+    model: String,
+    auth: Auth,
+    http: ureq::Agent,
+}
+
+enum Auth {
+    /// A key in a header of its own (Anthropic's `x-api-key`, Gemini's `x-goog-api-key`).
+    Header(&'static str, String),
+    /// `Authorization: Bearer` (`OpenAI`, a Bedrock API key).
+    Bearer(String),
+    /// AWS Signature Version 4 (Bedrock with the usual AWS variables).
+    SigV4 {
+        credentials: Credentials,
+        region: String,
+    },
+}
+
+/// What goes wrong between two steps, as the one line the user reads.
+#[derive(Debug)]
+pub struct Failure(pub String);
+
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// The model a provider is asked for when `--model` is not given.
+#[must_use]
+pub fn default_model(provider: Provider) -> &'static str {
+    match provider {
+        Provider::Anthropic | Provider::AnthropicToolSearch(_) => "claude-sonnet-4-5",
+        Provider::OpenAiChat | Provider::OpenAiResponses => "gpt-5-mini",
+        Provider::Gemini => "gemini-2.5-flash",
+        Provider::Bedrock => "us.anthropic.claude-sonnet-4-5-20250929-v1:0",
+    }
+}
+
+impl Endpoint {
+    /// The endpoint of `provider` at `base_url` (its public API when `None`), asking for
+    /// `model`, with the key from the provider's usual variables, read through `var`.
+    ///
+    /// # Errors
+    /// A missing key, named with the variables that would hold it.
+    pub fn new(
+        provider: Provider,
+        base_url: Option<&str>,
+        model: &str,
+        var: impl Fn(&str) -> Option<String>,
+    ) -> Result<Endpoint, Failure> {
+        let need = |names: &[&str]| {
+            names.iter().find_map(|name| var(name)).ok_or_else(|| {
+                Failure(format!(
+                    "{provider} needs a key: set {} (a run against a local endpoint takes any value)",
+                    names.join(" or ")
+                ))
+            })
+        };
+        let region = var("AWS_REGION")
+            .or_else(|| var("AWS_DEFAULT_REGION"))
+            .unwrap_or_else(|| String::from("us-east-1"));
+        let (default_base, path, auth) = match provider {
+            Provider::Anthropic | Provider::AnthropicToolSearch(_) => (
+                String::from("https://api.anthropic.com/v1"),
+                String::from("/messages"),
+                Auth::Header("x-api-key", need(&["ANTHROPIC_API_KEY"])?),
+            ),
+            Provider::OpenAiChat => (
+                String::from("https://api.openai.com/v1"),
+                String::from("/chat/completions"),
+                Auth::Bearer(need(&["OPENAI_API_KEY"])?),
+            ),
+            Provider::OpenAiResponses => (
+                String::from("https://api.openai.com/v1"),
+                String::from("/responses"),
+                Auth::Bearer(need(&["OPENAI_API_KEY"])?),
+            ),
+            Provider::Gemini => (
+                String::from("https://generativelanguage.googleapis.com/v1beta"),
+                format!("/models/{model}:generateContent"),
+                Auth::Header(
+                    "x-goog-api-key",
+                    need(&["GEMINI_API_KEY", "GOOGLE_API_KEY"])?,
+                ),
+            ),
+            Provider::Bedrock => {
+                let auth = if let Some(key) = var("AWS_BEARER_TOKEN_BEDROCK") {
+                    Auth::Bearer(key)
+                } else {
+                    let id = need(&["AWS_ACCESS_KEY_ID", "AWS_BEARER_TOKEN_BEDROCK"])?;
+                    let secret = need(&["AWS_SECRET_ACCESS_KEY"])?;
+                    let credentials =
+                        Credentials::new(id, secret, var("AWS_SESSION_TOKEN"), None, "environment");
+                    Auth::SigV4 {
+                        credentials,
+                        region: region.clone(),
+                    }
+                };
+                (
+                    format!("https://bedrock-runtime.{region}.amazonaws.com"),
+                    format!("/model/{}/converse", encode_path(model)),
+                    auth,
+                )
+            }
+        };
+        let base = base_url.map_or(default_base, |b| b.trim_end_matches('/').to_string());
+        let http = ureq::Agent::config_builder()
+            .http_status_as_error(false)
+            .timeout_global(Some(Duration::from_secs(300)))
+            .build()
+            .into();
+        Ok(Endpoint {
+            provider,
+            url: format!("{base}{path}"),
+            model: model.to_string(),
+            auth,
+            http,
+        })
+    }
+
+    /// The model asked for.
+    #[must_use]
+    pub fn model(&self) -> &str {
+        &self.model
+    }
+
+    /// Sends one request body; the reply's JSON.
+    ///
+    /// # Errors
+    /// The provider's refusal (its HTTP status, its error's kind and message, when to
+    /// retry), an endpoint that cannot be reached, or an answer that is not JSON.
+    pub fn send(&self, body: &str) -> Result<Value, Failure> {
+        let mut request = self
+            .http
+            .post(&self.url)
+            .header("content-type", "application/json");
+        match &self.auth {
+            Auth::Header(name, key) => {
+                request = request.header(*name, key);
+                if *name == "x-api-key" {
+                    request = request.header("anthropic-version", "2023-06-01");
+                }
+            }
+            Auth::Bearer(key) => request = request.header("authorization", format!("Bearer {key}")),
+            Auth::SigV4 {
+                credentials,
+                region,
+            } => {
+                for (name, value) in sigv4(&self.url, body, credentials, region)? {
+                    request = request.header(name, value);
+                }
+            }
+        }
+        let mut response = request
+            .send(body)
+            .map_err(|e| Failure(format!("cannot reach {}: {e}", self.url)))?;
+        let status = response.status();
+        let retry = response
+            .headers()
+            .get("retry-after")
+            .and_then(|v| v.to_str().ok())
+            .map(|s| format!("; retry in {s} s"))
+            .unwrap_or_default();
+        let text = response.body_mut().read_to_string().map_err(|e| {
+            Failure(format!(
+                "{} answered HTTP {status}, unreadable: {e}",
+                self.provider
+            ))
+        })?;
+        let value: Result<Value, _> = serde_json::from_str(&text);
+        if status.is_success() {
+            return value.map_err(|e| {
+                Failure(format!(
+                    "{} answered HTTP {status} with a body that is not JSON: {e}",
+                    self.provider
+                ))
+            });
+        }
+        let why = match value.map(|v| read(self.provider, &v)) {
+            Ok(Err(ReplyError::Provider { kind, message })) => match kind {
+                Some(kind) => format!(" ({kind}): {message}"),
+                None => format!(": {message}"),
+            },
+            _ => format!(": {}", text.chars().take(200).collect::<String>()),
+        };
+        Err(Failure(format!(
+            "{} answered HTTP {status}{why}{retry}",
+            self.provider
+        )))
+    }
+}
+
+/// The headers that sign a Bedrock request: `authorization`, `x-amz-date` and, with a
+/// session token, `x-amz-security-token`.
+fn sigv4(
+    url: &str,
+    body: &str,
+    credentials: &Credentials,
+    region: &str,
+) -> Result<Vec<(String, String)>, Failure> {
+    let identity = credentials.clone().into();
+    let fail = |e: &dyn fmt::Display| Failure(format!("cannot sign the Bedrock request: {e}"));
+    let params = v4::SigningParams::builder()
+        .identity(&identity)
+        .region(region)
+        .name("bedrock")
+        .time(SystemTime::now())
+        .settings(SigningSettings::default())
+        .build()
+        .map_err(|e| fail(&e))?
+        .into();
+    let headers = [("content-type", "application/json")];
+    let signable = SignableRequest::new(
+        "POST",
+        url,
+        headers.into_iter(),
+        SignableBody::Bytes(body.as_bytes()),
+    )
+    .map_err(|e| fail(&e))?;
+    let (instructions, _signature) = sign(signable, &params).map_err(|e| fail(&e))?.into_parts();
+    Ok(instructions
+        .headers()
+        .map(|(name, value)| (name.to_string(), value.to_string()))
+        .collect())
+}
+
+/// A model id as one URL path segment: Bedrock's ids hold `:`.
+fn encode_path(segment: &str) -> String {
+    let mut out = String::with_capacity(segment.len());
+    for b in segment.bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~') {
+            out.push(char::from(b));
+        } else {
+            let _ = write!(out, "%{b:02X}");
+        }
+    }
+    out
+}
