@@ -3,7 +3,7 @@
 //!
 //! [`read`] turns a reply into a [`Reply`]: what the conversation keeps of it (sent back
 //! as it came, text, reasoning and server-side blocks untouched), its text, and its
-//! [`ToolUse`]s in order. [`write`] turns each call's [`Outcome`] into the provider's
+//! [`ToolUse`]s in order. [`write()`] turns each call's [`Outcome`] into the provider's
 //! tool-result message(s), with the call's id and the provider's error flag. [`Stream`]
 //! takes a streamed reply's events and yields the same [`Reply`] once it is complete, the
 //! text as it arrives. [`Conversation`] keeps the messages and writes the request body.
@@ -249,7 +249,7 @@ fn parse_or_string(text: String) -> Value {
     serde_json::from_str(&text).unwrap_or(Value::String(text))
 }
 
-/// One call and what became of it: what [`write`] takes.
+/// One call and what became of it: what [`write()`] takes.
 #[derive(Clone, Debug, PartialEq)]
 pub struct ToolResult<T> {
     /// The call as the reply held it (its id and wire name go back).
