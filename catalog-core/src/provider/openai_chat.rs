@@ -51,17 +51,16 @@ pub(super) fn read(body: &Value) -> Result<Reply, String> {
 pub(super) fn assistant(message: &Value) -> Value {
     let mut kept = Map::new();
     kept.insert("role".into(), "assistant".into());
-    for key in ["content", "refusal", "tool_calls"] {
+    // `content` is always there, `null` beside tool calls, as the API writes it.
+    kept.insert("content".into(), message["content"].clone());
+    for key in ["refusal", "tool_calls"] {
         match &message[key] {
             Value::Null => {}
-            Value::Array(calls) if key == "tool_calls" && calls.is_empty() => {}
+            Value::Array(calls) if calls.is_empty() => {}
             value => {
                 kept.insert(key.into(), value.clone());
             }
         }
-    }
-    if !kept.contains_key("content") {
-        kept.insert("content".into(), Value::Null);
     }
     Value::Object(kept)
 }
