@@ -22,7 +22,7 @@ pub fn usage() -> String {
     format!(
         "\
 usage: catalog-gateway --catalog FILE [--discoverable H] [--retry S] [--access LEVEL] [--gated POLICY]
-       catalog-gateway --catalog FILE [--discoverable H] [--retry S] --http ADDRESS --tokens FILE [--gated POLICY]
+       catalog-gateway --catalog FILE [--discoverable H] [--retry S] --http ADDRESS --tokens FILE [--allowed-origin O]... [--gated POLICY]
 
 Serves the tools of the MCP servers that FILE's [[upstream]] tables name, as FILE's rows
 say: at each client's level, arguments checked against the reviewed schemas, rows whose
@@ -189,7 +189,12 @@ async fn serve(setup: Setup) -> Result<(), String> {
                 .await
                 .map_err(|e| e.to_string())
         }
-        (Transport::Http { address, .. }, Some(tokens)) => {
+        (
+            Transport::Http {
+                address, origins, ..
+            },
+            Some(tokens),
+        ) => {
             let (listener, bound) = http::bind(address).await?;
             // The line tests and scripts read the address from.
             eprintln!(
@@ -202,6 +207,7 @@ async fn serve(setup: Setup) -> Result<(), String> {
                 move || Session::new(Arc::clone(&gateway), Level::PerRequest),
                 tokens,
                 "catalog-gateway",
+                &http::Origins::new(origins),
                 shutdown_signal(),
             )
             .await

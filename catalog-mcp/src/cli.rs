@@ -13,7 +13,7 @@ pub fn usage(program: &str) -> String {
     format!(
         "\
 usage: {program} [--access LEVEL] [--gated POLICY]
-       {program} --http ADDRESS --tokens FILE [--gated POLICY]
+       {program} --http ADDRESS --tokens FILE [--allowed-origin ORIGIN]... [--gated POLICY]
 
 Serves {program}'s tools to MCP clients: over stdio by default, or over streamable
 HTTP at http://ADDRESS{endpoint}.
@@ -22,6 +22,10 @@ HTTP at http://ADDRESS{endpoint}.
   --http ADDRESS    a loopback address and port, e.g. 127.0.0.1:8931 (port 0 picks one)
   --tokens FILE     HTTP: bearer tokens and their levels, one [[token]] table each:
                     value = \"...\" (16 characters or more), access = \"LEVEL\", name = \"...\"
+  --allowed-origin ORIGIN
+                    HTTP: a browser origin whose pages may call the server besides the
+                    loopback ones, e.g. https://app.example:443 (:* for any port);
+                    repeatable. A request from any other Origin gets 403
   --gated POLICY    gated tools: ask (default; the client's user is asked through MCP
                     elicitation, refused when the client cannot be asked), deny, allow
   -h, --help        this text
@@ -46,6 +50,8 @@ pub enum Transport {
         address: SocketAddr,
         /// The tokens file.
         tokens: PathBuf,
+        /// The browser origins allowed besides the loopback ones (`--allowed-origin`).
+        origins: Vec<String>,
     },
 }
 
@@ -78,6 +84,7 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, String> 
     let mut http = None;
     let mut tokens = None;
     let mut gated = None;
+    let mut origins = Vec::new();
     let mut args = args.into_iter();
     while let Some(arg) = args.next() {
         let (flag, inline) = match arg.split_once('=') {
@@ -125,15 +132,25 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, String> 
                 let v = value()?;
                 once(&mut tokens, PathBuf::from(v), "--tokens")?;
             }
+            "--allowed-origin" => origins.push(crate::http::Origins::parse(&value()?)?),
             _ if flag.starts_with('-') => return Err(format!("unknown option {flag}")),
             _ => return Err(format!("unexpected argument {arg}")),
         }
+    }
+    if http.is_none() && !origins.is_empty() {
+        return Err(String::from(
+            "--allowed-origin goes with --http ADDRESS: stdio has no origins",
+        ));
     }
     let transport = match (http, tokens, access) {
         (None, None, access) => Transport::Stdio {
             access: access.unwrap_or(Access::ReadOnly),
         },
-        (Some(address), Some(tokens), None) => Transport::Http { address, tokens },
+        (Some(address), Some(tokens), None) => Transport::Http {
+            address,
+            tokens,
+            origins,
+        },
         (Some(_), None, _) => return Err(String::from("--http needs --tokens FILE")),
         (None, Some(_), _) => return Err(String::from("--tokens goes with --http ADDRESS")),
         (Some(_), Some(_), Some(_)) => {
@@ -203,9 +220,27 @@ mod tests {
             Ok(Command::Serve(Options {
                 transport: Transport::Http {
                     address: "[::1]:0".parse().unwrap(),
-                    tokens: PathBuf::from("t.toml")
+                    tokens: PathBuf::from("t.toml"),
+                    origins: Vec::new(),
                 },
                 gated: GatedPolicy::Allow
+            }))
+        );
+        assert_eq!(
+            parse_str(
+                "--http 127.0.0.1:0 --tokens t --allowed-origin https://App.example:443 \
+                 --allowed-origin=http://tool.internal:*"
+            ),
+            Ok(Command::Serve(Options {
+                transport: Transport::Http {
+                    address: "127.0.0.1:0".parse().unwrap(),
+                    tokens: PathBuf::from("t"),
+                    origins: vec![
+                        "https://app.example:443".into(),
+                        "http://tool.internal:*".into()
+                    ],
+                },
+                gated: GatedPolicy::Ask
             }))
         );
         assert_eq!(parse_str("--access read-only --help"), Ok(Command::Help));
@@ -236,6 +271,26 @@ mod tests {
                 "--access is given twice",
             ),
             ("--port 1", "unknown option --port"),
+            (
+                "--http 127.0.0.1:1 --tokens t --allowed-origin app.example",
+                "--allowed-origin app.example: not an http or https origin",
+            ),
+            (
+                "--http 127.0.0.1:1 --tokens t --allowed-origin https://app.example",
+                "no port",
+            ),
+            (
+                "--http 127.0.0.1:1 --tokens t --allowed-origin https://app.example:443/x",
+                "the port is not a number or *",
+            ),
+            (
+                "--http 127.0.0.1:1 --tokens t --allowed-origin https://a/b:443",
+                "the host is not a host name or address",
+            ),
+            (
+                "--allowed-origin https://app.example:443",
+                "--allowed-origin goes with --http",
+            ),
             ("serve", "unexpected argument serve"),
         ] {
             let error = parse_str(line).unwrap_err();

@@ -1,5 +1,7 @@
 //! Streamable HTTP: the MCP endpoint at `/mcp`, behind a bearer-token check that decides
-//! each request's access level.
+//! each request's access level, with the transport's rules: `Host` and `Origin` checked
+//! against DNS rebinding and cross-origin pages (403), a body that is not JSON answered
+//! with a JSON-RPC parse error, the end of an unknown session with 404.
 
 use std::fmt;
 use std::future::Future;
@@ -10,12 +12,14 @@ use std::sync::Arc;
 use axum::Router;
 use axum::body::Body;
 use axum::extract::{Request, State};
-use axum::http::header::{AUTHORIZATION, WWW_AUTHENTICATE};
-use axum::http::{HeaderValue, StatusCode};
+use axum::http::header::{AUTHORIZATION, CONTENT_TYPE, WWW_AUTHENTICATE};
+use axum::http::{HeaderValue, Method, StatusCode};
 use axum::middleware::{self, Next};
 use axum::response::Response;
 use catalog_core::{Catalog, HandledBy};
 use rmcp::ServerHandler;
+use rmcp::model::ClientJsonRpcMessage;
+use rmcp::transport::streamable_http_server::session::SessionManager;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use tokio::net::TcpListener;
@@ -33,10 +37,12 @@ pub const ENDPOINT: &str = "/mcp";
 /// Sessions (`Mcp-Session-Id`) let the server ask the client mid-call; the level is
 /// still read from each request's own token, so a session is worth no more than the
 /// token that sends on it. The `Host` header must name a loopback host or the address
-/// bound (`bound`), which keeps DNS-rebinding pages out.
+/// bound (`bound`), which keeps DNS-rebinding pages out; an `Origin` header, when there
+/// is one, must be a loopback origin or one of `origins` (see [`Origins`]), else 403.
 pub fn router<C, H, const W: usize>(
     tools: Arc<Tools<C, H, W>>,
     tokens: Arc<Tokens>,
+    origins: &Origins,
     bound: SocketAddr,
     cancel: &CancellationToken,
 ) -> Router
@@ -51,6 +57,7 @@ where
         move || CatalogServer::new(Arc::clone(&tools), Level::PerRequest),
         tokens,
         &realm,
+        origins,
         bound,
         cancel,
     )
@@ -63,23 +70,31 @@ pub fn router_for<S: ServerHandler>(
     make: impl Fn() -> S + Send + Sync + 'static,
     tokens: Arc<Tokens>,
     realm: &str,
+    origins: &Origins,
     bound: SocketAddr,
     cancel: &CancellationToken,
 ) -> Router {
-    let mut config =
-        StreamableHttpServerConfig::default().with_cancellation_token(cancel.child_token());
+    let mut config = StreamableHttpServerConfig::default()
+        .with_cancellation_token(cancel.child_token())
+        .with_allowed_origins(origins.allowed());
     let ip = bound.ip().to_string();
     if !config.allowed_hosts.contains(&ip) {
         config.allowed_hosts.push(ip);
     }
     let check = Check::new(tokens, realm);
-    let service = StreamableHttpService::new(
-        move || Ok(make()),
-        Arc::new(LocalSessionManager::default()),
-        config,
-    );
+    let sessions = Arc::new(LocalSessionManager::default());
+    let rules = Rules {
+        sessions: Arc::clone(&sessions),
+        max_body: config.max_request_body_bytes,
+    };
+    let service = StreamableHttpService::new(move || Ok(make()), sessions, config);
+    // The token check is the outer layer: nothing else answers a request without one.
     Router::new()
         .nest_service(ENDPOINT, service)
+        .layer(middleware::from_fn_with_state(
+            Arc::new(rules),
+            transport_rules,
+        ))
         .layer(middleware::from_fn_with_state(Arc::new(check), authorize))
 }
 
@@ -92,6 +107,7 @@ pub async fn serve<C, H, const W: usize>(
     listener: TcpListener,
     tools: Arc<Tools<C, H, W>>,
     tokens: Arc<Tokens>,
+    origins: &Origins,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> io::Result<()>
 where
@@ -106,6 +122,7 @@ where
         move || CatalogServer::new(Arc::clone(&tools), Level::PerRequest),
         tokens,
         &realm,
+        origins,
         shutdown,
     )
     .await
@@ -120,10 +137,18 @@ pub async fn serve_for<S: ServerHandler>(
     make: impl Fn() -> S + Send + Sync + 'static,
     tokens: Arc<Tokens>,
     realm: &str,
+    origins: &Origins,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> io::Result<()> {
     let cancel = CancellationToken::new();
-    let app = router_for(make, tokens, realm, listener.local_addr()?, &cancel);
+    let app = router_for(
+        make,
+        tokens,
+        realm,
+        origins,
+        listener.local_addr()?,
+        &cancel,
+    );
     let closing = cancel.clone();
     axum::serve(listener, app)
         .with_graceful_shutdown(async move {
@@ -145,6 +170,160 @@ pub async fn bind(address: SocketAddr) -> Result<(TcpListener, SocketAddr), Stri
         .local_addr()
         .map_err(|e| format!("cannot read the bound address: {e}"))?;
     Ok((listener, bound))
+}
+
+/// The browser origins whose pages may call the endpoint: the loopback ones, always, and
+/// those given with `--allowed-origin`. A request that carries an `Origin` header naming
+/// any other origin is refused with 403 (MCP's transport rule against DNS rebinding and
+/// cross-origin pages); a request without one (any client that is not a browser page) is
+/// not affected.
+#[derive(Clone, PartialEq, Eq, Debug, Default)]
+pub struct Origins {
+    extra: Vec<String>,
+}
+
+/// The loopback origins, on any port, over `http` and `https`.
+const LOOPBACK_ORIGINS: [&str; 6] = [
+    "http://localhost:*",
+    "http://127.0.0.1:*",
+    "http://[::1]:*",
+    "https://localhost:*",
+    "https://127.0.0.1:*",
+    "https://[::1]:*",
+];
+
+impl Origins {
+    /// The loopback origins and `extra`, each `scheme://host:port` (`:*` for any port), as
+    /// [`Origins::parse`] accepts them.
+    #[must_use]
+    pub fn new(extra: Vec<String>) -> Origins {
+        Origins { extra }
+    }
+
+    /// Checks one origin as `--allowed-origin` takes it: `http` or `https`, a host, and a
+    /// port or `*`, nothing after (`https://app.example:443`, `http://tool.internal:*`).
+    ///
+    /// # Errors
+    /// What is wrong, for the command line.
+    pub fn parse(origin: &str) -> Result<String, String> {
+        let wrong = |why: &str| {
+            format!(
+                "--allowed-origin {origin}: {why}; give scheme, host and port as a browser \
+                 sends them, e.g. https://app.example:443 (or :* for any port)"
+            )
+        };
+        let rest = origin
+            .strip_prefix("http://")
+            .or_else(|| origin.strip_prefix("https://"))
+            .ok_or_else(|| wrong("not an http or https origin"))?;
+        let (host, port) = rest
+            .rsplit_once(':')
+            .filter(|(host, _)| !host.is_empty() && !host.ends_with(':'))
+            .ok_or_else(|| wrong("no port"))?;
+        if port != "*" && port.parse::<u16>().is_err() {
+            return Err(wrong("the port is not a number or *"));
+        }
+        let fits = host.parse::<axum::http::uri::Authority>().is_ok()
+            && !host.contains(['/', '?', '#', '@']);
+        if !fits {
+            return Err(wrong("the host is not a host name or address"));
+        }
+        Ok(origin.to_ascii_lowercase())
+    }
+
+    /// Every allowed origin, loopback first.
+    #[must_use]
+    pub fn allowed(&self) -> Vec<String> {
+        LOOPBACK_ORIGINS
+            .iter()
+            .map(|&o| o.to_owned())
+            .chain(self.extra.iter().cloned())
+            .collect()
+    }
+}
+
+/// What the transport rules need: the sessions, to tell an unknown one, and how large a
+/// body may be.
+struct Rules {
+    sessions: Arc<LocalSessionManager>,
+    max_body: usize,
+}
+
+/// The transport's rules that the SDK's service does not keep by itself: a POST whose body
+/// is not JSON gets a JSON-RPC parse error (`-32700`), and one that is JSON but no
+/// JSON-RPC message an invalid-request error (`-32600`), both with 400 and no `id` (as the
+/// spec allows when the request cannot be read); a DELETE of a session this server does
+/// not have gets 404, as a request on it would.
+async fn transport_rules(
+    State(rules): State<Arc<Rules>>,
+    request: Request,
+    next: Next,
+) -> Response {
+    let json = request
+        .headers()
+        .get(CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| {
+            v.split(';')
+                .next()
+                .is_some_and(|essence| essence.trim().eq_ignore_ascii_case("application/json"))
+        });
+    if request.method() == Method::POST && json {
+        let (parts, body) = request.into_parts();
+        let Ok(bytes) = axum::body::to_bytes(body, rules.max_body).await else {
+            let mut response = Response::new(Body::from(format!(
+                "Payload Too Large: request body exceeds {} bytes",
+                rules.max_body
+            )));
+            *response.status_mut() = StatusCode::PAYLOAD_TOO_LARGE;
+            return response;
+        };
+        if let Err(error) = serde_json::from_slice::<ClientJsonRpcMessage>(&bytes) {
+            return unreadable(&error);
+        }
+        return next
+            .run(Request::from_parts(parts, Body::from(bytes)))
+            .await;
+    }
+    if request.method() == Method::DELETE
+        && let Some(id) = request
+            .headers()
+            .get("mcp-session-id")
+            .and_then(|v| v.to_str().ok())
+    {
+        let known = rules
+            .sessions
+            .has_session(&Arc::from(id))
+            .await
+            .unwrap_or(false);
+        if !known {
+            let mut response = Response::new(Body::from("Not Found: Session not found"));
+            *response.status_mut() = StatusCode::NOT_FOUND;
+            return response;
+        }
+    }
+    next.run(request).await
+}
+
+/// The JSON-RPC error for a body that cannot be read as a message: a parse error when it
+/// is not JSON, an invalid request when it is JSON of another shape.
+fn unreadable(error: &serde_json::Error) -> Response {
+    use serde_json::error::Category;
+    let (code, message) = match error.classify() {
+        Category::Data => (-32600, "Invalid Request"),
+        Category::Io | Category::Syntax | Category::Eof => (-32700, "Parse error"),
+    };
+    let body = serde_json::json!({
+        "jsonrpc": "2.0",
+        "id": null,
+        "error": {"code": code, "message": format!("{message}: {error}")},
+    });
+    let mut response = Response::new(Body::from(body.to_string()));
+    *response.status_mut() = StatusCode::BAD_REQUEST;
+    response
+        .headers_mut()
+        .insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+    response
 }
 
 /// The tokens, and the two challenges a refused request gets (RFC 6750), built once.

@@ -103,8 +103,12 @@ where
     // Tokens are read before anything starts, so a bad file is an argument error.
     let listen = match transport {
         Transport::Stdio { access } => Listen::Stdio(access),
-        Transport::Http { address, tokens } => match Tokens::read(&tokens) {
-            Ok(tokens) => Listen::Http(address, Arc::new(tokens)),
+        Transport::Http {
+            address,
+            tokens,
+            origins,
+        } => match Tokens::read(&tokens) {
+            Ok(tokens) => Listen::Http(address, Arc::new(tokens), http::Origins::new(origins)),
             Err(error) => {
                 eprintln!("{program}: {error}");
                 return ExitCode::from(2);
@@ -183,7 +187,7 @@ fn arguments(args: impl IntoIterator<Item = OsString>) -> Result<Vec<String>, St
 /// Where [`main`] serves, once the tokens file is read.
 enum Listen {
     Stdio(catalog_core::Access),
-    Http(std::net::SocketAddr, Arc<Tokens>),
+    Http(std::net::SocketAddr, Arc<Tokens>, http::Origins),
 }
 
 async fn run<C, H, const W: usize>(
@@ -203,7 +207,7 @@ where
             eprintln!("{program}: serving MCP over stdio at {access} (gated tools: {gated})");
             stdio::serve(tools, access).await.map_err(|e| e.to_string())
         }
-        Listen::Http(address, tokens) => {
+        Listen::Http(address, tokens, origins) => {
             let (listener, bound) = http::bind(address).await?;
             // The first line on stderr, and the one tests and scripts read the port from.
             eprintln!(
@@ -211,7 +215,7 @@ where
                 http::ENDPOINT,
                 tokens.len()
             );
-            http::serve(listener, tools, tokens, shutdown_signal())
+            http::serve(listener, tools, tokens, &origins, shutdown_signal())
                 .await
                 .map_err(|e| format!("the HTTP server stopped: {e}"))
         }

@@ -1,5 +1,6 @@
 //! The HTTP token check of a server built on `catalog_mcp::main` (the tracker example),
-//! with raw requests: no valid bearer token, nothing but a 401; a foreign `Host`, a 403.
+//! with raw requests: no valid bearer token, nothing but a 401; a foreign `Host` or
+//! `Origin`, a 403; an unreadable body, a JSON-RPC error; an unknown session, a 404.
 
 mod common;
 
@@ -148,4 +149,99 @@ fn requests_without_a_valid_token_get_401_and_nothing_else() {
         INITIALIZE,
     );
     assert!(rebound.starts_with("HTTP/1.1 403 "), "{rebound}");
+}
+
+/// The transport's rules, for a client with a valid token: a foreign `Origin` is refused
+/// with 403 (loopback and `--allowed-origin` ones are served), a body that is not JSON gets
+/// a JSON-RPC parse error, one that is JSON but no message an invalid request, and the end
+/// of a session the server does not have a 404.
+#[test]
+fn origins_unreadable_bodies_and_unknown_sessions_follow_the_transport_rules() {
+    let good = token("rules");
+    let server = HttpServer::start(
+        &example_binary("tracker"),
+        &[(good.clone(), "read-only")],
+        &["--allowed-origin", "https://app.example:8443"],
+    );
+    let auth = format!("Authorization: Bearer {good}");
+    let json = [
+        "Content-Type: application/json",
+        "Accept: application/json, text/event-stream",
+        auth.as_str(),
+    ];
+    let post = |extra: &[&str], body: &str| {
+        request(
+            &server.address,
+            "POST",
+            "/mcp",
+            &[&json[..], extra].concat(),
+            body,
+        )
+    };
+    for origin in [
+        "http://evil.example",
+        "https://evil.example:8443",
+        "https://app.example",
+        "http://app.example:8443",
+        "null",
+        "not an origin",
+    ] {
+        let response = post(&[&format!("Origin: {origin}")], INITIALIZE);
+        assert!(
+            response.starts_with("HTTP/1.1 403 "),
+            "{origin}: {response}"
+        );
+        assert_eq!(header(&response, "mcp-session-id"), None, "{origin}");
+    }
+    let bound_port = server.address.rsplit(':').next().unwrap();
+    for origin in [
+        format!("http://127.0.0.1:{bound_port}"),
+        "http://localhost:3000".into(),
+        "http://[::1]:80".into(),
+        "https://app.example:8443".into(),
+    ] {
+        let response = post(&[&format!("Origin: {origin}")], INITIALIZE);
+        assert!(
+            response.starts_with("HTTP/1.1 200 "),
+            "{origin}: {response}"
+        );
+    }
+
+    for (body, code) in [
+        ("{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\":", -32700),
+        ("not json", -32700),
+        ("", -32700),
+        ("[1, 2]", -32600),
+        ("{\"jsonrpc\": \"2.0\", \"id\": 1}", -32600),
+    ] {
+        let response = post(&[], body);
+        assert!(response.starts_with("HTTP/1.1 400 "), "{body}: {response}");
+        assert_eq!(header(&response, "content-type"), Some("application/json"));
+        let error: serde_json::Value = serde_json::from_str(self::body(&response))
+            .unwrap_or_else(|e| panic!("{body}: {e}: {response}"));
+        assert_eq!(error["jsonrpc"], "2.0", "{body}");
+        assert_eq!(error["id"], serde_json::Value::Null, "{body}");
+        assert_eq!(error["error"]["code"], code, "{body}: {error}");
+    }
+
+    // A session that never was, and one that ended, are not found; a live one ends.
+    let delete = |session: &str| {
+        request(
+            &server.address,
+            "DELETE",
+            "/mcp",
+            &[auth.as_str(), &format!("Mcp-Session-Id: {session}")],
+            "",
+        )
+    };
+    let unknown = delete("no-such-session");
+    assert!(unknown.starts_with("HTTP/1.1 404 "), "{unknown}");
+    let opened = post(&[], INITIALIZE);
+    let session = header(&opened, "mcp-session-id")
+        .expect("a session")
+        .to_owned();
+    let ended = delete(&session);
+    assert!(ended.starts_with("HTTP/1.1 202 "), "{ended}");
+    let again = delete(&session);
+    assert!(again.starts_with("HTTP/1.1 404 "), "{again}");
 }
