@@ -12,10 +12,11 @@ use catalog_core::{
     Access, BoxFuture, Caller, Discovery, Dispatch, ErrorClass, Info, Reach, Rejection, ToolId,
     ToolSet, Value, Verified, Via, Visibility, check_output, verify,
 };
-use catalog_mcp::calls::refuse;
-use catalog_mcp::{Answer, Asker, GatedPolicy};
+use catalog_mcp::calls::{Settled, by_policy, refuse, respond, settle};
+use catalog_mcp::elicit::Questions;
+use catalog_mcp::{Asker, GatedPolicy};
 use rmcp::ErrorData;
-use rmcp::model::{self, CallToolResult, ContentBlock, ProtocolVersion};
+use rmcp::model::{self, CallToolResponse, CallToolResult, ContentBlock, ProtocolVersion};
 use rmcp::service::{Peer, RoleServer};
 use serde_json::Map;
 use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
@@ -60,6 +61,8 @@ pub struct Gateway {
     snapshot: Snapshot,
     /// Every client session, told when the listing changes.
     peers: Mutex<Vec<Peer<RoleServer>>>,
+    /// Questions about gated calls that wait for a client's retry (2026-07-28).
+    questions: Questions,
     gated: GatedPolicy,
     discoverable: Discoverable,
     info: Info<'static, Row, WORDS>,
@@ -110,6 +113,7 @@ impl Gateway {
             standing: RwLock::new(BTreeMap::new()),
             snapshot,
             peers: Mutex::new(Vec::new()),
+            questions: Questions::new(),
             gated,
             discoverable,
             info: info(loaded),
@@ -137,6 +141,12 @@ impl Gateway {
     #[must_use]
     pub fn gated(&self) -> GatedPolicy {
         self.gated
+    }
+
+    /// The questions about gated calls that wait for a client's retry (2026-07-28).
+    #[must_use]
+    pub fn questions(&self) -> &Questions {
+        &self.questions
     }
 
     /// A new session's discovery state: the inline rows active.
@@ -202,6 +212,9 @@ impl Gateway {
     /// the verifier (level, arguments against the reviewed schema, permission); only then
     /// is the call forwarded to its upstream.
     ///
+    /// A gated call asked about on 2026-07-28 is answered with the question itself (an
+    /// input-required result), which the client's retry of the call answers.
+    ///
     /// # Errors
     /// A refusal that `catalog_mcp::calls::refuse` makes a JSON-RPC error on `revision`.
     pub async fn call(
@@ -212,28 +225,30 @@ impl Gateway {
         arguments: Value,
         asker: &impl Asker<Row>,
         discovery: Option<(&Mutex<Discovery<'static, Row, WORDS>>, &Peer<RoleServer>)>,
-    ) -> Result<CallToolResult, ErrorData> {
+    ) -> Result<CallToolResponse, ErrorData> {
         let reachable = Row::from_name(name)
             .filter(|row| row.spec().reach(Caller::Mcp(level), false) == Reach::Allowed);
         if let Some((discovery, session)) = discovery {
             if name == self.info.search_tool.name() {
-                return self.search(level, revision, arguments, discovery, session);
+                return self
+                    .search(level, revision, arguments, discovery, session)
+                    .map(CallToolResponse::from);
             }
             if let Some(row) = reachable {
                 let active = lock(discovery).active();
                 if !active.contains(row) && self.withheld(row).is_none() {
-                    return refuse(&undiscovered(row, self.info.search_tool), revision);
+                    return respond(&undiscovered(row, self.info.search_tool), revision);
                 }
             }
         }
         if let Some(row) = reachable
             && let Some(standing) = self.withheld(row)
         {
-            return refuse(&withheld(row, &standing), revision);
+            return respond(&withheld(row, &standing), revision);
         }
         if reachable.is_some_and(|row| self.loaded.tool(row).upstream.is_none()) {
             // The ask tool, or a row of the application's own: nothing to forward it to.
-            return refuse(
+            return respond(
                 &Rejection {
                     class: ErrorClass::SchemaResolution,
                     tool: None,
@@ -249,14 +264,15 @@ impl Gateway {
             Ok(Verified::Run(call)) => call,
             Ok(Verified::Ask(pending)) => {
                 let row = pending.tool();
-                match asker.ask(row, &shown.unwrap_or(Value::Null)).await {
-                    Answer::Approved => pending.approve(),
-                    Answer::Refused | Answer::Unasked => {
-                        return refuse(&Rejection::denied(row), revision);
+                match settle(asker.ask(row, &shown.unwrap_or(Value::Null)).await, row) {
+                    Ok(()) => pending.approve(),
+                    Err(Settled::Refused(rejection)) => return respond(&rejection, revision),
+                    Err(Settled::Asking(question)) => {
+                        return Ok(CallToolResponse::InputRequired(*question));
                     }
                 }
             }
-            Err(rejection) => return refuse(&rejection, revision),
+            Err(rejection) => return respond(&by_policy::<Row>(rejection), revision),
         };
         let row = call.tool();
         let ran = match call.dispatch(self).await {
@@ -273,7 +289,7 @@ impl Gateway {
                 .map_err(|e| format!("the upstream's result is not a tool result: {e}"))
         }) {
             Ok(result) => result,
-            Err(e) => return refuse(&Rejection::runtime(row, e), revision),
+            Err(e) => return respond(&Rejection::runtime(row, e), revision),
         };
         // A result the upstream marks as an error is the tool's own answer; a success
         // must fit the output the catalog reviewed.
@@ -281,9 +297,9 @@ impl Gateway {
             && let Some(structured) = &result.structured_content
             && let Err(rejection) = check_output(row, structured)
         {
-            return refuse(&rejection, revision);
+            return respond(&rejection, revision);
         }
-        Ok(result)
+        Ok(result.into())
     }
 
     /// A search call: its arguments checked against the search row, then the catalog's

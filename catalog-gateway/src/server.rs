@@ -4,8 +4,8 @@ use std::sync::{Arc, Mutex};
 
 use catalog_core::{Discovery, Value};
 use catalog_mcp::Level;
-use catalog_mcp::elicit::PeerAsker;
-use catalog_mcp::handler::revision;
+use catalog_mcp::elicit::{PeerAsker, Retry};
+use catalog_mcp::handler::{log_call, revision};
 use rmcp::model::{
     CacheScope, CallToolRequestParams, CallToolResponse, Implementation, ListToolsResult,
     PaginatedRequestParams, ServerCapabilities, ServerConfig,
@@ -85,11 +85,13 @@ impl ServerHandler for Session {
 
     async fn call_tool(
         &self,
-        request: CallToolRequestParams,
+        mut request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let level = self.level.of(&context)?;
+        let retry = Retry::take(&mut request);
         let arguments = request.arguments.map_or(Value::Null, Value::Object);
+        let asker = PeerAsker::new(&context, self.gateway.questions(), retry);
         let result = self
             .gateway
             .call(
@@ -97,13 +99,11 @@ impl ServerHandler for Session {
                 &revision(&context),
                 &request.name,
                 arguments,
-                &PeerAsker::new(&context),
+                &asker,
                 self.discovery.as_deref().map(|d| (d, &context.peer)),
             )
             .await;
-        if let Err(error) = &result {
-            tracing::info!(tool = %request.name, %level, code = error.code.0, "tools/call refused");
-        }
-        result.map(CallToolResponse::from)
+        log_call(&request.name, level, &result);
+        result
     }
 }

@@ -340,7 +340,9 @@ fn served_at_each_level(peers: &Peers, catalog_arg: &str, files: &Path) {
         &["--catalog", catalog_arg, "--access", "full-access"],
     );
     assert!(
-        tool_error(&seen[0]).contains("refused to run `write_file`"),
+        tool_error(&seen[0]).contains(
+            "The user could not be asked whether to run `write_file`: this MCP client declared no form elicitation"
+        ),
         "{}",
         seen[0]
     );
@@ -380,7 +382,8 @@ fn refusals_follow_the_revision(peers: &Peers, catalog_arg: &str, files: &Path) 
                 seen[1]
             );
             assert!(
-                refusal(&seen[3]).contains("refused to run `write_file`"),
+                refusal(&seen[3])
+                    .starts_with("The application's policy refuses to run `write_file`."),
                 "{}",
                 seen[3]
             );
@@ -396,6 +399,11 @@ fn refusals_follow_the_revision(peers: &Peers, catalog_arg: &str, files: &Path) 
             let refused: Value = serde_json::from_str(tool_error(&seen[3])).unwrap();
             assert_eq!(refused["error"], "PERMISSION_DENIED", "{refused}");
             assert_eq!(refused["tool"], "write_file", "{refused}");
+            let message = refused["message"].as_str().unwrap_or_default();
+            assert!(
+                message.starts_with("The application's policy refuses to run `write_file`."),
+                "{refused}"
+            );
         }
         assert_eq!(forwarded(&log), 0, "{revision}: {log}");
         assert!(!denied.exists());

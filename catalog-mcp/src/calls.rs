@@ -17,8 +17,11 @@ use catalog_core::{
     Access, Catalog, Dispatch, ErrorClass, HandledBy, Rejection, Value, Verified, Via,
 };
 use rmcp::ErrorData;
-use rmcp::model::{CallToolResult, ContentBlock, ErrorCode, ProtocolVersion};
+use rmcp::model::{
+    CallToolResponse, CallToolResult, ContentBlock, ErrorCode, InputRequiredResult, ProtocolVersion,
+};
 
+use crate::elicit::Questions;
 use crate::gate::{Answer, Asker, GatedPolicy};
 use crate::identity::Identity;
 use crate::listing::Listing;
@@ -30,6 +33,7 @@ pub struct Tools<C: Catalog<W>, H, const W: usize> {
     listing: Listing<C, W>,
     gated: GatedPolicy,
     identity: Identity,
+    questions: Questions,
     catalog: PhantomData<fn() -> C>,
 }
 
@@ -50,6 +54,7 @@ impl<C: Catalog<W>, H, const W: usize> Tools<C, H, W> {
             listing: Listing::new(),
             gated,
             identity: Identity::default(),
+            questions: Questions::new(),
             catalog: PhantomData,
         }
     }
@@ -79,6 +84,12 @@ impl<C: Catalog<W>, H, const W: usize> Tools<C, H, W> {
         self.gated
     }
 
+    /// The questions about gated calls that wait for a client's retry (2026-07-28).
+    #[must_use]
+    pub fn questions(&self) -> &Questions {
+        &self.questions
+    }
+
     /// What `tools/list` answers a client at `level`.
     #[must_use]
     pub fn list(&self, level: Access) -> Arc<[rmcp::model::Tool]> {
@@ -104,7 +115,9 @@ where
     <C::Call as HandledBy<H>>::Error: fmt::Display,
 {
     /// Answers one `tools/call` from a client at `level` that speaks protocol `revision`;
-    /// `asker` puts the question when the policy is to ask.
+    /// `asker` puts the question when the policy is to ask. On 2026-07-28 the question
+    /// itself may be the answer: an input-required result, which the client's retry of
+    /// the call answers.
     ///
     /// # Errors
     /// A refusal that [`refuse`] makes a JSON-RPC error on `revision`: an unknown tool or
@@ -117,7 +130,7 @@ where
         name: &str,
         arguments: Value,
         asker: &impl Asker<C::Tool>,
-    ) -> Result<CallToolResult, ErrorData> {
+    ) -> Result<CallToolResponse, ErrorData> {
         // Kept for the question only: the verifier takes the arguments.
         let shown = (self.gated == GatedPolicy::Ask).then(|| arguments.clone());
         let mut policy = self.gated;
@@ -125,15 +138,15 @@ where
             Ok(Verified::Run(call)) => call,
             Ok(Verified::Ask(pending)) => {
                 let tool = pending.tool();
-                let shown = shown.unwrap_or(Value::Null);
-                match asker.ask(tool, &shown).await {
-                    Answer::Approved => pending.approve(),
-                    Answer::Refused | Answer::Unasked => {
-                        return refuse(&Rejection::denied(tool), revision);
+                match settle(asker.ask(tool, &shown.unwrap_or(Value::Null)).await, tool) {
+                    Ok(()) => pending.approve(),
+                    Err(Settled::Refused(rejection)) => return respond(&rejection, revision),
+                    Err(Settled::Asking(question)) => {
+                        return Ok(CallToolResponse::InputRequired(*question));
                     }
                 }
             }
-            Err(rejection) => return refuse(&rejection, revision),
+            Err(rejection) => return respond(&by_policy::<C::Tool>(rejection), revision),
         };
         let tool = call.tool();
         // `run` is dispatch plus the output check: a failed handler or a result that
@@ -149,10 +162,59 @@ where
             }
         };
         match ran {
-            Ok(value) => Ok(self.success(tool, value)),
-            Err(rejection) => refuse(&rejection, revision),
+            Ok(value) => Ok(self.success(tool, value).into()),
+            Err(rejection) => respond(&rejection, revision),
         }
     }
+}
+
+/// A gated call that is not to run now: refused, or, on 2026-07-28, waiting for the
+/// answer to the question that is the response.
+#[derive(Debug)]
+pub enum Settled {
+    /// The refusal, which names its cause.
+    Refused(Rejection),
+    /// The input-required result that asks the user.
+    Asking(Box<InputRequiredResult>),
+}
+
+/// What asking about a gated call of `tool` came to: `Ok` to run it. A refusal says
+/// which cause it was: the user declined, or the user could not be asked.
+///
+/// # Errors
+/// The refusal, or the question to send instead of a result.
+pub fn settle<T: catalog_core::ToolId>(answer: Answer, tool: T) -> Result<(), Settled> {
+    match answer {
+        Answer::Approved => Ok(()),
+        Answer::Declined => Err(Settled::Refused(Rejection::declined(tool))),
+        Answer::Unasked => Err(Settled::Refused(Rejection::unasked(
+            tool,
+            "this MCP client declared no form elicitation, so the server cannot put the question to the user",
+        ))),
+        Answer::Pending(question) => Err(Settled::Asking(question)),
+    }
+}
+
+/// The verifier's refusal of a gated call says "the user or the policy", since its
+/// permission hook could be either; on MCP the hook is the `--gated` policy, so a denial
+/// from the verifier is the policy's, and says so. Every other rejection is as it was.
+#[must_use]
+pub fn by_policy<T: catalog_core::ToolId>(rejection: Rejection) -> Rejection {
+    match rejection.tool.and_then(T::from_name) {
+        Some(tool) if rejection.is_denial() => Rejection::refused_by_policy(tool),
+        _ => rejection,
+    }
+}
+
+/// [`refuse`], as the response to `tools/call`.
+///
+/// # Errors
+/// As [`refuse`].
+pub fn respond(
+    rejection: &Rejection,
+    revision: &ProtocolVersion,
+) -> Result<CallToolResponse, ErrorData> {
+    refuse(rejection, revision).map(CallToolResponse::from)
 }
 
 impl<C: Catalog<W>, H, const W: usize> fmt::Debug for Tools<C, H, W> {
@@ -176,7 +238,8 @@ pub enum Refusal {
     BelowLevel,
     /// Arguments that break the tool's input schema.
     Arguments,
-    /// A gated call the user or the application's policy refused.
+    /// A gated call the user or the application's policy refused, or that needed the
+    /// user's approval when the user could not be asked.
     Denied,
     /// The handler failed, or its result broke the tool's declared output.
     Runtime,

@@ -5,6 +5,7 @@ use std::fmt;
 use std::future::Future;
 
 use catalog_core::{Caller, Decision, Permission, ToolId, Value};
+use rmcp::model::InputRequiredResult;
 
 /// What happens to a call of a gated tool (`--gated`), once it passed the level and
 /// argument checks.
@@ -60,15 +61,19 @@ impl<T> Permission<T> for GatedPolicy {
 }
 
 /// How asking the client about one gated call ended.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+#[derive(Clone, Debug)]
 pub enum Answer {
     /// The user accepted: run the call.
     Approved,
     /// The user declined or dismissed the question, or it timed out.
-    Refused,
-    /// The client cannot be asked (it declared no form elicitation, or the protocol
-    /// revision forbids requests to the client mid-call): the policy falls back to deny.
+    Declined,
+    /// The client cannot be asked (it declared no form elicitation): the policy falls back
+    /// to deny.
     Unasked,
+    /// The question is on its way in the result (protocol 2026-07-28, where a server asks
+    /// by answering the call with an input-required result); the client's retry of the
+    /// same call carries the answer.
+    Pending(Box<InputRequiredResult>),
 }
 
 /// Puts the question about a gated call of a catalog whose tools are `T` to whoever is on

@@ -14,12 +14,18 @@ use rmcp::service::{RequestContext, RoleServer};
 use rmcp::{ErrorData, ServerHandler};
 
 use crate::calls::Tools;
-use crate::elicit::PeerAsker;
+use crate::elicit::{PeerAsker, Retry};
 
 /// The access level an HTTP request was granted by its bearer token; the HTTP layer puts
 /// it in the request's extensions.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct Granted(pub Access);
+
+/// Which bearer token an HTTP request came with: its place in the tokens file. The HTTP
+/// layer puts it in the request's extensions beside [`Granted`]; a question asked on
+/// 2026-07-28 is answered only with the token that it was asked for.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Bearer(pub usize);
 
 /// Where a connection's access level comes from.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -96,6 +102,20 @@ pub fn revision(context: &RequestContext<RoleServer>) -> ProtocolVersion {
         .unwrap_or(ProtocolVersion::V_2024_11_05)
 }
 
+/// One line in the log for each `tools/call`: how it ended.
+pub fn log_call(tool: &str, level: Access, result: &Result<CallToolResponse, ErrorData>) {
+    match result {
+        Ok(CallToolResponse::Complete(done)) if done.is_error == Some(true) => {
+            tracing::info!(%tool, %level, "tools/call answered with an error result");
+        }
+        Ok(CallToolResponse::Complete(_)) => tracing::debug!(%tool, %level, "tools/call ran"),
+        Ok(_) => tracing::info!(%tool, %level, "tools/call waits for the user's answer"),
+        Err(error) => {
+            tracing::info!(%tool, %level, code = error.code.0, "tools/call refused");
+        }
+    }
+}
+
 impl<C, H, const W: usize> ServerHandler for CatalogServer<C, H, W>
 where
     C: Catalog<W>,
@@ -134,31 +154,19 @@ where
 
     async fn call_tool(
         &self,
-        request: CallToolRequestParams,
+        mut request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let level = self.level.of(&context)?;
         let revision = revision(&context);
+        let retry = Retry::take(&mut request);
         let arguments = request.arguments.map_or(Value::Null, Value::Object);
+        let asker = PeerAsker::new(&context, self.tools.questions(), retry);
         let result = self
             .tools
-            .call(
-                level,
-                &revision,
-                &request.name,
-                arguments,
-                &PeerAsker::new(&context),
-            )
+            .call(level, &revision, &request.name, arguments, &asker)
             .await;
-        match &result {
-            Ok(done) if done.is_error == Some(true) => {
-                tracing::info!(tool = %request.name, %level, "tools/call answered with an error result");
-            }
-            Ok(_) => tracing::debug!(tool = %request.name, %level, "tools/call ran"),
-            Err(error) => {
-                tracing::info!(tool = %request.name, %level, code = error.code.0, "tools/call refused");
-            }
-        }
-        result.map(CallToolResponse::from)
+        log_call(&request.name, level, &result);
+        result
     }
 }

@@ -26,7 +26,7 @@ use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 
 use crate::calls::Tools;
-use crate::handler::{CatalogServer, Granted, Level};
+use crate::handler::{Bearer, CatalogServer, Granted, Level};
 use crate::tokens::Tokens;
 
 /// The path of the MCP endpoint.
@@ -372,6 +372,7 @@ async fn authorize(State(check): State<Arc<Check>>, mut request: Request, next: 
     };
     tracing::debug!(token = grant.name, access = %grant.access, "authorized");
     request.extensions_mut().insert(Granted(grant.access));
+    request.extensions_mut().insert(Bearer(grant.index));
     next.run(request).await
 }
 

@@ -40,6 +40,8 @@ pub struct Grant<'a> {
     pub access: Access,
     /// The token's name in the file, or `token N` (1-based, in file order).
     pub name: &'a str,
+    /// The token's place in the file (0-based): which client this is, whatever the names.
+    pub index: usize,
 }
 
 /// Why a tokens file cannot be used.
@@ -138,14 +140,15 @@ impl Tokens {
     pub fn check(&self, presented: &str) -> Option<Grant<'_>> {
         let presented = digest(presented);
         let mut found = None;
-        for entry in &self.entries {
+        for (index, entry) in self.entries.iter().enumerate() {
             if same(&entry.digest, &presented) {
-                found = Some(entry);
+                found = Some((index, entry));
             }
         }
-        found.map(|e| Grant {
+        found.map(|(index, e)| Grant {
             access: e.access,
             name: &e.name,
+            index,
         })
     }
 
@@ -185,14 +188,16 @@ access = "full-access"
             tokens.check("r-0123456789abcdef"),
             Some(Grant {
                 access: Access::ReadOnly,
-                name: "viewer"
+                name: "viewer",
+                index: 0
             })
         );
         assert_eq!(
             tokens.check("f-0123456789abcdef"),
             Some(Grant {
                 access: Access::FullAccess,
-                name: "token 2"
+                name: "token 2",
+                index: 1
             })
         );
         for wrong in [

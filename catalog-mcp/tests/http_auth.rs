@@ -245,3 +245,120 @@ fn origins_unreadable_bodies_and_unknown_sessions_follow_the_transport_rules() {
     let again = delete(&session);
     assert!(again.starts_with("HTTP/1.1 404 "), "{again}");
 }
+
+/// A `tools/call` of a 2026-07-28 client that takes form elicitation, stateless, with the
+/// answer to a question when `answer` gives its state and action: the JSON-RPC result.
+fn modern_call(
+    address: &str,
+    token: &str,
+    tool: &str,
+    arguments: &serde_json::Value,
+    answer: Option<(&str, &str)>,
+) -> serde_json::Value {
+    let mut params = serde_json::json!({
+        "name": tool,
+        "arguments": arguments,
+        "_meta": {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientInfo": {"name": "raw", "version": "0"},
+            "io.modelcontextprotocol/clientCapabilities": {"elicitation": {"form": {}}},
+        },
+    });
+    if let Some((state, action)) = answer {
+        params["requestState"] = state.into();
+        params["inputResponses"] = serde_json::json!({"approve": {"action": action}});
+    }
+    let body =
+        serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": params});
+    let response = request(
+        address,
+        "POST",
+        "/mcp",
+        &[
+            "Content-Type: application/json",
+            "Accept: application/json, text/event-stream",
+            &format!("Authorization: Bearer {token}"),
+            "MCP-Protocol-Version: 2026-07-28",
+            "Mcp-Method: tools/call",
+            &format!("Mcp-Name: {tool}"),
+        ],
+        &body.to_string(),
+    );
+    let data = self::body(&response)
+        .lines()
+        .find_map(|line| line.strip_prefix("data: "))
+        .unwrap_or_else(|| panic!("no message: {response}"));
+    let message: serde_json::Value = serde_json::from_str(data).unwrap();
+    message["result"].clone()
+}
+
+/// On 2026-07-28 a gated call is asked about in an input-required result; its state
+/// answers that one call, once, for the token it was asked for. A retry with any other
+/// state is asked again and never runs.
+#[test]
+fn a_question_asked_in_a_result_is_answered_once_for_its_call_and_token() {
+    let (mine, other) = (token("mine"), token("other"));
+    let server = HttpServer::start(
+        &example_binary("tracker"),
+        &[
+            (mine.clone(), "full-access"),
+            (other.clone(), "full-access"),
+        ],
+        &[],
+    );
+    let call = |token: &str, number: u32, answer| {
+        modern_call(
+            &server.address,
+            token,
+            "closeIssue",
+            &serde_json::json!({"number": number}),
+            answer,
+        )
+    };
+    let state_of = |result: &serde_json::Value| {
+        assert_eq!(result["resultType"], "input_required", "{result}");
+        let question = &result["inputRequests"]["approve"];
+        assert_eq!(question["method"], "elicitation/create", "{result}");
+        assert_eq!(question["params"]["mode"], "form", "{result}");
+        result["requestState"].as_str().expect("a state").to_owned()
+    };
+    let open = |number: u32| {
+        let got = modern_call(
+            &server.address,
+            &mine,
+            "getIssue",
+            &serde_json::json!({"number": number}),
+            None,
+        );
+        got["structuredContent"]["state"] == "open"
+    };
+
+    let asked = state_of(&call(&mine, 2, None));
+    // A made-up state, another token, a spent state, another call: asked again.
+    state_of(&call(&mine, 2, Some(("0123456789abcdef", "accept"))));
+    state_of(&call(&other, 2, Some((&asked, "accept"))));
+    state_of(&call(&mine, 2, Some((&asked, "accept"))));
+    let asked = state_of(&call(&mine, 2, None));
+    state_of(&call(&mine, 3, Some((&asked, "accept"))));
+    assert!(open(2) && open(3), "nothing ran");
+
+    // Declined: refused, and the refusal says the user declined.
+    let asked = state_of(&call(&mine, 2, None));
+    let declined = call(&mine, 2, Some((&asked, "decline")));
+    assert_eq!(declined["isError"], true, "{declined}");
+    let text = declined["content"][0]["text"].as_str().unwrap_or_default();
+    assert!(
+        text.contains("The user declined to run `closeIssue`."),
+        "{text}"
+    );
+    assert!(open(2));
+
+    // Accepted: it runs, once.
+    let asked = state_of(&call(&mine, 2, None));
+    let closed = call(&mine, 2, Some((&asked, "accept")));
+    assert_eq!(closed["isError"], false, "{closed}");
+    let text = closed["content"][0]["text"].as_str().unwrap_or_default();
+    assert!(text.contains(r#""state":"closed""#), "{closed}");
+    assert!(!open(2));
+    state_of(&call(&mine, 2, Some((&asked, "accept"))));
+}

@@ -10,8 +10,8 @@ use std::time::Duration;
 
 use catalog_core::{Access, DenyAll, Via};
 use common::report::{
-    assert_level_refusal, assert_policy_refusal, check_listing, check_probes, error, every_name,
-    in_results, ran, rejected, steps,
+    Cause, assert_gated_refusal, assert_level_refusal, check_listing, check_probes, error,
+    every_name, in_results, ran, rejected, steps,
 };
 use common::{HttpServer, Peer, example_binary, token};
 use serde_json::{Value, json};
@@ -96,8 +96,9 @@ fn conformance(peer: &Peer, tag: &str, revision: &str, connection: &[String]) ->
 }
 
 /// Everything one client at `level` saw, checked against the generated tables. The
-/// server's policy for gated tools is deny, or ask with a client that cannot be asked.
-fn check_conformance(report: &Value, level: Access, tag: &str, revision: &str) {
+/// server's policy for gated tools is deny ([`Cause::Policy`]), or ask with a client that
+/// cannot be asked ([`Cause::Unasked`]).
+fn check_conformance(report: &Value, level: Access, tag: &str, revision: &str, gated: Cause) {
     assert_eq!(report["initialize"]["protocolVersion"], revision, "{tag}");
     check_listing(Catalog, report, level, SERVER_NAME);
     check_probes(Catalog, report, level, revision);
@@ -170,7 +171,7 @@ fn check_conformance(report: &Value, level: Access, tag: &str, revision: &str) {
     if level < Access::FullAccess {
         assert_level_refusal(&calls["close"], Tool::CloseIssue, level, "close");
     } else {
-        assert_policy_refusal(&calls["close"], Tool::CloseIssue, revision, "close");
+        assert_gated_refusal(&calls["close"], Tool::CloseIssue, gated, revision, "close");
     }
     assert_eq!(
         ran(&calls["closedAfter"], "issue 2")["state"],
@@ -187,7 +188,7 @@ fn stdio_clients_at_each_level_see_exactly_their_tables() {
     for level in Access::ALL {
         let tag = format!("stdio-{level}");
         let report = conformance(&peer, &tag, NOW, &stdio(level, "deny"));
-        check_conformance(&report, level, &tag, NOW);
+        check_conformance(&report, level, &tag, NOW, Cause::Policy);
     }
 }
 
@@ -207,7 +208,7 @@ fn http_clients_get_the_level_of_their_token() {
         for (level, (token, _)) in Access::ALL.into_iter().zip(&tokens) {
             let tag = format!("http-{revision}-{level}");
             let report = conformance(&peer, &tag, revision, &http(&server, token));
-            check_conformance(&report, level, &tag, revision);
+            check_conformance(&report, level, &tag, revision, Cause::Unasked);
         }
     }
     // The tokens never reach the log.
@@ -236,13 +237,15 @@ fn elicit(peer: &Peer, answer: &str, number: u32, modern: bool, connection: &[St
     peer.run("elicit.py", &args, LIMIT)
 }
 
-/// `asked`: whether the client could be asked (it declared elicitation and opened
-/// with a revision that allows requests to it mid-call).
-fn check_elicited(report: &Value, answer: &str, number: u32, asked: bool) {
+/// What a client answering `answer` saw: asked once (`"none"` declares no elicitation, so
+/// it is refused unasked), the issue closed only on "accept". On 2026-07-28 the question
+/// came in an input-required result and the call was made again with the answer.
+fn check_elicited(report: &Value, answer: &str, number: u32) {
     let revision = report["protocolVersion"].as_str().unwrap_or_default();
+    let asked = answer != "none";
     let calls = &report["calls"];
     let state = &ran(&calls["get"], "getIssue")["state"];
-    if asked && answer == "accept" {
+    if answer == "accept" {
         let closed = ran(&calls["close"], answer);
         assert_eq!(
             closed,
@@ -250,8 +253,26 @@ fn check_elicited(report: &Value, answer: &str, number: u32, asked: bool) {
         );
         assert_eq!(state, "closed");
     } else {
-        assert_policy_refusal(&calls["close"], Tool::CloseIssue, revision, answer);
+        let cause = if asked {
+            Cause::Declined
+        } else {
+            Cause::Unasked
+        };
+        assert_gated_refusal(&calls["close"], Tool::CloseIssue, cause, revision, answer);
         assert_eq!(state, "open", "{answer}: still open");
+    }
+    let rounds = &calls["close"]["inputRounds"];
+    if asked && revision == "2026-07-28" {
+        assert_eq!(
+            rounds, 1,
+            "{answer}: one input-required result, then the answer"
+        );
+    } else {
+        assert_eq!(
+            rounds,
+            &Value::Null,
+            "{answer}: asked mid-call or not at all"
+        );
     }
     let questions = report["questions"].as_array().expect("a list of questions");
     if asked {
@@ -274,24 +295,35 @@ fn the_ask_policy_asks_the_client_and_obeys_the_answer() {
     let Some(peer) = peer("the_ask_policy_asks_the_client_and_obeys_the_answer") else {
         return;
     };
-    // Each run starts a fresh tracker: issue 2 is open every time.
+    // Each run starts a fresh tracker: issue 2 is open every time. On 2026-07-28 the
+    // question travels in the result instead of a request mid-call.
     let connection = stdio(Access::FullAccess, "ask");
-    for answer in ["accept", "decline", "cancel", "none"] {
-        let report = elicit(&peer, answer, 2, false, &connection);
-        check_elicited(&report, answer, 2, answer != "none");
+    for modern in [false, true] {
+        for answer in ["accept", "decline", "cancel", "none"] {
+            let report = elicit(&peer, answer, 2, modern, &connection);
+            let revision = if modern { "2026-07-28" } else { NOW };
+            assert_eq!(report["protocolVersion"], revision, "{answer}");
+            check_elicited(&report, answer, 2);
+        }
     }
-    // 2026-07-28 forbids asking mid-call: refused, though the client would accept.
-    let report = elicit(&peer, "accept", 2, true, &connection);
-    assert_eq!(report["protocolVersion"], "2026-07-28");
-    check_elicited(&report, "accept", 2, false);
-    // Over HTTP the question travels on the session's stream; one server, so a decline
-    // first leaves issue 3 open for the accept.
+    // Over HTTP the question travels on the session's stream, or (2026-07-28, no
+    // session) in the result; one server, so a decline first leaves the issue open for
+    // the accept.
     let full = token("full");
     let server = HttpServer::start(&tracker(), &[(full.clone(), "full-access")], &[]);
-    for answer in ["decline", "accept"] {
-        let report = elicit(&peer, answer, 3, false, &http(&server, &full));
-        check_elicited(&report, answer, 3, true);
+    for (modern, number) in [(false, 3), (true, 4)] {
+        for answer in ["decline", "accept"] {
+            let report = elicit(&peer, answer, number, modern, &http(&server, &full));
+            check_elicited(&report, answer, number);
+        }
     }
+    assert!(
+        server
+            .log()
+            .contains("tools/call waits for the user's answer"),
+        "{}",
+        server.log()
+    );
 }
 
 #[test]
@@ -318,12 +350,14 @@ fn the_allow_policy_runs_gated_tools_without_asking() {
     assert_eq!(report["questions"], json!([]));
 }
 
-/// What the verifier says to a full-access call under the deny policy, as JSON.
+/// What the server says to a full-access call under the deny policy, as JSON: the
+/// verifier's refusal, a denial naming the policy as its cause.
 fn verified(name: &str, arguments: Value) -> (Value, String) {
     let verified = Catalog::verify(Via::Mcp(Access::FullAccess), name, arguments, &mut DenyAll);
     let Err(rejection) = verified else {
         panic!("{name} passed the verifier");
     };
+    let rejection = catalog_mcp::calls::by_policy::<Tool>(rejection);
     let json = serde_json::from_str(&rejection.to_json()).expect("a rejection is JSON");
     (json, rejection.to_string())
 }

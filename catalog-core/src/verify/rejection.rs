@@ -77,8 +77,21 @@ pub struct Rejection {
     pub issues: Vec<Issue>,
 }
 
-/// How every refusal by the user or the policy begins, the tool's name following.
+/// How every refusal by the user or the policy begins, the tool's name following, when
+/// the caller cannot tell which of the two refused.
 const REFUSED: &str = "The user or the application's policy refused to run `";
+
+/// How a refusal by the application's policy alone begins ([`Rejection::refused_by_policy`]).
+const BY_POLICY: &str = "The application's policy refuses to run `";
+
+/// How a refusal by the user begins ([`Rejection::declined`]).
+const DECLINED: &str = "The user declined to run `";
+
+/// How a refusal begins when the user could not be asked ([`Rejection::unasked`]).
+const UNASKED: &str = "The user could not be asked whether to run `";
+
+/// What every refusal of a gated call tells the model to do.
+const ASK_INSTEAD: &str = "ask the user how to proceed instead";
 
 impl Rejection {
     /// JSON-RPC "Invalid params": the code MCP gives an unknown tool and invalid arguments.
@@ -89,7 +102,53 @@ impl Rejection {
     /// [`Decision::Deny`](super::Decision::Deny) produces.
     #[must_use]
     pub fn denied<T: ToolId>(tool: T) -> Rejection {
-        Rejection::refused(tool.name(), "ask the user how to proceed instead")
+        Rejection::refused(tool.name(), ASK_INSTEAD)
+    }
+
+    /// A gated call the application's policy refuses without asking anyone (an MCP
+    /// server run with `--gated deny`): [`Rejection::denied`] when the caller knows it was
+    /// the policy.
+    #[must_use]
+    pub fn refused_by_policy<T: ToolId>(tool: T) -> Rejection {
+        let name = tool.name();
+        Rejection::gated(
+            name,
+            format!("{BY_POLICY}{name}`. Do not call it again for this request; {ASK_INSTEAD}."),
+        )
+    }
+
+    /// A gated call the user was asked about and did not approve: declined, dismissed, or
+    /// left unanswered until the question timed out.
+    #[must_use]
+    pub fn declined<T: ToolId>(tool: T) -> Rejection {
+        let name = tool.name();
+        Rejection::gated(
+            name,
+            format!("{DECLINED}{name}`. Do not call it again for this request; {ASK_INSTEAD}."),
+        )
+    }
+
+    /// A gated call that needs the user's approval when the user cannot be asked: the
+    /// client offers no way to put the question (an MCP client without form elicitation).
+    /// `why` says what is missing, as a clause.
+    #[must_use]
+    pub fn unasked<T: ToolId>(tool: T, why: &str) -> Rejection {
+        let name = tool.name();
+        Rejection::gated(
+            name,
+            format!(
+                "{UNASKED}{name}`: {why}. Do not call it again for this request; {ASK_INSTEAD}."
+            ),
+        )
+    }
+
+    fn gated(name: &'static str, message: String) -> Rejection {
+        Rejection {
+            class: ErrorClass::PermissionDenied,
+            tool: Some(name),
+            message,
+            issues: Vec::new(),
+        }
     }
 
     /// [`Rejection::denied`] for the chat agent, which has a tool to ask the user with:
@@ -113,13 +172,17 @@ impl Rejection {
     }
 
     /// Whether this is a gated call the user or the application's policy refused
-    /// ([`Rejection::denied`], [`Rejection::denied_in_chat`]), as against the other
+    /// ([`Rejection::denied`], [`Rejection::denied_in_chat`], [`Rejection::refused_by_policy`],
+    /// [`Rejection::declined`], [`Rejection::unasked`]), as against the other
     /// [`ErrorClass::PermissionDenied`] rejections, which keep a tool from its caller (an
     /// MCP level too low). No field tells the two apart, so the message's opening does,
-    /// read here beside the one function that writes it.
+    /// read here beside the functions that write it.
     #[must_use]
     pub fn is_denial(&self) -> bool {
-        self.class == ErrorClass::PermissionDenied && self.message.starts_with(REFUSED)
+        self.class == ErrorClass::PermissionDenied
+            && [REFUSED, BY_POLICY, DECLINED, UNASKED]
+                .iter()
+                .any(|opening| self.message.starts_with(opening))
     }
 
     /// Whether this rejects the arguments of a tool the caller reaches: each issue with

@@ -15,6 +15,7 @@ from typing import Any
 import httpx2
 import mcp.types as types
 from mcp import ClientSession, MCPError, StdioServerParameters, stdio_client
+from mcp.client.session import ClientRequestContext
 from mcp.client.streamable_http import streamable_http_client
 from mcp_types.version import LATEST_HANDSHAKE_VERSION
 
@@ -75,10 +76,40 @@ async def connect(args: argparse.Namespace, **session_options: Any):
                     yield session
 
 
+# As many rounds of input-required results as a client follows before it gives up (the
+# SDK's own default).
+MAX_ROUNDS = 10
+
+
 async def call(session: ClientSession, name: str, arguments: dict[str, Any]) -> dict[str, Any]:
-    """A tools/call as data: the result, or the JSON-RPC error."""
+    """A tools/call as data: the result, or the JSON-RPC error.
+
+    On 2026-07-28 a server asks by answering with an input-required result: each request
+    in it goes to this client's own callbacks (the elicitation callback for a question),
+    then the call is made again with the answers and the echoed state, as the SDK's Client
+    does. The report says how many rounds that took, when it took any.
+    """
+    rounds = 0
     try:
-        result = await session.call_tool(name, arguments)
+        result = await session.call_tool(name, arguments, allow_input_required=True)
+        while isinstance(result, types.InputRequiredResult):
+            rounds += 1
+            if rounds > MAX_ROUNDS:
+                raise RuntimeError(f"{name}: still input-required after {MAX_ROUNDS} rounds")
+            answers = {}
+            for key, request in (result.input_requests or {}).items():
+                context = ClientRequestContext(session=session, request_id=key)
+                answer = await session.dispatch_input_request(context, request)
+                if isinstance(answer, types.ErrorData):
+                    raise MCPError.from_error_data(answer)
+                answers[key] = answer
+            result = await session.call_tool(
+                name,
+                arguments,
+                input_responses=answers,
+                request_state=result.request_state,
+                allow_input_required=True,
+            )
     except MCPError as error:
         return {"error": {"code": error.code, "message": error.message, "data": error.data}}
     text = "".join(block.text for block in result.content if block.type == "text")
@@ -86,11 +117,14 @@ async def call(session: ClientSession, name: str, arguments: dict[str, Any]) -> 
         parsed = json.loads(text)
     except ValueError:
         parsed = text
-    return {
+    outcome = {
         "isError": bool(result.is_error),
         "content": parsed,
         "structuredContent": result.structured_content,
     }
+    if rounds:
+        outcome["inputRounds"] = rounds
+    return outcome
 
 
 def steps(text: str) -> list[tuple[str, str, dict[str, Any]]]:

@@ -4,7 +4,7 @@
 use std::fmt::Display;
 
 use catalog_core::{Access, Caller, Catalog, HandledBy, Reach, ToolId};
-use catalog_mcp::rmcp::model::ProtocolVersion;
+use catalog_mcp::rmcp::model::{CallToolResponse, ProtocolVersion};
 use catalog_mcp::{NoAsker, Tools};
 use serde_json::{Map, Value, json};
 
@@ -88,9 +88,39 @@ pub fn assert_level_refusal<T: ToolId>(outcome: &Value, tool: T, level: Access, 
     );
 }
 
-/// A gated call the policy, or the person asked, refused, as a client on `revision` gets
-/// it.
-pub fn assert_policy_refusal<T: ToolId>(outcome: &Value, tool: T, revision: &str, what: &str) {
+/// Who refused a gated call, which its message says first.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Cause {
+    /// The server's `--gated deny`.
+    Policy,
+    /// The person asked declined, dismissed the question, or let it time out.
+    Declined,
+    /// The person could not be asked: the client declared no form elicitation.
+    Unasked,
+}
+
+impl Cause {
+    /// How the refusal's message opens for `tool`.
+    #[must_use]
+    pub fn opening(self, tool: &str) -> String {
+        match self {
+            Cause::Policy => format!("The application's policy refuses to run `{tool}`. "),
+            Cause::Declined => format!("The user declined to run `{tool}`. "),
+            Cause::Unasked => format!(
+                "The user could not be asked whether to run `{tool}`: this MCP client declared no form elicitation"
+            ),
+        }
+    }
+}
+
+/// A gated call refused for `cause`, as a client on `revision` gets it.
+pub fn assert_gated_refusal<T: ToolId>(
+    outcome: &Value,
+    tool: T,
+    cause: Cause,
+    revision: &str,
+    what: &str,
+) {
     let rejection = rejected(outcome, revision, what);
     assert_eq!(
         rejection["error"], "PERMISSION_DENIED",
@@ -99,7 +129,13 @@ pub fn assert_policy_refusal<T: ToolId>(outcome: &Value, tool: T, revision: &str
     assert_eq!(rejection["tool"], tool.name(), "{what}: {rejection}");
     let message = rejection["message"].as_str().unwrap_or_default();
     assert!(
-        message.contains(&format!("refused to run `{}`", tool.name())),
+        message.starts_with(&cause.opening(tool.name())),
+        "{what}: {cause:?}: {message}"
+    );
+    assert!(
+        message.ends_with(
+            "Do not call it again for this request; ask the user how to proceed instead."
+        ),
         "{what}: {message}"
     );
 }
@@ -218,7 +254,10 @@ where
                 Err(e) => {
                     json!({"error": {"code": e.code.0, "message": e.message, "data": e.data}})
                 }
-                Ok(result) => {
+                Ok(response) => {
+                    let CallToolResponse::Complete(result) = response else {
+                        panic!("{name}: a probe was answered with a question");
+                    };
                     let text = result.content.first().and_then(|c| c.as_text());
                     let content = text.map_or(Value::Null, |t| {
                         serde_json::from_str(&t.text).unwrap_or_else(|_| json!(t.text))

@@ -11,7 +11,7 @@ use app_backend::{Backend, FixedClock};
 use app_catalog::{Catalog, Tool};
 use catalog_core::{Access, Value};
 use catalog_mcp::rmcp::ErrorData;
-use catalog_mcp::rmcp::model::{CallToolResult, ProtocolVersion};
+use catalog_mcp::rmcp::model::{CallToolResponse, CallToolResult, ProtocolVersion};
 use catalog_mcp::{Answer, Asker, GatedPolicy, NoAsker};
 use serde_json::json;
 
@@ -47,7 +47,12 @@ fn call_on(
     arguments: Value,
     asker: &impl Asker<Tool>,
 ) -> Result<CallToolResult, ErrorData> {
-    pollster::block_on(tools.call(level, revision, name, arguments, asker))
+    pollster::block_on(tools.call(level, revision, name, arguments, asker)).map(|response| {
+        match response {
+            CallToolResponse::Complete(result) => result,
+            other => panic!("not a complete result: {other:?}"),
+        }
+    })
 }
 
 fn text(result: &CallToolResult) -> Value {
@@ -89,7 +94,7 @@ impl Recorder {
 impl Asker<Tool> for Recorder {
     async fn ask(&self, tool: Tool, arguments: &Value) -> Answer {
         self.asked.lock().unwrap().push((tool, arguments.clone()));
-        self.answer
+        self.answer.clone()
     }
 }
 
@@ -138,9 +143,9 @@ fn the_rejection_travels_whole_in_the_result_or_the_error_data() {
 fn the_gated_policy_decides_and_silent_tools_are_never_asked_about() {
     for (gated, answer, commits) in [
         (GatedPolicy::Deny, Answer::Approved, false),
-        (GatedPolicy::Allow, Answer::Refused, true),
+        (GatedPolicy::Allow, Answer::Declined, true),
         (GatedPolicy::Ask, Answer::Approved, true),
-        (GatedPolicy::Ask, Answer::Refused, false),
+        (GatedPolicy::Ask, Answer::Declined, false),
         (GatedPolicy::Ask, Answer::Unasked, false),
     ] {
         let what = format!("{gated} / {answer:?}");

@@ -12,8 +12,8 @@ use std::time::Duration;
 use app_catalog::{Catalog, Tool};
 use catalog_core::Access;
 use common::report::{
-    assert_level_refusal, assert_policy_refusal, check_listing, check_probes, every_name, ran,
-    rejected, steps,
+    Cause, assert_gated_refusal, assert_level_refusal, check_listing, check_probes, every_name,
+    ran, rejected, steps,
 };
 use common::{HttpServer, Peer, token};
 use serde_json::{Value, json};
@@ -147,15 +147,16 @@ fn staged_ids(list: &Value) -> Vec<&str> {
 }
 
 /// Everything one client at `level` saw, checked against the generated tables. The
-/// server's policy for gated tools is deny, or ask with a client that cannot be asked.
-fn check_conformance(report: &Value, level: Access, tag: &str, revision: &str) {
+/// server's policy for gated tools is deny ([`Cause::Policy`]), or ask with a client that
+/// cannot be asked ([`Cause::Unasked`]).
+fn check_conformance(report: &Value, level: Access, tag: &str, revision: &str, gated: Cause) {
     assert_eq!(report["initialize"]["protocolVersion"], revision, "{tag}");
     check_listing(Catalog, report, level, "app-mcp");
     check_probes(Catalog, report, level, revision);
-    check_calls(&report["calls"], level, tag, revision);
+    check_calls(&report["calls"], level, tag, revision, gated);
 }
 
-fn check_calls(calls: &Value, level: Access, tag: &str, revision: &str) {
+fn check_calls(calls: &Value, level: Access, tag: &str, revision: &str, gated: Cause) {
     // A read tool runs at every level.
     let tables = ran(&calls["listTables"], "listTables");
     let names: Vec<&str> = tables
@@ -231,9 +232,10 @@ fn check_calls(calls: &Value, level: Access, tag: &str, revision: &str) {
             "commitStaged",
         );
     } else {
-        assert_policy_refusal(
+        assert_gated_refusal(
             &calls["commitStaged"],
             Tool::CommitStaged,
+            gated,
             revision,
             "commitStaged",
         );
@@ -253,7 +255,7 @@ fn stdio_clients_at_each_level_see_exactly_their_tables() {
     for level in Access::ALL {
         let tag = format!("stdio-{level}");
         let report = conformance(&peer, &tag, NOW, &stdio(level, "deny"));
-        check_conformance(&report, level, &tag, NOW);
+        check_conformance(&report, level, &tag, NOW, Cause::Policy);
     }
 }
 
@@ -273,7 +275,7 @@ fn http_clients_get_the_level_of_their_token() {
         for (level, (token, _)) in Access::ALL.into_iter().zip(&tokens) {
             let tag = format!("http-{revision}-{level}");
             let report = conformance(&peer, &tag, revision, &http(&server, token));
-            check_conformance(&report, level, &tag, revision);
+            check_conformance(&report, level, &tag, revision, Cause::Unasked);
         }
     }
     // The tokens never reach the log.
@@ -300,27 +302,53 @@ fn elicit(peer: &Peer, answer: &str, modern: bool, connection: &[String]) -> Val
     peer.run("elicit.py", &args, LIMIT)
 }
 
-/// `asked`: whether the client could be asked (it declared elicitation and opened
-/// with a revision that allows requests to it mid-call).
-fn check_elicited(report: &Value, answer: &str, asked: bool) {
+/// What a client answering `answer` saw: asked once (`"none"` declares no elicitation, so
+/// it is refused unasked), the commit made only on "accept". On 2026-07-28 the question
+/// came in an input-required result and the call was made again with the answer.
+fn check_elicited(report: &Value, answer: &str) {
     let revision = report["protocolVersion"].as_str().unwrap_or_default();
+    let asked = answer != "none";
     let calls = &report["calls"];
     let _ = ran(&calls["stageItem"], "stageItem");
     let staged = ran(&calls["staged"], "showStaging");
     let committed = &ran(&calls["committed"], "queryRows")["totalMatching"];
-    if asked && answer == "accept" {
+    if answer == "accept" {
         let commit = ran(&calls["commitStaged"], answer);
         assert_eq!(commit["applied"], 1, "{commit}");
         assert_eq!(staged, &json!([]));
         assert_eq!(committed, 1);
     } else {
-        assert_policy_refusal(&calls["commitStaged"], Tool::CommitStaged, revision, answer);
+        let cause = if asked {
+            Cause::Declined
+        } else {
+            Cause::Unasked
+        };
+        assert_gated_refusal(
+            &calls["commitStaged"],
+            Tool::CommitStaged,
+            cause,
+            revision,
+            answer,
+        );
         assert_eq!(
             staged.as_array().map(Vec::len),
             Some(1),
             "{answer}: kept staged"
         );
         assert_eq!(committed, 0);
+    }
+    let rounds = &calls["commitStaged"]["inputRounds"];
+    if asked && revision == "2026-07-28" {
+        assert_eq!(
+            rounds, 1,
+            "{answer}: one input-required result, then the answer"
+        );
+    } else {
+        assert_eq!(
+            rounds,
+            &Value::Null,
+            "{answer}: asked mid-call or not at all"
+        );
     }
     let questions = report["questions"].as_array().expect("a list of questions");
     if asked {
@@ -342,20 +370,28 @@ fn the_ask_policy_asks_the_client_and_obeys_the_answer() {
     let Some(peer) = peer("the_ask_policy_asks_the_client_and_obeys_the_answer") else {
         return;
     };
+    // Up to 2025-11-25 the question is a request to the client mid-call; on 2026-07-28
+    // it travels in the result and the client calls again with the answer.
     let connection = stdio(Access::FullAccess, "ask");
-    for answer in ["accept", "decline", "cancel", "none"] {
-        let report = elicit(&peer, answer, false, &connection);
-        check_elicited(&report, answer, answer != "none");
+    for modern in [false, true] {
+        for answer in ["accept", "decline", "cancel", "none"] {
+            let report = elicit(&peer, answer, modern, &connection);
+            let revision = if modern { "2026-07-28" } else { NOW };
+            assert_eq!(report["protocolVersion"], revision, "{answer}");
+            check_elicited(&report, answer);
+        }
     }
-    // 2026-07-28 forbids asking mid-call: refused, though the client would accept.
-    let report = elicit(&peer, "accept", true, &connection);
-    assert_eq!(report["protocolVersion"], "2026-07-28");
-    check_elicited(&report, "accept", false);
-    // Over HTTP the question travels on the session's stream.
+    // Over HTTP, on the session's stream or (2026-07-28, no session) in the result; a
+    // server each, as each run checks everything staged.
     let full = token("full");
-    let server = HttpServer::start(Path::new(SERVER), &[(full.clone(), "full-access")], &MEMORY);
-    let report = elicit(&peer, "accept", false, &http(&server, &full));
-    check_elicited(&report, "accept", true);
+    for modern in [false, true] {
+        for answer in ["decline", "accept"] {
+            let server =
+                HttpServer::start(Path::new(SERVER), &[(full.clone(), "full-access")], &MEMORY);
+            let report = elicit(&peer, answer, modern, &http(&server, &full));
+            check_elicited(&report, answer);
+        }
+    }
 }
 
 #[test]
