@@ -6,6 +6,12 @@ use catalog_core::{Discovery, Value};
 use catalog_mcp::Level;
 use catalog_mcp::elicit::{PeerAsker, Retry};
 use catalog_mcp::handler::{log_call, revision};
+use catalog_mcp::logging::{self, ClientLevel};
+#[allow(
+    deprecated,
+    reason = "MCP logging: deprecated on 2026-07-28, served up to it"
+)]
+use rmcp::model::SetLevelRequestParams;
 use rmcp::model::{
     CacheScope, CallToolRequestParams, CallToolResponse, Implementation, ListToolsResult,
     PaginatedRequestParams, ServerCapabilities, ServerConfig,
@@ -23,6 +29,8 @@ pub struct Session {
     level: Level,
     /// Boxed: a catalog's sets are a few kilobytes, and futures carry the session.
     discovery: Option<Box<Mutex<Discovery<'static, Row, WORDS>>>>,
+    /// The level of log messages the session's client asked for.
+    log: ClientLevel,
 }
 
 impl Session {
@@ -35,6 +43,7 @@ impl Session {
             gateway,
             level,
             discovery,
+            log: ClientLevel::default(),
         }
     }
 }
@@ -47,12 +56,12 @@ impl ServerHandler for Session {
                 "tools/list shows the core tools and a search tool; each search adds the tools it finds to the list"
             }
         };
-        ServerConfig::new(
+        ServerConfig::new(logging::declared(
             ServerCapabilities::builder()
                 .enable_tools()
                 .enable_tool_list_changed()
                 .build(),
-        )
+        ))
         .with_server_info(Implementation::new(
             "catalog-gateway",
             env!("CARGO_PKG_VERSION"),
@@ -83,27 +92,42 @@ impl ServerHandler for Session {
         )
     }
 
+    #[allow(
+        deprecated,
+        reason = "MCP logging: deprecated on 2026-07-28, served up to it"
+    )]
+    async fn set_level(
+        &self,
+        request: SetLevelRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        logging::set_level(&self.log, &request, &context)
+    }
+
     async fn call_tool(
         &self,
         mut request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        let level = self.level.of(&context)?;
-        let retry = Retry::take(&mut request);
-        let arguments = request.arguments.map_or(Value::Null, Value::Object);
-        let asker = PeerAsker::new(&context, self.gateway.questions(), retry);
-        let result = self
-            .gateway
-            .call(
-                level,
-                &revision(&context),
-                &request.name,
-                arguments,
-                &asker,
-                self.discovery.as_deref().map(|d| (d, &context.peer)),
-            )
-            .await;
-        log_call(&request.name, level, &result);
-        result
+        let answer = async {
+            let level = self.level.of(&context)?;
+            let retry = Retry::take(&mut request);
+            let arguments = request.arguments.take().map_or(Value::Null, Value::Object);
+            let asker = PeerAsker::new(&context, self.gateway.questions(), retry);
+            let result = self
+                .gateway
+                .call(
+                    level,
+                    &revision(&context),
+                    &request.name,
+                    arguments,
+                    &asker,
+                    self.discovery.as_deref().map(|d| (d, &context.peer)),
+                )
+                .await;
+            log_call(&request.name, level, &result);
+            result
+        };
+        logging::scoped(self.log.for_request(&context), &context.peer, answer).await
     }
 }

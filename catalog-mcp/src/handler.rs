@@ -6,6 +6,11 @@ use std::sync::Arc;
 
 use axum::http::request::Parts;
 use catalog_core::{Access, Catalog, HandledBy, Value};
+#[allow(
+    deprecated,
+    reason = "MCP logging: deprecated on 2026-07-28, served up to it"
+)]
+use rmcp::model::SetLevelRequestParams;
 use rmcp::model::{
     CacheScope, CallToolRequestParams, CallToolResponse, Implementation, ListToolsResult,
     PaginatedRequestParams, ProtocolVersion, ServerCapabilities, ServerConfig,
@@ -15,6 +20,7 @@ use rmcp::{ErrorData, ServerHandler};
 
 use crate::calls::Tools;
 use crate::elicit::{PeerAsker, Retry};
+use crate::logging::{self, ClientLevel};
 
 /// The access level an HTTP request was granted by its bearer token; the HTTP layer puts
 /// it in the request's extensions.
@@ -41,6 +47,8 @@ pub enum Level {
 pub struct CatalogServer<C: Catalog<W>, H, const W: usize> {
     tools: Arc<Tools<C, H, W>>,
     level: Level,
+    /// The level of log messages the session's client asked for.
+    log: Arc<ClientLevel>,
 }
 
 impl<C: Catalog<W>, H, const W: usize> Clone for CatalogServer<C, H, W> {
@@ -48,6 +56,7 @@ impl<C: Catalog<W>, H, const W: usize> Clone for CatalogServer<C, H, W> {
         CatalogServer {
             tools: Arc::clone(&self.tools),
             level: self.level,
+            log: Arc::clone(&self.log),
         }
     }
 }
@@ -57,6 +66,7 @@ impl<C: Catalog<W>, H, const W: usize> fmt::Debug for CatalogServer<C, H, W> {
         f.debug_struct("CatalogServer")
             .field("tools", &self.tools)
             .field("level", &self.level)
+            .field("log", &self.log)
             .finish()
     }
 }
@@ -65,7 +75,11 @@ impl<C: Catalog<W>, H, const W: usize> CatalogServer<C, H, W> {
     /// A handler whose calls reach `tools` at `level`.
     #[must_use]
     pub fn new(tools: Arc<Tools<C, H, W>>, level: Level) -> Self {
-        CatalogServer { tools, level }
+        CatalogServer {
+            tools,
+            level,
+            log: Arc::default(),
+        }
     }
 }
 
@@ -134,9 +148,23 @@ where
             Some(own) => format!("{own} {access}"),
             None => access,
         };
-        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
-            .with_server_info(Implementation::new(&identity.name, &identity.version))
-            .with_instructions(instructions)
+        ServerConfig::new(logging::declared(
+            ServerCapabilities::builder().enable_tools().build(),
+        ))
+        .with_server_info(Implementation::new(&identity.name, &identity.version))
+        .with_instructions(instructions)
+    }
+
+    #[allow(
+        deprecated,
+        reason = "MCP logging: deprecated on 2026-07-28, served up to it"
+    )]
+    async fn set_level(
+        &self,
+        request: SetLevelRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        logging::set_level(&self.log, &request, &context)
     }
 
     async fn list_tools(
@@ -157,16 +185,19 @@ where
         mut request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        let level = self.level.of(&context)?;
-        let revision = revision(&context);
-        let retry = Retry::take(&mut request);
-        let arguments = request.arguments.map_or(Value::Null, Value::Object);
-        let asker = PeerAsker::new(&context, self.tools.questions(), retry);
-        let result = self
-            .tools
-            .call(level, &revision, &request.name, arguments, &asker)
-            .await;
-        log_call(&request.name, level, &result);
-        result
+        let answer = async {
+            let level = self.level.of(&context)?;
+            let revision = revision(&context);
+            let retry = Retry::take(&mut request);
+            let arguments = request.arguments.take().map_or(Value::Null, Value::Object);
+            let asker = PeerAsker::new(&context, self.tools.questions(), retry);
+            let result = self
+                .tools
+                .call(level, &revision, &request.name, arguments, &asker)
+                .await;
+            log_call(&request.name, level, &result);
+            result
+        };
+        logging::scoped(self.log.for_request(&context), &context.peer, answer).await
     }
 }

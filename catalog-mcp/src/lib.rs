@@ -52,6 +52,7 @@
 //! | [`elicit`] | asking through MCP elicitation |
 //! | [`handler`] | [`CatalogServer`], `rmcp`'s `ServerHandler` |
 //! | [`identity`] | how the server introduces itself |
+//! | [`logging`] | the server's events as MCP `notifications/message` to each client |
 //! | [`stdio`] | serving one client on standard input and output |
 //! | [`http`] | the HTTP endpoint and its token check |
 //! | [`tokens`] | bearer tokens and their levels |
@@ -64,6 +65,7 @@ pub mod handler;
 pub mod http;
 pub mod identity;
 pub mod listing;
+pub mod logging;
 pub mod program;
 pub mod stdio;
 pub mod tokens;

@@ -223,8 +223,10 @@ where
 }
 
 /// Log lines to standard error, filtered by `RUST_LOG` (by default this crate's at info,
-/// `rmcp`'s errors only). Standard output is the stdio transport, so nothing is logged
-/// there. Does nothing when a global subscriber is already set.
+/// `rmcp`'s errors only), and the events of each client's requests to that client as MCP
+/// `notifications/message` at the level it asked for ([`crate::logging`]). Standard
+/// output is the stdio transport, so nothing is logged there. Does nothing when a global
+/// subscriber is already set.
 pub fn init_logging() {
     init_logging_with("catalog_mcp=info,rmcp=error");
 }
@@ -232,12 +234,16 @@ pub fn init_logging() {
 /// [`init_logging`] with another filter for when `RUST_LOG` is not set, for a program
 /// with log targets of its own.
 pub fn init_logging_with(default: &str) {
-    let _ = tracing_subscriber::fmt()
+    use tracing_subscriber::layer::SubscriberExt as _;
+    use tracing_subscriber::util::SubscriberInitExt as _;
+    use tracing_subscriber::{Layer as _, fmt};
+    let stderr = fmt::layer()
         .with_writer(std::io::stderr)
         .with_ansi(false)
-        .with_env_filter(
-            EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(default)),
-        )
+        .with_filter(EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new(default)));
+    let _ = tracing_subscriber::registry()
+        .with(stderr)
+        .with(crate::logging::layer())
         .try_init();
 }
 

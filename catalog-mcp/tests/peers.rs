@@ -413,3 +413,82 @@ fn refusals_reach_the_model_as_the_revision_says() {
         assert_eq!(failed["content"]["error"], "RUNTIME_ERROR", "{revision}");
     }
 }
+
+/// Runs `logs.py` asking for `level` (or `none`) while it reads, is refused a gated call
+/// and calls an unknown tool.
+fn logs(peer: &Peer, level: &str, revision: &str, connection: &[String]) -> Value {
+    let calls = steps(&[
+        ("get", "getIssue", json!({"number": 1})),
+        ("close", "closeIssue", json!({"number": 1})),
+        ("unknown", "noSuchTool", json!({})),
+    ]);
+    let mut args = vec!["--level".into(), level.into(), "--calls".into(), calls];
+    args.extend(opening(revision));
+    args.extend(connection.iter().cloned());
+    peer.run("logs.py", &args, LIMIT)
+}
+
+/// The messages a `logs.py` report holds, as (the call they came during, the message).
+fn messages(report: &Value) -> Vec<(String, String)> {
+    report["messages"]
+        .as_array()
+        .expect("a list of messages")
+        .iter()
+        .map(|m| {
+            assert_eq!(m["logger"], "catalog_mcp::handler", "{m}");
+            assert_eq!(m["data"]["level"], "full-access", "{m}");
+            let during = m["during"].as_str().unwrap_or("between calls").to_owned();
+            let text = format!(
+                "{} {} {}",
+                m["level"], m["data"]["message"], m["data"]["tool"]
+            );
+            (during, text.replace('"', ""))
+        })
+        .collect()
+}
+
+#[test]
+fn a_client_gets_the_servers_log_messages_at_the_level_it_asked_for() {
+    let Some(peer) = peer("a_client_gets_the_servers_log_messages_at_the_level_it_asked_for")
+    else {
+        return;
+    };
+    let all = [
+        ("get", "debug tools/call ran getIssue"),
+        (
+            "close",
+            "info tools/call answered with an error result closeIssue",
+        ),
+        ("unknown", "info tools/call refused noSuchTool"),
+    ]
+    .map(|(during, text)| (during.to_owned(), text.to_owned()));
+    let full = token("logs");
+    let server = HttpServer::start(
+        &tracker(),
+        &[(full.clone(), "full-access")],
+        &["--gated", "deny"],
+    );
+    let stdio = stdio(Access::FullAccess, "deny");
+    for revision in [NOW, "2026-07-28"] {
+        for connection in [&stdio, &http(&server, &full)] {
+            let what = format!("{revision} {}", connection[0]);
+            // Each message arrives while its call is answered, before the result.
+            let report = logs(&peer, "debug", revision, connection);
+            assert_eq!(report["protocolVersion"], revision, "{what}");
+            assert_eq!(messages(&report), all, "{what}: {report}");
+            let report = logs(&peer, "info", revision, connection);
+            assert_eq!(messages(&report), all[1..], "{what}");
+            for level in ["warning", "none"] {
+                let report = logs(&peer, level, revision, connection);
+                assert_eq!(messages(&report), [], "{what}: {level}");
+            }
+            // 2026-07-28 names the level in each request; logging/setLevel is gone.
+            let set = &logs(&peer, "error", revision, connection)["setLevel"];
+            if revision == NOW {
+                assert_eq!(set, &json!({}), "{what}");
+            } else {
+                assert_eq!(set["error"]["code"], -32601, "{what}");
+            }
+        }
+    }
+}
