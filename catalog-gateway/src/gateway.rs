@@ -16,7 +16,9 @@ use catalog_mcp::calls::{Settled, by_policy, refuse, respond, settle};
 use catalog_mcp::elicit::Questions;
 use catalog_mcp::{Asker, GatedPolicy};
 use rmcp::ErrorData;
-use rmcp::model::{self, CallToolResponse, CallToolResult, ContentBlock, ProtocolVersion};
+use rmcp::model::{
+    self, CallToolResponse, CallToolResult, ContentBlock, ProtocolVersion, ResultType,
+};
 use rmcp::service::{Peer, RoleServer};
 use serde_json::Map;
 use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
@@ -284,7 +286,7 @@ impl Gateway {
                 ));
             }
         };
-        let result = match ran.and_then(|value| {
+        let mut result = match ran.and_then(|value| {
             serde_json::from_value::<CallToolResult>(value)
                 .map_err(|e| format!("the upstream's result is not a tool result: {e}"))
         }) {
@@ -299,6 +301,10 @@ impl Gateway {
         {
             return respond(&rejection, revision);
         }
+        // The result as the upstream's session with the gateway read it; to this client it
+        // is a complete result, which 2026-07-28 says in `resultType` (the SDK leaves the
+        // field out for older revisions).
+        result.result_type = Some(ResultType::COMPLETE);
         Ok(result.into())
     }
 
