@@ -3,9 +3,11 @@
 //! Some tests hand our output to software we did not write: botocore's validator for
 //! Bedrock requests, the official `mcp` Python SDK for `tools/list` results and as a
 //! client of the MCP servers, Google's `google-genai` for Gemini function declarations,
-//! and real MCP servers for the gateway (`mcp-server-time` from the Python package index, the filesystem
-//! server from npm). They find their interpreter in `CATALOG_PEER_PYTHON` and the npm
-//! servers' programs in `CATALOG_PEER_NODE_BIN`. This command makes both: a virtual
+//! real MCP servers for the gateway (`mcp-server-time` from the Python package index, the filesystem
+//! server from npm), and the official MCP conformance suite (npm, run against both MCP
+//! servers with the Node.js 22 that the npm `node` package ships, since it needs a newer
+//! Node.js than 20). They find their interpreter in `CATALOG_PEER_PYTHON` and the npm
+//! programs in `CATALOG_PEER_NODE_BIN`. This command makes both: a virtual
 //! environment in `target/peers` with the pinned packages of
 //! `tests/peers/requirements.txt`, and `target/peers/node` with those of
 //! `tests/peers/package.json` (each installed once, again when its file changes), then

@@ -1,12 +1,14 @@
 //! What the tests that drive a server process share: the client interpreter, processes
-//! bounded in time, an HTTP server on an ephemeral loopback port, and the checks of what
-//! a client saw against a catalog's tables ([`report`]).
+//! bounded in time, an HTTP server on an ephemeral loopback port, the checks of what a
+//! client saw against a catalog's tables ([`report`]), and the official conformance
+//! suite ([`conformance`]).
 //!
 //! Written for any catalog: catalog-mcp's tests run it against the tracker example, and
 //! the example app's server (`example/mcp`) includes this module for its own.
 
 #![allow(dead_code)] // Each test file uses its own part of this module.
 
+pub mod conformance;
 pub mod report;
 
 use std::fmt::Write as _;
@@ -153,6 +155,26 @@ pub fn run(command: &mut Command, limit: Duration) -> Finished {
         status,
         stdout: stdout.join().unwrap_or_default(),
         stderr: stderr.join().unwrap_or_default(),
+    }
+}
+
+/// Runs a future to its end on this thread: the in-process call path needs no runtime,
+/// and every crate that includes this module can use it without a dependency.
+pub fn block_on<F: std::future::Future>(future: F) -> F::Output {
+    struct Unpark(thread::Thread);
+    impl std::task::Wake for Unpark {
+        fn wake(self: Arc<Self>) {
+            self.0.unpark();
+        }
+    }
+    let waker = std::task::Waker::from(Arc::new(Unpark(thread::current())));
+    let mut context = std::task::Context::from_waker(&waker);
+    let mut future = std::pin::pin!(future);
+    loop {
+        if let std::task::Poll::Ready(output) = future.as_mut().poll(&mut context) {
+            return output;
+        }
+        thread::park();
     }
 }
 

@@ -121,15 +121,20 @@ pub fn assert_gated_refusal<T: ToolId>(
     revision: &str,
     what: &str,
 ) {
+    assert_refused_gated(outcome, tool.name(), cause, revision, what);
+}
+
+/// [`assert_gated_refusal`] of a tool known by its name.
+pub fn assert_refused_gated(outcome: &Value, tool: &str, cause: Cause, revision: &str, what: &str) {
     let rejection = rejected(outcome, revision, what);
     assert_eq!(
         rejection["error"], "PERMISSION_DENIED",
         "{what}: {rejection}"
     );
-    assert_eq!(rejection["tool"], tool.name(), "{what}: {rejection}");
+    assert_eq!(rejection["tool"], tool, "{what}: {rejection}");
     let message = rejection["message"].as_str().unwrap_or_default();
     assert!(
-        message.starts_with(&cause.opening(tool.name())),
+        message.starts_with(&cause.opening(tool)),
         "{what}: {cause:?}: {message}"
     );
     assert!(
@@ -250,7 +255,7 @@ where
         .map(|name| {
             let probe = json!({"catalogProbe": true});
             let called = tools.call(level, revision, name, probe, &NoAsker);
-            let outcome = match pollster::block_on(called) {
+            let outcome = match super::block_on(called) {
                 Err(e) => {
                     json!({"error": {"code": e.code.0, "message": e.message, "data": e.data}})
                 }

@@ -1,0 +1,201 @@
+//! The gateway as an MCP server, held to the protocol from outside: the official
+//! conformance suite over streamable HTTP (every scenario passes, or is listed under
+//! `catalog-gateway` in `tests/peers/conformance.json` with the reason it cannot), the
+//! transport's rules on raw requests, gated calls asked about on 2025-11-25 and
+//! 2026-07-28, and log messages, with the official Python SDK as the client. The gateway
+//! serves `@modelcontextprotocol/server-filesystem`, imported as a user would.
+//!
+//! The peers come from `cargo xtask test` (`CATALOG_PEER_PYTHON`, `CATALOG_PEER_NODE_BIN`);
+//! without them these tests fail under CI and are skipped, with instructions, elsewhere.
+
+#[path = "../../catalog-mcp/tests/common/mod.rs"]
+mod common;
+
+use std::io::{Read, Write};
+use std::net::TcpStream;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::Duration;
+
+use common::conformance::{Suite, check};
+use common::report::{Cause, assert_refused_gated, steps};
+use common::{HttpServer, Peer, run, scratch, token};
+use serde_json::{Value, json};
+
+const LIMIT: Duration = Duration::from_secs(120);
+
+/// `cargo-catalog`, which `cargo test --workspace` builds beside this package's binary.
+fn cargo_catalog() -> PathBuf {
+    let gateway = PathBuf::from(env!("CARGO_BIN_EXE_catalog-gateway"));
+    let binary = gateway.with_file_name(format!("cargo-catalog{}", std::env::consts::EXE_SUFFIX));
+    assert!(
+        binary.is_file(),
+        "{} is not built: run `cargo build -p cargo-catalog` (or `cargo xtask test`)",
+        binary.display()
+    );
+    binary
+}
+
+/// A catalog of the filesystem server's tools, imported over stdio, serving `files`:
+/// its path.
+fn filesystem_catalog(dir: &Path, files: &Path) -> PathBuf {
+    let node_bin = PathBuf::from(std::env::var_os("CATALOG_PEER_NODE_BIN").expect("checked"));
+    let catalog = dir.join("gateway.toml");
+    let done = run(
+        Command::new(cargo_catalog())
+            .args(["import", "--from-server", "--name", "files", "--out"])
+            .arg(&catalog)
+            .arg("--")
+            .arg(node_bin.join("mcp-server-filesystem"))
+            .arg(files),
+        LIMIT,
+    );
+    assert!(done.status.success(), "import: {}", done.stderr);
+    catalog
+}
+
+/// The gateway over HTTP in front of the filesystem server, with one full-access token.
+fn gateway(test: &str) -> Option<(Suite, Peer, HttpServer, String, PathBuf)> {
+    let suite = Suite::find(test)?;
+    let peer = Peer::find(
+        test,
+        concat!(env!("CARGO_MANIFEST_DIR"), "/../catalog-mcp/tests/clients"),
+    )?;
+    let dir = scratch(test);
+    let files = dir.join("files");
+    std::fs::create_dir_all(&files).unwrap();
+    let catalog = filesystem_catalog(&dir, &files);
+    let full = token("gateway");
+    let server = HttpServer::start(
+        Path::new(env!("CARGO_BIN_EXE_catalog-gateway")),
+        &[(full.clone(), "full-access")],
+        &["--catalog", catalog.to_str().unwrap()],
+    );
+    Some((suite, peer, server, full, files))
+}
+
+/// One raw request; the whole response (the connection closes after it).
+fn raw(address: &str, token: &str, extra: &[&str], body: &str) -> String {
+    let mut stream = TcpStream::connect(address).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    let mut head = format!(
+        "POST /mcp HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\nContent-Length: {}\r\n\
+         Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\n\
+         Authorization: Bearer {token}\r\n",
+        body.len()
+    );
+    for header in extra {
+        head.push_str(header);
+        head.push_str("\r\n");
+    }
+    head.push_str("\r\n");
+    stream.write_all(head.as_bytes()).unwrap();
+    stream.write_all(body.as_bytes()).unwrap();
+    let mut response = String::new();
+    let mut buffer = [0u8; 4096];
+    while let Ok(n) = stream.read(&mut buffer) {
+        if n == 0 {
+            break;
+        }
+        response.push_str(&String::from_utf8_lossy(&buffer[..n]));
+        if response.contains("\"result\"") {
+            break;
+        }
+    }
+    response
+}
+
+#[test]
+fn the_gateway_keeps_the_protocol() {
+    let Some((suite, peer, server, full, files)) = gateway("the_gateway_keeps_the_protocol") else {
+        return;
+    };
+
+    // The official suite.
+    let outcomes = suite.run(&server.url, &full);
+    check("catalog-gateway", &outcomes);
+
+    // The transport's rules, as catalog-mcp's HTTP layer keeps them for the gateway too.
+    let initialize = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}"#;
+    let foreign = raw(
+        &server.address,
+        &full,
+        &["Origin: https://evil.example"],
+        initialize,
+    );
+    assert!(foreign.starts_with("HTTP/1.1 403 "), "{foreign}");
+    let local = raw(
+        &server.address,
+        &full,
+        &["Origin: http://localhost:5173"],
+        initialize,
+    );
+    assert!(local.starts_with("HTTP/1.1 200 "), "{local}");
+    let broken = raw(&server.address, &full, &[], "{\"jsonrpc\":");
+    assert!(broken.starts_with("HTTP/1.1 400 "), "{broken}");
+    assert!(broken.contains(r#""code":-32700"#), "{broken}");
+
+    // write_file is gated: asked on 2025-11-25 mid-call, on 2026-07-28 in the result.
+    for modern in [false, true] {
+        let revision = if modern { "2026-07-28" } else { "2025-11-25" };
+        for answer in ["decline", "none", "accept"] {
+            let path = files.join(format!("{answer}-{}.txt", u8::from(modern)));
+            let calls = steps(&[(
+                "write",
+                "write_file",
+                json!({"path": path, "content": answer}),
+            )]);
+            let mut args = vec!["--answer".into(), answer.into(), "--calls".into(), calls];
+            if modern {
+                args.push("--modern".into());
+            }
+            args.extend(["--http", &server.url, "--token", &full].map(String::from));
+            let report = peer.run("elicit.py", &args, LIMIT);
+            assert_eq!(report["protocolVersion"], revision, "{answer}");
+            let write = &report["calls"]["write"];
+            let what = format!("{revision} {answer}");
+            if answer == "accept" {
+                assert_eq!(write["isError"], false, "{what}: {write}");
+                assert_eq!(std::fs::read_to_string(&path).unwrap(), answer, "{what}");
+            } else {
+                let cause = if answer == "none" {
+                    Cause::Unasked
+                } else {
+                    Cause::Declined
+                };
+                assert_refused_gated(write, "write_file", cause, revision, &what);
+                assert!(!path.exists(), "{what}: never forwarded");
+            }
+            let asked = report["questions"].as_array().map_or(0, Vec::len);
+            assert_eq!(asked, usize::from(answer != "none"), "{what}: {report}");
+            let rounds = &write["inputRounds"];
+            if modern && answer != "none" {
+                assert_eq!(rounds, 1, "{what}");
+            } else {
+                assert_eq!(rounds, &Value::Null, "{what}");
+            }
+        }
+    }
+
+    // Log messages: what the gateway logs while it answers a call goes to that client.
+    for opening in [vec![], vec!["--modern"]] {
+        let calls = steps(&[("list", "list_directory", json!({"path": files}))]);
+        let mut args = vec!["--level".into(), "info".into(), "--calls".into(), calls];
+        args.extend(opening.iter().map(|&a| a.to_owned()));
+        args.extend(["--http", &server.url, "--token", &full].map(String::from));
+        let report = peer.run("logs.py", &args, LIMIT);
+        let forwarded: Vec<&Value> = report["messages"]
+            .as_array()
+            .expect("a list of messages")
+            .iter()
+            .filter(|m| m["data"]["message"] == "forwarding a verified call")
+            .collect();
+        assert_eq!(forwarded.len(), 1, "{opening:?}: {report}");
+        assert_eq!(forwarded[0]["level"], "info");
+        assert_eq!(forwarded[0]["logger"], "catalog_gateway::gateway");
+        assert_eq!(forwarded[0]["during"], "list");
+        assert_eq!(forwarded[0]["data"]["tool"], "list_directory");
+    }
+}
