@@ -21,7 +21,10 @@ use core::fmt;
 use once_cell::race::OnceBox;
 
 use crate::access::Access;
-use crate::shape::{Bounds, Defs, Object, Property, Rules, Shape};
+use crate::shape::{
+    Bounds, Condition, Defs, Dependent, Object, Others, Pattern, PatternProperty, Property, Rules,
+    Shape,
+};
 use crate::spec::{Tier, ToolSpec, Visibility};
 
 /// The byte that starts each kind of [`Shape`].
@@ -42,6 +45,8 @@ pub mod tag {
     pub const RULES: u8 = 12;
     pub const DEFS: u8 = 13;
     pub const REF: u8 = 14;
+    pub const NOT: u8 = 15;
+    pub const IF: u8 = 16;
 }
 
 /// Which bounds follow a bounds byte, one bit each, in this order.
@@ -166,6 +171,11 @@ impl Writer {
                 some(self, v);
             }
         }
+    }
+
+    /// A float, 8 bytes little-endian.
+    pub fn float(&mut self, x: f64) {
+        self.data.extend_from_slice(&x.to_le_bytes());
     }
 
     /// Numeric bounds: a byte saying which are set, then each set one.
@@ -421,6 +431,23 @@ impl Reader {
                 let max_items = self.option(Reader::uint)?;
                 let items = self.shape(depth)?;
                 let object = self.option(|r| r.object(depth))?;
+                let pattern = self.option(Reader::pattern)?;
+                let multiple_of = self.option(Reader::float)?;
+                let prefix_items = self.shapes(depth)?;
+                let unique_items = self.flag()?;
+                let min_properties = self.uint()?;
+                let max_properties = self.option(Reader::uint)?;
+                let property_names = self.shape(depth)?;
+                let n = self.count()?;
+                let dependent_required = (0..n)
+                    .map(|_| {
+                        Ok(Dependent {
+                            name: self.str()?,
+                            requires: self.strs()?,
+                        })
+                    })
+                    .collect::<Result<Vec<_>, _>>()?
+                    .leak();
                 Shape::Rules(Box::leak(Box::new(Rules {
                     bounds,
                     min_length,
@@ -429,6 +456,14 @@ impl Reader {
                     max_items,
                     items,
                     object,
+                    pattern,
+                    multiple_of,
+                    prefix_items,
+                    unique_items,
+                    min_properties,
+                    max_properties,
+                    property_names,
+                    dependent_required,
                 })))
             }
             tag::DEFS => {
@@ -437,6 +472,17 @@ impl Reader {
                 Shape::Defs(Box::leak(Box::new(Defs { shape, defs })))
             }
             tag::REF => Shape::Ref(u32::try_from(self.uint()?).map_err(|_| self.corrupt())?),
+            tag::NOT => Shape::Not(Box::leak(Box::new(self.shape(depth)?))),
+            tag::IF => {
+                let test = self.shape(depth)?;
+                let then = self.shape(depth)?;
+                let otherwise = self.shape(depth)?;
+                Shape::If(Box::leak(Box::new(Condition {
+                    test,
+                    then,
+                    otherwise,
+                })))
+            }
             _ => return Err(self.corrupt()),
         })
     }
@@ -460,10 +506,36 @@ impl Reader {
                 })
             })
             .collect::<Result<Vec<_>, _>>()?;
+        let closed = self.flag()?;
+        let others = self.option(|r| {
+            let n = r.count()?;
+            let patterns = (0..n)
+                .map(|_| {
+                    Ok(PatternProperty {
+                        pattern: r.pattern()?,
+                        shape: r.shape(depth)?,
+                    })
+                })
+                .collect::<Result<Vec<_>, _>>()?
+                .leak();
+            let additional = r.shape(depth)?;
+            Ok(&*Box::leak(Box::new(Others {
+                patterns,
+                additional,
+            })))
+        })?;
         Ok(Object {
             properties: properties.leak(),
-            closed: self.flag()?,
+            closed,
+            others,
         })
+    }
+
+    /// A regular expression: its source, then whether it is read with the `u` flag.
+    fn pattern(&mut self) -> Result<&'static Pattern, Corrupt> {
+        let source = self.str()?;
+        let unicode = self.flag()?;
+        Ok(Box::leak(Box::new(Pattern::new(source, unicode))))
     }
 }
 

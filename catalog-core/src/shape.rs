@@ -8,9 +8,55 @@
 //! A schema that uses `$ref` becomes a [`Shape::Defs`] at its root holding every schema
 //! referred to, each [`Shape::Ref`] an index into it: recursive models stay plain static
 //! data, with no cycle of references for a `const` to hold.
+//!
+//! `pattern` and `patternProperties` hold a [`Pattern`]: an ECMA-262 regular expression
+//! as JSON Schema says, which the compiler has already parsed (a pattern it cannot read
+//! is left out, so checks nothing) and which is compiled once, on first use.
 
 use alloc::string::String;
 use alloc::vec::Vec;
+use core::fmt;
+
+use once_cell::race::OnceBox;
+
+/// The keywords of JSON Schema the verifier checks (with the limits the README states);
+/// any other is left unchecked, so never the cause of a refusal.
+pub const CHECKED_KEYWORDS: &[&str] = &[
+    "type",
+    "enum",
+    "const",
+    "minimum",
+    "maximum",
+    "exclusiveMinimum",
+    "exclusiveMaximum",
+    "multipleOf",
+    "minLength",
+    "maxLength",
+    "pattern",
+    "items",
+    "prefixItems",
+    "minItems",
+    "maxItems",
+    "uniqueItems",
+    "properties",
+    "required",
+    "additionalProperties",
+    "patternProperties",
+    "propertyNames",
+    "minProperties",
+    "maxProperties",
+    "dependentRequired",
+    "anyOf",
+    "allOf",
+    "oneOf",
+    "not",
+    "if",
+    "then",
+    "else",
+    "$ref",
+    "$defs",
+    "definitions",
+];
 
 /// What a JSON value must look like.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -52,6 +98,22 @@ pub enum Shape {
     Defs(&'static Defs),
     /// The schema at this index of the nearest enclosing [`Shape::Defs`] (a `$ref`).
     Ref(u32),
+    /// Any value the shape refuses (`not`).
+    Not(&'static Shape),
+    /// `if`, `then` and `else`: the value meets `then` when it meets `test`, else
+    /// `otherwise`.
+    If(&'static Condition),
+}
+
+/// The three schemas of `if`/`then`/`else`; an absent one is [`Shape::Any`].
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Condition {
+    /// `if`.
+    pub test: Shape,
+    /// `then`.
+    pub then: Shape,
+    /// `else`.
+    pub otherwise: Shape,
 }
 
 /// Numeric bounds; JSON Schema's `minimum`, `maximum` and their exclusive forms.
@@ -90,10 +152,28 @@ pub struct Rules {
     pub min_items: u64,
     /// Arrays: the most items (`maxItems`).
     pub max_items: Option<u64>,
-    /// Arrays: every item's shape (`items`).
+    /// Arrays: the shape of every item past [`Rules::prefix_items`] (`items`).
     pub items: Shape,
-    /// Objects: the properties (`properties`, `required`, `additionalProperties: false`).
+    /// Objects: the properties (`properties`, `required`, `additionalProperties`,
+    /// `patternProperties`).
     pub object: Option<Object>,
+    /// Strings: a regular expression each must match somewhere (`pattern`).
+    pub pattern: Option<&'static Pattern>,
+    /// Numbers: what each must be a whole multiple of (`multipleOf`), exactly as binary
+    /// floating point says.
+    pub multiple_of: Option<f64>,
+    /// Arrays: the shapes of the first items, one each (`prefixItems`).
+    pub prefix_items: &'static [Shape],
+    /// Arrays: no two items equal (`uniqueItems`).
+    pub unique_items: bool,
+    /// Objects: the fewest properties (`minProperties`).
+    pub min_properties: u64,
+    /// Objects: the most properties (`maxProperties`).
+    pub max_properties: Option<u64>,
+    /// Objects: what every property name, as a string, must be (`propertyNames`).
+    pub property_names: Shape,
+    /// Objects: properties that, when present, need others (`dependentRequired`).
+    pub dependent_required: &'static [Dependent],
 }
 
 impl Rules {
@@ -106,7 +186,24 @@ impl Rules {
         max_items: None,
         items: Shape::Any,
         object: None,
+        pattern: None,
+        multiple_of: None,
+        prefix_items: &[],
+        unique_items: false,
+        min_properties: 0,
+        max_properties: None,
+        property_names: Shape::Any,
+        dependent_required: &[],
     };
+}
+
+/// A property that, when present, needs others (`dependentRequired`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Dependent {
+    /// The property.
+    pub name: &'static str,
+    /// The properties it needs.
+    pub requires: &'static [&'static str],
 }
 
 /// A schema with the schemas its `$ref`s point to.
@@ -123,8 +220,117 @@ pub struct Defs {
 pub struct Object {
     /// The declared properties, in schema order.
     pub properties: &'static [Property],
-    /// Whether undeclared properties are refused (`additionalProperties: false`).
+    /// Whether properties neither declared nor matched by a pattern are refused
+    /// (`additionalProperties: false`).
     pub closed: bool,
+    /// `patternProperties`, and `additionalProperties` as a schema, when the object has
+    /// either.
+    pub others: Option<&'static Others>,
+}
+
+/// What an object says of properties beyond the declared ones.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Others {
+    /// `patternProperties`: every property whose name a pattern matches, declared or
+    /// not, has that pattern's shape.
+    pub patterns: &'static [PatternProperty],
+    /// `additionalProperties` as a schema: the shape of every property neither declared
+    /// nor matched by a pattern.
+    pub additional: Shape,
+}
+
+/// One entry of `patternProperties`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PatternProperty {
+    /// The regular expression a name is matched against.
+    pub pattern: &'static Pattern,
+    /// The shape of each property it matches.
+    pub shape: Shape,
+}
+
+/// A regular expression of JSON Schema: ECMA-262 syntax and meaning (`\d` and `\w` are
+/// ASCII, lookaround and backreferences work), matched anywhere in the string unless
+/// anchored. Read by `regress`, compiled the first time it is used, then kept; matched by
+/// its Pike VM, whose time grows with the text, not exponentially as backtracking can.
+pub struct Pattern {
+    /// The expression as the schema writes it.
+    pub source: &'static str,
+    /// Whether it is read with the `u` flag (code points, strict syntax), which the
+    /// compiler chose because it parses so; otherwise without.
+    pub unicode: bool,
+    compiled: OnceBox<Option<regress::Regex>>,
+}
+
+impl Pattern {
+    /// The longest string, in code points, a pattern is matched against.
+    pub const MAX_CHARS: usize = 4096;
+
+    /// A pattern to compile on first use.
+    #[must_use]
+    pub const fn new(source: &'static str, unicode: bool) -> Pattern {
+        Pattern {
+            source,
+            unicode,
+            compiled: OnceBox::new(),
+        }
+    }
+
+    /// How `source` is read: `Some(true)` with the `u` flag when it parses so, as JSON
+    /// Schema's ECMA-262 dialect intends; `Some(false)` when it parses only without (an
+    /// identity escape such as `\-` outside a class); `None` when it does not parse at all,
+    /// and so cannot be checked.
+    #[must_use]
+    pub fn reading(source: &str) -> Option<bool> {
+        let parses = |unicode| {
+            let flags = regress::Flags {
+                unicode,
+                ..regress::Flags::default()
+            };
+            regress::Regex::with_flags(source, flags).is_ok()
+        };
+        if parses(true) {
+            Some(true)
+        } else if parses(false) {
+            Some(false)
+        } else {
+            None
+        }
+    }
+
+    /// Whether `text` matches. A pattern that does not compile (which the compiler
+    /// never writes), or a text longer than [`Pattern::MAX_CHARS`], matches: what the
+    /// verifier cannot read never refuses.
+    #[must_use]
+    pub fn is_match(&self, text: &str) -> bool {
+        if text.len() > Pattern::MAX_CHARS && text.chars().nth(Pattern::MAX_CHARS).is_some() {
+            return true;
+        }
+        let compiled = self.compiled.get_or_init(|| {
+            let flags = regress::Flags {
+                unicode: self.unicode,
+                ..regress::Flags::default()
+            };
+            alloc::boxed::Box::new(regress::Regex::with_flags(self.source, flags).ok())
+        });
+        compiled
+            .as_ref()
+            .is_none_or(|regex| regex.find(text).is_some())
+    }
+}
+
+impl fmt::Debug for Pattern {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Pattern")
+            .field("source", &self.source)
+            .field("unicode", &self.unicode)
+            .finish_non_exhaustive()
+    }
+}
+
+impl PartialEq for Pattern {
+    fn eq(&self, other: &Pattern) -> bool {
+        self.source == other.source && self.unicode == other.unicode
+    }
 }
 
 /// A declared property of an [`Object`].
@@ -160,6 +366,7 @@ impl Shape {
             Shape::Enum(_) => "one of several values",
             Shape::Defs(defs) => defs.shape.describe(),
             Shape::Ref(_) => "a value of a defined schema",
+            Shape::Not(_) | Shape::If(_) => "a value the schema allows",
         }
     }
 

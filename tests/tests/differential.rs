@@ -3,6 +3,13 @@
 //! must equal the `jsonschema` crate's (draft 2020-12). Schemas that also use keywords the
 //! verifier leaves unchecked must never see it refuse a value the reference accepts.
 //!
+//! Every keyword the verifier reads is drawn: types, bounds, `multipleOf`, lengths,
+//! `pattern` (ECMA-262: ASCII `\d` and `\w`, lookahead, code points), enums, consts,
+//! `items`, `prefixItems`, counts, `uniqueItems`, `properties`, `required`,
+//! `additionalProperties` (`false` or a schema), `patternProperties`, `propertyNames`,
+//! `minProperties`/`maxProperties`, `dependentRequired`, `anyOf`, `allOf`, `not`,
+//! `if`/`then`/`else` and `$ref`.
+//!
 //! The shape is the compiler's own reading of the schema ([`catalog_compiler::schema_shape`],
 //! what an `input-schema` row gets), checked by the core's [`catalog_core::check_value`].
 
@@ -18,6 +25,28 @@ const VALUES: usize = 12;
 
 /// Property names: few, so generated values often hit them.
 const KEYS: &[&str] = &["a", "b", "c"];
+
+/// Patterns of strings, each with something only ECMA-262 settles (ASCII classes,
+/// lookahead, code points, anchors left out). Not `\\b`: ECMA-262's is ASCII, so there is
+/// a boundary between `é` and `a`, where the reference (reading it as Rust's `regex` does)
+/// sees none; the verifier keeps ECMA-262's.
+const PATTERNS: &[&str] = &[
+    "^a",
+    "b$",
+    "^\\d+$",
+    "\\w",
+    "^\\W*$",
+    "^[a-zé]*$",
+    "^.$",
+    "^(?=a)\\w+",
+    "^(a|ab)$",
+    "😀",
+    "^[^a]",
+    "a|^$",
+];
+
+/// Patterns of property names.
+const NAME_PATTERNS: &[&str] = &["^a", "b|c", "^[ab]$", "^\\w$", "x"];
 
 /// A number the bounds and values are drawn from: small, whole or halves, so equality at
 /// a bound is exact and often met.
@@ -58,12 +87,46 @@ fn with(mut schema: Value, keywords: Vec<(&str, Option<Value>)>) -> Value {
     schema
 }
 
+fn pattern() -> impl Strategy<Value = Option<Value>> {
+    prop::option::weighted(0.35, prop::sample::select(PATTERNS).prop_map(Value::from))
+}
+
 fn count() -> impl Strategy<Value = Option<Value>> {
     prop::option::weighted(0.4, (0u64..4).prop_map(Value::from))
 }
 
 fn bound() -> impl Strategy<Value = Option<Value>> {
     prop::option::weighted(0.3, small_number())
+}
+
+/// Keywords without a type: each holds for its own type only.
+fn untyped() -> impl Strategy<Value = Value> {
+    (
+        (count(), count(), bound(), bound()),
+        (
+            pattern(),
+            count(),
+            any::<bool>(),
+            prop::option::weighted(0.2, Just(json!(2))),
+        ),
+    )
+        .prop_map(
+            |((len, items, min, xmax), (pattern, props, unique, multiple))| {
+                with(
+                    json!({}),
+                    vec![
+                        ("minLength", len),
+                        ("maxItems", items),
+                        ("minimum", min),
+                        ("exclusiveMaximum", xmax),
+                        ("pattern", pattern),
+                        ("minProperties", props),
+                        ("uniqueItems", unique.then(|| json!(true))),
+                        ("multipleOf", multiple),
+                    ],
+                )
+            },
+        )
 }
 
 /// The schemas without subschemas: types, bounds, lengths, enums, consts, `$ref`s.
@@ -86,12 +149,24 @@ fn leaves(refs: Vec<String>, extra: bool) -> Vec<BoxedStrategy<Value>> {
                 ],
             )
         });
-    let string = (count(), count()).prop_map(|(min, max)| {
+    let string = (count(), count(), pattern()).prop_map(|(min, max, pattern)| {
         with(
             json!({"type": "string"}),
-            vec![("minLength", min), ("maxLength", max)],
+            vec![("minLength", min), ("maxLength", max), ("pattern", pattern)],
         )
     });
+    let multiple = (
+        prop::sample::select(vec!["integer", "number"]),
+        prop::sample::select(vec![
+            json!(2),
+            json!(0.5),
+            json!(3),
+            json!(1.5),
+            json!(0.25),
+        ]),
+        bound(),
+    )
+        .prop_map(|(t, m, min)| with(json!({"type": t, "multipleOf": m}), vec![("minimum", min)]));
     let enumeration = prop::collection::vec(literal(), 1..4).prop_map(|v| json!({"enum": v}));
     let typed_enum = (
         prop::sample::select(vec!["string", "integer", "number", "boolean"]),
@@ -99,18 +174,7 @@ fn leaves(refs: Vec<String>, extra: bool) -> Vec<BoxedStrategy<Value>> {
     )
         .prop_map(|(t, v)| json!({"type": t, "enum": v}));
     let constant = literal().prop_map(|v| json!({"const": v}));
-    // Keywords without a type: each holds for its own type only.
-    let untyped = (count(), count(), bound(), bound()).prop_map(|(len, items, min, xmax)| {
-        with(
-            json!({}),
-            vec![
-                ("minLength", len),
-                ("maxItems", items),
-                ("minimum", min),
-                ("exclusiveMaximum", xmax),
-            ],
-        )
-    });
+    let untyped = untyped();
     let types = prop::sample::subsequence(
         vec![
             "null", "boolean", "integer", "number", "string", "array", "object",
@@ -120,6 +184,7 @@ fn leaves(refs: Vec<String>, extra: bool) -> Vec<BoxedStrategy<Value>> {
     .prop_map(|t| json!({"type": t}));
     let mut leaves: Vec<BoxedStrategy<Value>> = vec![
         numeric.boxed(),
+        multiple.boxed(),
         string.boxed(),
         enumeration.boxed(),
         typed_enum.boxed(),
@@ -140,12 +205,11 @@ fn leaves(refs: Vec<String>, extra: bool) -> Vec<BoxedStrategy<Value>> {
     if extra {
         leaves.push(
             prop::sample::select(vec![
-                json!({"type": "string", "pattern": "^a"}),
-                json!({"type": "integer", "multipleOf": 2}),
-                json!({"type": "array", "uniqueItems": true}),
-                json!({"not": {"type": "string"}}),
                 json!({"type": "string", "format": "email"}),
-                json!({"type": "object", "minProperties": 1}),
+                json!({"type": "array", "contains": {"type": "string"}}),
+                json!({"type": "array", "contains": {"type": "null"}, "minContains": 2}),
+                json!({"type": "object", "unevaluatedProperties": false}),
+                json!({"type": "object", "dependentSchemas": {"a": {"required": ["b"]}}}),
             ])
             .boxed(),
         );
@@ -153,44 +217,102 @@ fn leaves(refs: Vec<String>, extra: bool) -> Vec<BoxedStrategy<Value>> {
     leaves
 }
 
-/// A schema the verifier reads in full. `refs` names the definitions a `$ref` may point
-/// to; `extra` adds keywords the verifier does not check.
-fn schema(refs: Vec<String>, extra: bool) -> BoxedStrategy<Value> {
-    let leaf = proptest::strategy::Union::new(leaves(refs, extra));
-    leaf.prop_recursive(3, 12, 3, move |inner| {
-        let keys = prop::sample::subsequence(KEYS.to_vec(), 0..=KEYS.len());
-        let object = (
-            prop::collection::vec(inner.clone(), KEYS.len()),
-            keys.clone(),
-            keys,
-            any::<bool>(),
-            any::<bool>(),
-        )
-            .prop_map(|(schemas, declared, required, closed, typed)| {
+/// An object schema over `inner`: properties, required ones, what the others may be
+/// (`false`, a schema, patterns), and the keywords of names, counts and dependencies.
+fn object(inner: &BoxedStrategy<Value>) -> impl Strategy<Value = Value> + use<> {
+    let keys = prop::sample::subsequence(KEYS.to_vec(), 0..=KEYS.len());
+    (
+        prop::collection::vec(inner.clone(), KEYS.len()),
+        keys.clone(),
+        keys,
+        (0u8..3, any::<bool>(), inner.clone()),
+        (
+            prop::option::weighted(0.3, (prop::sample::select(NAME_PATTERNS), inner.clone())),
+            prop::option::weighted(
+                0.2,
+                prop::sample::select(vec![
+                    json!({"maxLength": 0}),
+                    json!({"enum": ["a", "b"]}),
+                    json!({"pattern": "^[ab]"}),
+                    json!({"not": {"const": "c"}}),
+                ]),
+            ),
+            count(),
+            count(),
+            prop::option::weighted(
+                0.2,
+                prop::sample::select(vec![json!({"a": ["b"]}), json!({"b": ["a", "c"]})]),
+            ),
+        ),
+    )
+        .prop_map(
+            |(
+                schemas,
+                declared,
+                required,
+                (additional, typed, additional_schema),
+                (pattern, names, min, max, dependent),
+            )| {
                 let properties: Map<String, Value> = declared
                     .iter()
                     .zip(schemas)
                     .map(|(k, s)| (k.to_string(), s))
                     .collect();
                 let mut s = json!({"properties": properties, "required": required});
-                if closed {
-                    s["additionalProperties"] = json!(false);
+                match additional {
+                    0 => {}
+                    1 => s["additionalProperties"] = json!(false),
+                    _ => s["additionalProperties"] = additional_schema,
                 }
                 if typed {
                     s["type"] = json!("object");
                 }
-                s
-            });
-        let array = (inner.clone(), count(), count(), any::<bool>()).prop_map(
-            |(items, min, max, typed)| {
+                if let Some((p, schema)) = pattern {
+                    s["patternProperties"] = json!({ p: schema });
+                }
+                with(
+                    s,
+                    vec![
+                        ("propertyNames", names),
+                        ("minProperties", min),
+                        ("maxProperties", max),
+                        ("dependentRequired", dependent),
+                    ],
+                )
+            },
+        )
+}
+
+/// A schema the verifier reads in full. `refs` names the definitions a `$ref` may point
+/// to; `extra` adds keywords the verifier does not check.
+fn schema(refs: Vec<String>, extra: bool) -> BoxedStrategy<Value> {
+    let leaf = proptest::strategy::Union::new(leaves(refs, extra));
+    leaf.prop_recursive(3, 12, 3, move |inner| {
+        let object = object(&inner);
+        let array = (
+            inner.clone(),
+            count(),
+            count(),
+            any::<bool>(),
+            prop::option::weighted(0.3, prop::collection::vec(inner.clone(), 1..3)),
+            prop::option::weighted(0.25, Just(json!(true))),
+        )
+            .prop_map(|(items, min, max, typed, prefix, unique)| {
                 let base = if typed {
                     json!({"type": "array", "items": items})
                 } else {
                     json!({"items": items})
                 };
-                with(base, vec![("minItems", min), ("maxItems", max)])
-            },
-        );
+                with(
+                    base,
+                    vec![
+                        ("minItems", min),
+                        ("maxItems", max),
+                        ("prefixItems", prefix.map(Value::Array)),
+                        ("uniqueItems", unique),
+                    ],
+                )
+            });
         let mut nodes = vec![
             object.boxed(),
             array.boxed(),
@@ -199,6 +321,19 @@ fn schema(refs: Vec<String>, extra: bool) -> BoxedStrategy<Value> {
                 .boxed(),
             prop::collection::vec(inner.clone(), 1..3)
                 .prop_map(|b| json!({"allOf": b}))
+                .boxed(),
+            inner.clone().prop_map(|n| json!({"not": n})).boxed(),
+            (
+                inner.clone(),
+                prop::option::of(inner.clone()),
+                prop::option::of(inner.clone()),
+            )
+                .prop_map(|(test, then, otherwise)| {
+                    with(
+                        json!({"if": test}),
+                        vec![("then", then), ("else", otherwise)],
+                    )
+                })
                 .boxed(),
         ];
         if extra {
@@ -223,17 +358,23 @@ fn guard(schema: &mut Value, guarded: bool) {
     }
     for (k, v) in m.iter_mut() {
         match (k.as_str(), v) {
-            ("properties", Value::Object(props)) => {
+            ("properties" | "patternProperties", Value::Object(props)) => {
                 for p in props.values_mut() {
                     guard(p, true);
                 }
             }
-            ("items", v) => guard(v, true),
+            ("items" | "additionalProperties" | "propertyNames", v) => guard(v, true),
+            ("prefixItems", Value::Array(items)) => {
+                for item in items {
+                    guard(item, true);
+                }
+            }
             ("anyOf" | "allOf" | "oneOf", Value::Array(branches)) => {
                 for b in branches {
                     guard(b, guarded);
                 }
             }
+            ("not" | "if" | "then" | "else", v) => guard(v, guarded),
             _ => {}
         }
     }
@@ -317,7 +458,20 @@ fn noise(rng: &mut Rng, depth: usize) -> Value {
                 json!(-3.0e25),
             ])
             .clone(),
-        3 | 4 => Value::from(*rng.pick(&["", "a", "é", "ab", "x😀", "abc", "😀😀😀😀"])),
+        3 | 4 => Value::from(*rng.pick(&[
+            "",
+            "a",
+            "é",
+            "ab",
+            "x😀",
+            "abc",
+            "😀😀😀😀",
+            "12",
+            "a1",
+            "b",
+            "😀",
+            "a b",
+        ])),
         5 => Value::Array((0..rng.below(4)).map(|_| noise(rng, depth + 1)).collect()),
         _ => Value::Object(
             (0..rng.below(4))
@@ -407,7 +561,9 @@ fn of_kind(kind: &str, m: &Map<String, Value>, root: &Value, rng: &mut Rng, dept
                 reason = "small by construction"
             )]
             let n = near(rng, &["minLength", "maxLength"], 2.0).max(0.0) as usize;
-            let s: String = (0..n).map(|_| *rng.pick(&['a', 'é', '😀'])).collect();
+            let s: String = (0..n)
+                .map(|_| *rng.pick(&['a', 'é', '😀', '1', 'b']))
+                .collect();
             Value::from(s)
         }
         "array" => {
@@ -418,11 +574,21 @@ fn of_kind(kind: &str, m: &Map<String, Value>, root: &Value, rng: &mut Rng, dept
             )]
             let n = near(rng, &["minItems", "maxItems"], 1.0).max(0.0) as usize;
             let items = m.get("items").cloned().unwrap_or(json!({}));
-            Value::Array(
-                (0..n)
-                    .map(|_| sample(&items, root, rng, depth + 1))
-                    .collect(),
-            )
+            let prefix = m
+                .get("prefixItems")
+                .and_then(Value::as_array)
+                .cloned()
+                .unwrap_or_default();
+            let mut out: Vec<Value> = (0..n)
+                .map(|i| sample(prefix.get(i).unwrap_or(&items), root, rng, depth + 1))
+                .collect();
+            // Repeats now and then, for `uniqueItems`.
+            if let Some(first) = out.first().cloned()
+                && rng.chance(4)
+            {
+                out.push(first);
+            }
+            Value::Array(out)
         }
         "object" => {
             let mut out = Map::new();

@@ -17,10 +17,13 @@ const LIGHT: &[(&str, &[&str])] = &[
     // unicode-segmentation and unicode-normalization: search reads words by Unicode's
     // rules (UAX #29, NFKC) in every script; unicode-rs crates, `no_std`, tables only.
     // once_cell: decoding the packed specs once, on first use, without `std`.
+    // regress: the verifier's `pattern` and `patternProperties`, which JSON Schema defines
+    // as ECMA-262 regular expressions; it reads that dialect, and builds without `std`.
     (
         "catalog-core",
         &[
             "once_cell",
+            "regress",
             "serde",
             "serde_json",
             "unicode-normalization",

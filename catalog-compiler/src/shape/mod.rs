@@ -17,6 +17,7 @@ mod tests;
 use catalog_core::shape::Bounds;
 #[cfg(doc)]
 use catalog_core::shape::Shape;
+
 use serde_json::{Map, Value};
 
 use crate::model::{Field, Kind};
@@ -42,6 +43,10 @@ pub(crate) enum Node {
     /// The schema, and what its `Ref`s index.
     Defs(Box<Node>, Vec<Node>),
     Ref(u32),
+    /// `not`.
+    Not(Box<Node>),
+    /// `if`, `then`, `else`.
+    If(Box<[Node; 3]>),
 }
 
 /// An object's declared properties.
@@ -49,6 +54,44 @@ pub(crate) enum Node {
 pub(crate) struct Obj {
     properties: Vec<Prop>,
     closed: bool,
+    others: Option<Box<Others>>,
+}
+
+/// `patternProperties` and `additionalProperties` as a schema.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Others {
+    patterns: Vec<(Pattern, Node)>,
+    additional: Node,
+}
+
+/// A regular expression the verifier can read, and whether with the `u` flag.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Pattern {
+    source: String,
+    unicode: bool,
+}
+
+impl Pattern {
+    /// The pattern, when `regress` reads it and matches it in time polynomial in the
+    /// text; any other is not checked.
+    fn read(source: &str) -> Option<Pattern> {
+        if repeats_repetition(source) {
+            return None;
+        }
+        catalog_core::shape::Pattern::reading(source).map(|unicode| Pattern {
+            source: source.to_string(),
+            unicode,
+        })
+    }
+
+    /// Whether a name matches, as the verifier will decide it.
+    fn matches(&self, name: &str) -> bool {
+        let flags = regress::Flags {
+            unicode: self.unicode,
+            ..regress::Flags::default()
+        };
+        regress::Regex::with_flags(&self.source, flags).map_or(true, |r| r.find(name).is_some())
+    }
 }
 
 /// A declared property of an [`Obj`].
@@ -69,6 +112,15 @@ pub(crate) struct Rules {
     max_items: Option<u64>,
     items: Node,
     object: Option<Obj>,
+    pattern: Option<Pattern>,
+    multiple_of: Option<f64>,
+    prefix_items: Vec<Node>,
+    unique_items: bool,
+    min_properties: u64,
+    max_properties: Option<u64>,
+    property_names: Node,
+    /// `dependentRequired`: a property and the ones it needs.
+    dependent_required: Vec<(String, Vec<String>)>,
 }
 
 /// The shape the verifier checks for a JSON Schema, as an `input-schema` row's input
@@ -174,9 +226,14 @@ impl<'v> Reader<'v> {
     }
 
     fn read(&mut self, schema: &Value, rust: Rust<'_>) -> Node {
-        // `true`, and anything that is not a schema object, checks nothing.
+        // `false` admits nothing; `true`, and anything else that is not a schema object,
+        // checks nothing.
         let Value::Object(m) = schema else {
-            return Node::Any;
+            return if schema == &Value::Bool(false) {
+                Node::Enum(Vec::new())
+            } else {
+                Node::Any
+            };
         };
         // Beside a `$ref` older drafts ignore every other keyword and newer ones apply
         // them too: the reference alone holds under both.
@@ -207,12 +264,67 @@ impl<'v> Reader<'v> {
                 parts.push(self.read(part, rust));
             }
         }
+        // What `not` and `if` hold is read only when it is read in full: a keyword left
+        // unchecked there would refuse more (under `not`), or choose the wrong branch.
+        if let Some(not) = m.get("not").filter(|s| self.exact(s, &mut Vec::new())) {
+            parts.push(Node::Not(Box::new(self.read(not, Rust::Schema))));
+        }
+        // `then` and `else` mean nothing without `if`.
+        if let Some(test) = m.get("if").filter(|s| self.exact(s, &mut Vec::new())) {
+            let mut branch = |key| m.get(key).map_or(Node::Any, |s| self.read(s, rust));
+            let (then, otherwise) = (branch("then"), branch("else"));
+            if then != Node::Any || otherwise != Node::Any {
+                let test = self.read(test, Rust::Schema);
+                parts.push(Node::If(Box::new([test, then, otherwise])));
+            }
+        }
         let node = all(parts);
         if m.get("nullable") == Some(&Value::Bool(true)) {
             either(vec![node, Node::Null])
         } else {
             node
         }
+    }
+
+    /// Whether the verifier reads `schema` in full: every keyword one it checks exactly
+    /// (or an annotation), every pattern one it can read, every `$ref` local. `seen`
+    /// holds the references followed, so a recursive model ends.
+    fn exact(&self, schema: &Value, seen: &mut Vec<String>) -> bool {
+        let Value::Object(m) = schema else {
+            return schema.is_boolean();
+        };
+        let mut inner: Vec<&Value> = Vec::new();
+        for (key, value) in m {
+            let fine = if key == "$ref" {
+                // Beside a `$ref`, the reader reads the reference alone.
+                m.keys()
+                    .all(|k| k == "$ref" || ANNOTATIONS.contains(&k.as_str()))
+                    && self.exact_reference(value, seen)
+            } else {
+                read_exactly(m, key, value, &mut inner)
+            };
+            if !fine {
+                return false;
+            }
+        }
+        inner.into_iter().all(|s| self.exact(s, seen))
+    }
+
+    /// Whether a `$ref` is one the reader resolves, to a schema read in full.
+    fn exact_reference(&self, reference: &Value, seen: &mut Vec<String>) -> bool {
+        let Some(pointer) = reference.as_str().and_then(|r| r.strip_prefix('#')) else {
+            return false;
+        };
+        if !self.local_refs || pointer.contains('%') {
+            return false;
+        }
+        if seen.iter().any(|p| p == pointer) {
+            return true;
+        }
+        seen.push(pointer.to_string());
+        self.root
+            .pointer(pointer)
+            .is_some_and(|target| self.exact(target, seen))
     }
 
     /// A local `$ref` (`#/$defs/Name`, `#/definitions/Name`, any pointer into the
@@ -263,16 +375,46 @@ impl<'v> Reader<'v> {
             max_items: count(m, "maxItems"),
             items: Node::Any,
             object: None,
+            pattern: m
+                .get("pattern")
+                .and_then(Value::as_str)
+                .and_then(Pattern::read),
+            multiple_of: m
+                .get("multipleOf")
+                .and_then(Value::as_f64)
+                .filter(|x| x.is_finite() && *x > 0.0),
+            prefix_items: Vec::new(),
+            unique_items: m.get("uniqueItems") == Some(&Value::Bool(true)),
+            min_properties: count(m, "minProperties").unwrap_or(0),
+            max_properties: count(m, "maxProperties"),
+            property_names: m
+                .get("propertyNames")
+                .map_or(Node::Any, |s| self.read(s, Rust::Schema)),
+            dependent_required: dependent_required(m),
         };
         if untyped {
             rules.bounds = bounds(m);
             rules.items = self.items(m, rust);
-            if ["properties", "required", "additionalProperties"]
-                .iter()
-                .any(|k| m.contains_key(*k))
+            if [
+                "properties",
+                "required",
+                "additionalProperties",
+                "patternProperties",
+            ]
+            .iter()
+            .any(|k| m.contains_key(*k))
             {
                 rules.object = Some(self.object(m, rust));
             }
+        }
+        // A tuple: each of the first items has its own schema, and `items` holds for the
+        // rest (typed or not, the rules hold both).
+        if let Some(Value::Array(prefix)) = m.get("prefixItems") {
+            rules.prefix_items = prefix.iter().map(|s| self.read(s, Rust::Schema)).collect();
+            rules.items = match m.get("items") {
+                Some(items @ (Value::Object(_) | Value::Bool(_))) => self.read(items, Rust::Schema),
+                _ => Node::Any,
+            };
         }
         all(vec![node, Node::Rules(Box::new(rules))])
     }
@@ -296,7 +438,7 @@ impl<'v> Reader<'v> {
     /// prefix).
     fn items(&mut self, m: &Map<String, Value>, rust: Rust<'_>) -> Node {
         match m.get("items") {
-            Some(items @ Value::Object(_)) if !m.contains_key("prefixItems") => {
+            Some(items @ (Value::Object(_) | Value::Bool(_))) if !m.contains_key("prefixItems") => {
                 self.read(items, rust.item())
             }
             _ => Node::Any,
@@ -319,25 +461,54 @@ impl<'v> Reader<'v> {
                 node: self.read(schema, rust.property(name)),
             })
             .collect();
-        // `patternProperties` admits properties that `additionalProperties` does not see.
-        let closed = m.get("additionalProperties") == Some(&Value::Bool(false))
-            && !m.contains_key("patternProperties");
-        // A required property the schema does not describe must still be there; in a
-        // closed object no value of it passes, since it is also an undeclared one.
+        // `patternProperties`: a pattern the verifier cannot read could match any name, so
+        // then nothing is known of the properties it does not declare.
+        let mut readable = true;
+        let mut patterns = Vec::new();
+        if let Some(Value::Object(by_pattern)) = m.get("patternProperties") {
+            for (source, schema) in by_pattern {
+                match Pattern::read(source) {
+                    Some(pattern) => patterns.push((pattern, self.read(schema, Rust::Schema))),
+                    None => readable = false,
+                }
+            }
+        }
+        let additional = m.get("additionalProperties");
+        let closed = readable && additional == Some(&Value::Bool(false));
+        let additional = match additional {
+            Some(schema @ Value::Object(_)) if readable => self.read(schema, Rust::Schema),
+            _ => Node::Any,
+        };
+        // A required property the schema does not describe must still be there, and it is
+        // an undeclared one: a pattern it matches holds for it (the verifier applies it),
+        // else what `additionalProperties` says; in a closed object no value passes.
         for name in required {
             if !properties.iter().any(|p| p.name == name) {
+                let matched = patterns.iter().any(|(p, _)| p.matches(name));
                 properties.push(Prop {
                     name: name.to_string(),
                     required: true,
-                    node: if closed {
+                    node: if matched {
+                        Node::Any
+                    } else if closed {
                         Node::Enum(Vec::new())
                     } else {
-                        Node::Any
+                        additional.clone()
                     },
                 });
             }
         }
-        Obj { properties, closed }
+        let others = (!patterns.is_empty() || additional != Node::Any).then(|| {
+            Box::new(Others {
+                patterns,
+                additional,
+            })
+        });
+        Obj {
+            properties,
+            closed,
+            others,
+        }
     }
 }
 
@@ -367,6 +538,182 @@ fn bounds(m: &Map<String, Value>) -> Bounds {
         exclusive_minimum: number("exclusiveMinimum"),
         exclusive_maximum: number("exclusiveMaximum"),
     }
+}
+
+/// Whether a pattern repeats (`*`, `+`, `{n,}`, `{n,m}` with m above 1) a group that
+/// holds a repetition or an alternation, as `(a+)+`, `(a|ab)*` or `(\w+\s?)*` do: a
+/// backtracking engine can take time exponential in the text on those. Read over the
+/// pattern's text, escapes and classes skipped; it also names some that backtrack
+/// harmlessly (`(-[a-z]+)*`), which are then left unchecked.
+pub(crate) fn repeats_repetition(source: &str) -> bool {
+    let chars: Vec<char> = source.chars().collect();
+    // For each open group: whether it holds a repetition or an alternation.
+    let mut groups = vec![false];
+    let mut i = 0;
+    while i < chars.len() {
+        match chars[i] {
+            '\\' => i += 1,
+            '[' => {
+                i += 1;
+                while i < chars.len() && chars[i] != ']' {
+                    if chars[i] == '\\' {
+                        i += 1;
+                    }
+                    i += 1;
+                }
+            }
+            '(' => groups.push(false),
+            ')' => {
+                let held = groups.pop().unwrap_or(false);
+                if groups.is_empty() {
+                    groups.push(false);
+                }
+                let (repeats, unbounded) = quantifier(&chars[i + 1..]);
+                if held && repeats && unbounded {
+                    return true;
+                }
+                if let Some(outer) = groups.last_mut() {
+                    *outer |= held || repeats;
+                }
+            }
+            '|' | '*' | '+' | '?' => {
+                if let Some(group) = groups.last_mut() {
+                    *group = true;
+                }
+            }
+            '{' if quantifier(&chars[i..]).0 => {
+                if let Some(group) = groups.last_mut() {
+                    *group = true;
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    false
+}
+
+/// Whether `rest` starts with a quantifier, and whether that one allows more than one.
+fn quantifier(rest: &[char]) -> (bool, bool) {
+    match rest.first() {
+        Some('*' | '+') => (true, true),
+        Some('?') => (true, false),
+        Some('{') => {
+            let end = rest.iter().position(|c| *c == '}');
+            let Some(end) = end else {
+                return (false, false);
+            };
+            let inside: String = rest[1..end].iter().collect();
+            let (low, high) = inside.split_once(',').unwrap_or((&inside, &inside));
+            let digits = |s: &str| !s.is_empty() && s.chars().all(|c| c.is_ascii_digit());
+            if !digits(low) || !(high.is_empty() || digits(high)) {
+                return (false, false);
+            }
+            (
+                true,
+                high.is_empty() || high.parse::<u64>().map_or(true, |h| h > 1),
+            )
+        }
+        _ => (false, false),
+    }
+}
+
+/// Keywords that say nothing of a value.
+const ANNOTATIONS: &[&str] = &[
+    "title",
+    "description",
+    "default",
+    "examples",
+    "$comment",
+    "deprecated",
+    "readOnly",
+    "writeOnly",
+    "$schema",
+    "$defs",
+    "definitions",
+];
+
+/// Whether the reader reads keyword `key` of schema `m` exactly (`$ref` aside); the
+/// subschemas it holds go to `inner`, to be asked the same.
+fn read_exactly<'v>(
+    m: &'v Map<String, Value>,
+    key: &str,
+    value: &'v Value,
+    inner: &mut Vec<&'v Value>,
+) -> bool {
+    const COUNTS: &[&str] = &[
+        "minLength",
+        "maxLength",
+        "minItems",
+        "maxItems",
+        "minProperties",
+        "maxProperties",
+    ];
+    const TYPES: &[&str] = &[
+        "null", "boolean", "integer", "number", "string", "array", "object",
+    ];
+    let strings = |v: &Value| v.as_array().is_some_and(|r| r.iter().all(Value::is_string));
+    match key {
+        k if ANNOTATIONS.contains(&k) => true,
+        k if COUNTS.contains(&k) => count(m, k).is_some(),
+        "type" => match value {
+            Value::String(t) => TYPES.contains(&t.as_str()),
+            Value::Array(list) => {
+                !list.is_empty()
+                    && list
+                        .iter()
+                        .all(|t| t.as_str().is_some_and(|t| TYPES.contains(&t)))
+            }
+            _ => false,
+        },
+        "enum" => value.as_array().is_some_and(|v| !v.is_empty()),
+        "const" => true,
+        "minimum" | "maximum" | "exclusiveMinimum" | "exclusiveMaximum" => value.is_number(),
+        "multipleOf" => value.as_f64().is_some_and(|x| x.is_finite() && x > 0.0),
+        "pattern" => value.as_str().is_some_and(|p| Pattern::read(p).is_some()),
+        "uniqueItems" => value.is_boolean(),
+        "required" => strings(value),
+        "dependentRequired" => value.as_object().is_some_and(|d| d.values().all(strings)),
+        "items" | "additionalProperties" | "propertyNames" | "not" | "if" | "then" | "else" => {
+            inner.push(value);
+            value.is_object() || value.is_boolean()
+        }
+        "prefixItems" | "anyOf" | "allOf" => match value {
+            Value::Array(list) if !list.is_empty() => {
+                inner.extend(list);
+                true
+            }
+            _ => false,
+        },
+        "properties" | "patternProperties" => match value {
+            Value::Object(props) => {
+                inner.extend(props.values());
+                key == "properties" || props.keys().all(|p| Pattern::read(p).is_some())
+            }
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
+/// `dependentRequired`: each property and the names it needs, where written as JSON
+/// Schema says (an object of string lists); anything else checks nothing.
+fn dependent_required(m: &Map<String, Value>) -> Vec<(String, Vec<String>)> {
+    let Some(Value::Object(by_name)) = m.get("dependentRequired") else {
+        return Vec::new();
+    };
+    by_name
+        .iter()
+        .filter_map(|(name, needs)| {
+            let needs: Option<Vec<String>> = needs
+                .as_array()?
+                .iter()
+                .map(|n| n.as_str().map(str::to_string))
+                .collect();
+            Some((name.clone(), needs?))
+        })
+        .filter(|(_, needs)| !needs.is_empty())
+        .collect()
 }
 
 /// A count keyword (`minLength`, `maxItems`): a whole number, `3.0` included.
@@ -491,6 +838,14 @@ impl Rules {
             && self.max_items.is_none()
             && self.items == Node::Any
             && self.object.is_none()
+            && self.pattern.is_none()
+            && self.multiple_of.is_none()
+            && self.prefix_items.is_empty()
+            && !self.unique_items
+            && self.min_properties == 0
+            && self.max_properties.is_none()
+            && self.property_names == Node::Any
+            && self.dependent_required.is_empty()
     }
 }
 

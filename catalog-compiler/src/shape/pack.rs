@@ -3,7 +3,7 @@
 
 use catalog_core::packed::{Writer, tag};
 
-use super::{Node, Obj};
+use super::{Node, Obj, Pattern};
 
 impl Node {
     /// Appends the shape, in the order `catalog_core::packed` reads it.
@@ -57,6 +57,18 @@ impl Node {
                 w.option(r.max_items, Writer::uint);
                 r.items.pack(w);
                 w.option(r.object.as_ref(), |w, o| o.pack(w));
+                w.option(r.pattern.as_ref(), |w, p| p.pack(w));
+                w.option(r.multiple_of, Writer::float);
+                pack_all(&r.prefix_items, w);
+                w.flag(r.unique_items);
+                w.uint(r.min_properties);
+                w.option(r.max_properties, Writer::uint);
+                r.property_names.pack(w);
+                w.uint(r.dependent_required.len() as u64);
+                for (name, needs) in &r.dependent_required {
+                    w.str(name);
+                    w.strs(needs);
+                }
             }
             Node::Defs(shape, defs) => {
                 w.byte(tag::DEFS);
@@ -66,6 +78,16 @@ impl Node {
             Node::Ref(i) => {
                 w.byte(tag::REF);
                 w.uint(u64::from(*i));
+            }
+            Node::Not(inner) => {
+                w.byte(tag::NOT);
+                inner.pack(w);
+            }
+            Node::If(parts) => {
+                w.byte(tag::IF);
+                for part in parts.iter() {
+                    part.pack(w);
+                }
             }
         }
     }
@@ -80,6 +102,21 @@ impl Obj {
             p.node.pack(w);
         }
         w.flag(self.closed);
+        w.option(self.others.as_deref(), |w, others| {
+            w.uint(others.patterns.len() as u64);
+            for (pattern, node) in &others.patterns {
+                pattern.pack(w);
+                node.pack(w);
+            }
+            others.additional.pack(w);
+        });
+    }
+}
+
+impl Pattern {
+    fn pack(&self, w: &mut Writer) {
+        w.str(&self.source);
+        w.flag(self.unicode);
     }
 }
 

@@ -30,6 +30,24 @@ fn node_of(shape: &Shape) -> Node {
             })
             .collect(),
         closed: o.closed,
+        others: o.others.map(|others| {
+            Box::new(super::Others {
+                patterns: others
+                    .patterns
+                    .iter()
+                    .map(|p| {
+                        (
+                            super::Pattern {
+                                source: p.pattern.source.to_string(),
+                                unicode: p.pattern.unicode,
+                            },
+                            node_of(&p.shape),
+                        )
+                    })
+                    .collect(),
+                additional: node_of(&others.additional),
+            })
+        }),
     };
     let strings = |v: &[&str]| v.iter().map(ToString::to_string).collect();
     match shape {
@@ -53,12 +71,33 @@ fn node_of(shape: &Shape) -> Node {
             max_items: r.max_items,
             items: node_of(&r.items),
             object: r.object.as_ref().map(object),
+            pattern: r.pattern.map(|p| super::Pattern {
+                source: p.source.to_string(),
+                unicode: p.unicode,
+            }),
+            multiple_of: r.multiple_of,
+            prefix_items: r.prefix_items.iter().map(node_of).collect(),
+            unique_items: r.unique_items,
+            min_properties: r.min_properties,
+            max_properties: r.max_properties,
+            property_names: node_of(&r.property_names),
+            dependent_required: r
+                .dependent_required
+                .iter()
+                .map(|d| (d.name.to_string(), strings(d.requires)))
+                .collect(),
         })),
         Shape::Defs(d) => Node::Defs(
             Box::new(node_of(&d.shape)),
             d.defs.iter().map(node_of).collect(),
         ),
         Shape::Ref(i) => Node::Ref(*i),
+        Shape::Not(inner) => Node::Not(Box::new(node_of(inner))),
+        Shape::If(c) => Node::If(Box::new([
+            node_of(&c.test),
+            node_of(&c.then),
+            node_of(&c.otherwise),
+        ])),
     }
 }
 
@@ -124,19 +163,42 @@ fn objects_are_read_in_order_with_required_and_closed() {
                 },
             ],
             closed: true,
+            others: None,
         })
     );
     for open in [
         json!({"type": "object"}),
         json!({"type": "object", "additionalProperties": true}),
         json!({"type": "object", "additionalProperties": {"type": "string"}}),
-        json!({"type": "object", "additionalProperties": false, "patternProperties": {"^x": {}}}),
+        // A pattern the verifier cannot read could match any name.
+        json!({"type": "object", "additionalProperties": false, "patternProperties": {"(": {}}}),
     ] {
         assert!(
             matches!(shape(&open), Shape::Object(Object { closed: false, .. })),
             "{open}"
         );
     }
+    // Patterns and `additionalProperties` as a schema say what the undeclared properties
+    // are; a required one no pattern matches is held to `additionalProperties`.
+    let Shape::Object(o) = shape(&json!({
+        "type": "object",
+        "patternProperties": {"^x": {"type": "integer"}},
+        "additionalProperties": {"type": "string"},
+        "required": ["xa", "b"]
+    })) else {
+        panic!("an object");
+    };
+    let others = o.others.expect("patterns and a schema");
+    assert_eq!(
+        (
+            others.patterns[0].pattern.source,
+            others.additional,
+            o.properties[0].shape,
+            o.properties[1].shape
+        ),
+        ("^x", ANY_STRING, Shape::Any, ANY_STRING)
+    );
+    assert!(!o.closed);
     // Without a type, properties hold for objects only.
     for untyped in [
         json!({"properties": {"a": {}}, "required": ["a"]}),
@@ -191,7 +253,6 @@ fn alternatives_become_either() {
 fn what_is_not_read_is_any() {
     for schema in [
         json!(true),
-        json!(false),
         json!(3),
         json!({}),
         json!({"$ref": "#/definitions/x", "type": "string"}),
@@ -206,9 +267,56 @@ fn what_is_not_read_is_any() {
         shape(&json!({"type": "array", "items": [{"type": "string"}]})),
         Shape::Array(&Shape::Any)
     );
+    // `false` admits nothing.
+    assert_eq!(shape(&json!(false)), Shape::Enum(&[]));
+    // A pattern `regress` cannot read, a `multipleOf` not above 0, an `if` without
+    // `then` or `else`: nothing to check.
+    for schema in [
+        json!({"pattern": "("}),
+        json!({"multipleOf": 0}),
+        json!({"if": {"type": "string"}}),
+    ] {
+        assert_eq!(shape(&schema), Shape::Any, "{schema}");
+    }
+}
+
+#[test]
+fn patterns_that_backtrack_exponentially_are_left_unchecked() {
+    for nested in [
+        "^(a+)+$",
+        "(a|ab)*",
+        "^(\\w+\\s?)*$",
+        "((ab)*c){2,}",
+        "(x+x+)+y",
+        "(?:a*)*",
+    ] {
+        assert!(repeats_repetition(nested), "{nested}");
+        assert_eq!(shape(&json!({"pattern": nested})), Shape::Any, "{nested}");
+    }
+    for fine in [
+        "^\\d{4}-\\d{2}-\\d{2}$",
+        "^(a|ab)$",
+        "(ab)+",
+        "(a+)?",
+        "[(a+)]+",
+        "\\(a+\\)+",
+        "^[a-z]{2,}(x){3}$",
+    ] {
+        assert!(!repeats_repetition(fine), "{fine}");
+    }
+}
+
+#[test]
+fn tuples_hold_their_items_in_the_rules() {
+    let Shape::All([Shape::Array(all), Shape::Rules(rules)]) = shape(&json!({
+        "type": "array", "prefixItems": [{"type": "string"}], "items": false
+    })) else {
+        panic!("an array and its rules");
+    };
+    assert_eq!(**all, Shape::Any);
     assert_eq!(
-        shape(&json!({"type": "array", "prefixItems": [{}], "items": {"type": "string"}})),
-        Shape::Array(&Shape::Any)
+        (rules.prefix_items, rules.items),
+        (&[ANY_STRING][..], Shape::Enum(&[]))
     );
 }
 
@@ -237,6 +345,20 @@ fn packed_shapes_read_back_as_written() {
         }),
         json!({"type": "integer", "enum": [1, 2.5, "x", 3]}),
         json!({}),
+        json!({
+            "type": "object",
+            "properties": {"a": {"type": "string", "pattern": "^\\d+$"}},
+            "patternProperties": {"^x-": {"type": "integer", "multipleOf": 0.5}},
+            "additionalProperties": {"type": "array", "prefixItems": [{"const": 1}], "items": {"type": "string"}, "uniqueItems": true},
+            "propertyNames": {"maxLength": 8},
+            "minProperties": 1,
+            "maxProperties": 9,
+            "dependentRequired": {"a": ["b", "c"]},
+            "not": {"required": ["z"]},
+            "if": {"properties": {"a": {"const": "1"}}},
+            "then": {"required": ["b"]},
+            "else": false
+        }),
     ];
     for schema in &schemas {
         let node = read(schema);

@@ -1,12 +1,15 @@
-//! The keywords that narrow a type: numeric bounds, lengths, item counts, enums. Each
-//! holds only for a value of its own JSON type, as JSON Schema says.
+//! The keywords that narrow a type: numeric bounds and multiples, lengths and patterns,
+//! item counts, tuples and uniqueness, property counts, names and dependencies, enums.
+//! Each holds only for a value of its own JSON type, as JSON Schema says.
 
+use alloc::collections::BTreeMap;
 use alloc::format;
 use alloc::string::String;
+use core::fmt::Write as _;
 
 use super::ErrorClass;
 use super::walk::Walk;
-use super::words::{describe, number, place};
+use super::words::{describe, number, place, push_segment, quote};
 use crate::Value;
 use crate::shape::{Bounds, Rules, Shape};
 
@@ -67,8 +70,18 @@ impl<'d> Walk<'d> {
         let subject = self.subject;
         match value {
             Value::Number(n) => {
-                if let Some(x) = n.as_f64() {
-                    self.bounds(&rules.bounds, x, value, path);
+                if let Some(x) = n.as_f64()
+                    && !self.bounds(&rules.bounds, x, value, path)
+                    && let Some(m) = rules.multiple_of
+                    && !multiple_of(n, m)
+                {
+                    self.push(path, ErrorClass::ConstraintViolation, || {
+                        format!(
+                            "{}: {} is not a multiple of {m}",
+                            place(subject, path),
+                            number(value)
+                        )
+                    });
                 }
             }
             Value::String(s) => {
@@ -77,22 +90,124 @@ impl<'d> Walk<'d> {
                 self.count(count, rules.min_length, rules.max_length, path, |n| {
                     format!("{} has {n} characters", place(subject, path))
                 });
+                if let Some(pattern) = rules.pattern
+                    && !pattern.is_match(s)
+                {
+                    self.push(path, ErrorClass::ConstraintViolation, || {
+                        format!(
+                            "{}: {} does not match the pattern `{}`",
+                            place(subject, path),
+                            describe(value),
+                            pattern.source
+                        )
+                    });
+                }
             }
             Value::Array(items) => {
                 let count = items.len() as u64;
                 self.count(count, rules.min_items, rules.max_items, path, |n| {
                     format!("{} has {n} items", place(subject, path))
                 });
-                if rules.items != Shape::Any {
-                    self.items(&rules.items, items, path, depth);
+                if rules.unique_items
+                    && let Some((first, again)) = repeated(items)
+                {
+                    self.push(path, ErrorClass::ConstraintViolation, || {
+                        format!(
+                            "{}: items {first} and {again} are equal, and the items must be unique",
+                            place(subject, path)
+                        )
+                    });
+                }
+                if rules.prefix_items.is_empty() {
+                    if rules.items != Shape::Any {
+                        self.items(&rules.items, items, path, depth);
+                    }
+                } else {
+                    for (i, v) in items.iter().enumerate() {
+                        let item = rules.prefix_items.get(i).unwrap_or(&rules.items);
+                        let len = path.len();
+                        let _ = write!(path, "/{i}");
+                        self.value(item, v, path, depth + 1);
+                        path.truncate(len);
+                    }
                 }
             }
             Value::Object(map) => {
+                let count = map.len() as u64;
+                self.count(
+                    count,
+                    rules.min_properties,
+                    rules.max_properties,
+                    path,
+                    |n| format!("{} has {n} properties", place(subject, path)),
+                );
+                self.dependencies(rules, map, path);
+                if rules.property_names != Shape::Any {
+                    self.names(&rules.property_names, map, path, depth);
+                }
                 if let Some(object) = &rules.object {
                     self.object(object, map, path, depth);
                 }
             }
             Value::Null | Value::Bool(_) => {}
+        }
+    }
+
+    /// `dependentRequired`: each present property's companions.
+    fn dependencies(&mut self, rules: &Rules, map: &crate::Map<String, Value>, path: &mut String) {
+        let subject = self.subject;
+        let len = path.len();
+        for dependent in rules.dependent_required {
+            if !map.contains_key(dependent.name) {
+                continue;
+            }
+            for needed in dependent.requires {
+                if map.contains_key(*needed) {
+                    continue;
+                }
+                push_segment(path, needed);
+                let parent = &path[..len];
+                self.push(path, ErrorClass::SchemaResolution, || {
+                    let prefix = if parent.is_empty() {
+                        String::new()
+                    } else {
+                        format!("{}: ", place(subject, parent))
+                    };
+                    format!(
+                        "{prefix}missing `{needed}`, which `{}` needs beside it",
+                        dependent.name
+                    )
+                });
+                path.truncate(len);
+            }
+        }
+    }
+
+    /// `propertyNames`: every name, as a string, against `shape`.
+    fn names(
+        &mut self,
+        shape: &'d Shape,
+        map: &crate::Map<String, Value>,
+        path: &mut String,
+        depth: usize,
+    ) {
+        let subject = self.subject;
+        let len = path.len();
+        for key in map.keys() {
+            push_segment(path, key);
+            let name = Value::String(key.clone());
+            if let Some(issue) = self.first_issue(shape, &name, path, depth) {
+                let parent = &path[..len];
+                self.push(path, ErrorClass::ConstraintViolation, || {
+                    format!(
+                        "{}: the property name {} is not allowed: {}",
+                        place(subject, parent),
+                        quote(key),
+                        issue.message
+                    )
+                });
+            }
+            path.truncate(len);
         }
     }
 
@@ -115,6 +230,150 @@ impl<'d> Walk<'d> {
         self.push(path, ErrorClass::ConstraintViolation, || {
             format!("{}; it must have {broken}", has(count))
         });
+    }
+}
+
+/// Whether the number is a whole multiple of `m`, as JSON Schema's reference validators
+/// compute it: by a whole divisor, integers exactly and floats by their binary value (so
+/// `-3e25`, which is 30000000000000000570425344, is not a multiple of 3); by a fractional
+/// one, each read as the decimal it prints as (`0.3` is a multiple of `0.1`). Numbers too
+/// far apart for that to be exact in 128 bits pass.
+fn multiple_of(number: &serde_json::Number, divisor: f64) -> bool {
+    if !(divisor.is_finite() && divisor > 0.0) {
+        // The meta-schema asks for a number above 0; anything else checks nothing.
+        return true;
+    }
+    if divisor % 1.0 == 0.0 {
+        if divisor <= 9_007_199_254_740_992.0 {
+            #[allow(
+                clippy::cast_possible_truncation,
+                clippy::cast_sign_loss,
+                reason = "whole, positive and at most 2^53: exact"
+            )]
+            let whole = divisor as u64;
+            if let Some(value) = number.as_u64() {
+                return value % whole == 0;
+            }
+            if let Some(value) = number.as_i64() {
+                return value.unsigned_abs() % whole == 0;
+            }
+        }
+        // `%` on floats is exact.
+        return number
+            .as_f64()
+            .is_none_or(|value| value % 1.0 == 0.0 && value % divisor == 0.0);
+    }
+    let Some(value) = number.as_f64() else {
+        return true;
+    };
+    if value == 0.0 {
+        return true;
+    }
+    if value.abs() < divisor {
+        return false;
+    }
+    let (Some((a, i)), Some((b, j))) = (decimal(value), decimal(divisor)) else {
+        return true;
+    };
+    // x/m = (a·10^i) / (b·10^j): scale the side with the larger exponent.
+    let scaled = |mantissa: i128, places: i32| {
+        u32::try_from(places)
+            .ok()
+            .and_then(|p| 10_i128.checked_pow(p))
+            .and_then(|p| mantissa.checked_mul(p))
+    };
+    let (top, bottom) = if i >= j {
+        (scaled(a, i - j), Some(b))
+    } else {
+        (Some(a), scaled(b, j - i))
+    };
+    match (top, bottom) {
+        (Some(top), Some(bottom)) if bottom != 0 => top % bottom == 0,
+        _ => true,
+    }
+}
+
+/// A finite float as the shortest decimal that reads back as it: `mantissa · 10^exponent`.
+fn decimal(x: f64) -> Option<(i128, i32)> {
+    let mut text = String::new();
+    write!(text, "{x:e}").ok()?;
+    let (digits, exponent) = text.split_once('e')?;
+    let mut exponent: i32 = exponent.parse().ok()?;
+    let mut mantissa: i128 = 0;
+    let mut fractional = false;
+    for c in digits.chars() {
+        match c {
+            '-' => {}
+            '.' => fractional = true,
+            d => {
+                mantissa = mantissa
+                    .checked_mul(10)?
+                    .checked_add(i128::from(d.to_digit(10)?))?;
+                exponent -= i32::from(fractional);
+            }
+        }
+    }
+    Some((if x < 0.0 { -mantissa } else { mantissa }, exponent))
+}
+
+/// The first two equal items, by index, as JSON Schema compares (numbers by value, objects
+/// whatever their keys' order).
+fn repeated(items: &[Value]) -> Option<(usize, usize)> {
+    let mut seen = BTreeMap::new();
+    for (i, item) in items.iter().enumerate() {
+        let mut key = String::new();
+        canonical(item, &mut key);
+        if let Some(first) = seen.insert(key, i) {
+            return Some((first, i));
+        }
+    }
+    None
+}
+
+/// A text equal for two values exactly when JSON Schema calls them equal.
+fn canonical(value: &Value, out: &mut String) {
+    match value {
+        Value::Number(n) => {
+            if let Some(x) = n.as_i64() {
+                let _ = write!(out, "{x}");
+            } else if let Some(x) = n.as_u64() {
+                let _ = write!(out, "{x}");
+            } else if let Some(x) = n.as_f64() {
+                const LIMIT: f64 = 9_223_372_036_854_775_808.0;
+                if x % 1.0 == 0.0 && (-LIMIT..LIMIT).contains(&x) {
+                    #[allow(clippy::cast_possible_truncation, reason = "whole and in range")]
+                    let whole = x as i64;
+                    let _ = write!(out, "{whole}");
+                } else {
+                    let _ = write!(out, "{x}");
+                }
+            }
+        }
+        Value::Array(items) => {
+            out.push('[');
+            for item in items {
+                canonical(item, out);
+                out.push(',');
+            }
+            out.push(']');
+        }
+        Value::Object(map) => {
+            let mut keys: alloc::vec::Vec<&String> = map.keys().collect();
+            keys.sort();
+            out.push('{');
+            for key in keys {
+                canonical(&Value::String(key.clone()), out);
+                out.push(':');
+                canonical(&map[key], out);
+                out.push(',');
+            }
+            out.push('}');
+        }
+        other => {
+            if let Ok(text) = serde_json::to_string(other) {
+                out.push_str(&text);
+            }
+        }
     }
 }
 
@@ -151,7 +410,10 @@ mod tests {
 
     use serde_json::json;
 
-    use crate::shape::{Bounds, Defs, Object, Property, Rules, Shape};
+    use crate::shape::{
+        Bounds, Condition, Defs, Dependent, Object, Others, Pattern, PatternProperty, Property,
+        Rules, Shape,
+    };
     use crate::{Value, check_value};
 
     fn messages(shape: &Shape, value: &Value) -> Vec<String> {
@@ -178,6 +440,7 @@ mod tests {
                 },
             ],
             closed: true,
+            others: None,
         })],
     });
 
@@ -201,6 +464,7 @@ mod tests {
             shape: Shape::All(&[Shape::Array(&Shape::Any), Shape::Rules(&SOME)]),
         }],
         closed: false,
+        others: None,
     });
 
     static OBJECT: Rules = Rules {
@@ -211,6 +475,7 @@ mod tests {
                 shape: Shape::Any,
             }],
             closed: false,
+            others: None,
         }),
         ..Rules::NONE
     };
@@ -285,6 +550,162 @@ mod tests {
         assert_eq!(
             messages(&integer, &json!(1.5)),
             [" | the arguments: expected an integer, got the number 1.5"]
+        );
+    }
+
+    static DIGITS: Pattern = Pattern::new("^\\d+$", true);
+    static CODE: Rules = Rules {
+        pattern: Some(&DIGITS),
+        ..Rules::NONE
+    };
+    static EVEN: Rules = Rules {
+        multiple_of: Some(0.1),
+        ..Rules::NONE
+    };
+    static THREES: Rules = Rules {
+        multiple_of: Some(3.0),
+        ..Rules::NONE
+    };
+    static PAIR: Rules = Rules {
+        prefix_items: &[Shape::String { values: &[] }, Shape::Boolean],
+        items: Shape::Enum(&[]),
+        unique_items: true,
+        ..Rules::NONE
+    };
+    static X_NUMBERS: Others = Others {
+        patterns: &[PatternProperty {
+            pattern: &X,
+            shape: Shape::Integer(Bounds::NONE),
+        }],
+        additional: Shape::String { values: &[] },
+    };
+    static X: Pattern = Pattern::new("^x-", true);
+    static LABELS: Rules = Rules {
+        object: Some(Object {
+            properties: &[],
+            closed: false,
+            others: Some(&X_NUMBERS),
+        }),
+        min_properties: 1,
+        property_names: Shape::Rules(&SHORT),
+        dependent_required: &[Dependent {
+            name: "x-a",
+            requires: &["b"],
+        }],
+        ..Rules::NONE
+    };
+    static NOT_NULL: Shape = Shape::Not(&Shape::Null);
+    static CARD: Condition = Condition {
+        test: Shape::Rules(&OBJECT),
+        then: Shape::Object(Object {
+            properties: &[Property {
+                name: "b",
+                required: true,
+                shape: Shape::Any,
+            }],
+            closed: false,
+            others: None,
+        }),
+        otherwise: Shape::Any,
+    };
+
+    #[test]
+    fn patterns_are_ecma_262() {
+        let code = Shape::Rules(&CODE);
+        assert!(check_value(&code, &json!("2024")).is_empty());
+        // `\d` is ASCII in ECMA-262: an Arabic-Indic digit is not one.
+        assert_eq!(
+            messages(&code, &json!("٣")),
+            [" | the arguments: the string \"٣\" does not match the pattern `^\\d+$`"]
+        );
+        let lookahead = Pattern::new("^(?=.*[0-9])\\w{3}$", true);
+        assert!(lookahead.is_match("ab1") && !lookahead.is_match("abc"));
+        // Matched anywhere unless anchored.
+        assert!(Pattern::new("b", true).is_match("abc"));
+        // Past the length matched, a pattern holds: a backtracking engine's time grows
+        // with the text.
+        let long = "1".repeat(Pattern::MAX_CHARS) + "x";
+        assert!(DIGITS.is_match(&long));
+        assert!(!DIGITS.is_match(&long[1..]));
+        // Unreadable (the compiler never writes one): matches, so never refuses.
+        assert!(Pattern::new("(", true).is_match("x"));
+        assert_eq!(Pattern::reading("[a\\-z]"), Some(true));
+        assert_eq!(Pattern::reading("\\-"), Some(false));
+        assert_eq!(Pattern::reading("("), None);
+    }
+
+    #[test]
+    fn multiples_are_decimal() {
+        let tenths = Shape::Rules(&EVEN);
+        for fine in [json!(0.3), json!(3), json!(-1.7), json!(0), json!(1e20)] {
+            assert!(check_value(&tenths, &fine).is_empty(), "{fine}");
+        }
+        let threes = Shape::Rules(&THREES);
+        assert!(check_value(&threes, &json!(-9)).is_empty());
+        assert!(check_value(&threes, &json!(3e15)).is_empty());
+        assert_eq!(check_value(&threes, &json!(-3e25)).len(), 1);
+        assert_eq!(
+            messages(&tenths, &json!(0.25)),
+            [" | the arguments: 0.25 is not a multiple of 0.1"]
+        );
+    }
+
+    #[test]
+    fn tuples_count_items_and_find_repeats() {
+        let pair = Shape::Rules(&PAIR);
+        assert!(check_value(&pair, &json!(["a", true])).is_empty());
+        assert_eq!(
+            messages(&pair, &json!([1, true, null])),
+            [
+                "/0 | `/0`: expected a string, got the number 1",
+                "/2 | `/2`: expected nothing (the schema admits no value here), got null"
+            ]
+        );
+        assert_eq!(
+            messages(
+                &Shape::Rules(&PAIR),
+                &json!([{"a": 1, "b": [1.0]}, {"b": [1], "a": 1}])
+            ),
+            [
+                " | the arguments: items 0 and 1 are equal, and the items must be unique",
+                "/0 | `/0`: expected a string, got an object",
+                "/1 | `/1`: expected a boolean, got an object"
+            ]
+        );
+    }
+
+    #[test]
+    fn objects_hold_their_names_patterns_and_dependencies() {
+        let labels = Shape::Rules(&LABELS);
+        assert!(check_value(&labels, &json!({"x-a": 1, "b": "c"})).is_empty());
+        assert_eq!(
+            messages(&labels, &json!({"x-a": "1", "long": 2})),
+            [
+                "/b | missing `b`, which `x-a` needs beside it",
+                "/long | the arguments: the property name \"long\" is not allowed: `/long` has 4 characters; it must have at most 3",
+                "/long | `/long`: expected a string, got the number 2",
+                "/x-a | `/x-a`: expected an integer, got the string \"1\""
+            ]
+        );
+        assert_eq!(
+            messages(&labels, &json!({})),
+            [" | the arguments has 0 properties; it must have at least 1"]
+        );
+    }
+
+    #[test]
+    fn not_and_if_choose_by_the_whole_schema() {
+        assert!(check_value(&NOT_NULL, &json!(1)).is_empty());
+        assert_eq!(
+            messages(&NOT_NULL, &json!(null)),
+            [" | the arguments: null is what the schema rules out (`not`: null)"]
+        );
+        let card = Shape::If(&CARD);
+        // `a` present: `then` holds, so `b` is needed; without `a`, nothing is.
+        assert!(check_value(&card, &json!({"c": 1})).is_empty());
+        assert_eq!(
+            messages(&card, &json!({"a": 1})),
+            ["/b | missing required parameter `b` (any value)"]
         );
     }
 }

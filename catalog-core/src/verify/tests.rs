@@ -42,6 +42,7 @@ static OPEN_INPUT: Shape = Shape::Object(Object {
         },
     ],
     closed: true,
+    others: None,
 });
 
 static ROW: Shape = Shape::Object(Object {
@@ -51,6 +52,7 @@ static ROW: Shape = Shape::Object(Object {
         shape: TEXT,
     }],
     closed: false,
+    others: None,
 });
 static ROWS: Shape = Shape::Object(Object {
     properties: &[Property {
@@ -59,6 +61,7 @@ static ROWS: Shape = Shape::Object(Object {
         shape: Shape::Array(&ROW),
     }],
     closed: false,
+    others: None,
 });
 
 /// A self-referential shape: only the depth cap ends a walk through it.
@@ -67,6 +70,7 @@ static DEEP: Shape = Shape::Array(&DEEP);
 static NOTHING: Shape = Shape::Object(Object {
     properties: &[],
     closed: true,
+    others: None,
 });
 
 fn issue(path: &str, class: ErrorClass, message: &str) -> Issue {
@@ -294,6 +298,7 @@ fn either_passes_on_any_branch_and_names_the_accepted_types() {
                 shape: TEXT,
             }],
             closed: true,
+            others: None,
         }),
         Shape::Object(Object {
             properties: &[Property {
@@ -302,6 +307,7 @@ fn either_passes_on_any_branch_and_names_the_accepted_types() {
                 shape: TEXT,
             }],
             closed: false,
+            others: None,
         }),
         Shape::Either(&[Shape::Boolean, Shape::Null]),
     ]);
@@ -492,6 +498,7 @@ static SPECS: [ToolSpec; 6] = [
                 }),
             }],
             closed: false,
+            others: None,
         })),
     ),
     spec(
@@ -840,6 +847,7 @@ fn whole_floats_become_integers_along_the_branch_that_passed() {
                 shape: TEXT,
             }],
             closed: true,
+            others: None,
         }),
         Shape::Object(Object {
             properties: &[Property {
@@ -852,6 +860,7 @@ fn whole_floats_become_integers_along_the_branch_that_passed() {
                 }),
             }],
             closed: true,
+            others: None,
         }),
     ]);
     let mut value = json!({"b": 2.0});

@@ -135,7 +135,12 @@ fn fits_kind(shape: &Shape, value: &Value, defs: &[Shape], depth: usize) -> bool
     }
     let (shape, defs) = shape.resolve(defs);
     match shape {
-        Shape::Any | Shape::Rules(_) | Shape::Defs(_) | Shape::Ref(_) => true,
+        Shape::Any
+        | Shape::Rules(_)
+        | Shape::Defs(_)
+        | Shape::Ref(_)
+        | Shape::Not(_)
+        | Shape::If(_) => true,
         Shape::Null => value.is_null(),
         Shape::Boolean => value.is_boolean(),
         Shape::Integer(_) | Shape::Int64(_) => integral(value).is_some(),
@@ -347,8 +352,55 @@ impl<'d> Walk<'d> {
                     self.value(target, value, path, depth + 1);
                 }
             }
+            Shape::Not(_) | Shape::If(_) => self.logic(shape, value, path, depth),
             Shape::Null | Shape::Boolean => self.mismatch(shape, value, path),
         }
+    }
+
+    /// `not`, and `if` with `then` and `else`.
+    fn logic(&mut self, shape: &'d Shape, value: &Value, path: &mut String, depth: usize) {
+        match shape {
+            Shape::Not(inner) if self.passes(inner, value, path, depth) => {
+                let (subject, defs) = (self.subject, self.defs);
+                self.push(path, ErrorClass::ConstraintViolation, || {
+                    format!(
+                        "{}: {} is what the schema rules out (`not`: {})",
+                        place(subject, path),
+                        describe(value),
+                        inner.expected_in(defs)
+                    )
+                });
+            }
+            Shape::If(condition) => {
+                let branch = if self.passes(&condition.test, value, path, depth) {
+                    &condition.then
+                } else {
+                    &condition.otherwise
+                };
+                self.value(branch, value, path, depth + 1);
+            }
+            _ => {}
+        }
+    }
+
+    /// Whether `value` meets `shape`, building no message: for `not` and `if`.
+    pub(super) fn passes(&self, shape: &'d Shape, value: &Value, path: &str, depth: usize) -> bool {
+        let mut walk = Walk::with_room(self.subject, 0, self.defs);
+        walk.value(shape, value, &mut String::from(path), depth + 1);
+        walk.is_clean()
+    }
+
+    /// The first issue of `value` against `shape`, at `path`, if it has one.
+    pub(super) fn first_issue(
+        &self,
+        shape: &'d Shape,
+        value: &Value,
+        path: &str,
+        depth: usize,
+    ) -> Option<Issue> {
+        let mut walk = Walk::with_room(self.subject, 1, self.defs);
+        walk.value(shape, value, &mut String::from(path), depth + 1);
+        walk.finish().into_iter().next()
     }
 
     /// Every item of an array against `item`.
@@ -414,18 +466,35 @@ impl<'d> Walk<'d> {
             self.value(&p.shape, v, path, depth + 1);
             path.truncate(len);
         }
-        if !object.closed {
+        if !object.closed && object.others.is_none() {
             return;
         }
-        for key in map.keys() {
-            if object.properties.iter().any(|p| p.name == key) {
+        for (key, v) in map {
+            let declared = object.properties.iter().any(|p| p.name == key);
+            let mut matched = false;
+            if let Some(others) = object.others {
+                // Every pattern that matches applies, to declared properties too.
+                for each in others.patterns {
+                    if each.pattern.is_match(key) {
+                        matched = true;
+                        push_segment(path, key);
+                        self.value(&each.shape, v, path, depth + 1);
+                        path.truncate(len);
+                    }
+                }
+            }
+            if declared || matched {
                 continue;
             }
             push_segment(path, key);
-            let parent = &path[..len];
-            self.push(path, ErrorClass::SchemaResolution, || {
-                unknown(subject, object, key, parent)
-            });
+            if object.closed {
+                let parent = &path[..len];
+                self.push(path, ErrorClass::SchemaResolution, || {
+                    unknown(subject, object, key, parent)
+                });
+            } else if let Some(others) = object.others {
+                self.value(&others.additional, v, path, depth + 1);
+            }
             path.truncate(len);
         }
     }

@@ -33,9 +33,9 @@ pub(super) fn unknown(subject: Subject, object: &Object, key: &str, parent: &str
         let _ = write!(out, " (did you mean `{near}`?)");
     }
     if object.properties.is_empty() {
-        let _ = write!(out, "; there are no {noun}s");
+        let _ = write!(out, "; there are no {}", plural(noun));
     } else {
-        let _ = write!(out, "; the {noun}s are ");
+        let _ = write!(out, "; the {} are ", plural(noun));
         for (i, p) in object.properties.iter().enumerate() {
             if i > 0 {
                 out.push_str(", ");
@@ -64,6 +64,15 @@ pub(super) fn noun(subject: Subject, path: &str) -> &'static str {
         "parameter"
     } else {
         "property"
+    }
+}
+
+/// The plural of a [`noun`].
+fn plural(noun: &str) -> &'static str {
+    if noun == "parameter" {
+        "parameters"
+    } else {
+        "properties"
     }
 }
 
@@ -100,7 +109,7 @@ pub(super) fn number(value: &Value) -> String {
 }
 
 /// A string as a JSON literal, cut to [`QUOTE_CHARS`] characters.
-fn quote(s: &str) -> String {
+pub(super) fn quote(s: &str) -> String {
     let cut = cut(s);
     let mut out = serde_json::to_string(cut).unwrap_or_default();
     if cut.len() < s.len() {
