@@ -141,16 +141,35 @@ pub(super) fn issues_with(input: &Value, losses: &[Loss]) -> Vec<Issue> {
 }
 
 /// What, the effect and the rewrite for keywords the Gemini declaration moves into the
-/// description.
+/// description. The verifier still checks most of them, whatever the model was shown.
 fn described(keys: &Map<String, Value>) -> (String, String, String) {
     let names: Vec<&str> = keys.keys().map(String::as_str).collect();
-    let effect = "Gemini's schema cannot carry it as a keyword here, so the declaration says it in the description instead, and the verifier does not check it either".to_string();
+    let (checked, unchecked): (Vec<&str>, Vec<&str>) = names
+        .iter()
+        .partition(|k| catalog_core::shape::CHECKED_KEYWORDS.contains(k));
+    let verifier = match (checked.is_empty(), unchecked.is_empty()) {
+        (_, true) => "the verifier still checks it on every call".to_string(),
+        (true, false) => "and the verifier does not check it either".to_string(),
+        (false, false) => format!(
+            "the verifier checks {} on every call, not {}",
+            code_list(&checked),
+            code_list(&unchecked)
+        ),
+    };
+    let effect = format!(
+        "Gemini's schema cannot carry it as a keyword here, so the declaration says it in the description instead; {verifier}"
+    );
     let rewrite = if keys.contains_key("additionalProperties") {
         "declare the keys under `properties` when they are known; otherwise drop `additionalProperties` and say in the description what the values are, which every provider then reads alike".to_string()
+    } else if unchecked.is_empty() {
+        format!(
+            "say it in the description too, which every provider reads alike: a model shown only the declaration learns of {} from a refusal",
+            code_list(&names)
+        )
     } else {
         format!(
             "say it in the description, which every provider reads alike, or drop {}: nothing enforces it before the handler runs",
-            code_list(&names)
+            code_list(&unchecked)
         )
     };
     (format!("uses {}", code_list(&names)), effect, rewrite)
@@ -478,6 +497,43 @@ mod tests {
             found[0].rewrite.contains("`content_type`"),
             "{}",
             found[0].rewrite
+        );
+    }
+
+    /// Said in the description for Gemini, still checked by the verifier: the finding says
+    /// which of the keywords the verifier checks.
+    #[test]
+    fn the_effect_says_what_the_verifier_still_checks() {
+        let input = json!({"$defs": {"N": {"type": "number", "exclusiveMinimum": 0.5}},
+            "type": "object", "properties": {
+            "n": {"$ref": "#/$defs/N"},
+            "when": {"type": "string", "contentMediaType": "text/plain", "not": {"const": ""}}
+        }});
+        let found = issues(&input);
+        let effects: Vec<(&str, &str)> = found
+            .iter()
+            .map(|i| (i.what.as_str(), i.effect.as_str()))
+            .collect();
+        assert!(
+            effects.iter().any(|(what, effect)| *what == "uses `$ref`"
+                && effect.ends_with("the verifier still checks it on every call")),
+            "{effects:?}"
+        );
+        assert!(
+            effects
+                .iter()
+                .any(|(what, effect)| what.contains("`contentMediaType`")
+                    && effect.ends_with(
+                        "the verifier checks `not` on every call, not `contentMediaType`"
+                    )),
+            "{effects:?}"
+        );
+        assert!(
+            found
+                .iter()
+                .all(|i| !i.effect.contains("does not check it either")
+                    || i.what.contains("`contentMediaType`")),
+            "{found:?}"
         );
     }
 
