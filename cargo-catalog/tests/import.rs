@@ -60,17 +60,12 @@ fn read_json(path: &str) -> Value {
 }
 
 /// Removes from `compiled` what the compiler adds where `original` (the same position in
-/// the source schema) does not have it:
-/// - `"additionalProperties": false` on object schemas;
-/// - `"properties": {}` on an object schema that had no `properties` (a tool without any).
+/// the source schema) does not have it: `"properties": {}` on an object schema that had
+/// no `properties` (a tool without any). Nothing else: an object the source leaves open
+/// stays open (no `additionalProperties: false` is added).
 fn strip_added(compiled: &mut Value, original: &Value) {
     match (compiled, original) {
         (Value::Object(c), Value::Object(o)) => {
-            if c.get("additionalProperties") == Some(&Value::Bool(false))
-                && !o.contains_key("additionalProperties")
-            {
-                c.remove("additionalProperties");
-            }
             if c.get("properties")
                 .is_some_and(|p| p == &serde_json::json!({}))
                 && !o.contains_key("properties")

@@ -418,6 +418,15 @@ fn tool(row: RawTool, is_search: bool, is_ask: bool, errors: &mut Errors) -> Opt
             .help("`input-schema` replaces `params`: keep one of them"),
         );
     }
+    if let (Some((true, span)), Some(_)) = (&row.additional_params, &row.input_schema) {
+        errors.push(
+            Diagnostic::new(
+                span.clone(),
+                format!("tool `{name}` has both `additional-params` and `input-schema`"),
+            )
+            .help("`additional-params` opens `params`; an `input-schema` says `additionalProperties` itself"),
+        );
+    }
     let params = row.params.map(|(p, _)| p).unwrap_or_default();
     rust_names(&params, &name, errors);
     let spans = ToolSpans {
@@ -441,6 +450,7 @@ fn tool(row: RawTool, is_search: bool, is_ask: bool, errors: &mut Errors) -> Opt
         visibility: visibility?,
         role: role?,
         params,
+        additional_params: row.additional_params.is_some_and(|(open, _)| open),
         input_schema: row.input_schema.map(|(s, _)| s),
         output: row.output,
         arguments: Arguments::Typed,

@@ -85,7 +85,8 @@ fn tools_of(doc: &Value) -> Result<&Vec<Value>, String> {
 /// The catalog text and the report.
 fn import(base: &str, doc: &Value) -> Result<(String, Report), String> {
     let mut report = Report::default();
-    let mut rows = rows_of(tools_of(doc)?, &mut report)?;
+    let tools = servable(tools_of(doc)?, &mut report);
+    let mut rows = rows_of(&tools, &mut report)?;
     let (search, ask) = agent_tools(&rows);
     assign_rust_names(&mut rows, &role_variants(&search, &ask));
     for row in &rows {
@@ -94,7 +95,64 @@ fn import(base: &str, doc: &Value) -> Result<(String, Report), String> {
     report.search.clone_from(&search);
     report.ask.clone_from(&ask);
     let source = format!("`cargo catalog import --from mcp` from {}", one_line(base));
-    Ok((write_catalog(&source, &rows, &search, &ask, None), report))
+    let toml = write_catalog(&source, &rows, &search, &ask, None);
+    compare_schemas(&toml, &rows, &tools, &mut report);
+    Ok((toml, report))
+}
+
+/// The tools a catalog can serve as their server defines them; each other one is left
+/// out and named in the report with why. A tool that requires running as a task
+/// (`execution.taskSupport: "required"`) cannot be called plainly, and neither the
+/// catalog nor the gateway runs tasks.
+fn servable(tools: &[Value], report: &mut Report) -> Vec<Value> {
+    tools
+        .iter()
+        .filter(|tool| {
+            let required = tool.pointer("/execution/taskSupport") == Some(&Value::from("required"));
+            if required {
+                let name = tool.get("name").and_then(Value::as_str).unwrap_or("?");
+                report.refused.push(format!(
+                    "`{name}`: its `execution.taskSupport` is \"required\", and calls here are never tasks"
+                ));
+            }
+            !required
+        })
+        .cloned()
+        .collect()
+}
+
+/// Holds each imported row's schemas, as the catalog compiles them, to the server's: every
+/// place where they differ goes in the report (none, unless the importer has a bug).
+fn compare_schemas(toml: &str, rows: &[Row], tools: &[Value], report: &mut Report) {
+    let Ok(catalog) = crate::validate(toml) else {
+        // A catalog that does not compile is reported by the caller, with its errors.
+        return;
+    };
+    for (row, tool) in rows.iter().zip(tools) {
+        let Some(compiled) = catalog.tools.iter().rev().find(|t| t.name == row.name) else {
+            continue;
+        };
+        let mut changed = Vec::new();
+        let empty = serde_json::json!({"type": "object"});
+        let input = tool.get("inputSchema").unwrap_or(&empty);
+        for pointer in crate::upstream::schema_differences(&crate::schema::input(compiled), input) {
+            changed.push(format!("/inputSchema{pointer}"));
+        }
+        match (crate::schema::output(compiled), tool.get("outputSchema")) {
+            (None, None) => {}
+            (Some(out), Some(server)) => {
+                for pointer in crate::upstream::schema_differences(&out, server) {
+                    changed.push(format!("/outputSchema{pointer}"));
+                }
+            }
+            _ => changed.push("/outputSchema".to_string()),
+        }
+        if !changed.is_empty() {
+            report
+                .changed
+                .push(format!("`{}`: {}", row.name, changed.join(", ")));
+        }
+    }
 }
 
 /// One row per tool, in order, with the report's notes on what had no place in a row.
@@ -113,9 +171,14 @@ fn rows_of(tools: &[Value], report: &mut Report) -> Result<Vec<Row>, String> {
         };
         let annotations = tool.get("annotations");
         report.not_kept(tool, annotations, text(tool.get("description")).is_some());
+        let title =
+            text(tool.get("title")).or_else(|| text(annotations.and_then(|a| a.get("title"))));
         let description = text(tool.get("description"))
-            .or_else(|| text(tool.get("title")))
-            .or_else(|| text(annotations.and_then(|a| a.get("title"))))
+            .or_else(|| {
+                let title = title.clone()?;
+                report.titled_descriptions.push(name.clone());
+                Some(title)
+            })
             .unwrap_or_else(|| {
                 report.filled_descriptions.push(name.clone());
                 name.clone()
@@ -124,8 +187,8 @@ fn rows_of(tools: &[Value], report: &mut Report) -> Result<Vec<Row>, String> {
             .and_then(|a| a.get("readOnlyHint"))
             .and_then(Value::as_bool)
             .unwrap_or(false);
-        let input = match tool.get("inputSchema") {
-            None => Input::Params(Vec::new()),
+        let (input, additional_params) = match tool.get("inputSchema") {
+            None => (Input::Params(Vec::new()), false),
             Some(schema) => input(schema),
         };
         let output = tool.get("outputSchema").map(|s| exact_or_raw(s, false));
@@ -135,6 +198,7 @@ fn rows_of(tools: &[Value], report: &mut Report) -> Result<Vec<Row>, String> {
             description,
             read_only,
             input,
+            additional_params,
             output,
             upstream: None,
             json_arguments: false,

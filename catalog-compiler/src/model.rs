@@ -138,6 +138,9 @@ pub struct Tool {
     pub role: Role,
     /// Input parameters, in file order.
     pub params: Vec<Field>,
+    /// Whether a call may pass arguments beyond `params` (`additional-params`): the
+    /// input schema is then open, as an imported server's that leaves it open.
+    pub additional_params: bool,
     /// The escape hatch for a whole input the type language cannot express
     /// (`input-schema`), kept exactly as written; `params` is then empty.
     pub input_schema: Option<Value>,

@@ -84,6 +84,8 @@ pub(crate) struct RawTool {
     pub access: Option<At<Access>>,
     pub mcp: Option<At<bool>>,
     pub params: Option<At<Vec<Field>>>,
+    /// Whether arguments beyond `params` are accepted (`additional-params`).
+    pub additional_params: Option<At<bool>>,
     pub input_schema: Option<At<Value>>,
     pub output: Option<TypeSpec>,
     pub arguments: Option<At<Arguments>>,
@@ -119,6 +121,7 @@ pub(crate) const TOOL_KEYS: &[&str] = &[
     "access",
     "mcp",
     "params",
+    "additional-params",
     "input-schema",
     "output",
     "arguments",
@@ -323,6 +326,9 @@ fn tool(t: &DeTable<'_>, span: Span, errors: &mut Errors) -> RawTool {
             .take("arguments")
             .and_then(|(v, _)| choice(v, "arguments", &Arguments::ALL, errors)),
         params: None,
+        additional_params: t
+            .take("additional-params")
+            .and_then(|(v, _)| boolean(v, "additional-params", errors)),
         input_schema: None,
         output: None,
         lints: BTreeMap::new(),

@@ -5,12 +5,13 @@ use serde_json::{Map, Value, json};
 use crate::model::{Field, Kind, Tool, TypeSpec};
 
 /// The input schema: an object of the tool's parameters. Unknown properties are refused,
-/// since a model that invents an argument has misread the tool.
+/// since a model that invents an argument has misread the tool, unless the row says
+/// `additional-params = true`.
 #[must_use]
 pub fn input(tool: &Tool) -> Value {
     match &tool.input_schema {
         Some(raw) => raw.clone(),
-        None => object(&tool.params, None),
+        None => object(&tool.params, None, !tool.additional_params),
     }
 }
 
@@ -89,7 +90,7 @@ fn is_object(m: &Map<String, Value>) -> bool {
     typed || m.contains_key("properties")
 }
 
-fn object(fields: &[Field], description: Option<&str>) -> Value {
+fn object(fields: &[Field], description: Option<&str>, closed: bool) -> Value {
     let mut schema = Map::new();
     schema.insert("type".into(), "object".into());
     if let Some(d) = description {
@@ -112,14 +113,16 @@ fn object(fields: &[Field], description: Option<&str>) -> Value {
     if !required.is_empty() {
         schema.insert("required".into(), Value::Array(required));
     }
-    schema.insert("additionalProperties".into(), false.into());
+    if closed {
+        schema.insert("additionalProperties".into(), false.into());
+    }
     Value::Object(schema)
 }
 
 fn type_spec(t: &TypeSpec) -> Value {
     let description = t.description.as_deref();
     let mut v = match &t.kind {
-        Kind::Object(Some(fields)) => return object(fields, description),
+        Kind::Object(Some(fields)) => return object(fields, description, true),
         Kind::Object(None) => json!({"type": "object"}),
         Kind::String { values: None } => json!({"type": "string"}),
         Kind::String {

@@ -235,6 +235,74 @@ pub fn changes(before: &Value, after: &Value) -> Vec<String> {
     found
 }
 
+/// Where a row's schema says something else than its server's, as JSON Pointers into the
+/// server's: empty when both mean the same. Key order does not count, nor the order of
+/// `required` (a set), an empty `required` left out, `"properties": {}` beside none, or
+/// how a number is written (`1` is `1.0`). What the catalog compiles a row into is held
+/// to the imported schema by this, and the gateway lists the server's own schema when
+/// it finds nothing.
+#[must_use]
+pub fn schema_differences(row: &Value, server: &Value) -> Vec<String> {
+    let mut found = Vec::new();
+    schema_diff(row, server, &mut String::new(), &mut found);
+    found
+}
+
+fn schema_diff(row: &Value, server: &Value, at: &mut String, found: &mut Vec<String>) {
+    match (row, server) {
+        (Value::Object(a), Value::Object(b)) => {
+            let mut keys: Vec<&String> = a.keys().chain(b.keys()).collect();
+            keys.sort_by(|x, y| utf16_order(x, y));
+            keys.dedup();
+            let empty = Value::Array(Vec::new());
+            let none = Value::Object(serde_json::Map::new());
+            for key in keys {
+                let len = at.len();
+                at.push('/');
+                at.push_str(&key.replace('~', "~0").replace('/', "~1"));
+                let same = match (key.as_str(), a.get(key), b.get(key)) {
+                    ("required", x, y) => {
+                        as_set(x.unwrap_or(&empty)) == as_set(y.unwrap_or(&empty))
+                    }
+                    ("properties", Some(x), None) | ("properties", None, Some(x)) => x == &none,
+                    (_, Some(x), Some(y)) => {
+                        schema_diff(x, y, at, found);
+                        true
+                    }
+                    _ => false,
+                };
+                if !same {
+                    found.push(at.clone());
+                }
+                at.truncate(len);
+            }
+        }
+        (Value::Array(a), Value::Array(b)) if a.len() == b.len() => {
+            for (i, (x, y)) in a.iter().zip(b).enumerate() {
+                let len = at.len();
+                at.push('/');
+                at.push_str(&i.to_string());
+                schema_diff(x, y, at, found);
+                at.truncate(len);
+            }
+        }
+        (Value::Number(x), Value::Number(y)) if x.as_f64() == y.as_f64() => {}
+        _ if row != server => found.push(at.clone()),
+        _ => {}
+    }
+}
+
+/// A `required` list as a set of its texts; anything else as itself.
+fn as_set(v: &Value) -> Vec<String> {
+    let mut items: Vec<String> = match v {
+        Value::Array(items) => items.iter().map(Value::to_string).collect(),
+        other => vec![other.to_string()],
+    };
+    items.sort();
+    items.dedup();
+    items
+}
+
 fn diff(before: &Value, after: &Value, at: &mut String, found: &mut Vec<String>) {
     match (before, after) {
         (Value::Object(a), Value::Object(b)) => {

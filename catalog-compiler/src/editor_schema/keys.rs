@@ -237,6 +237,11 @@ pub(super) fn tool(key: &str) -> Option<Value> {
                 "$ref": "#/definitions/param"
             }
         }),
+        "additional-params" => json!({
+            "description": "Whether a call may pass arguments beyond `params` (the input schema then has no `additionalProperties: false`). Default false: a model that invents an argument has misread the tool. The importer sets it where the server's schema leaves the object open. Not with `input-schema`, which says it itself.",
+            "type": "boolean",
+            "default": false
+        }),
         "input-schema" => json!({
             "type": "string",
             "contentMediaType": "application/json",

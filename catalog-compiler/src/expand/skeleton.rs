@@ -188,6 +188,7 @@ fn stand_in(name: &str, variant: &str) -> Tool {
         visibility: Visibility::Inline,
         role: Role::Tool(GUARDED),
         params: Vec::new(),
+        additional_params: false,
         input_schema: None,
         output: None,
         arguments: Arguments::Typed,

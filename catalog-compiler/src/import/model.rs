@@ -13,6 +13,8 @@ pub(super) struct Row {
     pub(super) description: String,
     pub(super) read_only: bool,
     pub(super) input: Input,
+    /// Writes `additional-params = true`: the server's input schema leaves the object open.
+    pub(super) additional_params: bool,
     pub(super) output: Option<Type>,
     /// The upstream that serves it, for a row imported from a live server.
     pub(super) upstream: Option<RowSource>,
@@ -82,6 +84,7 @@ pub(super) enum Reason {
     ArrayWithoutItems,
     ItemsNotSchema,
     AdditionalProperties,
+    OpenObject,
     PropertyName(String),
     RequiredList,
     Bound,
@@ -110,6 +113,10 @@ impl fmt::Display for Reason {
             Reason::ArrayWithoutItems => write!(f, "array without `items`"),
             Reason::ItemsNotSchema => write!(f, "`items` is not one schema"),
             Reason::AdditionalProperties => write!(f, "`additionalProperties`"),
+            Reason::OpenObject => write!(
+                f,
+                "an object open to properties it does not declare (no `additionalProperties: false`)"
+            ),
             Reason::PropertyName(n) => write!(f, "property name `{n}` the format rejects"),
             Reason::RequiredList => {
                 write!(f, "`required` names unknown or repeated properties")

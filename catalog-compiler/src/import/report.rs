@@ -23,6 +23,15 @@ pub struct Report {
     whole: Vec<(String, String)>,
     rust_names: Vec<String>,
     pub(super) filled_descriptions: Vec<String>,
+    /// Tools without a description, described by their title.
+    pub(super) titled_descriptions: Vec<String>,
+    /// Tools left out, each with why.
+    pub(super) refused: Vec<String>,
+    /// Rows whose compiled schemas say something else than the server's, and where.
+    pub(super) changed: Vec<String>,
+    /// Whether the rows are served by a gateway, which passes on what the catalog has no
+    /// place for (titles, annotations, icons, `_meta`) as the server wrote it.
+    pub(super) served: bool,
     /// MCP keys the catalog has no place for, and on how many tools.
     dropped: BTreeMap<String, usize>,
     /// Rows named with a prefix, as `` `name` → `prefixed` ``.
@@ -62,6 +71,20 @@ impl Report {
     #[must_use]
     pub fn ask_tool(&self) -> &str {
         &self.ask
+    }
+
+    /// The tools left out, each with why (`` `name`: ... ``): a catalog cannot serve them
+    /// as their server defines them.
+    #[must_use]
+    pub fn refused(&self) -> &[String] {
+        &self.refused
+    }
+
+    /// The rows whose compiled input or output schema differs from the server's, with
+    /// the JSON Pointers where; empty when every schema keeps its meaning.
+    #[must_use]
+    pub fn changed(&self) -> &[String] {
+        &self.changed
     }
 
     /// The tools that an import into an existing catalog named with the prefix, because
@@ -166,19 +189,68 @@ impl fmt::Display for Report {
         for r in &self.rust_names {
             writeln!(f, "    {r}")?;
         }
-        if !self.dropped.is_empty() {
-            let list: Vec<String> = self
-                .dropped
-                .iter()
-                .map(|(k, n)| format!("{k} ({n})"))
-                .collect();
-            writeln!(f, "  not kept (no place in a catalog): {}", list.join(", "))?;
+        if self.changed.is_empty() {
+            writeln!(
+                f,
+                "  input and output schemas as the server wrote them: all {}",
+                self.tools
+            )?;
+        } else {
+            writeln!(
+                f,
+                "  schemas changed on import: {} (the gateway lists the row's)",
+                self.changed.len()
+            )?;
+            for changed in &self.changed {
+                writeln!(f, "    {changed}")?;
+            }
+        }
+        if !self.refused.is_empty() {
+            writeln!(f, "  not imported: {}", self.refused.len())?;
+            for refused in &self.refused {
+                writeln!(f, "    {refused}")?;
+            }
+        }
+        let list = |keys: &mut dyn Iterator<Item = (&String, &usize)>| -> String {
+            keys.map(|(k, n)| format!("{k} ({n})"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        if self.served {
+            // The gateway lists the pinned definition: all but `execution`, which the
+            // SDK's tool type has no field for, and which only matters to task calls.
+            let passed = list(&mut self.dropped.iter().filter(|(k, _)| *k != "`execution`"));
+            if !passed.is_empty() {
+                writeln!(
+                    f,
+                    "  passed on by the gateway as the server wrote them (pinned by the digest): {passed}"
+                )?;
+            }
+            if let Some(n) = self.dropped.get("`execution`") {
+                writeln!(
+                    f,
+                    "  `execution` ({n}): not listed by the gateway, whose calls are never tasks"
+                )?;
+            }
+        } else if !self.dropped.is_empty() {
+            writeln!(
+                f,
+                "  not kept (no place in a catalog): {}",
+                list(&mut self.dropped.iter())
+            )?;
         }
         if !self.renamed.is_empty() {
             writeln!(
                 f,
                 "  renamed with the prefix (their name elsewhere in the catalog): {}",
                 self.renamed.join(", ")
+            )?;
+        }
+        if !self.titled_descriptions.is_empty() {
+            writeln!(
+                f,
+                "  tools without a description (their title is used): {}",
+                self.titled_descriptions.join(", ")
             )?;
         }
         if !self.filled_descriptions.is_empty() {

@@ -9,25 +9,28 @@ use super::model::{Bounds, Field, Input, Kind, Reason, Type};
 use crate::model::{bounds_in_order, enum_faults, is_field_name, is_list_item, may_have_default};
 
 /// A tool's `inputSchema`: a parameter table when the type language holds the object
-/// itself (type, properties, required), the whole schema otherwise.
-pub(super) fn input(schema: &Value) -> Input {
-    let whole = |reason| Input::Whole(schema.clone(), reason);
+/// itself (type, properties, required, and whether it is closed), the whole schema
+/// otherwise; and whether the table is open to other arguments (`additional-params`).
+pub(super) fn input(schema: &Value) -> (Input, bool) {
+    let whole = |reason| (Input::Whole(schema.clone(), reason), false);
     let Some(obj) = schema.as_object() else {
         return whole(Reason::NotAnObject);
     };
     for (key, value) in obj {
         match key.as_str() {
             "type" | "properties" | "required" => {}
-            // What the compiler writes for every parameter table.
-            "additionalProperties" if value == &Value::Bool(false) => {}
+            // Closed, as the compiler writes a parameter table, or open, as
+            // `additional-params` writes it.
+            "additionalProperties" if value.is_boolean() => {}
             other => return whole(Reason::TopLevelKey(other.to_string())),
         }
     }
     if obj.get("type").and_then(Value::as_str) != Some("object") {
         return whole(Reason::TopLevelType);
     }
+    let open = obj.get("additionalProperties") != Some(&Value::Bool(false));
     match fields(obj) {
-        Ok(params) => Input::Params(params),
+        Ok(params) => (Input::Params(params), open),
         Err(reason) => whole(reason),
     }
 }
@@ -199,6 +202,9 @@ pub(super) fn exact_type(schema: &Value, field: bool) -> Result<Type, Reason> {
         _ => {
             let has_props = obj.contains_key("properties");
             match obj.get("additionalProperties") {
+                // The type language closes an object with properties; one its schema
+                // leaves open keeps its meaning as written.
+                None if has_props => return Err(Reason::OpenObject),
                 None => {}
                 Some(Value::Bool(false)) if has_props => {}
                 Some(_) => return Err(Reason::AdditionalProperties),

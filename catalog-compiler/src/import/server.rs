@@ -10,7 +10,7 @@ use serde_json::Value;
 use super::model::{Row, RowSource, Server};
 use super::names::{Taken, agent_tools, assign_rust_names, role_variants};
 use super::write::{one_line, write_catalog, write_row, write_upstream};
-use super::{Imported, Report, rows_of};
+use super::{Imported, Report, compare_schemas, rows_of, servable};
 use crate::model::{Arguments, Transport};
 use crate::{names, upstream};
 
@@ -93,8 +93,15 @@ pub fn from_server(
         }
     }
     let mut report = Report::default();
-    let mut rows = rows_of(tools, &mut report)?;
-    for (row, tool) in rows.iter_mut().zip(tools) {
+    report.served = true;
+    let tools = servable(tools, &mut report);
+    wire.retain(|name, _| {
+        tools
+            .iter()
+            .any(|t| t.get("name").and_then(Value::as_str) == Some(name))
+    });
+    let mut rows = rows_of(&tools, &mut report)?;
+    for (row, tool) in rows.iter_mut().zip(&tools) {
         row.upstream = Some(RowSource {
             upstream: server.name.clone(),
             tool: None,
@@ -128,6 +135,17 @@ pub fn from_server(
     };
     for row in &rows {
         report.add(row);
+    }
+    let pinned_rows: Vec<&Value> = rows
+        .iter()
+        .filter_map(|row| {
+            let name = row.upstream.as_ref()?.tool.as_deref().unwrap_or(&row.name);
+            wire.get(name)
+        })
+        .collect();
+    if pinned_rows.len() == rows.len() {
+        let pinned: Vec<Value> = pinned_rows.into_iter().cloned().collect();
+        compare_schemas(&toml, &rows, &pinned, &mut report);
     }
     Ok(FromServer {
         imported: Imported { toml, report },

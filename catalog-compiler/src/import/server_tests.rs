@@ -315,3 +315,58 @@ fn row(name: &str) -> String {
         "\n[[tool]]\nname = \"{name}\"\ndescription = \"Our own {name}.\"\nvisibility = \"inline\"\ntier = \"silent\"\naccess = \"read-only\"\n"
     )
 }
+
+/// What the server left open stays open, at the root and below; a tool that must run as a
+/// task is not imported; the report says what the gateway passes on and that no schema
+/// changed.
+#[test]
+fn schemas_keep_their_meaning_and_task_only_tools_are_refused() {
+    let mut tools = time_tools();
+    tools.push(json!({
+        "name": "save",
+        "title": "Save a record",
+        "inputSchema": {
+            "type": "object",
+            "properties": {
+                "record": {"type": "object", "properties": {"id": {"type": "string"}}},
+                "strict": {"type": "object", "properties": {"n": {"type": "integer"}}, "additionalProperties": false}
+            },
+            "additionalProperties": false
+        },
+        "annotations": {"destructiveHint": false, "idempotentHint": true},
+        "icons": [{"src": "https://example.com/save.png"}]
+    }));
+    tools.push(json!({
+        "name": "long_job",
+        "description": "Runs for hours.",
+        "inputSchema": {"type": "object"},
+        "execution": {"taskSupport": "required"}
+    }));
+    let done = from_server(&stdio(), &tools, None, None).unwrap();
+    let catalog = compiled(&done.imported.toml);
+    let row = |name: &str| catalog.tools.iter().find(|t| t.name == name).unwrap();
+    // Open at the root: `additional-params`; closed: not.
+    assert!(row("convert_time").additional_params);
+    assert!(!row("save").additional_params);
+    let input = crate::schema::input(row("convert_time"));
+    assert!(input.get("additionalProperties").is_none(), "{input}");
+    // Open below the root: kept as written.
+    assert_eq!(
+        crate::schema::input(row("save"))["properties"]["record"],
+        tools[2]["inputSchema"]["properties"]["record"]
+    );
+    assert!(catalog.tools.iter().all(|t| t.name != "long_job"));
+    assert!(!done.wire.contains_key("long_job"));
+    let report = &done.imported.report;
+    assert_eq!(report.changed(), [] as [String; 0]);
+    assert_eq!(report.refused().len(), 1);
+    let text = report.to_string();
+    for expected in [
+        "input and output schemas as the server wrote them: all 3",
+        "`long_job`: its `execution.taskSupport` is \"required\"",
+        "passed on by the gateway as the server wrote them (pinned by the digest): `_meta` (1), `annotations.destructiveHint` (1), `annotations.idempotentHint` (1), `annotations.title` (1), `icons` (1)",
+        "tools without a description (their title is used): save",
+    ] {
+        assert!(text.contains(expected), "{expected:?} not in\n{text}");
+    }
+}

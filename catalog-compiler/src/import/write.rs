@@ -101,6 +101,9 @@ pub(super) fn write_row(out: &mut String, row: &Row) {
         }
         let _ = writeln!(out, "upstream-digest = {}", string(&source.digest));
     }
+    if row.additional_params {
+        out.push_str("additional-params = true\n");
+    }
     match &row.input {
         Input::Whole(schema, _) => {
             let _ = writeln!(out, "input-schema = {}", json_string(schema));
