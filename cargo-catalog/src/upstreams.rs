@@ -21,8 +21,10 @@ pub(crate) fn list(name: &str, endpoint: &Endpoint) -> Result<Vec<Value>, String
 }
 
 /// `check --upstreams`: every upstream's pinned rows against what it lists now. Prints
-/// each withheld row with what changed; exit 1 when any row drifted or an upstream is
-/// unreachable, as a compile error would.
+/// each withheld row with what changed, and each served row that deliberately says
+/// something else than its server (a reviewed description, a stricter access level),
+/// which the gateway then lists from the row; exit 1 when any row drifted or an upstream
+/// is unreachable, as a compile error would.
 pub(crate) fn check(path: &str, catalog: &Catalog) -> ExitCode {
     let snapshot = match Snapshot::read_for(Path::new(path)) {
         Ok(snapshot) => snapshot,
@@ -42,19 +44,38 @@ pub(crate) fn check(path: &str, catalog: &Catalog) -> ExitCode {
     let mut pinned = 0;
     for declared in &catalog.upstreams {
         let name = declared.name.as_str();
-        let comparison = runtime.block_on(async {
+        let (comparison, listed) = runtime.block_on(async {
             match Upstream::connect(name, &Endpoint::of(declared), None).await {
                 Ok(upstream) => {
                     let listed = upstream.tools().await;
                     upstream.close().await;
                     match listed {
-                        Ok(listed) => drift::compare(catalog, name, &listed, &snapshot),
-                        Err(why) => drift::unreachable(catalog, name, &why),
+                        Ok(listed) => (drift::compare(catalog, name, &listed, &snapshot), listed),
+                        Err(why) => (drift::unreachable(catalog, name, &why), Vec::new()),
                     }
                 }
-                Err(why) => drift::unreachable(catalog, name, &why),
+                Err(why) => (drift::unreachable(catalog, name, &why), Vec::new()),
             }
         });
+        for (i, standing) in &comparison.rows {
+            let tool = &catalog.tools[*i];
+            let definition = tool.upstream.as_ref().and_then(|source| {
+                listed
+                    .iter()
+                    .find(|t| t.get("name").and_then(Value::as_str) == Some(source.tool.as_str()))
+            });
+            let Some(definition) = definition.filter(|_| standing.is_current()) else {
+                continue;
+            };
+            let overrides = catalog_gateway::rows::overrides(tool, definition);
+            if !overrides.is_empty() {
+                println!(
+                    "note: `{}` (upstream `{name}`) says, where its server says otherwise: {}; the gateway lists the row's",
+                    tool.name,
+                    overrides.join("; ")
+                );
+            }
+        }
         pinned += comparison.rows.len();
         for (i, standing) in comparison.withheld() {
             drifted += 1;

@@ -24,7 +24,7 @@ use serde_json::Map;
 use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
 
 use crate::drift::{self, Comparison, Snapshot, Standing};
-use crate::rows::{Forward, Loaded, Row, Runs, WORDS};
+use crate::rows::{self, Forward, Loaded, Row, Runs, WORDS};
 use crate::upstream::{Endpoint, Upstream};
 
 /// The tool sets of a gateway catalog.
@@ -60,6 +60,9 @@ pub struct Gateway {
     retry: Duration,
     /// The pinned rows by index, and how each stands now.
     standing: RwLock<BTreeMap<usize, Standing>>,
+    /// The definition each current pinned row's upstream lists (which hashes to its
+    /// pin), by row index: what `tools/list` shows, with the row's overrides.
+    definitions: RwLock<BTreeMap<usize, Value>>,
     snapshot: Snapshot,
     /// Every client session, told when the listing changes.
     peers: Mutex<Vec<Peer<RoleServer>>>,
@@ -113,6 +116,7 @@ impl Gateway {
             changed,
             retry,
             standing: RwLock::new(BTreeMap::new()),
+            definitions: RwLock::new(BTreeMap::new()),
             snapshot,
             peers: Mutex::new(Vec::new()),
             questions: Questions::new(),
@@ -197,6 +201,18 @@ impl Gateway {
         }
         let json = mcp(rows.iter().map(Row::spec), level);
         let mut tools = read_listing(&json);
+        // Each upstream tool as its server defines it and the row pins it.
+        let definitions = read(&self.definitions);
+        for (listed, row) in tools.iter_mut().zip(rows.iter()) {
+            if let Some(definition) = definitions.get(&row.index())
+                && listed.name == row.name()
+                && let Ok(tool) =
+                    serde_json::from_value(rows::faithful(self.loaded.tool(row), definition))
+            {
+                *listed = tool;
+            }
+        }
+        drop(definitions);
         if active.is_some() {
             tools.insert(0, search_listing(self.info.search_tool));
         }
@@ -386,13 +402,29 @@ impl Gateway {
                 }),
         };
         let catalog = &self.loaded.catalog;
-        let comparison = match session {
+        let (comparison, listed) = match session {
             Ok(session) => match session.tools().await {
-                Ok(listed) => drift::compare(catalog, upstream, &listed, &self.snapshot),
-                Err(why) => drift::unreachable(catalog, upstream, &why),
+                Ok(listed) => (
+                    drift::compare(catalog, upstream, &listed, &self.snapshot),
+                    listed,
+                ),
+                Err(why) => (drift::unreachable(catalog, upstream, &why), Vec::new()),
             },
-            Err(why) => drift::unreachable(catalog, upstream, &why),
+            Err(why) => (drift::unreachable(catalog, upstream, &why), Vec::new()),
         };
+        let mut definitions = write(&self.definitions);
+        for (i, now) in &comparison.rows {
+            let definition = catalog.tools[*i].upstream.as_ref().and_then(|source| {
+                listed
+                    .iter()
+                    .find(|t| t.get("name").and_then(Value::as_str) == Some(source.tool.as_str()))
+            });
+            match definition.filter(|_| now.is_current()) {
+                Some(definition) => definitions.insert(*i, definition.clone()),
+                None => definitions.remove(i),
+            };
+        }
+        drop(definitions);
         let mut standing = write(&self.standing);
         let mut changed = false;
         for (i, now) in &comparison.rows {
