@@ -708,3 +708,259 @@ fn an_http_server_behind_an_http_gateway_at_each_tokens_level() {
     assert_eq!(forwarded(&log), 1, "{log}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// What a client sees of the tools `command` (a stdio MCP server) lists: whole, as the
+/// SDK reads them.
+fn definitions(peers: &Peers, command: &[&str]) -> Vec<Value> {
+    let client = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/peers/client.py");
+    let out = run(Command::new(&peers.python)
+        .arg(client)
+        .arg(json!([{"definitions": true}]).to_string())
+        .args(command));
+    assert!(
+        out.status.success(),
+        "the client failed: {}",
+        text(&out.stderr)
+    );
+    let seen: Vec<Value> = serde_json::from_str(text(&out.stdout).trim()).unwrap();
+    seen[0]["tools"].as_array().unwrap().clone()
+}
+
+/// `value` and the values one change away from it: each key of each object left out, one
+/// key added, and each value replaced by each of a few of every type.
+fn variants(value: &Value) -> Vec<Value> {
+    let others = [
+        json!(null),
+        json!(0),
+        json!(-1),
+        json!(7),
+        json!(2.5),
+        json!(""),
+        json!("x"),
+        json!("12345"),
+        json!("Ab_1"),
+        json!("a@b.co"),
+        json!([]),
+        json!([1, 2]),
+        json!(["a", "a"]),
+        json!({}),
+        json!({"k": -1}),
+    ];
+    let mut out = vec![value.clone()];
+    out.extend(others.iter().cloned());
+    match value {
+        Value::Object(map) => {
+            let mut extra = map.clone();
+            extra.insert("zz".into(), json!(1));
+            out.push(Value::Object(extra));
+            for (key, inner) in map {
+                let mut without = map.clone();
+                without.remove(key);
+                out.push(Value::Object(without));
+                for changed in variants(inner).into_iter().skip(1) {
+                    let mut with = map.clone();
+                    with.insert(key.clone(), changed);
+                    out.push(Value::Object(with));
+                }
+            }
+        }
+        Value::Array(items) => {
+            for (i, inner) in items.iter().enumerate() {
+                for changed in variants(inner).into_iter().skip(1) {
+                    let mut with = items.clone();
+                    with[i] = changed;
+                    out.push(Value::Array(with));
+                }
+            }
+        }
+        _ => {}
+    }
+    out
+}
+
+/// Whether a call's answer is the gateway refusing its arguments (a rejection the model
+/// reads), not the upstream's own answer.
+fn refused_arguments(seen: &Value) -> bool {
+    seen["isError"] == true
+        && seen["text"]
+            .as_str()
+            .and_then(|t| serde_json::from_str::<Value>(t).ok())
+            .is_some_and(|r| {
+                matches!(
+                    r["error"].as_str(),
+                    Some("SCHEMA_RESOLUTION" | "CONSTRAINT_VIOLATION")
+                )
+            })
+}
+
+/// Servers whose schemas pydantic writes, one from the Python package index
+/// (`mcp-server-git`) and one of our own with models of every kind
+/// (`tests/peers/models_server.py`): through the gateway, every tool is listed exactly as
+/// its server lists it (title, every annotation hint, schemas), and each call is refused
+/// exactly when `jsonschema` refuses its arguments under the server's own schema.
+#[test]
+fn pydantic_servers_are_served_as_they_wrote_their_tools() {
+    let Some(peers) = Peers::find("pydantic_servers_are_served_as_they_wrote_their_tools") else {
+        return;
+    };
+    let dir = scratch("pydantic");
+    let repo = dir.join("repo");
+    std::fs::create_dir_all(&repo).unwrap();
+    assert!(
+        run(Command::new("git").arg("init").arg("-q").arg(&repo))
+            .status
+            .success()
+    );
+    let repo_arg = repo.to_str().unwrap();
+    let catalog = dir.join("catalog.toml");
+    let catalog_arg = catalog.to_str().unwrap();
+    let git_server = peers.python_program("mcp-server-git");
+    let git = [git_server.to_str().unwrap(), "--repository", repo_arg];
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/peers/models_server.py");
+    let models = [peers.python.to_str().unwrap(), script.to_str().unwrap()];
+
+    for (name, server, tools) in [("git", &git[..], 12), ("models", &models[..], 3)] {
+        let (code, log) = import(&catalog, name, server, &[]);
+        assert_eq!(code, 0, "{log}");
+        let whole = format!("input and output schemas as the server wrote them: all {tools}");
+        assert!(log.contains(&whole), "{log}");
+        assert!(
+            log.contains("passed on by the gateway as the server wrote them"),
+            "{log}"
+        );
+    }
+    let (code, log) = catalog_command(&["check", "--catalog", catalog_arg, "--upstreams"]);
+    assert_eq!(code, 0, "{log}");
+
+    // Listed as written: each server's own listing against the gateway's.
+    let gateway_args = [
+        "--catalog",
+        catalog_arg,
+        "--access",
+        "full-access",
+        "--gated",
+        "allow",
+    ];
+    let (seen, _) = session(&peers, &json!([{"definitions": true}]), &gateway_args);
+    let served = seen[0]["tools"].as_array().unwrap();
+    let mut written = definitions(&peers, &git);
+    written.extend(definitions(&peers, &models));
+    assert_eq!(served.len(), written.len(), "{served:?}");
+    for mut tool in written {
+        // Calls through the gateway are never tasks.
+        tool.as_object_mut().unwrap().remove("execution");
+        let name = tool["name"].as_str().unwrap();
+        let listed = served.iter().find(|t| t["name"] == name).unwrap();
+        assert_eq!(listed, &tool, "{name}");
+    }
+    let hints =
+        |name: &str| served.iter().find(|t| t["name"] == name).unwrap()["annotations"].clone();
+    assert_eq!(hints("git_add")["destructiveHint"], false);
+    assert_eq!(hints("register")["idempotentHint"], true);
+
+    held_to_jsonschema(&peers, &gateway_args, served, repo_arg);
+
+    // A reviewed description overrides the server's: `check` says so, the gateway lists it.
+    let imported = std::fs::read_to_string(&catalog).unwrap();
+    let reviewed = imported.replacen(
+        "description = \"Plots a point with a label.\"",
+        "description = \"Plots one labelled point.\"",
+        1,
+    );
+    assert_ne!(reviewed, imported);
+    std::fs::write(&catalog, reviewed).unwrap();
+    let out =
+        run(Command::new(cargo_catalog()).args(["check", "--catalog", catalog_arg, "--upstreams"]));
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let notes = text(&out.stdout);
+    assert!(
+        notes.contains("note: `plot` (upstream `models`) says, where its server says otherwise: the description; the gateway lists the row's"),
+        "{notes}"
+    );
+    assert_eq!(notes.matches("note:").count(), 1, "{notes}");
+    let (seen, _) = session(&peers, &json!([{"definitions": true}]), &gateway_args);
+    let plot = seen[0]["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == "plot")
+        .unwrap();
+    assert_eq!(plot["description"], "Plots one labelled point.");
+    assert_eq!(plot["title"], "Plot a point");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// Calls one change away from a valid example of each tool of
+/// [`pydantic_servers_are_served_as_they_wrote_their_tools`] (the git ones that only
+/// read), through the gateway: each must be refused exactly when `jsonschema` refuses
+/// it under the schema its server lists, and only the others reach the servers.
+fn held_to_jsonschema(peers: &Peers, gateway_args: &[&str], served: &[Value], repo_arg: &str) {
+    let examples = [
+        (
+            "register",
+            json!({"customer": {"name": "Ada", "email": "ada@example.org", "address": {"street": "Main", "zip": "12345"}, "tags": ["a", "b"]}, "note": "hi"}),
+        ),
+        (
+            "set_stock",
+            json!({"counts": {"A1": 5, "B2": 0}, "step": 10, "unit": "box"}),
+        ),
+        (
+            "plot",
+            json!({"point": [1.5, 2], "label": "Peak", "scale": 2.5}),
+        ),
+        ("git_status", json!({"repo_path": repo_arg})),
+        ("git_log", json!({"repo_path": repo_arg, "max_count": 3})),
+        (
+            "git_branch",
+            json!({"repo_path": repo_arg, "branch_type": "local"}),
+        ),
+    ];
+    let schemas: std::collections::BTreeMap<&str, Value> = served
+        .iter()
+        .map(|t| (t["name"].as_str().unwrap(), t["inputSchema"].clone()))
+        .collect();
+    let mut plan = Vec::new();
+    let mut valid = Vec::new();
+    for (tool, example) in &examples {
+        let reference = jsonschema::draft202012::new(&schemas[tool]).unwrap();
+        let mut cases = variants(example);
+        cases.dedup();
+        for arguments in cases.into_iter().filter(Value::is_object) {
+            valid.push(reference.is_valid(&arguments));
+            plan.push(json!({"call": tool, "arguments": arguments}));
+        }
+    }
+    let (seen, log) = session(peers, &Value::Array(plan.clone()), gateway_args);
+    let mut false_refusals = Vec::new();
+    let mut false_acceptances = Vec::new();
+    for ((call, valid), seen) in plan.iter().zip(&valid).zip(&seen) {
+        match (valid, refused_arguments(seen)) {
+            (true, true) => false_refusals.push(format!("{call} → {seen}")),
+            (false, false) => false_acceptances.push(format!("{call} → {seen}")),
+            _ => {}
+        }
+    }
+    let accepted = valid.iter().filter(|v| **v).count();
+    eprintln!(
+        "{} calls, {accepted} valid by jsonschema; {} false refusals, {} false acceptances",
+        plan.len(),
+        false_refusals.len(),
+        false_acceptances.len()
+    );
+    assert!(
+        false_refusals.is_empty(),
+        "refused:\n{}",
+        false_refusals.join("\n")
+    );
+    assert!(
+        false_acceptances.is_empty(),
+        "accepted:\n{}",
+        false_acceptances.join("\n")
+    );
+    assert_eq!(
+        forwarded(&log),
+        accepted,
+        "only valid calls reach the servers"
+    );
+    assert!(accepted * 10 > plan.len() && accepted * 10 < plan.len() * 9);
+}

@@ -8,6 +8,7 @@ saw. Steps:
 
 - `{"revision": true}`: the protocol revision the session opened with;
 - `{"list": true}`: the names `tools/list` answers;
+- `{"definitions": true}`: the tools `tools/list` answers, whole, as the SDK reads them;
 - `{"call": NAME, "arguments": {...}}`: the result (`isError`, text, structured content)
   or the JSON-RPC error (`code`, `message`);
 - `{"wait_list_changed": SECONDS}`: waits for `notifications/tools/list_changed`.
@@ -62,6 +63,11 @@ async def run(plan: list, revision: str, read, write) -> list:
         for step in plan:
             if "revision" in step:
                 seen.append({"revision": session.protocol_version})
+            elif "definitions" in step:
+                tools = await session.list_tools()
+                seen.append(
+                    {"tools": [t.model_dump(by_alias=True, exclude_none=True, mode="json") for t in tools.tools]}
+                )
             elif "list" in step:
                 tools = await session.list_tools()
                 seen.append({"tools": [t.name for t in tools.tools]})
