@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 
 use catalog_core::search::Language;
-use catalog_core::{Retention, Tier, Visibility};
+use catalog_core::{Retention, ScanResults, Tier, Visibility};
 
 use crate::diag::{Diagnostic, Errors, Span};
 use crate::model::{
@@ -253,6 +253,11 @@ enum Named {
     Unresolved(Option<usize>),
 }
 
+/// A setting as written, or its default.
+fn given<T: Copy>(value: Option<&crate::parse::At<T>>, default: T) -> T {
+    value.map_or(default, |(v, _)| *v)
+}
+
 fn settings(
     raw: Option<&RawSettings>,
     written: bool,
@@ -318,24 +323,22 @@ fn settings(
             let settings = Settings {
                 search_tool: s,
                 ask_tool: a,
-                search_results: raw
-                    .search_results
-                    .as_ref()
-                    .map_or(Settings::DEFAULT_SEARCH_RESULTS, |(n, _)| *n),
-                searches_per_turn: raw
-                    .searches_per_turn
-                    .as_ref()
-                    .map_or(Settings::DEFAULT_SEARCHES_PER_TURN, |(n, _)| *n),
-                keep_discovered: raw
-                    .keep_discovered
-                    .as_ref()
-                    .map_or(Retention::Conversation, |(r, _)| *r),
-                language: raw.language.as_ref().map_or(Language::English, |(l, _)| *l),
+                search_results: given(
+                    raw.search_results.as_ref(),
+                    Settings::DEFAULT_SEARCH_RESULTS,
+                ),
+                searches_per_turn: given(
+                    raw.searches_per_turn.as_ref(),
+                    Settings::DEFAULT_SEARCHES_PER_TURN,
+                ),
+                keep_discovered: given(raw.keep_discovered.as_ref(), Retention::Conversation),
+                language: given(raw.language.as_ref(), Language::English),
+                scan_results: given(raw.scan_results.as_ref(), ScanResults::default()),
                 providers: raw
                     .providers
                     .clone()
                     .unwrap_or_else(|| Provider::ALL.to_vec()),
-                arguments: raw.arguments.as_ref().map_or(Arguments::Typed, |(a, _)| *a),
+                arguments: given(raw.arguments.as_ref(), Arguments::Typed),
             };
             return Resolved {
                 settings: Some(settings),

@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 
 pub use catalog_core::search::Language;
-pub use catalog_core::{Access, Policy, Retention, Role, Tier, Visibility};
+pub use catalog_core::{Access, Policy, Retention, Role, ScanResults, Tier, Visibility};
 use serde_json::Value;
 
 use crate::diag::Span;
@@ -91,6 +91,9 @@ pub struct Settings {
     /// The language of the catalog's text (`language`, default English): the stemmer and
     /// stop words search uses for its words in Latin script, and for every request.
     pub language: Language,
+    /// What happens to a tool result the result scanner finds something in (`scan-results`,
+    /// default `warn`).
+    pub scan_results: ScanResults,
     /// The providers the catalog's tools go to (`providers`; default: every one the
     /// renderers know), in [`Provider::ALL`] order: what `schema-portability` checks for.
     pub providers: Vec<Provider>,

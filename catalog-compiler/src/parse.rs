@@ -10,7 +10,7 @@
 use std::collections::BTreeMap;
 
 use catalog_core::search::Language;
-use catalog_core::{Access, Retention, Tier, Visibility};
+use catalog_core::{Access, Retention, ScanResults, Tier, Visibility};
 use serde_json::Value;
 use toml::Spanned;
 use toml::de::{DeTable, DeValue};
@@ -64,6 +64,7 @@ pub(crate) struct RawSettings {
     pub searches_per_turn: Option<At<usize>>,
     pub keep_discovered: Option<At<Retention>>,
     pub language: Option<At<Language>>,
+    pub scan_results: Option<At<ScanResults>>,
     /// The providers named, each once, in [`Provider::ALL`] order.
     pub providers: Option<Vec<Provider>>,
     pub arguments: Option<At<Arguments>>,
@@ -107,6 +108,7 @@ pub(crate) const SETTINGS_KEYS: &[&str] = &[
     "searches-per-turn",
     "keep-discovered",
     "language",
+    "scan-results",
     "providers",
     "arguments",
 ];
@@ -254,6 +256,10 @@ fn settings(t: &DeTable<'_>, span: Span, errors: &mut Errors) -> RawSettings {
         language: t.take("language").and_then(|(v, _)| {
             let options = Language::ALL.map(|l| (l.code(), l));
             choice(v, "language", &options, errors)
+        }),
+        scan_results: t.take("scan-results").and_then(|(v, _)| {
+            let options = ScanResults::ALL.map(|p| (p.as_str(), p));
+            choice(v, "scan-results", &options, errors)
         }),
         providers: t.take("providers").and_then(|(v, _)| providers(v, errors)),
         arguments: t

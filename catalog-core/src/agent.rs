@@ -38,6 +38,7 @@
 
 use alloc::boxed::Box;
 use alloc::string::String;
+use alloc::sync::Arc;
 use alloc::vec::Vec;
 use core::fmt;
 use core::future::Future;
@@ -48,8 +49,8 @@ use crate::provider::{self, Outcome, Provider, Reply, ReplyError, ToolResult, To
 use crate::render::{self, RenderError};
 use crate::{Call, Discovery};
 use crate::{
-    Catalog, Dispatch, HandledBy, PendingCall, Permission, Rejection, Saved, ToolId, Value,
-    Verified, VerifiedCall, Via,
+    Catalog, Dispatch, HandledBy, NoScreen, PendingCall, Permission, Rejection, Saved, Screen,
+    Screened, ToolId, Value, Verified, VerifiedCall, Via,
 };
 
 /// The chat agent's side of one conversation with catalog `C` through one provider: its
@@ -57,6 +58,7 @@ use crate::{
 pub struct Agent<C: Catalog<W>, const W: usize> {
     provider: Provider,
     discovery: Discovery<'static, C::Tool, W>,
+    screen: Arc<dyn Screen<C::Tool>>,
 }
 
 impl<C: Catalog<W>, const W: usize> fmt::Debug for Agent<C, W> {
@@ -64,7 +66,7 @@ impl<C: Catalog<W>, const W: usize> fmt::Debug for Agent<C, W> {
         f.debug_struct("Agent")
             .field("provider", &self.provider)
             .field("discovery", &self.discovery)
-            .finish()
+            .finish_non_exhaustive()
     }
 }
 
@@ -82,7 +84,17 @@ impl<C: Catalog<W>, const W: usize> Agent<C, W> {
         Agent {
             provider,
             discovery,
+            screen: Arc::new(NoScreen),
         }
+    }
+
+    /// The same conversation with every handler result read by `screen` before the model
+    /// sees it (`catalog_scan::Scanner` with the catalog's `scan-results` policy): passed,
+    /// flagged with a notice, or withheld with a rejection.
+    #[must_use]
+    pub fn screened_by(mut self, screen: impl Screen<C::Tool> + 'static) -> Self {
+        self.screen = Arc::new(screen);
+        self
     }
 
     /// A conversation whose state [`Agent::save`] kept: see [`Discovery::restore`] for the
@@ -171,6 +183,7 @@ impl<C: Catalog<W>, const W: usize> Agent<C, W> {
         Step {
             entries,
             ask_tool: self.discovery.info().ask_tool,
+            screen: Arc::clone(&self.screen),
         }
     }
 
@@ -219,6 +232,7 @@ enum Entry<C: Call> {
 pub struct Step<C: Call> {
     entries: Vec<(ToolUse, Entry<C>)>,
     ask_tool: C::Tool,
+    screen: Arc<dyn Screen<C::Tool>>,
 }
 
 impl<C: Call> fmt::Debug for Step<C>
@@ -263,7 +277,7 @@ impl<C: Call> Step<C> {
     /// Calls that read run at the same time; a call that writes (access above
     /// read-only) waits for those before it and runs alone, so one reply's edits apply in
     /// the order the model wrote them. Each result is held to the tool's declared output
-    /// ([`VerifiedCall::run`]).
+    /// ([`VerifiedCall::run`]), then read by the agent's [screen](Agent::screened_by).
     pub async fn run<H: ?Sized>(self, handler: &H) -> Vec<ToolResult<C::Tool>>
     where
         C: HandledBy<H>,
@@ -272,6 +286,7 @@ impl<C: Call> Step<C> {
         let mut calls = Vec::with_capacity(self.entries.len());
         let mut outcomes: Vec<Option<Outcome<C::Tool>>> = Vec::with_capacity(calls.capacity());
         let mut reads = Vec::new();
+        let screen = &*self.screen;
         for (i, (call, entry)) in self.entries.into_iter().enumerate() {
             calls.push(call);
             match entry {
@@ -280,15 +295,15 @@ impl<C: Call> Step<C> {
                 Entry::Run(verified) => {
                     outcomes.push(None);
                     if verified.tool().spec().writes() {
-                        run_all(core::mem::take(&mut reads), handler, &mut outcomes).await;
-                        run_all(alloc::vec![(i, verified)], handler, &mut outcomes).await;
+                        run_all(core::mem::take(&mut reads), handler, screen, &mut outcomes).await;
+                        run_all(alloc::vec![(i, verified)], handler, screen, &mut outcomes).await;
                     } else {
                         reads.push((i, verified));
                     }
                 }
             }
         }
-        run_all(reads, handler, &mut outcomes).await;
+        run_all(reads, handler, screen, &mut outcomes).await;
         calls
             .into_iter()
             .zip(outcomes)
@@ -306,6 +321,7 @@ impl<C: Call> Step<C> {
 async fn run_all<C, H>(
     calls: Vec<(usize, VerifiedCall<C>)>,
     handler: &H,
+    screen: &dyn Screen<C::Tool>,
     outcomes: &mut [Option<Outcome<C::Tool>>],
 ) where
     H: ?Sized,
@@ -315,7 +331,11 @@ async fn run_all<C, H>(
     let runs = calls.into_iter().map(|(i, call)| async move {
         let tool = call.tool();
         let outcome = match call.run(handler).await {
-            Dispatch::Ran(Ok(value)) => Outcome::Ran(value),
+            Dispatch::Ran(Ok(value)) => match screen.screen(tool, value) {
+                Screened::Pass(value) => Outcome::Ran(value),
+                Screened::Flagged { result, notice } => Outcome::Flagged { result, notice },
+                Screened::Withheld(rejection) => Outcome::Rejected(rejection),
+            },
             Dispatch::Ran(Err(rejection)) => Outcome::Rejected(rejection),
             // The step answers the search tool before anything runs.
             Dispatch::Search(_) => Outcome::Rejected(Rejection::runtime(

@@ -19,6 +19,7 @@ mod discovery;
 pub mod packed;
 pub mod provider;
 pub mod render;
+mod screen;
 pub mod search;
 mod set;
 pub mod shape;
@@ -31,11 +32,12 @@ pub use args::{ArgError, FromJson};
 pub use call::{CallError, Dispatch};
 pub use catalog::{Catalog, Sets};
 pub use discovery::{Discovery, Found, Info, Retention, Saved, SearchOutcome, Unavailable};
+pub use screen::{NoScreen, Screen, Screened};
 /// JSON values as handlers return them and as free-form arguments arrive.
 pub use serde_json::{Map, Value};
 pub use set::{Iter, ToolId, ToolSet};
 pub use shape::Shape;
-pub use spec::{Policy, Role, Settings, Tier, ToolSpec, Visibility};
+pub use spec::{Policy, Role, ScanResults, Settings, Tier, ToolSpec, Visibility};
 pub use verify::{
     AllowAll, BoxFuture, Call, Decision, DenyAll, ErrorClass, HandledBy, Issue, MAX_CHECK_DEPTH,
     MAX_CHECK_ISSUES, PendingCall, Permission, Proof, Rejection, Verified, VerifiedCall, Via,

@@ -171,6 +171,51 @@ pub struct Settings {
     pub keep_discovered: crate::Retention,
     /// The language of the catalog's text: how search reads it and every request.
     pub language: crate::search::Language,
+    /// What happens to a tool result in which the result scanner finds something.
+    pub scan_results: ScanResults,
+}
+
+/// What happens to a tool result in which the result scanner finds something (hidden
+/// characters, orders to the model, links that carry data out, more than the size cap):
+/// `scan-results` in `[settings]`, and `--scan-results` of the MCP servers.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub enum ScanResults {
+    /// Results reach the model as they are, unread.
+    Off,
+    /// The result reaches the model with a short notice naming what was found.
+    #[default]
+    Warn,
+    /// Hidden characters are removed, and the notice added.
+    Strip,
+    /// The model gets a `RUNTIME_ERROR` rejection naming why instead of the result.
+    Withhold,
+}
+
+impl ScanResults {
+    /// Every policy, as the catalog and the command line list them.
+    pub const ALL: [ScanResults; 4] = [
+        ScanResults::Off,
+        ScanResults::Warn,
+        ScanResults::Strip,
+        ScanResults::Withhold,
+    ];
+
+    /// The spelling in `catalog.toml` and on the command line.
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            ScanResults::Off => "off",
+            ScanResults::Warn => "warn",
+            ScanResults::Strip => "strip",
+            ScanResults::Withhold => "withhold",
+        }
+    }
+
+    /// Parses the spelling of [`ScanResults::as_str`].
+    #[must_use]
+    pub fn parse(s: &str) -> Option<ScanResults> {
+        ScanResults::ALL.into_iter().find(|p| p.as_str() == s)
+    }
 }
 
 #[cfg(test)]

@@ -596,6 +596,7 @@ fn info(loaded: &'static Loaded) -> Info<'static, Row, WORDS> {
             ask_tool: row(settings.ask_tool).name(),
             keep_discovered: settings.keep_discovered,
             language: settings.language,
+            scan_results: settings.scan_results,
         },
         index: index.view(),
     }

@@ -297,6 +297,7 @@ fn check(rows: &[Row], keep: Retention, allowed_bits: u64) -> Result<(), TestCas
             ask_tool: leak(name(1)),
             keep_discovered: keep,
             language: catalog.settings.language,
+            scan_results: catalog.settings.scan_results,
         },
         index: index.view(),
     };

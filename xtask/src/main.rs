@@ -19,6 +19,7 @@ mod codegen;
 mod r#gen;
 mod languages;
 mod scale;
+mod scan;
 mod test;
 
 /// The catalog commands under their names here: `cargo catalog check` is `check-catalog`.
@@ -65,6 +66,10 @@ commands:
       --release); then the same for bm25s over character bigrams, when BM25S_PYTHON
       (default python3) can import bm25s and PyStemmer
 
+  eval-scan
+      the result scanner on tests/data/results: attacks caught and honest results passed
+      unchanged, per half (dev, on which its rules were chosen, and report)
+
 --catalog defaults to catalog.toml in the workspace root. The catalog commands are also
 `cargo catalog <command>` (`cargo install --path cargo-catalog`), where `check-catalog`
 is `check`.",
@@ -101,6 +106,7 @@ fn run(args: &[String]) -> Result<ExitCode, Usage> {
         "gen-catalog" => r#gen::run(&Flags::parse(rest)?),
         "bench-scale" => scale::run(&Flags::parse(rest)?),
         "eval-languages" => languages::run(&Flags::parse(rest)?),
+        "eval-scan" => scan::run(&Flags::parse(rest)?),
         "help" | "--help" | "-h" => {
             println!("{}", usage());
             Ok(ExitCode::SUCCESS)

@@ -4,8 +4,8 @@
 
 #![allow(clippy::too_many_lines, reason = "one entry per key of the format")]
 
-use catalog_core::Access;
 use catalog_core::search::Language;
+use catalog_core::{Access, ScanResults};
 use serde_json::{Value, json};
 
 use crate::model::{Arguments, Settings};
@@ -88,6 +88,12 @@ pub(super) fn settings(key: &str) -> Option<Value> {
             "enum": Language::ALL.map(Language::code),
             "default": "en",
             "description": "The language of the catalog's text: the stemmer and stop words search uses for words in Latin script, in the tools' text and in every request (Snowball English, German, French, Spanish, Portuguese, Italian, Dutch). Japanese, Chinese and Korean text is read as character bigrams whatever this says; `ja`, `zh` and `ko` stem the Latin-script words mixed into such catalogs as English."
+        }),
+        "scan-results" => json!({
+            "type": "string",
+            "enum": ScanResults::ALL.map(ScanResults::as_str),
+            "default": ScanResults::default().as_str(),
+            "description": "What happens to a tool result in which the result scanner finds hidden characters, text addressed to the model, a link that carries data out, or more than the size cap: `off` (not read), `warn` (default: the result with a short notice naming what was found), `strip` (hidden characters removed, and the notice), `withhold` (a RUNTIME_ERROR rejection naming why). An oversized result is cut at the cap, with a notice, under every policy but `off`."
         }),
         "providers" => json!({
             "description": "The providers the tools go to, as `cargo catalog render --provider` names them: `schema-portability` checks the input schemas for these only (default: all of them).",

@@ -1,6 +1,6 @@
 //! `ToolSet`, `Catalog`: the settings, the derived sets and the access tables.
 
-use catalog_core::Retention;
+use catalog_core::{Retention, ScanResults};
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 
@@ -35,6 +35,12 @@ impl Gen<'_> {
         );
         let search_description = self.c.search_description();
         let language = language(core, s.language);
+        let scan = ident(match s.scan_results {
+            ScanResults::Off => "Off",
+            ScanResults::Warn => "Warn",
+            ScanResults::Strip => "Strip",
+            ScanResults::Withhold => "Withhold",
+        });
         let keep = match s.keep_discovered {
             Retention::Turn => quote!(#core::Retention::Turn),
             Retention::Conversation => quote!(#core::Retention::Conversation),
@@ -82,6 +88,7 @@ impl Gen<'_> {
                     ask_tool: #ask_name,
                     keep_discovered: #keep,
                     language: #language,
+                    scan_results: #core::ScanResults::#scan,
                 };
                 /// What the discovery loop needs: the sets, the roles, the settings and the
                 /// search index, built at compile time.

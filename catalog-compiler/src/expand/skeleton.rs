@@ -16,7 +16,7 @@ use crate::diag::{Errors, Span};
 use crate::lint;
 use crate::model::{
     Access, Arguments, Catalog, Field, Kind, Language, Outline, OutlineTool, Policy, Retention,
-    Role, Settings, Tier, Tool, ToolSpans, TypeSpec, Visibility,
+    Role, ScanResults, Settings, Tier, Tool, ToolSpans, TypeSpec, Visibility,
 };
 use crate::names;
 use crate::parse;
@@ -160,6 +160,7 @@ fn catalog(outline: &Outline) -> Catalog {
             searches_per_turn: Settings::DEFAULT_SEARCHES_PER_TURN,
             keep_discovered: Retention::Conversation,
             language: Language::English,
+            scan_results: ScanResults::Warn,
             providers: Provider::ALL.to_vec(),
             arguments: Arguments::Typed,
         },

@@ -193,6 +193,14 @@ impl core::error::Error for ReplyError {}
 pub enum Outcome<T> {
     /// The handler ran: its result.
     Ran(Value),
+    /// The handler ran, and the result screen found something in its result: what the
+    /// model reads is the notice, then the result.
+    Flagged {
+        /// The result, as the screen left it.
+        result: Value,
+        /// What the screen found, for the model.
+        notice: String,
+    },
     /// The verifier or the handler refused it: the model reads why and how to recover.
     Rejected(Rejection),
     /// A call of the search tool: its hits, or the spent budget (an error).
@@ -208,7 +216,7 @@ impl<T: ToolId> Outcome<T> {
         match self {
             Outcome::Rejected(_) => true,
             Outcome::Searched(outcome) => matches!(outcome, SearchOutcome::BudgetExhausted { .. }),
-            Outcome::Ran(_) | Outcome::Waiting(_) => false,
+            Outcome::Ran(_) | Outcome::Flagged { .. } | Outcome::Waiting(_) => false,
         }
     }
 
@@ -218,6 +226,9 @@ impl<T: ToolId> Outcome<T> {
     pub fn to_value(&self) -> Value {
         match self {
             Outcome::Ran(value) => value.clone(),
+            Outcome::Flagged { result, notice } => {
+                serde_json::json!({"notice": notice, "result": result})
+            }
             Outcome::Rejected(rejection) => serde_json::to_value(rejection)
                 .unwrap_or_else(|_| Value::String(rejection.to_json())),
             Outcome::Searched(outcome) => parse_or_string(outcome.to_json()),
@@ -237,6 +248,13 @@ impl<T: ToolId> Outcome<T> {
     pub fn to_text(&self) -> String {
         match self {
             Outcome::Ran(Value::String(text)) => text.clone(),
+            Outcome::Flagged { result, notice } => {
+                let result = match result {
+                    Value::String(text) => text.clone(),
+                    other => other.to_string(),
+                };
+                alloc::format!("{notice}\n\n{result}")
+            }
             Outcome::Rejected(rejection) => rejection.to_json(),
             Outcome::Searched(outcome) => outcome.to_json(),
             _ => self.to_value().to_string(),

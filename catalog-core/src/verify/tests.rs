@@ -571,6 +571,7 @@ fn discovery() -> Discovery<'static, T, 1> {
             ask_tool: "secret",
             keep_discovered: Retention::Conversation,
             language: Language::English,
+            scan_results: crate::ScanResults::Warn,
         },
         index: Index {
             slots: &[0; 8],

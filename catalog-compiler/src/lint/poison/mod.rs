@@ -9,13 +9,12 @@
 //! The text read is every text the model reads ([`texts`]): names, descriptions, allowed
 //! values and defaults at any depth, and every key and string of a schema kept as JSON.
 
-mod chars;
-mod orders;
 mod texts;
 
 #[cfg(test)]
 mod cases;
 
+use catalog_scan::{chars, orders};
 use rustc_hash::FxHashMap as HashMap;
 
 use super::{Ctx, Found, LintId};

@@ -5,6 +5,8 @@
 //! as Latin `o`, and default-ignorable characters drop out), marks dropped, and any run of
 //! white space as one space. A finding quotes the text as written.
 
+use std::collections::HashMap;
+use std::ops::Range;
 use std::sync::OnceLock;
 
 use unicode_normalization::UnicodeNormalization;
@@ -69,11 +71,34 @@ const ORDERS: &[&str] = &[
     "/etc/passwd",
     "/etc/shadow",
     ".env file",
+    // The same orders in the other languages attacks are written in.
+    "以前の指示を無視",
+    "これまでの指示を無視",
+    "前の指示を無視",
+    "ユーザーに伝えないで",
+    "ユーザーには言わないで",
+    "忽略之前的",
+    "忽略以上",
+    "忽略先前的",
+    "不要告诉用户",
+    "ignora las instrucciones",
+    "ignora todas las instrucciones",
+    "ignore las instrucciones",
+    "ignoriere alle vorherigen",
+    "ignoriere die vorherigen",
+    "ignoriere vorherige",
+    "ignore les instructions",
+    "ignorez les instructions",
+    "ignore toutes les instructions",
+    "ignorez toutes les instructions",
+    "игнорируй предыдущие",
+    "игнорируйте предыдущие",
+    "игнорируй все предыдущие",
 ];
 
 /// An order to the model found in a text.
 #[derive(Debug, PartialEq)]
-pub(super) struct Order {
+pub struct Order {
     /// The words as the text writes them.
     pub written: String,
     /// The phrase they read as.
@@ -83,7 +108,8 @@ pub(super) struct Order {
 impl Order {
     /// Whether the text spells the phrase with other characters than the phrase's own
     /// (letter case and spacing aside): look-alike letters, full-width forms, hidden marks.
-    pub(super) fn disguised(&self) -> bool {
+    #[must_use]
+    pub fn disguised(&self) -> bool {
         let plain = self
             .written
             .to_ascii_lowercase()
@@ -95,7 +121,8 @@ impl Order {
 }
 
 /// The first order to the model in `text`, one of [`ORDERS`].
-pub(super) fn addressed_to_model(text: &str) -> Option<Order> {
+#[must_use]
+pub fn addressed_to_model(text: &str) -> Option<Order> {
     // Nearly every text holds none: where each byte comes from is worked out only for a
     // text that does.
     let mut plain = String::with_capacity(text.len());
@@ -110,16 +137,50 @@ pub(super) fn addressed_to_model(text: &str) -> Option<Order> {
     })
 }
 
+/// Every order to the model in `text`, in order: the byte range where it is written, and
+/// the phrase it reads as.
+#[must_use]
+pub fn each_order(text: &str) -> Vec<(Range<usize>, &'static str)> {
+    let mut plain = String::with_capacity(text.len());
+    each_folded(text, &mut plain, |_, _| {});
+    if first_order(&plain).is_none() {
+        return Vec::new();
+    }
+    let folded = Folded::new(text);
+    let mut found = Vec::new();
+    let mut from = 0;
+    // A match ends on a character of the folded text, so `from` is on a boundary.
+    while let Some((at, len, phrase)) = first_order(&folded.text[from..]) {
+        let at = from + at;
+        found.push((folded.start[at]..folded.end[at + len - 1], phrase));
+        from = at + len;
+    }
+    found
+}
+
+/// `text` folded as phrases are matched, without the source of each byte: what a first
+/// look needs.
+pub(crate) fn folded(text: &str) -> String {
+    let mut plain = String::with_capacity(text.len());
+    each_folded(text, &mut plain, |_, _| {});
+    plain
+}
+
+/// Whether folded text holds one of [`ORDERS`].
+pub(crate) fn any_order(folded: &str) -> bool {
+    first_order(folded).is_some()
+}
+
 /// Text as phrases are matched, with the source of each byte: the range of the character
 /// of the original text it comes from.
-struct Folded {
-    text: String,
-    start: Vec<usize>,
-    end: Vec<usize>,
+pub(crate) struct Folded {
+    pub(crate) text: String,
+    pub(crate) start: Vec<usize>,
+    pub(crate) end: Vec<usize>,
 }
 
 impl Folded {
-    fn new(text: &str) -> Folded {
+    pub(crate) fn new(text: &str) -> Folded {
         let (mut start, mut end) = (Vec::new(), Vec::new());
         let mut folded = String::with_capacity(text.len());
         each_folded(text, &mut folded, |f, (at, c)| {
@@ -139,14 +200,18 @@ impl Folded {
 /// Pushes `text` folded (see [`fold`]) onto `out`, each run of white space as one space,
 /// and calls `from` with each character pushed and the character of `text` it comes from.
 fn each_folded(text: &str, out: &mut String, mut from: impl FnMut(char, (usize, char))) {
-    let mut buf = String::new();
+    // Folding a character is costly (NFKC, then the skeleton) and text repeats its
+    // characters: each is folded once per text.
+    let mut seen: HashMap<char, String> = HashMap::new();
     for (at, c) in text.char_indices() {
         let folded = if c.is_ascii() {
             ascii()[usize::from(c as u8)].as_str()
         } else {
-            buf.clear();
-            fold(c, &mut buf);
-            buf.as_str()
+            seen.entry(c).or_insert_with(|| {
+                let mut buf = String::new();
+                fold(c, &mut buf);
+                buf
+            })
         };
         for f in folded.chars() {
             if f == ' ' && (out.is_empty() || out.ends_with(' ')) {

@@ -18,7 +18,7 @@
 //! pass.
 
 use icu_properties::props::{
-    BidiControl, DefaultIgnorableCodePoint, Emoji, EmojiModifier, ExtendedPictographic,
+    BidiClass, BidiControl, DefaultIgnorableCodePoint, Emoji, EmojiModifier, ExtendedPictographic,
     JoiningType, UnifiedIdeograph, VariationSelector,
 };
 use icu_properties::{
@@ -43,6 +43,8 @@ const PICTOGRAPHIC: CodePointSetDataBorrowed<'static> =
 const MODIFIER: CodePointSetDataBorrowed<'static> = CodePointSetData::new::<EmojiModifier>();
 const IDEOGRAPH: CodePointSetDataBorrowed<'static> = CodePointSetData::new::<UnifiedIdeograph>();
 
+const BIDI_CLASS: CodePointMapDataBorrowed<'static, BidiClass> = CodePointMapData::new();
+
 fn joining(c: char) -> JoiningType {
     const MAP: CodePointMapDataBorrowed<'static, JoiningType> = CodePointMapData::new();
     MAP.get(c)
@@ -50,17 +52,37 @@ fn joining(c: char) -> JoiningType {
 
 /// The first character of `text` that hides or rewrites what a reader sees, its name, and
 /// how many such characters the text holds.
-pub(super) fn hidden(text: &str) -> Option<(char, &'static str, usize)> {
-    let chars: Vec<char> = text.chars().collect();
-    let mut first = None;
-    let mut count = 0;
-    for i in 0..chars.len() {
-        if let Some(name) = hides(&chars, i) {
-            count += 1;
-            first.get_or_insert((chars[i], name));
-        }
+#[must_use]
+pub fn hidden(text: &str) -> Option<(char, &'static str, usize)> {
+    let found = hidden_at(text);
+    found.first().map(|&(_, c, name)| (c, name, found.len()))
+}
+
+/// Every character of `text` that hides or rewrites what a reader sees: its byte offset,
+/// the character and its name, in order.
+#[must_use]
+pub fn hidden_at(text: &str) -> Vec<(usize, char, &'static str)> {
+    // Nearly every text is plain ASCII without controls: nothing to find.
+    if text
+        .bytes()
+        .all(|b| b.is_ascii_graphic() || matches!(b, b' ' | b'\n' | b'\t'))
+    {
+        return Vec::new();
     }
-    first.map(|(c, name)| (c, name, count))
+    let (offsets, chars): (Vec<usize>, Vec<char>) = text.char_indices().unzip();
+    // A bidi mark (LRM, RLM, ALM) sets the direction of numbers and punctuation in
+    // right-to-left text, where it is honest; it only reorders, never hides, what it marks.
+    let rtl = chars.iter().any(|&c| {
+        !matches!(c, '\u{200E}' | '\u{200F}' | '\u{061C}')
+            && matches!(
+                BIDI_CLASS.get(c),
+                BidiClass::RightToLeft | BidiClass::ArabicLetter
+            )
+    });
+    (0..chars.len())
+        .filter(|&i| !(rtl && matches!(chars[i], '\u{200E}' | '\u{200F}' | '\u{061C}')))
+        .filter_map(|i| hides(&chars, i).map(|name| (offsets[i], chars[i], name)))
+        .collect()
 }
 
 fn hides(chars: &[char], i: usize) -> Option<&'static str> {
@@ -193,7 +215,8 @@ fn name(c: char) -> &'static str {
 
 /// The first word of `text` (as UAX #29 splits words) that mixes scripts the way UTS #39
 /// calls confusable, and the scripts it mixes (`Latin and Cyrillic`).
-pub(super) fn mixed_script(text: &str) -> Option<(&str, String)> {
+#[must_use]
+pub fn mixed_script(text: &str) -> Option<(&str, String)> {
     if text.is_ascii() {
         return None;
     }
@@ -304,8 +327,14 @@ mod tests {
             hidden("a\u{FE05}b").map(|h| h.1),
             Some("variation selector")
         );
-        // Bidi_Control holds the marks too: an Arabic letter mark hides as well.
+        // Bidi_Control holds the marks too: in left-to-right text a mark hides as well...
         assert_eq!(found("x\u{061C}y"), Some('\u{061C}'));
+        assert_eq!(found("price\u{200F} 12"), Some('\u{200F}'));
+        // ...where right-to-left text needs it for its numbers, it is honest; an override
+        // is not.
+        assert_eq!(found("המחיר\u{200F} 12–15 ₪"), None);
+        assert_eq!(found("السعر\u{061C} 12"), None);
+        assert_eq!(found("המחיר\u{202E} 12"), Some('\u{202E}'));
     }
 
     #[test]
