@@ -9,12 +9,13 @@ use std::time::Duration;
 use catalog_core::render::mcp;
 use catalog_core::search::OwnedIndex;
 use catalog_core::{
-    Access, BoxFuture, Caller, Discovery, Dispatch, ErrorClass, Info, Reach, Rejection, ToolId,
-    ToolSet, Value, Verified, Via, Visibility, check_output, verify,
+    Access, BoxFuture, Caller, Discovery, Dispatch, ErrorClass, Info, Reach, Rejection,
+    ScanResults, Screened, ToolId, ToolSet, Value, Verified, Via, Visibility, check_output, verify,
 };
 use catalog_mcp::calls::{Settled, by_policy, refuse, respond, settle};
 use catalog_mcp::elicit::Questions;
 use catalog_mcp::{Asker, GatedPolicy};
+use catalog_scan::Scanner;
 use rmcp::ErrorData;
 use rmcp::model::{
     self, CallToolResponse, CallToolResult, ContentBlock, ProtocolVersion, ResultType,
@@ -69,6 +70,8 @@ pub struct Gateway {
     /// Questions about gated calls that wait for a client's retry (2026-07-28).
     questions: Questions,
     gated: GatedPolicy,
+    /// Reads every upstream result before the client's model does.
+    scanner: Scanner,
     discoverable: Discoverable,
     info: Info<'static, Row, WORDS>,
 }
@@ -92,6 +95,7 @@ impl Gateway {
         loaded: &'static Loaded,
         snapshot: Snapshot,
         gated: GatedPolicy,
+        scan_results: ScanResults,
         discoverable: Discoverable,
         retry: Duration,
     ) -> Arc<Gateway> {
@@ -121,6 +125,7 @@ impl Gateway {
             peers: Mutex::new(Vec::new()),
             questions: Questions::new(),
             gated,
+            scanner: Scanner::new(scan_results),
             discoverable,
             info: info(loaded),
         });
@@ -302,7 +307,7 @@ impl Gateway {
                 ));
             }
         };
-        let mut result = match ran.and_then(|value| {
+        let result = match ran.and_then(|value| {
             serde_json::from_value::<CallToolResult>(value)
                 .map_err(|e| format!("the upstream's result is not a tool result: {e}"))
         }) {
@@ -317,11 +322,57 @@ impl Gateway {
         {
             return respond(&rejection, revision);
         }
+        let mut result = match self.screen(row, result) {
+            Ok(result) => result,
+            Err(rejection) => return respond(&rejection, revision),
+        };
         // The result as the upstream's session with the gateway read it; to this client it
         // is a complete result, which 2026-07-28 says in `resultType` (the SDK leaves the
         // field out for older revisions).
         result.result_type = Some(ResultType::COMPLETE);
         Ok(result.into())
+    }
+
+    /// An upstream's result as the client's model reads it, once the result scanner read
+    /// each text block and the structured content (an image or a resource passes as it
+    /// is): with a notice first when something was found, hidden characters removed under
+    /// `strip`, a text cut at the cap; or the rejection that withholds it.
+    fn screen(&self, row: Row, mut result: CallToolResult) -> Result<CallToolResult, Rejection> {
+        let mut notices = Vec::new();
+        let mut read = |value: Value| match self.scanner.screen_named(row.name(), value) {
+            Screened::Pass(value) => Ok(value),
+            Screened::Flagged { result, notice } => {
+                notices.push(notice);
+                Ok(result)
+            }
+            Screened::Withheld(rejection) => Err(rejection),
+        };
+        for block in &mut result.content {
+            if let ContentBlock::Text(text) = block {
+                let value = read(Value::String(std::mem::take(&mut text.text)))?;
+                text.text = match value {
+                    Value::String(s) => s,
+                    other => other.to_string(),
+                };
+            }
+        }
+        if let Some(structured) = result.structured_content.take() {
+            let screened = read(structured.clone())?;
+            // A structured result keeps its shape: cut, it would break the output schema
+            // the reviewer pinned, so the text blocks carry the cut and the notice.
+            result.structured_content = Some(if screened.is_object() {
+                screened
+            } else {
+                structured
+            });
+        }
+        if !notices.is_empty() {
+            notices.dedup();
+            result
+                .content
+                .insert(0, ContentBlock::text(notices.join("\n")));
+        }
+        Ok(result)
     }
 
     /// A search call: its arguments checked against the search row, then the catalog's

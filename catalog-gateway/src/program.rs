@@ -73,6 +73,7 @@ struct Setup {
     transport: Transport,
     tokens: Option<Arc<Tokens>>,
     gated: catalog_mcp::GatedPolicy,
+    scan_results: catalog_core::ScanResults,
     discoverable: Discoverable,
     retry: Duration,
 }
@@ -146,7 +147,12 @@ fn setup() -> Result<Setup, ExitCode> {
         ExitCode::from(2)
     })?;
     let snapshot = Snapshot::read_for(Path::new(&path)).map_err(|m| unusable(&m))?;
-    let Options { transport, gated } = options;
+    let Options {
+        transport,
+        gated,
+        scan_results,
+    } = options;
+    let scan_results = scan_results.unwrap_or(catalog.settings.scan_results);
     let tokens = match &transport {
         Transport::Http { tokens, .. } => Some(Arc::new(
             Tokens::read(tokens).map_err(|e| unusable(&e.to_string()))?,
@@ -161,6 +167,7 @@ fn setup() -> Result<Setup, ExitCode> {
         transport,
         tokens,
         gated,
+        scan_results,
         discoverable,
         retry,
     })
@@ -176,10 +183,11 @@ async fn serve(setup: Setup) -> Result<(), String> {
         transport,
         tokens,
         gated,
+        scan_results,
         discoverable,
         retry,
     } = setup;
-    let gateway = Gateway::start(loaded, snapshot, gated, discoverable, retry).await;
+    let gateway = Gateway::start(loaded, snapshot, gated, scan_results, discoverable, retry).await;
     match (transport, tokens) {
         (Transport::Stdio { access }, _) => {
             eprintln!(

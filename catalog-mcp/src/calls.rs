@@ -14,8 +14,10 @@ use std::marker::PhantomData;
 use std::sync::Arc;
 
 use catalog_core::{
-    Access, Catalog, Dispatch, ErrorClass, HandledBy, Rejection, Value, Verified, Via,
+    Access, Catalog, Dispatch, ErrorClass, HandledBy, Rejection, ScanResults, Screen, Screened,
+    Value, Verified, Via,
 };
+use catalog_scan::Scanner;
 use rmcp::ErrorData;
 use rmcp::model::{
     CallToolResponse, CallToolResult, ContentBlock, ErrorCode, InputRequiredResult, ProtocolVersion,
@@ -34,6 +36,7 @@ pub struct Tools<C: Catalog<W>, H, const W: usize> {
     gated: GatedPolicy,
     identity: Identity,
     questions: Questions,
+    scanner: Scanner,
     catalog: PhantomData<fn() -> C>,
 }
 
@@ -55,8 +58,17 @@ impl<C: Catalog<W>, H, const W: usize> Tools<C, H, W> {
             gated,
             identity: Identity::default(),
             questions: Questions::new(),
+            scanner: Scanner::new(C::INFO.settings.scan_results),
             catalog: PhantomData,
         }
+    }
+
+    /// The same tools with results scanned under `policy` instead of the catalog's
+    /// `scan-results` (`--scan-results`).
+    #[must_use]
+    pub fn with_scan_results(mut self, policy: ScanResults) -> Self {
+        self.scanner = Scanner::new(policy);
+        self
     }
 
     /// The same tools, introduced to clients as `identity`.
@@ -96,15 +108,22 @@ impl<C: Catalog<W>, H, const W: usize> Tools<C, H, W> {
         self.listing.tools(level)
     }
 
-    /// A result as text (the JSON), and as `structuredContent` when the tool's listing
-    /// declares an output schema.
-    fn success(&self, tool: C::Tool, value: Value) -> CallToolResult {
-        let text = value.to_string();
-        let mut result = CallToolResult::success(vec![ContentBlock::text(text)]);
-        if self.listing.publishes_output(tool) {
+    /// A result as the model reads it, once the result scanner read it (see
+    /// [`catalog_scan::Scanner`]): as text (the JSON, after the scanner's notice when it
+    /// found something), and as `structuredContent` when the tool's listing declares an
+    /// output schema, or a rejection when the policy withholds it.
+    fn deliver(&self, tool: C::Tool, value: Value) -> Result<CallToolResult, Rejection> {
+        let (value, mut content) = match self.scanner.screen(tool, value) {
+            Screened::Pass(value) => (value, Vec::new()),
+            Screened::Flagged { result, notice } => (result, vec![ContentBlock::text(notice)]),
+            Screened::Withheld(rejection) => return Err(rejection),
+        };
+        content.push(ContentBlock::text(value.to_string()));
+        let mut result = CallToolResult::success(content);
+        if self.listing.publishes_output(tool) && value.is_object() {
             result.structured_content = Some(value);
         }
-        result
+        Ok(result)
     }
 }
 
@@ -161,8 +180,8 @@ where
                 ));
             }
         };
-        match ran {
-            Ok(value) => Ok(self.success(tool, value).into()),
+        match ran.and_then(|value| self.deliver(tool, value)) {
+            Ok(result) => Ok(result.into()),
             Err(rejection) => respond(&rejection, revision),
         }
     }

@@ -5,6 +5,8 @@ use std::path::PathBuf;
 
 use catalog_core::Access;
 
+use catalog_core::ScanResults;
+
 use crate::gate::GatedPolicy;
 
 /// What `--help` prints, and what follows an error: `program` is the binary's name.
@@ -12,8 +14,9 @@ use crate::gate::GatedPolicy;
 pub fn usage(program: &str) -> String {
     format!(
         "\
-usage: {program} [--access LEVEL] [--gated POLICY]
+usage: {program} [--access LEVEL] [--gated POLICY] [--scan-results POLICY]
        {program} --http ADDRESS --tokens FILE [--allowed-origin ORIGIN]... [--gated POLICY]
+              [--scan-results POLICY]
 
 Serves {program}'s tools to MCP clients: over stdio by default, or over streamable
 HTTP at http://ADDRESS{endpoint}.
@@ -28,6 +31,11 @@ HTTP at http://ADDRESS{endpoint}.
                     repeatable. A request from any other Origin gets 403
   --gated POLICY    gated tools: ask (default; the client's user is asked through MCP
                     elicitation, refused when the client cannot be asked), deny, allow
+  --scan-results POLICY
+                    what a tool result holding hidden characters, text addressed to the
+                    model or a link that carries data out gets: off, warn (a notice),
+                    strip (hidden characters removed, and the notice) or withhold (an
+                    error result); default: the catalog's scan-results, else warn
   -h, --help        this text
   -V, --version     the version
 
@@ -62,6 +70,8 @@ pub struct Options {
     pub transport: Transport,
     /// The gated-tool policy.
     pub gated: GatedPolicy,
+    /// The result-scanning policy, when given: the catalog's `scan-results` otherwise.
+    pub scan_results: Option<ScanResults>,
 }
 
 /// What the command line asks for.
@@ -84,6 +94,7 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, String> 
     let mut http = None;
     let mut tokens = None;
     let mut gated = None;
+    let mut scan_results = None;
     let mut origins = Vec::new();
     let mut args = args.into_iter();
     while let Some(arg) = args.next() {
@@ -114,6 +125,13 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, String> 
                 let policy = GatedPolicy::parse(&v)
                     .ok_or_else(|| format!("--gated {v}: use ask, deny or allow"))?;
                 once(&mut gated, policy, "--gated")?;
+            }
+            "--scan-results" => {
+                let v = value()?;
+                let policy = ScanResults::parse(&v).ok_or_else(|| {
+                    format!("--scan-results {v}: use off, warn, strip or withhold")
+                })?;
+                once(&mut scan_results, policy, "--scan-results")?;
             }
             "--http" => {
                 let v = value()?;
@@ -162,6 +180,7 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, String> 
     Ok(Command::Serve(Options {
         transport,
         gated: gated.unwrap_or_default(),
+        scan_results,
     }))
 }
 
@@ -203,7 +222,8 @@ mod tests {
                 transport: Transport::Stdio {
                     access: Access::ReadOnly
                 },
-                gated: GatedPolicy::Ask
+                gated: GatedPolicy::Ask,
+                scan_results: None,
             }))
         );
         assert_eq!(
@@ -212,7 +232,8 @@ mod tests {
                 transport: Transport::Stdio {
                     access: Access::FullAccess
                 },
-                gated: GatedPolicy::Deny
+                gated: GatedPolicy::Deny,
+                scan_results: None,
             }))
         );
         assert_eq!(
@@ -223,7 +244,8 @@ mod tests {
                     tokens: PathBuf::from("t.toml"),
                     origins: Vec::new(),
                 },
-                gated: GatedPolicy::Allow
+                gated: GatedPolicy::Allow,
+                scan_results: None,
             }))
         );
         assert_eq!(
@@ -240,7 +262,8 @@ mod tests {
                         "http://tool.internal:*".into()
                     ],
                 },
-                gated: GatedPolicy::Ask
+                gated: GatedPolicy::Ask,
+                scan_results: None,
             }))
         );
         assert_eq!(parse_str("--access read-only --help"), Ok(Command::Help));

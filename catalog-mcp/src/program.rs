@@ -99,7 +99,11 @@ where
             return ExitCode::from(2);
         }
     };
-    let Options { transport, gated } = options;
+    let Options {
+        transport,
+        gated,
+        scan_results,
+    } = options;
     // Tokens are read before anything starts, so a bad file is an argument error.
     let listen = match transport {
         Transport::Stdio { access } => Listen::Stdio(access),
@@ -130,7 +134,11 @@ where
             return ExitCode::FAILURE;
         }
     };
-    let tools = Tools::new(catalog, handler, gated).with_identity(Identity::new(program, VERSION));
+    let mut tools =
+        Tools::new(catalog, handler, gated).with_identity(Identity::new(program, VERSION));
+    if let Some(policy) = scan_results {
+        tools = tools.with_scan_results(policy);
+    }
     match runtime.block_on(run(Arc::new(tools), listen, program)) {
         Ok(()) => ExitCode::SUCCESS,
         Err(message) => {

@@ -19,6 +19,7 @@ use app_backend::Backend;
 use app_catalog::{Agent, Catalog, Tool};
 use catalog_core::provider::{Conversation, Provider, Reply};
 use catalog_core::{Caller, Decision, Value};
+use catalog_scan::Scanner;
 
 mod endpoint;
 
@@ -120,7 +121,9 @@ fn run(options: &Options) -> Result<(), Failure> {
         None => Backend::new(),
     };
     let mut chat = Chat {
-        agent: Agent::new(provider),
+        // Results (a table's cells, an attachment) are data: the scanner reads them first,
+        // as the catalog's `scan-results` says.
+        agent: Agent::new(provider).screened_by(Scanner::new(Catalog::SETTINGS.scan_results)),
         conversation: Conversation::new(Some(SYSTEM)),
         endpoint,
         backend,
