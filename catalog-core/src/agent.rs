@@ -264,13 +264,17 @@ impl<C: Call> Step<C> {
     /// left unanswered does not run: its result tells the model it waits for the user.
     pub fn questions(&mut self) -> impl Iterator<Item = Question<'_, C>> {
         let ask_tool = self.ask_tool;
-        self.entries.iter_mut().filter_map(move |(call, entry)| {
-            matches!(entry, Entry::Ask(_)).then_some(Question {
-                call,
-                entry,
-                ask_tool,
+        self.entries
+            .iter_mut()
+            .filter_map(move |(call, entry)| match entry {
+                Entry::Ask(pending) => Some(Question {
+                    tool: pending.tool(),
+                    call,
+                    entry,
+                    ask_tool,
+                }),
+                _ => None,
             })
-        })
     }
 
     /// Runs the calls to run on `handler` and gives every call's result, in call order.
@@ -377,6 +381,7 @@ async fn join_all<F: Future>(futures: Vec<F>) -> Vec<F::Output> {
 
 /// A gated call the permission hook wants the user asked about.
 pub struct Question<'s, C: Call> {
+    tool: C::Tool,
     call: &'s ToolUse,
     entry: &'s mut Entry<C>,
     ask_tool: C::Tool,
@@ -394,11 +399,7 @@ impl<C: Call> Question<'_, C> {
     /// The tool.
     #[must_use]
     pub fn tool(&self) -> C::Tool {
-        match &*self.entry {
-            Entry::Ask(pending) => pending.tool(),
-            Entry::Run(verified) => verified.tool(),
-            Entry::Done(_) => self.ask_tool,
-        }
+        self.tool
     }
 
     /// The call as the model made it: its arguments, to show the user.
@@ -409,7 +410,7 @@ impl<C: Call> Question<'_, C> {
 
     /// The user agreed: the call runs with the others.
     pub fn approve(self) {
-        let waiting = Entry::Done(Outcome::Waiting(self.tool()));
+        let waiting = Entry::Done(Outcome::Waiting(self.tool));
         if let Entry::Ask(pending) = core::mem::replace(self.entry, waiting) {
             *self.entry = Entry::Run(pending.approve());
         }
@@ -417,9 +418,8 @@ impl<C: Call> Question<'_, C> {
 
     /// The user said no: the model reads the refusal, which points it to the ask tool.
     pub fn deny(self) {
-        let tool = self.tool();
         *self.entry = Entry::Done(Outcome::Rejected(Rejection::denied_in_chat(
-            tool,
+            self.tool,
             self.ask_tool,
         )));
     }
