@@ -27,7 +27,7 @@ use rmcp::model::{
 use rmcp::service::{RequestContext, RoleServer};
 
 use crate::gate::{Answer, Asker, question};
-use crate::handler::Bearer;
+use crate::tokens::Bearer;
 
 /// How long a person has to answer before the call is refused; on 2026-07-28, how long
 /// a question waits for the client's retry.

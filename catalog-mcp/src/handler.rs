@@ -21,17 +21,7 @@ use rmcp::{ErrorData, ServerHandler};
 use crate::calls::Tools;
 use crate::elicit::{PeerAsker, Retry};
 use crate::logging::{self, ClientLevel};
-
-/// The access level an HTTP request was granted by its bearer token; the HTTP layer puts
-/// it in the request's extensions.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub struct Granted(pub Access);
-
-/// Which bearer token an HTTP request came with: its place in the tokens file. The HTTP
-/// layer puts it in the request's extensions beside [`Granted`]; a question asked on
-/// 2026-07-28 is answered only with the token that it was asked for.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub struct Bearer(pub usize);
+pub use crate::tokens::{Bearer, Granted};
 
 /// Where a connection's access level comes from.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]

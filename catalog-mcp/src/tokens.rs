@@ -17,6 +17,17 @@ use catalog_core::Access;
 use serde::Deserialize;
 use sha2::{Digest, Sha256};
 
+/// The access level an HTTP request was granted by its bearer token; the HTTP layer puts
+/// it in the request's extensions.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Granted(pub Access);
+
+/// Which bearer token an HTTP request came with: its place in the tokens file. The HTTP
+/// layer puts it in the request's extensions beside [`Granted`]; a question asked on
+/// 2026-07-28 is answered only with the token that it was asked for.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Bearer(pub usize);
+
 /// The shortest token accepted: shorter ones are guessable.
 pub const MIN_TOKEN_CHARS: usize = 16;
 
