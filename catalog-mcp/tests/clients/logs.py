@@ -47,6 +47,9 @@ async def main(args: argparse.Namespace) -> None:
                 current["label"] = label
                 report["calls"][label] = await call(session, tool, arguments)
                 current["label"] = None
+            # Over streamable HTTP a message that names no request rides the standalone
+            # stream, so it may come after the response it belongs to: wait for stragglers.
+            await anyio.sleep(1)
     report["protocolVersion"] = session.protocol_version
     report["messages"] = messages
     emit(report)
