@@ -195,7 +195,10 @@ fn the_gateway_keeps_the_protocol() {
         assert_eq!(forwarded.len(), 1, "{opening:?}: {report}");
         assert_eq!(forwarded[0]["level"], "info");
         assert_eq!(forwarded[0]["logger"], "catalog_gateway::gateway");
-        assert_eq!(forwarded[0]["during"], "list");
+        // Over HTTP the message rides the standalone stream, which rmcp does not order
+        // against the response: during the call, or just after it.
+        let during = &forwarded[0]["during"];
+        assert!(*during == "list" || during.is_null(), "{report}");
         assert_eq!(forwarded[0]["data"]["tool"], "list_directory");
     }
 }

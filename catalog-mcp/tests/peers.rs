@@ -480,7 +480,9 @@ fn a_client_gets_the_servers_log_messages_at_the_level_it_asked_for() {
             let seen = |report: &Value| {
                 let mut seen = messages(report);
                 if over_http {
-                    seen.iter_mut().for_each(|(during, _)| during.clear());
+                    for (during, _) in &mut seen {
+                        during.clear();
+                    }
                     seen.sort();
                 }
                 seen
@@ -488,7 +490,9 @@ fn a_client_gets_the_servers_log_messages_at_the_level_it_asked_for() {
             let expect = |all: &[(String, String)]| {
                 let mut all = all.to_vec();
                 if over_http {
-                    all.iter_mut().for_each(|(during, _)| during.clear());
+                    for (during, _) in &mut all {
+                        during.clear();
+                    }
                     all.sort();
                 }
                 all
