@@ -120,7 +120,7 @@ impl Order {
     }
 }
 
-/// The first order to the model in `text`, one of [`ORDERS`].
+/// The first order to the model in `text`, one of the phrases of `ORDERS`.
 #[must_use]
 pub fn addressed_to_model(text: &str) -> Option<Order> {
     // Nearly every text holds none: where each byte comes from is worked out only for a
@@ -166,7 +166,7 @@ pub(crate) fn folded(text: &str) -> String {
     plain
 }
 
-/// Whether folded text holds one of [`ORDERS`].
+/// Whether folded text holds one of the phrases of `ORDERS`.
 pub(crate) fn any_order(folded: &str) -> bool {
     first_order(folded).is_some()
 }
