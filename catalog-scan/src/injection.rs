@@ -57,7 +57,7 @@ fn order_in(text: &str, hidden: bool) -> Option<String> {
             .any(|verb| phrase.starts_with(verb))
         {
             false
-        } else if LOCATIONS.contains(&phrase) {
+        } else if orders::LOCATIONS.contains(&phrase) {
             let lower = sentence.to_lowercase();
             MOVES.iter().any(|m| lower.contains(m))
         } else if phrase == "system prompt" {
@@ -85,19 +85,6 @@ fn order_in(text: &str, hidden: bool) -> Option<String> {
         .find(|range| !mentioned(text, range.clone()))
         .map(|range| text[range].to_string())
 }
-
-/// Credential files: named in honest results (a directory listing, a how-to), an order
-/// only in a sentence that moves their data.
-const LOCATIONS: &[&str] = &[
-    "~/.ssh",
-    "id_rsa",
-    ".ssh/",
-    "mcp.json",
-    ".aws/credentials",
-    "/etc/passwd",
-    "/etc/shadow",
-    ".env file",
-];
 
 /// Words of a sentence that moves data somewhere.
 const MOVES: &[&str] = &[

@@ -63,14 +63,6 @@ const ORDERS: &[&str] = &[
     "<hidden>",
     "<critical>",
     "<admin>",
-    "~/.ssh",
-    "id_rsa",
-    ".ssh/",
-    "mcp.json",
-    ".aws/credentials",
-    "/etc/passwd",
-    "/etc/shadow",
-    ".env file",
     // The same orders in the other languages attacks are written in.
     "以前の指示を無視",
     "これまでの指示を無視",
@@ -94,6 +86,20 @@ const ORDERS: &[&str] = &[
     "игнорируй предыдущие",
     "игнорируйте предыдущие",
     "игнорируй все предыдущие",
+];
+
+/// Credential files tool poisoning sends the model to read: orders too, wherever they
+/// appear in a tool's own text; in a tool's result only where the sentence moves their data
+/// (the result scanner's rule).
+pub const LOCATIONS: &[&str] = &[
+    "~/.ssh",
+    "id_rsa",
+    ".ssh/",
+    "mcp.json",
+    ".aws/credentials",
+    "/etc/passwd",
+    "/etc/shadow",
+    ".env file",
 ];
 
 /// An order to the model found in a text.
@@ -120,7 +126,8 @@ impl Order {
     }
 }
 
-/// The first order to the model in `text`, one of the phrases of `ORDERS`.
+/// The first order to the model in `text`, one of the phrases of `ORDERS` or a
+/// [`LOCATIONS`] entry.
 #[must_use]
 pub fn addressed_to_model(text: &str) -> Option<Order> {
     // Nearly every text holds none: where each byte comes from is worked out only for a
@@ -166,7 +173,7 @@ pub(crate) fn folded(text: &str) -> String {
     plain
 }
 
-/// Whether folded text holds one of the phrases of `ORDERS`.
+/// Whether folded text holds one of the phrases of `ORDERS` or [`LOCATIONS`].
 pub(crate) fn any_order(folded: &str) -> bool {
     first_order(folded).is_some()
 }
@@ -263,7 +270,7 @@ fn first_order(text: &str) -> Option<(usize, usize, &'static str)> {
     static BY_FIRST_BYTE: OnceLock<Table> = OnceLock::new();
     let table = BY_FIRST_BYTE.get_or_init(|| {
         let mut t = vec![Vec::new(); 256];
-        for p in ORDERS {
+        for p in ORDERS.iter().chain(LOCATIONS) {
             let folded = Folded::new(p).text;
             t[usize::from(folded.as_bytes()[0])].push((folded, *p));
         }
