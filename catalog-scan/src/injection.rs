@@ -63,7 +63,7 @@ fn order_in(text: &str, hidden: bool) -> Option<String> {
         } else if phrase == "system prompt" {
             // Pages about language models name it all the time.
             false
-        } else if WEAK.contains(&phrase) {
+        } else if orders::MENTIONS.contains(&phrase) {
             hidden || addresses_a_model(sentence) || fake_turn(text)
         } else {
             true
@@ -104,28 +104,6 @@ const MOVES: &[&str] = &[
     "email",
     "transmit",
     "curl",
-];
-
-/// Phrases of the lint that honest results use too: an order only beside a word that
-/// addresses a model.
-const WEAK: &[&str] = &[
-    "system prompt",
-    "new instructions",
-    "you are now",
-    "keep this secret",
-    "do not reveal",
-    "don't reveal",
-    "never reveal",
-    "<important>",
-    "</important>",
-    "<system>",
-    "</system>",
-    "<instructions>",
-    "<instruction>",
-    "<secret>",
-    "<hidden>",
-    "<critical>",
-    "<admin>",
 ];
 
 /// Words that name the reader as a model.

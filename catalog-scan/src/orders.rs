@@ -45,24 +45,7 @@ const ORDERS: &[&str] = &[
     "without informing the user",
     "without the user knowing",
     "hide this from the user",
-    "keep this secret",
-    "do not reveal",
-    "don't reveal",
-    "never reveal",
-    "system prompt",
-    "new instructions",
-    "you are now",
     "override your",
-    "<important>",
-    "</important>",
-    "<system>",
-    "</system>",
-    "<instructions>",
-    "<instruction>",
-    "<secret>",
-    "<hidden>",
-    "<critical>",
-    "<admin>",
     // The same orders in the other languages attacks are written in.
     "以前の指示を無視",
     "これまでの指示を無視",
@@ -86,6 +69,29 @@ const ORDERS: &[&str] = &[
     "игнорируй предыдущие",
     "игнорируйте предыдущие",
     "игнорируй все предыдущие",
+];
+
+/// Phrases of tool poisoning that honest text uses too ("You are now subscribed",
+/// "Never reveal your password", a `<system>` element): orders in a tool's own text; in a
+/// tool's result only beside a word that addresses a model (the result scanner's rule).
+pub const MENTIONS: &[&str] = &[
+    "keep this secret",
+    "do not reveal",
+    "don't reveal",
+    "never reveal",
+    "system prompt",
+    "new instructions",
+    "you are now",
+    "<important>",
+    "</important>",
+    "<system>",
+    "</system>",
+    "<instructions>",
+    "<instruction>",
+    "<secret>",
+    "<hidden>",
+    "<critical>",
+    "<admin>",
 ];
 
 /// Credential files tool poisoning sends the model to read: orders too, wherever they
@@ -126,8 +132,8 @@ impl Order {
     }
 }
 
-/// The first order to the model in `text`, one of the phrases of `ORDERS` or a
-/// [`LOCATIONS`] entry.
+/// The first order to the model in `text`: a phrase of `ORDERS`, [`LOCATIONS`] or
+/// [`MENTIONS`].
 #[must_use]
 pub fn addressed_to_model(text: &str) -> Option<Order> {
     // Nearly every text holds none: where each byte comes from is worked out only for a
@@ -173,7 +179,7 @@ pub(crate) fn folded(text: &str) -> String {
     plain
 }
 
-/// Whether folded text holds one of the phrases of `ORDERS` or [`LOCATIONS`].
+/// Whether folded text holds a phrase of `ORDERS`, [`LOCATIONS`] or [`MENTIONS`].
 pub(crate) fn any_order(folded: &str) -> bool {
     first_order(folded).is_some()
 }
@@ -270,7 +276,7 @@ fn first_order(text: &str) -> Option<(usize, usize, &'static str)> {
     static BY_FIRST_BYTE: OnceLock<Table> = OnceLock::new();
     let table = BY_FIRST_BYTE.get_or_init(|| {
         let mut t = vec![Vec::new(); 256];
-        for p in ORDERS.iter().chain(LOCATIONS) {
+        for p in ORDERS.iter().chain(LOCATIONS).chain(MENTIONS) {
             let folded = Folded::new(p).text;
             t[usize::from(folded.as_bytes()[0])].push((folded, *p));
         }
