@@ -9,30 +9,8 @@ use alloc::vec::Vec;
 use serde_json::{Value, json};
 
 use super::*;
-use crate::render::fixtures;
+use crate::render::fixtures::Row;
 use crate::{ErrorClass, Found};
-
-#[derive(Clone, Copy, Debug, PartialEq)]
-struct T(usize);
-
-impl ToolId for T {
-    const COUNT: usize = 5;
-    fn index(self) -> usize {
-        self.0
-    }
-    fn from_index(i: usize) -> Option<Self> {
-        (i < Self::COUNT).then_some(T(i))
-    }
-    fn name(self) -> &'static str {
-        self.spec().name
-    }
-    fn from_name(name: &str) -> Option<Self> {
-        fixtures::all().iter().position(|s| s.name == name).map(T)
-    }
-    fn spec(self) -> &'static crate::ToolSpec {
-        fixtures::all()[self.0]
-    }
-}
 
 fn call(id: &str, name: &str) -> ToolUse {
     ToolUse {
@@ -43,11 +21,11 @@ fn call(id: &str, name: &str) -> ToolUse {
 }
 
 fn rejection() -> Rejection {
-    Rejection::runtime(T(1), "the disk is full")
+    Rejection::runtime(Row(1), "the disk is full")
 }
 
 /// A result, a refusal, a search and a spent budget, in that order.
-fn results() -> Vec<ToolResult<T>> {
+fn results() -> Vec<ToolResult<Row>> {
     vec![
         ToolResult {
             call: call("c1", "readRows"),
@@ -60,7 +38,7 @@ fn results() -> Vec<ToolResult<T>> {
         ToolResult {
             call: call("c3", "searchTools"),
             outcome: Outcome::Searched(SearchOutcome::Found(vec![Found {
-                tool: T(2),
+                tool: Row(2),
                 score: 1.0,
                 callable: true,
             }])),
@@ -124,7 +102,7 @@ fn each_provider_flags_errors_its_own_way() {
         responses[0],
         json!({"type": "function_call_output", "call_id": "c1", "output": r#"{"rows":3}"#})
     );
-    assert!(write::<T>(Provider::Gemini, &[]).is_empty());
+    assert!(write::<Row>(Provider::Gemini, &[]).is_empty());
 }
 
 #[test]

@@ -140,7 +140,7 @@ mod tests {
 
     use super::*;
     use crate::Found;
-    use crate::render::fixtures::{self, DROP, HIDDEN, READ, SEARCH, STAGE, parse, schema};
+    use crate::render::fixtures::{self, DROP, HIDDEN, READ, Row, SEARCH, STAGE, parse, schema};
 
     fn reference(spec: &ToolSpec) -> Value {
         json!({
@@ -215,27 +215,6 @@ mod tests {
         assert!(anthropic_tool_search([&SEARCH, &DROP], ToolSearch::Catalog).is_ok());
     }
 
-    #[derive(Clone, Copy, Debug, PartialEq)]
-    struct T(usize);
-    impl ToolId for T {
-        const COUNT: usize = 5;
-        fn index(self) -> usize {
-            self.0
-        }
-        fn from_index(i: usize) -> Option<Self> {
-            (i < Self::COUNT).then_some(T(i))
-        }
-        fn name(self) -> &'static str {
-            self.spec().name
-        }
-        fn from_name(name: &str) -> Option<Self> {
-            fixtures::all().iter().position(|s| s.name == name).map(T)
-        }
-        fn spec(self) -> &'static ToolSpec {
-            fixtures::all()[self.0]
-        }
-    }
-
     #[test]
     fn callable_hits_become_tool_references() {
         assert_eq!(
@@ -246,7 +225,7 @@ mod tests {
             ])
         );
         let hit = |i, callable| Found {
-            tool: T(i),
+            tool: Row(i),
             score: 1.0,
             callable,
         };

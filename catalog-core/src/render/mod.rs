@@ -307,6 +307,29 @@ pub(crate) mod fixtures {
         ..row("ask", "ask", Visibility::Inline, Some(Access::ReadOnly))
     };
 
+    /// The fixture rows as a catalog's tools: row `i` of [`all`].
+    #[derive(Clone, Copy, Debug, PartialEq)]
+    pub struct Row(pub usize);
+
+    impl crate::ToolId for Row {
+        const COUNT: usize = 5;
+        fn index(self) -> usize {
+            self.0
+        }
+        fn from_index(i: usize) -> Option<Self> {
+            (i < Self::COUNT).then_some(Row(i))
+        }
+        fn name(self) -> &'static str {
+            self.spec().name
+        }
+        fn from_name(name: &str) -> Option<Self> {
+            all().iter().position(|s| s.name == name).map(Row)
+        }
+        fn spec(self) -> &'static ToolSpec {
+            all()[self.0]
+        }
+    }
+
     /// Every fixture row, in a catalog's order.
     pub fn all() -> [&'static ToolSpec; 5] {
         [&SEARCH, &READ, &STAGE, &DROP, &HIDDEN]
