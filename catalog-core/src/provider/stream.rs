@@ -405,6 +405,15 @@ fn stream_error(event: &Value) -> Option<ReplyError> {
     })
 }
 
+/// Appends a streamed piece to a block's string field (the field starts as one, or as
+/// nothing).
+fn append(field: &mut Value, piece: &str) {
+    match field {
+        Value::String(whole) => whole.push_str(piece),
+        other => *other = Value::String(piece.to_string()),
+    }
+}
+
 fn index(event: &Value, key: &str) -> u64 {
     event[key].as_u64().unwrap_or(0)
 }
@@ -439,26 +448,18 @@ fn anthropic(
                 return;
             };
             let delta = &event["delta"];
-            let append = |block: &mut Value, key: &str, piece: &str| {
-                let mut whole = block[key].as_str().unwrap_or_default().to_string();
-                whole.push_str(piece);
-                block[key] = Value::String(whole);
-            };
             match delta["type"].as_str() {
                 Some("text_delta") => {
                     let piece = delta["text"].as_str().unwrap_or_default();
-                    append(block, "text", piece);
+                    append(&mut block["text"], piece);
                     text.push_str(piece);
                 }
                 Some("input_json_delta") => {
                     json.push_str(delta["partial_json"].as_str().unwrap_or_default());
                 }
                 Some("thinking_delta") => {
-                    append(
-                        block,
-                        "thinking",
-                        delta["thinking"].as_str().unwrap_or_default(),
-                    );
+                    let piece = delta["thinking"].as_str().unwrap_or_default();
+                    append(&mut block["thinking"], piece);
                 }
                 Some("signature_delta") => {
                     block["signature"] = delta["signature"].clone();
@@ -575,9 +576,7 @@ fn bedrock(
             let (block, _) = blocks
                 .entry(at)
                 .or_insert_with(|| (json!({"text": ""}), String::new()));
-            let mut whole = block["text"].as_str().unwrap_or_default().to_string();
-            whole.push_str(t);
-            block["text"] = Value::String(whole);
+            append(&mut block["text"], t);
             text.push_str(t);
         } else if let Some(input) = piece["toolUse"]["input"].as_str() {
             if let Some((_, json)) = blocks.get_mut(&at) {
@@ -592,9 +591,7 @@ fn bedrock(
             });
             let kept = &mut block["reasoningContent"]["reasoningText"];
             if let Some(t) = reasoning["text"].as_str() {
-                let mut whole = kept["text"].as_str().unwrap_or_default().to_string();
-                whole.push_str(t);
-                kept["text"] = Value::String(whole);
+                append(&mut kept["text"], t);
             }
             if let Some(signature) = reasoning.get("signature") {
                 kept["signature"] = signature.clone();
