@@ -15,6 +15,7 @@ use crate::model::{
 use crate::parse::{RawCatalog, RawSettings, RawTool, suggest};
 use crate::provider::Provider;
 
+mod offers;
 mod unique;
 
 pub(crate) use unique::distinct_fields;
@@ -49,6 +50,8 @@ pub(crate) fn lower(raw: RawCatalog, errors: &mut Errors) -> Option<Catalog> {
     type_names(&raw.tools, &well_named, errors);
     let upstreams = unique_upstreams(raw.upstreams, errors);
     let sources = sources(&raw.tools, &upstreams, &roles, errors);
+    let declared: Vec<&str> = upstreams.iter().map(|(n, _)| n.as_str()).collect();
+    let offers = offers::offers(raw.offers, &declared, errors);
     let lints = raw.lints;
     let arguments = raw
         .settings
@@ -94,6 +97,7 @@ pub(crate) fn lower(raw: RawCatalog, errors: &mut Errors) -> Option<Catalog> {
             tools,
             lints,
             upstreams: upstreams.into_iter().filter_map(|(_, u)| u).collect(),
+            offers,
         }),
         _ => None,
     }

@@ -8,8 +8,8 @@ use serde_json::{Map, Value, json};
 use crate::lint_config::{LINTS, Level, Lint, Scope};
 use crate::model::{self, Access};
 use crate::parse::{
-    FIELD_ONLY_KEYS, SETTINGS_KEYS, TIERS, TOOL_KEYS, TOP_KEYS, TYPE_KEYS, TYPE_NAMES,
-    UPSTREAM_KEYS,
+    FIELD_ONLY_KEYS, PROMPT_KEYS, RESOURCE_KEYS, SETTINGS_KEYS, TIERS, TOOL_KEYS, TOP_KEYS,
+    TYPE_KEYS, TYPE_NAMES, UPSTREAM_KEYS,
 };
 
 mod keys;
@@ -28,6 +28,8 @@ pub fn editor_schema() -> String {
     definitions.insert("lintLevel".into(), lint_level());
     definitions.insert("toolLints".into(), tool_lints());
     definitions.insert("upstream".into(), upstream());
+    definitions.insert("prompt".into(), prompt());
+    definitions.insert("resource".into(), resource());
     definitions.insert("tool".into(), tool());
     definitions.insert("param".into(), param());
     definitions.insert("typeSpec".into(), type_spec());
@@ -160,6 +162,31 @@ fn upstream() -> Value {
             "additionalProperties": false
         }),
         properties(UPSTREAM_KEYS, keys::upstream),
+    )
+}
+
+fn prompt() -> Value {
+    definition(
+        json!({
+            "description": "One prompt of an upstream that a gateway passes on, pinned by digest; its description and its arguments' are the reviewed text clients see.",
+            "type": "object",
+            "required": ["name", "upstream", "upstream-digest", "access"],
+            "additionalProperties": false
+        }),
+        properties(PROMPT_KEYS, keys::offer),
+    )
+}
+
+fn resource() -> Value {
+    definition(
+        json!({
+            "description": "One resource (`uri`) or resource template (`uri-template`) of an upstream that a gateway passes on, pinned by digest.",
+            "type": "object",
+            "required": ["upstream", "upstream-digest", "access"],
+            "oneOf": [{"required": ["uri"]}, {"required": ["uri-template"]}],
+            "additionalProperties": false
+        }),
+        properties(RESOURCE_KEYS, keys::offer),
     )
 }
 

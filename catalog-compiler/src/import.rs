@@ -37,12 +37,14 @@ use serde_json::Value;
 
 mod model;
 mod names;
+mod offers;
 mod report;
 mod schema;
 mod server;
 mod write;
 
 pub use model::Server;
+pub use offers::{Offers, OffersImported, import_offers, snapshot_key};
 pub use report::Report;
 pub use server::{FromServer, from_server};
 

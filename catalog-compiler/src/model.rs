@@ -31,6 +31,83 @@ pub struct Catalog {
     pub lints: lint::Config,
     /// Every `[[upstream]]` table, in file order: the MCP servers rows may come from.
     pub upstreams: Vec<Upstream>,
+    /// Every `[[prompt]]` and `[[resource]]` table, prompts first, each in file order.
+    pub offers: Vec<Offer>,
+}
+
+/// A prompt, resource or resource template of an upstream that a gateway passes on
+/// (`[[prompt]]`, `[[resource]]`): pinned by digest like a tool row, and like one, read by
+/// the client's model, so its text is the reviewed text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Offer {
+    /// What it is, and what names it on its server and to clients.
+    pub what: Offered,
+    /// The reviewed description, listed instead of the server's (`description`).
+    pub description: Option<String>,
+    /// A prompt's arguments and their reviewed descriptions (`[prompt.arguments]`), listed
+    /// instead of the server's, in file order.
+    pub arguments: Vec<(String, String)>,
+    /// The [`Upstream::name`] that serves it.
+    pub upstream: String,
+    /// `upstream-digest`: [`crate::upstream::digest`] of its listing as imported.
+    pub digest: String,
+    /// The lowest MCP access level that may list and read it (`access`).
+    pub access: Access,
+    /// Its table's header: where diagnostics point.
+    pub span: Span,
+    /// Where its description is written, when it is.
+    pub description_span: Option<Span>,
+    /// Where each argument's description is written, in the order of `arguments`.
+    pub argument_spans: Vec<Span>,
+}
+
+/// What an [`Offer`] is: its kind and what identifies it on its server.
+#[derive(Debug, Clone, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Offered {
+    /// A prompt, by its name (`[[prompt]]` `name`).
+    Prompt(String),
+    /// A resource, by its URI (`[[resource]]` `uri`).
+    Resource(String),
+    /// A resource template, by its URI template (`[[resource]]` `uri-template`).
+    Template(String),
+}
+
+impl Offered {
+    /// The name, URI or URI template.
+    #[must_use]
+    pub fn id(&self) -> &str {
+        match self {
+            Offered::Prompt(s) | Offered::Resource(s) | Offered::Template(s) => s,
+        }
+    }
+
+    /// The kind, in messages.
+    #[must_use]
+    pub fn noun(&self) -> &'static str {
+        match self {
+            Offered::Prompt(_) => "prompt",
+            Offered::Resource(_) => "resource",
+            Offered::Template(_) => "resource template",
+        }
+    }
+
+    /// What a server's listing (`prompts/list`, `resources/list`,
+    /// `resources/templates/list`) item of the same kind as `self` is.
+    #[must_use]
+    pub fn like(&self, listed: &Value) -> Option<Offered> {
+        let field = |key: &str| listed.get(key).and_then(Value::as_str).map(str::to_owned);
+        Some(match self {
+            Offered::Prompt(_) => Offered::Prompt(field("name")?),
+            Offered::Resource(_) => Offered::Resource(field("uri")?),
+            Offered::Template(_) => Offered::Template(field("uriTemplate")?),
+        })
+    }
+}
+
+impl std::fmt::Display for Offered {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{} `{}`", self.noun(), self.id())
+    }
 }
 
 /// A live MCP server whose tools the catalog serves (`[[upstream]]`): a gateway starts or

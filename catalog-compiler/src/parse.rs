@@ -23,6 +23,7 @@ use crate::provider::Provider;
 mod default;
 mod json;
 mod lints;
+mod offers;
 mod pieces;
 mod table;
 mod types;
@@ -30,6 +31,7 @@ mod upstream;
 mod values;
 
 pub(crate) use table::{Seen, suggest};
+pub(crate) use offers::{PROMPT_KEYS, RESOURCE_KEYS, RawOffer};
 pub(crate) use upstream::{RawUpstream, UPSTREAM_KEYS};
 
 use lints::{lints, row_lints};
@@ -52,6 +54,8 @@ pub(crate) struct RawCatalog {
     pub lints: lint::Config,
     /// The `[[upstream]]` tables, in file order.
     pub upstreams: Vec<RawUpstream>,
+    /// The `[[prompt]]` tables, then the `[[resource]]` tables, each in file order.
+    pub offers: Vec<RawOffer>,
 }
 
 pub(crate) struct RawSettings {
@@ -100,7 +104,9 @@ pub(crate) struct RawTool {
     pub upstream_digest: Option<At<String>>,
 }
 
-pub(crate) const TOP_KEYS: &[&str] = &["settings", "lints", "upstream", "tool"];
+pub(crate) const TOP_KEYS: &[&str] = &[
+    "settings", "lints", "upstream", "prompt", "resource", "tool",
+];
 pub(crate) const SETTINGS_KEYS: &[&str] = &[
     "search-tool",
     "ask-tool",
@@ -207,6 +213,11 @@ fn document(doc: &Spanned<DeTable<'_>>, errors: &mut Errors) -> RawCatalog {
     }
     if let Some((v, _)) = top.take("upstream") {
         raw.upstreams = upstream::upstreams(v, errors);
+    }
+    for key in ["prompt", "resource"] {
+        if let Some((v, _)) = top.take(key) {
+            raw.offers.extend(offers::offers(key, v, errors));
+        }
     }
     if let Some((v, _)) = top.take("tool") {
         match v.get_ref() {

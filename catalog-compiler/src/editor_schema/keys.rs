@@ -38,6 +38,20 @@ pub(super) fn top(key: &str) -> Option<Value> {
                 "$ref": "#/definitions/upstream"
             }
         }),
+        "prompt" => json!({
+            "description": "Prompts of upstreams that a gateway passes on, one [[prompt]] table each, written by `cargo catalog import --from-server`.",
+            "type": "array",
+            "items": {
+                "$ref": "#/definitions/prompt"
+            }
+        }),
+        "resource" => json!({
+            "description": "Resources and resource templates of upstreams that a gateway passes on, one [[resource]] table each, written by `cargo catalog import --from-server`.",
+            "type": "array",
+            "items": {
+                "$ref": "#/definitions/resource"
+            }
+        }),
         "tool" => json!({
             "description": "The tools, one [[tool]] row each.",
             "type": "array",
@@ -110,6 +124,54 @@ pub(super) fn settings(key: &str) -> Option<Value> {
             "type": "string",
             "enum": Arguments::ALL.map(|(n, _)| n),
             "default": "typed"
+        }),
+        _ => return None,
+    })
+}
+
+/// The keys of a `[[prompt]]` or `[[resource]]` table.
+pub(super) fn offer(key: &str) -> Option<Value> {
+    Some(match key {
+        "name" => json!({
+            "description": "The prompt's name on its server, and to clients; unique among the catalog's prompts.",
+            "type": "string",
+            "minLength": 1
+        }),
+        "uri" => json!({
+            "description": "The resource's URI, as its server lists it; unique among the catalog's resources.",
+            "type": "string",
+            "minLength": 1
+        }),
+        "uri-template" => json!({
+            "description": "The resource template's URI template (RFC 6570), as its server lists it, instead of `uri`; reads of a URI it matches go to its upstream.",
+            "type": "string",
+            "minLength": 1
+        }),
+        "description" => json!({
+            "description": "The reviewed description clients see instead of the server's; the importer copies the server's, and the poisoning lint reads it. Without one, none is listed.",
+            "type": "string"
+        }),
+        "arguments" => json!({
+            "description": "A prompt's arguments, each with the reviewed description clients see instead of the server's.",
+            "type": "object",
+            "additionalProperties": {
+                "type": "string"
+            }
+        }),
+        "upstream" => json!({
+            "description": "The [[upstream]] that serves it, by its `name`.",
+            "type": "string",
+            "pattern": "^[a-z0-9_-]+$"
+        }),
+        "upstream-digest" => json!({
+            "description": "The digest of its listing as imported (RFC 8785 canonical JSON, SHA-256), written by the importer; the gateway withholds it when the server's listing no longer matches.",
+            "type": "string",
+            "pattern": "^sha256:[0-9a-f]{64}$"
+        }),
+        "access" => json!({
+            "description": "Lowest MCP access level that may list and read it.",
+            "type": "string",
+            "enum": Access::ALL.map(Access::as_str)
         }),
         _ => return None,
     })

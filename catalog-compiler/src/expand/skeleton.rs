@@ -167,6 +167,7 @@ fn catalog(outline: &Outline) -> Catalog {
         tools,
         lints: lint::Config::default(),
         upstreams: Vec::new(),
+        offers: Vec::new(),
     }
 }
 

@@ -179,6 +179,7 @@ fn repin(
         .iter()
         .map(|t| t.spans.row.start)
         .chain(catalog.upstreams.iter().map(|u| u.span.start))
+        .chain(catalog.offers.iter().map(|o| o.span.start))
         .collect();
     headers.sort_unstable();
     // From the end, so the spans of the rows before stay valid.
@@ -195,7 +196,8 @@ fn repin(
         if digest == source.digest {
             continue;
         }
-        // The row's text runs to the next `[[tool]]` or `[[upstream]]` header.
+        // The row's text runs to the next `[[tool]]`, `[[upstream]]`, `[[prompt]]` or
+        // `[[resource]]` header.
         let start = tool.spans.row.start;
         let end = headers
             .iter()

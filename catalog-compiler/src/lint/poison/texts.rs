@@ -8,7 +8,7 @@
 use serde_json::Value;
 
 use crate::diag::Span;
-use crate::model::{Field, Kind, Tool, TypeSpec, field_origin};
+use crate::model::{Field, Kind, Offer, Tool, TypeSpec, field_origin};
 
 /// One piece of text the model reads.
 pub(super) struct Text<'a> {
@@ -33,6 +33,36 @@ pub(super) enum Role {
     /// A name (of the tool, a parameter, a property, a key): hidden characters, mixed
     /// scripts, and orders read in its words (`ignore_previous` as `ignore previous`).
     Name,
+}
+
+/// The texts of a `[[prompt]]` or `[[resource]]` table: its description, and a prompt's
+/// argument names and descriptions.
+pub(super) fn of_offer(offer: &Offer) -> Vec<Text<'_>> {
+    let mut texts = Vec::new();
+    if let Some(description) = &offer.description {
+        texts.push(Text {
+            what: "the description".to_string(),
+            body: description,
+            span: offer.description_span.clone().unwrap_or(offer.span.clone()),
+            role: Role::Description,
+        });
+    }
+    for ((name, description), span) in offer.arguments.iter().zip(&offer.argument_spans) {
+        texts.push(Text {
+            what: format!("the name of argument `{name}`"),
+            body: name,
+            // The key is written just before its value.
+            span: offer.span.start..span.end,
+            role: Role::Name,
+        });
+        texts.push(Text {
+            what: format!("the description of argument `{name}`"),
+            body: description,
+            span: span.clone(),
+            role: Role::Description,
+        });
+    }
+    texts
 }
 
 /// The texts of one row.
