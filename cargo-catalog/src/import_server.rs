@@ -1,11 +1,13 @@
 //! `import --from-server` and `--from-url`: a live MCP server's tools as catalog rows that
-//! record the server and pin each tool's definition. The mapping is
+//! record the server and pin each tool's definition, and its prompts, resources and
+//! resource templates as `[[prompt]]` and `[[resource]]` tables pinned the same way. The mapping is
 //! [`catalog_compiler::import::from_server`]; this lists the server, writes the catalog
 //! (or appends to one, leaving what is there as it is) and the snapshot of definitions.
 
 use std::path::Path;
 use std::process::ExitCode;
 
+use catalog_compiler::import::import_offers;
 use catalog_compiler::model::Transport;
 use catalog_gateway::Endpoint;
 use catalog_gateway::drift::{self, Snapshot};
@@ -204,7 +206,7 @@ pub(crate) fn command(server: &Server) -> Result<ExitCode, Usage> {
             (path.as_str(), Some(text))
         }
     };
-    let listed = match crate::upstreams::list(&server.name, &server.endpoint) {
+    let (listed, offers) = match crate::upstreams::list(&server.name, &server.endpoint) {
         Ok(listed) => listed,
         Err(message) => {
             eprintln!("error: {message}");
@@ -216,12 +218,20 @@ pub(crate) fn command(server: &Server) -> Result<ExitCode, Usage> {
         transport: transport(&server.endpoint),
     };
     let changes = changes_since_import(server, path, existing.as_deref(), &listed);
-    let imported = match catalog_compiler::import::from_server(
+    let imported = catalog_compiler::import::from_server(
         &source,
         &listed,
         existing.as_deref(),
         server.prefix.as_deref(),
-    ) {
+    )
+    .and_then(|mut imported| {
+        // The prompts, resources and templates, pinned after the tools.
+        let offered = import_offers(&server.name, &offers, &imported.imported.toml)?;
+        imported.imported.toml.clone_from(&offered.toml);
+        imported.wire.extend(offered.wire.clone());
+        Ok((imported, offered))
+    });
+    let (imported, offered) = match imported {
         Ok(imported) => imported,
         Err(message) => {
             eprintln!("error: {message}");
@@ -258,6 +268,25 @@ pub(crate) fn command(server: &Server) -> Result<ExitCode, Usage> {
         };
         eprintln!(
             "{verb}: `{row}`: {standing}\n  = help: review the row (description, parameters, access) against the server's definition"
+        );
+    }
+    for what in &offered.repinned {
+        eprintln!(
+            "re-pinned: {what}: its listing changed since import\n  = help: review its table (description, arguments, access) against the server's listing"
+        );
+    }
+    for what in &offered.gone {
+        eprintln!("kept, but the server no longer lists it: {what}; delete its table");
+    }
+    for what in &offered.skipped {
+        eprintln!("not imported: {what}");
+    }
+    if !offered.added.is_empty() {
+        eprintln!(
+            "pinned {} of upstream `{}`, each at access read-only: {}",
+            offered.added.len(),
+            server.name,
+            offered.added.join(", ")
         );
     }
     match compiled {

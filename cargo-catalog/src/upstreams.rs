@@ -5,19 +5,26 @@
 use std::path::Path;
 use std::process::ExitCode;
 
+use catalog_compiler::import::Offers;
 use catalog_compiler::model::Catalog;
 use catalog_gateway::drift::{self, Snapshot};
 use catalog_gateway::{Endpoint, Upstream};
 use serde_json::Value;
 
-/// Starts or reaches the server at `endpoint` and lists its tools as wire objects.
-pub(crate) fn list(name: &str, endpoint: &Endpoint) -> Result<Vec<Value>, String> {
+/// Starts or reaches the server at `endpoint` and lists its tools, prompts, resources
+/// and resource templates as wire objects.
+pub(crate) fn list(name: &str, endpoint: &Endpoint) -> Result<(Vec<Value>, Offers), String> {
     runtime()?.block_on(async {
         let upstream = Upstream::connect(name, endpoint, None).await?;
-        let tools = upstream.tools().await;
+        let listed = listing(&upstream).await;
         upstream.close().await;
-        tools
+        listed
     })
+}
+
+/// What an open upstream lists.
+async fn listing(upstream: &Upstream) -> Result<(Vec<Value>, Offers), String> {
+    Ok((upstream.tools().await?, upstream.offers().await?))
 }
 
 /// `check --upstreams`: every upstream's pinned rows against what it lists now. Prints
@@ -44,19 +51,36 @@ pub(crate) fn check(path: &str, catalog: &Catalog) -> ExitCode {
     let mut pinned = 0;
     for declared in &catalog.upstreams {
         let name = declared.name.as_str();
-        let (comparison, listed) = runtime.block_on(async {
-            match Upstream::connect(name, &Endpoint::of(declared), None).await {
+        let (comparison, listed, offered) = runtime.block_on(async {
+            let listed = match Upstream::connect(name, &Endpoint::of(declared), None).await {
                 Ok(upstream) => {
-                    let listed = upstream.tools().await;
+                    let listed = listing(&upstream).await;
                     upstream.close().await;
-                    match listed {
-                        Ok(listed) => (drift::compare(catalog, name, &listed, &snapshot), listed),
-                        Err(why) => (drift::unreachable(catalog, name, &why), Vec::new()),
-                    }
+                    listed
                 }
-                Err(why) => (drift::unreachable(catalog, name, &why), Vec::new()),
+                Err(why) => Err(why),
+            };
+            match listed {
+                Ok((tools, offers)) => (
+                    drift::compare(catalog, name, &tools, &snapshot),
+                    tools,
+                    drift::compare_offers(catalog, name, Ok(&offers), &snapshot),
+                ),
+                Err(why) => (
+                    drift::unreachable(catalog, name, &why),
+                    Vec::new(),
+                    drift::compare_offers(catalog, name, Err(&why), &snapshot),
+                ),
             }
         });
+        pinned += offered.len();
+        for (i, standing) in offered.iter().filter(|(_, s)| !s.is_current()) {
+            drifted += 1;
+            eprintln!(
+                "error: {} (upstream `{name}`): {standing}\n  = help: review the change, then re-import: cargo catalog import --from-server --name {name} --into {path} ...",
+                catalog.offers[*i].what
+            );
+        }
         for (i, standing) in &comparison.rows {
             let tool = &catalog.tools[*i];
             let definition = tool.upstream.as_ref().and_then(|source| {
@@ -94,12 +118,12 @@ pub(crate) fn check(path: &str, catalog: &Catalog) -> ExitCode {
     }
     if drifted > 0 {
         eprintln!(
-            "error: {drifted} of {pinned} pinned rows differ from their upstreams; a gateway withholds them"
+            "error: {drifted} of {pinned} pins differ from their upstreams; a gateway withholds them"
         );
         ExitCode::FAILURE
     } else {
         println!(
-            "{pinned} pinned rows of {} upstreams match their servers",
+            "{pinned} pins (rows, prompts, resources) of {} upstreams match their servers",
             catalog.upstreams.len()
         );
         ExitCode::SUCCESS

@@ -9,6 +9,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::path::{Path, PathBuf};
 
+use catalog_compiler::import::{Offers, snapshot_key};
 use catalog_compiler::model::Catalog;
 use catalog_compiler::upstream::{changes, digest};
 use serde_json::Value;
@@ -95,25 +96,8 @@ pub fn compare(
         .filter_map(|(i, tool)| {
             let source = tool.upstream.as_ref().filter(|s| s.upstream == upstream)?;
             pinned.insert(source.tool.as_str());
-            let standing = match by_name.get(source.tool.as_str()) {
-                None => Standing::Gone,
-                Some(now) => {
-                    let now_digest = digest(now);
-                    if now_digest == source.digest {
-                        Standing::Current
-                    } else {
-                        let fields = snapshot
-                            .get(upstream, &source.tool)
-                            .filter(|before| digest(before) == source.digest)
-                            .map(|before| changes(before, now))
-                            .unwrap_or_default();
-                        Standing::Changed {
-                            now: now_digest,
-                            fields,
-                        }
-                    }
-                }
-            };
+            let before = snapshot.get(upstream, &source.tool);
+            let standing = standing(&source.digest, by_name.get(source.tool.as_str()).copied(), before);
             Some((i, standing))
         })
         .collect();
@@ -123,6 +107,55 @@ pub fn compare(
         .map(|name| (*name).to_owned())
         .collect();
     Comparison { rows, unimported }
+}
+
+/// How a pin stands against what its server lists `now` (`None`: not listed); `before`
+/// is the listing as imported, from the snapshot, to name what changed.
+fn standing(pin: &str, now: Option<&Value>, before: Option<&Value>) -> Standing {
+    let Some(now) = now else {
+        return Standing::Gone;
+    };
+    let now_digest = digest(now);
+    if now_digest == pin {
+        return Standing::Current;
+    }
+    let fields = before
+        .filter(|before| digest(before) == pin)
+        .map(|before| changes(before, now))
+        .unwrap_or_default();
+    Standing::Changed {
+        now: now_digest,
+        fields,
+    }
+}
+
+/// How each `[[prompt]]` and `[[resource]]` table pinned to `upstream` (by index in
+/// [`Catalog::offers`]) stands against what it offers now; `offers` is `Err` with why
+/// the upstream could not be listed.
+#[must_use]
+pub fn compare_offers(
+    catalog: &Catalog,
+    upstream: &str,
+    offers: Result<&Offers, &str>,
+    snapshot: &Snapshot,
+) -> Vec<(usize, Standing)> {
+    catalog
+        .offers
+        .iter()
+        .enumerate()
+        .filter(|(_, offer)| offer.upstream == upstream)
+        .map(|(i, offer)| {
+            let standing = match offers {
+                Ok(offers) => standing(
+                    &offer.digest,
+                    offers.find(&offer.what),
+                    snapshot.get(upstream, &snapshot_key(&offer.what)),
+                ),
+                Err(why) => Standing::Unreachable(why.to_owned()),
+            };
+            (i, standing)
+        })
+        .collect()
 }
 
 /// Every row pinned to `upstream` withheld because it cannot be reached.
@@ -145,7 +178,8 @@ pub fn unreachable(catalog: &Catalog, upstream: &str, why: &str) -> Comparison {
     }
 }
 
-/// The upstream definitions as imported: `{"UPSTREAM": {"TOOL": {...}}}`, kept in a JSON
+/// The upstream definitions as imported: `{"UPSTREAM": {"TOOL": {...}}}`, with prompts,
+/// resources and templates by [`snapshot_key`] beside the tools, kept in a JSON
 /// file beside the catalog ([`Snapshot::path_for`]). Import writes it; the gateway and
 /// `check --upstreams` read it only to name what changed.
 #[derive(Clone, PartialEq, Debug, Default)]

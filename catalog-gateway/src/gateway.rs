@@ -24,6 +24,9 @@ use rmcp::service::{Peer, RoleServer};
 use serde_json::Map;
 use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
 
+use catalog_compiler::import::Offers;
+use catalog_compiler::model::Offered;
+
 use crate::drift::{self, Comparison, Snapshot, Standing};
 use crate::rows::{self, Forward, Loaded, Row, Runs, WORDS};
 use crate::upstream::{Endpoint, Upstream};
@@ -54,7 +57,7 @@ pub struct Gateway {
     /// Where each upstream a row names is.
     endpoints: BTreeMap<String, Endpoint>,
     /// The open session with each reachable upstream, replaced when it ends.
-    sessions: RwLock<BTreeMap<String, Arc<Upstream>>>,
+    pub(crate) sessions: RwLock<BTreeMap<String, Arc<Upstream>>>,
     /// Where sessions report their upstream's tool-list changes.
     changed: UnboundedSender<String>,
     /// How often unreachable upstreams are tried again.
@@ -64,6 +67,9 @@ pub struct Gateway {
     /// The definition each current pinned row's upstream lists (which hashes to its
     /// pin), by row index: what `tools/list` shows, with the row's overrides.
     definitions: RwLock<BTreeMap<usize, Value>>,
+    /// Each `[[prompt]]` and `[[resource]]` table by index in the catalog's offers: how
+    /// it stands, and while current, its upstream's listing (which hashes to its pin).
+    pub(crate) offers: RwLock<BTreeMap<usize, (Standing, Option<Value>)>>,
     snapshot: Snapshot,
     /// Every client session, told when the listing changes.
     peers: Mutex<Vec<Peer<RoleServer>>>,
@@ -71,7 +77,7 @@ pub struct Gateway {
     questions: Questions,
     gated: GatedPolicy,
     /// Reads every upstream result before the client's model does.
-    scanner: Scanner,
+    pub(crate) scanner: Scanner,
     discoverable: Discoverable,
     info: Info<'static, Row, WORDS>,
 }
@@ -108,7 +114,7 @@ impl Gateway {
                     t.upstream
                         .as_ref()
                         .is_some_and(|s| s.upstream == declared.name)
-                })
+                }) || catalog.offers.iter().any(|o| o.upstream == declared.name)
             })
             .map(|declared| (declared.name.clone(), Endpoint::of(declared)))
             .collect();
@@ -121,6 +127,7 @@ impl Gateway {
             retry,
             standing: RwLock::new(BTreeMap::new()),
             definitions: RwLock::new(BTreeMap::new()),
+            offers: RwLock::new(BTreeMap::new()),
             snapshot,
             peers: Mutex::new(Vec::new()),
             questions: Questions::new(),
@@ -425,11 +432,33 @@ impl Gateway {
         peers.push(peer);
     }
 
-    /// Tells every open client session that the listing changed.
+    /// Tells every open client session that the listing changed: the tools, and the
+    /// prompts and resources when the catalog has them.
     fn notify_all(&self) {
         let mut peers = lock(&self.peers);
         peers.retain(|p| !p.is_transport_closed());
-        notify(peers.clone());
+        let sessions = peers.clone();
+        drop(peers);
+        let offers = &self.loaded.catalog.offers;
+        let prompts = offers.iter().any(|o| matches!(o.what, Offered::Prompt(_)));
+        let resources = offers.iter().any(|o| !matches!(o.what, Offered::Prompt(_)));
+        tokio::spawn(async move {
+            for session in sessions {
+                let told = async {
+                    session.notify_tool_list_changed().await?;
+                    if prompts {
+                        session.notify_prompt_list_changed().await?;
+                    }
+                    if resources {
+                        session.notify_resource_list_changed().await?;
+                    }
+                    Ok::<(), rmcp::service::ServiceError>(())
+                };
+                if let Err(e) = told.await {
+                    tracing::debug!(error = %e, "a client session is gone");
+                }
+            }
+        });
     }
 
     /// Lists `upstream`'s tools again (through a new session when there is none or it
@@ -453,15 +482,32 @@ impl Gateway {
                 }),
         };
         let catalog = &self.loaded.catalog;
-        let (comparison, listed) = match session {
-            Ok(session) => match session.tools().await {
-                Ok(listed) => (
-                    drift::compare(catalog, upstream, &listed, &self.snapshot),
-                    listed,
-                ),
-                Err(why) => (drift::unreachable(catalog, upstream, &why), Vec::new()),
-            },
-            Err(why) => (drift::unreachable(catalog, upstream, &why), Vec::new()),
+        let offers_pinned = catalog.offers.iter().any(|o| o.upstream == upstream);
+        let (comparison, listed, offers) = match session {
+            Ok(session) => {
+                let offers = if offers_pinned {
+                    session.offers().await
+                } else {
+                    Ok(Offers::default())
+                };
+                match session.tools().await {
+                    Ok(listed) => (
+                        drift::compare(catalog, upstream, &listed, &self.snapshot),
+                        listed,
+                        offers,
+                    ),
+                    Err(why) => (
+                        drift::unreachable(catalog, upstream, &why),
+                        Vec::new(),
+                        Err(why),
+                    ),
+                }
+            }
+            Err(why) => (
+                drift::unreachable(catalog, upstream, &why),
+                Vec::new(),
+                Err(why),
+            ),
         };
         let mut definitions = write(&self.definitions);
         for (i, now) in &comparison.rows {
@@ -482,8 +528,26 @@ impl Gateway {
             changed |= standing.insert(*i, now.clone()).as_ref() != Some(now);
         }
         drop(standing);
+        let offered = drift::compare_offers(
+            catalog,
+            upstream,
+            offers.as_ref().map_err(String::as_str),
+            &self.snapshot,
+        );
+        let mut pinned = write(&self.offers);
+        for (i, now) in &offered {
+            let listing = offers
+                .as_ref()
+                .ok()
+                .filter(|_| now.is_current())
+                .and_then(|offers| offers.find(&catalog.offers[*i].what))
+                .cloned();
+            let before = pinned.insert(*i, (now.clone(), listing));
+            changed |= before.is_none_or(|(was, _)| was != *now);
+        }
+        drop(pinned);
         if changed {
-            log(self.loaded, upstream, &comparison);
+            log(self.loaded, upstream, &comparison, &offered);
         }
         changed
     }
@@ -492,10 +556,15 @@ impl Gateway {
     fn stale(&self) -> Vec<String> {
         let standing = read(&self.standing);
         let sessions = read(&self.sessions);
+        let offers = read(&self.offers);
         self.endpoints
             .keys()
             .filter(|name| {
                 sessions.get(*name).is_none_or(|s| s.is_closed())
+                    || offers.iter().any(|(i, (s, _))| {
+                        matches!(s, Standing::Unreachable(_))
+                            && self.loaded.catalog.offers[*i].upstream == **name
+                    })
                     || standing.iter().any(|(i, s)| {
                         matches!(s, Standing::Unreachable(_))
                             && self.loaded.catalog.tools[*i]
@@ -575,12 +644,16 @@ async fn watch_upstreams(gateway: Arc<Gateway>, mut changed: UnboundedReceiver<S
     }
 }
 
-fn log(loaded: &Loaded, upstream: &str, comparison: &Comparison) {
+fn log(loaded: &Loaded, upstream: &str, comparison: &Comparison, offered: &[(usize, Standing)]) {
     let served = comparison.rows.len() - comparison.withheld().count();
     tracing::info!(%upstream, served, withheld = comparison.rows.len() - served, "compared with the catalog's pins");
     for (i, standing) in comparison.withheld() {
         let name = &loaded.catalog.tools[*i].name;
         tracing::warn!(%upstream, tool = %name, "withheld: {standing}");
+    }
+    for (i, standing) in offered.iter().filter(|(_, s)| !s.is_current()) {
+        let what = &loaded.catalog.offers[*i].what;
+        tracing::warn!(%upstream, "withheld: {what}: {standing}");
     }
     if !comparison.unimported.is_empty() {
         tracing::info!(%upstream, tools = %comparison.unimported.join(", "), "listed upstream but not in the catalog: not served until imported");
@@ -680,7 +753,7 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(PoisonError::into_inner)
 }
 
-fn read<T>(lock: &RwLock<T>) -> std::sync::RwLockReadGuard<'_, T> {
+pub(crate) fn read<T>(lock: &RwLock<T>) -> std::sync::RwLockReadGuard<'_, T> {
     lock.read().unwrap_or_else(PoisonError::into_inner)
 }
 

@@ -10,8 +10,11 @@
 //!   drifted from its pin;
 //! - `tools/call` through the catalog's verifier (level, arguments against the reviewed
 //!   schema, the gated-tool policy), and only then forwarded;
-//! - on `notifications/tools/list_changed` from an upstream, the comparison again, and
-//!   the clients told.
+//! - the prompts, resources and resource templates the catalog's `[[prompt]]` and
+//!   `[[resource]]` tables pin, at the client's level and as reviewed, their texts read by
+//!   the result scanner;
+//! - on `notifications/*/list_changed` from an upstream, the comparison again, and the
+//!   clients told.
 //!
 //! | module | what it holds |
 //! |---|---|
@@ -19,11 +22,13 @@
 //! | [`gateway`] | [`Gateway`]: the state, the listing and the one call path |
 //! | [`server`] | [`Session`]: one client session, `rmcp`'s `ServerHandler` |
 //! | [`upstream`] | [`Upstream`]: a session with one upstream server |
+//! | [`offered`] | the upstreams' prompts, resources and templates the catalog pins |
 //! | [`drift`] | pinned rows against what upstreams list now; the snapshot file |
 //! | [`rows`] | the catalog read at start as `catalog_core` tools |
 
 pub mod drift;
 pub mod gateway;
+pub mod offered;
 pub mod program;
 pub mod rows;
 pub mod server;

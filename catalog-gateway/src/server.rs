@@ -12,10 +12,15 @@ use catalog_mcp::logging::{self, ClientLevel};
     reason = "MCP logging: deprecated on 2026-07-28, served up to it"
 )]
 use rmcp::model::SetLevelRequestParams;
+use catalog_compiler::model::Offered;
 use rmcp::model::{
-    CacheScope, CallToolRequestParams, CallToolResponse, Implementation, ListToolsResult,
-    PaginatedRequestParams, ServerCapabilities, ServerConfig,
+    CacheScope, CallToolRequestParams, CallToolResponse, GetPromptRequestParams,
+    GetPromptResponse, GetPromptResult, Implementation, ListPromptsResult,
+    ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
+    PromptsCapability, ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult,
+    ResourcesCapability, ServerCapabilities, ServerConfig,
 };
+use serde_json::json;
 use rmcp::service::{NotificationContext, RequestContext, RoleServer};
 use rmcp::{ErrorData, ServerHandler};
 
@@ -56,12 +61,23 @@ impl ServerHandler for Session {
                 "tools/list shows the core tools and a search tool; each search adds the tools it finds to the list"
             }
         };
-        ServerConfig::new(logging::declared(
-            ServerCapabilities::builder()
-                .enable_tools()
-                .enable_tool_list_changed()
-                .build(),
-        ))
+        let mut capabilities = ServerCapabilities::builder()
+            .enable_tools()
+            .enable_tool_list_changed()
+            .build();
+        // Prompts and resources only when the catalog pins some.
+        let offers = &self.gateway.loaded().catalog.offers;
+        if offers.iter().any(|o| matches!(o.what, Offered::Prompt(_))) {
+            let mut prompts = PromptsCapability::default();
+            prompts.list_changed = Some(true);
+            capabilities.prompts = Some(prompts);
+        }
+        if offers.iter().any(|o| !matches!(o.what, Offered::Prompt(_))) {
+            let mut resources = ResourcesCapability::default();
+            resources.list_changed = Some(true);
+            capabilities.resources = Some(resources);
+        }
+        ServerConfig::new(logging::declared(capabilities))
         .with_server_info(Implementation::new(
             "catalog-gateway",
             env!("CARGO_PKG_VERSION"),
@@ -90,6 +106,56 @@ impl ServerHandler for Session {
             ListToolsResult::with_all_items(self.gateway.list(level, active))
                 .with_cache_scope(CacheScope::Private),
         )
+    }
+
+    async fn list_prompts(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, ErrorData> {
+        let level = self.level.of(&context)?;
+        sdk(json!({"prompts": self.gateway.prompts(level)}))
+    }
+
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, ErrorData> {
+        let level = self.level.of(&context)?;
+        let result = self
+            .gateway
+            .get_prompt(level, &request.name, request.arguments)
+            .await?;
+        sdk::<GetPromptResult>(result).map(GetPromptResponse::from)
+    }
+
+    async fn list_resources(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        let level = self.level.of(&context)?;
+        sdk(json!({"resources": self.gateway.resources(level)}))
+    }
+
+    async fn list_resource_templates(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, ErrorData> {
+        let level = self.level.of(&context)?;
+        sdk(json!({"resourceTemplates": self.gateway.templates(level)}))
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        let level = self.level.of(&context)?;
+        let result = self.gateway.read_resource(level, &request.uri).await?;
+        sdk::<ReadResourceResult>(result).map(ReadResourceResponse::from)
     }
 
     #[allow(
@@ -130,4 +196,12 @@ impl ServerHandler for Session {
         };
         logging::scoped(self.log.for_request(&context), &context.peer, answer).await
     }
+}
+
+/// A listing or result the gateway wrote as JSON, in the SDK's type; the JSON is the
+/// upstream's, which the SDK read once already, so a failure is the upstream's fault.
+fn sdk<T: serde::de::DeserializeOwned>(value: Value) -> Result<T, ErrorData> {
+    serde_json::from_value(value).map_err(|e| {
+        ErrorData::internal_error(format!("an upstream's answer is not MCP: {e}"), None)
+    })
 }

@@ -15,10 +15,12 @@ use std::time::Duration;
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResult, ClientConfig, ClientRequest, Implementation, JsonObject,
-    ListToolsRequest, PaginatedRequestParams, ServerResult,
+    ListPromptsRequest, ListResourceTemplatesRequest, ListResourcesRequest, ListToolsRequest,
+    PaginatedRequestParams, ServerResult,
 };
 use rmcp::service::{NotificationContext, RoleClient, RunningService};
 use rmcp::transport::StreamableHttpClientTransport;
+use catalog_compiler::import::Offers;
 use rmcp::{ClientHandler, ServiceExt};
 use serde_json::Value;
 use tokio::io::{AsyncRead, ReadBuf};
@@ -102,6 +104,22 @@ impl ClientHandler for Watcher {
     }
 
     async fn on_tool_list_changed(&self, _: NotificationContext<RoleClient>) {
+        self.changed();
+    }
+
+    async fn on_prompt_list_changed(&self, _: NotificationContext<RoleClient>) {
+        self.changed();
+    }
+
+    async fn on_resource_list_changed(&self, _: NotificationContext<RoleClient>) {
+        self.changed();
+    }
+}
+
+impl Watcher {
+    /// Reports that the upstream says what it offers changed: the gateway lists it all
+    /// again.
+    fn changed(&self) {
         if let Some(changed) = &self.changed {
             // The receiver is gone only while the gateway shuts down.
             let _ = changed.send(self.name.clone());
@@ -204,6 +222,11 @@ impl Upstream {
     /// # Errors
     /// The request failed or timed out.
     pub async fn tools(&self) -> Result<Vec<Value>, String> {
+        let declared = self.service.peer().peer_info();
+        if declared.is_some_and(|info| info.capabilities.tools.is_none()) {
+            // A server of prompts or resources only.
+            return Ok(Vec::new());
+        }
         let _one_at_a_time = self.listing.lock().await;
         if let Some(raw) = &self.raw {
             lock(raw).clear();
@@ -259,6 +282,111 @@ impl Upstream {
                 None => return Ok(tools),
             }
         }
+    }
+
+    /// The prompts, resources and resource templates the upstream lists (all pages, never
+    /// from a cache), each as the SDK reads it: what the catalog's digests cover. What the
+    /// server does not declare in its capabilities is empty.
+    ///
+    /// # Errors
+    /// A request failed or timed out.
+    pub async fn offers(&self) -> Result<Offers, String> {
+        let declared = self
+            .service
+            .peer()
+            .peer_info()
+            .map(|info| info.capabilities.clone())
+            .unwrap_or_default();
+        let mut offers = Offers::default();
+        let listed = async {
+            if declared.prompts.is_some() {
+                offers.prompts = self.list_pages("prompts/list", "prompts").await?;
+            }
+            if declared.resources.is_some() {
+                offers.resources = self.list_pages("resources/list", "resources").await?;
+                offers.templates = self
+                    .list_pages("resources/templates/list", "resourceTemplates")
+                    .await?;
+            }
+            Ok::<(), String>(())
+        };
+        tokio::time::timeout(START_TIMEOUT, listed)
+            .await
+            .map_err(|_| format!("upstream `{}` did not list its prompts and resources in time", self.name))??;
+        Ok(offers)
+    }
+
+    /// Every page of the listing `method`, whose result holds the items at `items`.
+    async fn list_pages(&self, method: &str, items: &str) -> Result<Vec<Value>, String> {
+        let mut out = Vec::new();
+        let mut cursor = None;
+        loop {
+            let params = PaginatedRequestParams::default().with_cursor(cursor);
+            let request = match method {
+                "prompts/list" => {
+                    ClientRequest::ListPromptsRequest(ListPromptsRequest::with_param(params))
+                }
+                "resources/list" => {
+                    ClientRequest::ListResourcesRequest(ListResourcesRequest::with_param(params))
+                }
+                _ => ClientRequest::ListResourceTemplatesRequest(
+                    ListResourceTemplatesRequest::with_param(params),
+                ),
+            };
+            let answer = self
+                .service
+                .peer()
+                .send_request(request)
+                .await
+                .map_err(|e| format!("upstream `{}` could not answer {method}: {e}", self.name))?;
+            let mut page = serde_json::to_value(answer)
+                .map_err(|e| format!("upstream `{}`'s {method} is not JSON: {e}", self.name))?;
+            match page.get_mut(items).map(Value::take) {
+                Some(Value::Array(found)) => out.extend(found),
+                _ => {
+                    return Err(format!(
+                        "upstream `{}` answered {method} without `{items}`",
+                        self.name
+                    ));
+                }
+            }
+            match page.get("nextCursor").and_then(Value::as_str) {
+                Some(next) => cursor = Some(next.to_owned()),
+                None => return Ok(out),
+            }
+        }
+    }
+
+    /// Asks the upstream for prompt `name` with `arguments`, as its server answers it.
+    ///
+    /// # Errors
+    /// The upstream refused the request or the session failed: the upstream's own message.
+    pub async fn get_prompt(&self, name: &str, arguments: Option<JsonObject>) -> Result<Value, String> {
+        let params = serde_json::from_value(serde_json::json!({"name": name, "arguments": arguments}))
+            .map_err(|e| format!("cannot write prompts/get: {e}"))?;
+        let result = self
+            .service
+            .peer()
+            .get_prompt(params)
+            .await
+            .map_err(|e| format!("upstream `{}`: {e}", self.name))?;
+        serde_json::to_value(result).map_err(|e| e.to_string())
+    }
+
+    /// Reads resource `uri` from the upstream, as its server answers it.
+    ///
+    /// # Errors
+    /// The upstream refused the request or the session failed: the upstream's own message.
+    pub async fn read_resource(&self, uri: &str) -> Result<Value, String> {
+        let params = serde_json::from_value(serde_json::json!({"uri": uri}))
+            .map_err(|e| format!("cannot write resources/read: {e}"))?;
+        let result = self
+            .service
+            .peer()
+            .read_resource(params)
+            .await
+            .map_err(|e| format!("upstream `{}`: {e}", self.name))?;
+        serde_json::to_value(result).map_err(|e| e.to_string())
     }
 
     /// Forwards one call, already verified, to the upstream tool `tool`.

@@ -3,7 +3,8 @@
 //! `catalog-gateway` in `tests/peers/conformance.json` with the reason it cannot), the
 //! transport's rules on raw requests, gated calls asked about on 2025-11-25 and
 //! 2026-07-28, and log messages, with the official Python SDK as the client. The gateway
-//! serves `@modelcontextprotocol/server-filesystem`, imported as a user would.
+//! serves `@modelcontextprotocol/server-filesystem` and a server with what the suite calls on
+//! its reference server (`tests/peers/reference_server.py`), imported as a user would.
 //!
 //! The peers come from `cargo xtask test` (`CATALOG_PEER_PYTHON`, `CATALOG_PEER_NODE_BIN`);
 //! without them these tests fail under CI and are skipped, with instructions, elsewhere.
@@ -36,8 +37,8 @@ fn cargo_catalog() -> PathBuf {
     binary
 }
 
-/// A catalog of the filesystem server's tools, imported over stdio, serving `files`:
-/// its path.
+/// A catalog of the filesystem server's tools, imported over stdio, serving `files`, and
+/// of the conformance reference server's (`tests/peers/reference_server.py`): its path.
 fn filesystem_catalog(dir: &Path, files: &Path) -> PathBuf {
     let node_bin = PathBuf::from(std::env::var_os("CATALOG_PEER_NODE_BIN").expect("checked"));
     let catalog = dir.join("gateway.toml");
@@ -48,6 +49,18 @@ fn filesystem_catalog(dir: &Path, files: &Path) -> PathBuf {
             .arg("--")
             .arg(node_bin.join("mcp-server-filesystem"))
             .arg(files),
+        LIMIT,
+    );
+    assert!(done.status.success(), "import: {}", done.stderr);
+    // Beside it, what the suite's scenarios call on its reference server.
+    let python = PathBuf::from(std::env::var_os("CATALOG_PEER_PYTHON").expect("checked"));
+    let done = run(
+        Command::new(cargo_catalog())
+            .args(["import", "--from-server", "--name", "reference", "--into"])
+            .arg(&catalog)
+            .arg("--")
+            .arg(python)
+            .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/peers/reference_server.py")),
         LIMIT,
     );
     assert!(done.status.success(), "import: {}", done.stderr);

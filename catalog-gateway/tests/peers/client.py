@@ -11,7 +11,15 @@ saw. Steps:
 - `{"definitions": true}`: the tools `tools/list` answers, whole, as the SDK reads them;
 - `{"call": NAME, "arguments": {...}}`: the result (`isError`, text, structured content)
   or the JSON-RPC error (`code`, `message`);
-- `{"wait_list_changed": SECONDS}`: waits for `notifications/tools/list_changed`.
+- `{"wait_list_changed": SECONDS}`: waits for `notifications/tools/list_changed`;
+- `{"prompts": true}`: the prompts `prompts/list` answers, whole, as the SDK reads them;
+- `{"get_prompt": NAME, "arguments": {...}}`: the prompt's description and messages (each
+  its role and text) or the JSON-RPC error;
+- `{"resources": true}`, `{"templates": true}`: the resources `resources/list`, and the
+  templates `resources/templates/list`, answer, whole, or the JSON-RPC error;
+- `{"read": URI}`: the contents `resources/read` answers (each its URI and text, or
+  `"blob": true` for binary content) or the JSON-RPC error;
+- `{"wait_prompts_changed": SECONDS}`: waits for `notifications/prompts/list_changed`.
 """
 
 import asyncio
@@ -24,7 +32,8 @@ from mcp import ClientSession, MCPError, StdioServerParameters, stdio_client
 from mcp.client.streamable_http import streamable_http_client
 from mcp_types.version import LATEST_HANDSHAKE_VERSION
 
-LIST_CHANGED = "notifications/tools/list_changed"
+TOOLS_CHANGED = "notifications/tools/list_changed"
+PROMPTS_CHANGED = "notifications/prompts/list_changed"
 
 
 async def main() -> None:
@@ -47,12 +56,13 @@ async def main() -> None:
 
 
 async def run(plan: list, revision: str, read, write) -> list:
-    changed = asyncio.Event()
+    # One flag per notification a step can wait for, set whenever it arrives.
+    changed = {TOOLS_CHANGED: asyncio.Event(), PROMPTS_CHANGED: asyncio.Event()}
 
     async def on_message(message) -> None:
         method = getattr(message, "method", None) or getattr(getattr(message, "root", None), "method", None)
-        if method == LIST_CHANGED:
-            changed.set()
+        if method in changed:
+            changed[method].set()
 
     seen = []
     async with ClientSession(read, write, message_handler=on_message) as session:
@@ -74,13 +84,34 @@ async def run(plan: list, revision: str, read, write) -> list:
             elif "call" in step:
                 seen.append(await call(session, step["call"], step.get("arguments", {})))
             elif "wait_list_changed" in step:
-                try:
-                    await asyncio.wait_for(changed.wait(), step["wait_list_changed"])
-                    seen.append({"list_changed": True})
-                except asyncio.TimeoutError:
-                    seen.append({"list_changed": False})
-                changed.clear()
+                arrived = await wait(changed[TOOLS_CHANGED], step["wait_list_changed"])
+                seen.append({"list_changed": arrived})
+            elif "prompts" in step:
+                seen.append(await listing(session.list_prompts, "prompts", "prompts"))
+            elif "get_prompt" in step:
+                seen.append(await get_prompt(session, step["get_prompt"], step.get("arguments", {})))
+            elif "resources" in step:
+                seen.append(await listing(session.list_resources, "resources", "resources"))
+            elif "templates" in step:
+                seen.append(await listing(session.list_resource_templates, "resource_templates", "templates"))
+            elif "read" in step:
+                seen.append(await read_resource(session, step["read"]))
+            elif "wait_prompts_changed" in step:
+                arrived = await wait(changed[PROMPTS_CHANGED], step["wait_prompts_changed"])
+                seen.append({"prompts_changed": arrived})
     return seen
+
+
+async def wait(event: asyncio.Event, seconds: float) -> bool:
+    """Whether `event` is set within `seconds`; cleared after, so a later wait needs a new
+    notification."""
+    try:
+        await asyncio.wait_for(event.wait(), seconds)
+        return True
+    except asyncio.TimeoutError:
+        return False
+    finally:
+        event.clear()
 
 
 async def initialize_at(session: ClientSession, revision: str) -> None:
@@ -100,9 +131,58 @@ async def call(session: ClientSession, name: str, arguments: dict) -> dict:
     try:
         result = await session.call_tool(name, arguments)
     except MCPError as error:
-        return {"code": error.code, "message": error.message}
+        return rpc_error(error)
     text = "".join(getattr(c, "text", "") for c in result.content)
     return {"isError": bool(result.is_error), "text": text, "structured": result.structured_content}
+
+
+def rpc_error(error: MCPError) -> dict:
+    return {"code": error.code, "message": error.message}
+
+
+async def whole(list_page, field: str) -> list:
+    """Every item of a paginated listing (following `nextCursor`), whole, as the SDK reads
+    them."""
+    items, cursor = [], None
+    while True:
+        params = types.PaginatedRequestParams(cursor=cursor) if cursor else None
+        page = await list_page(params=params)
+        items.extend(i.model_dump(by_alias=True, exclude_none=True, mode="json") for i in getattr(page, field))
+        cursor = page.next_cursor
+        if not cursor:
+            return items
+
+
+async def listing(list_page, field: str, key: str) -> dict:
+    """`whole` under `key`, or the JSON-RPC error: a gateway may refuse a listing."""
+    try:
+        return {key: await whole(list_page, field)}
+    except MCPError as error:
+        return rpc_error(error)
+
+
+async def get_prompt(session: ClientSession, name: str, arguments: dict) -> dict:
+    try:
+        result = await session.get_prompt(name, arguments)
+    except MCPError as error:
+        return rpc_error(error)
+    messages = [{"role": m.role, "text": getattr(m.content, "text", None)} for m in result.messages]
+    return {"messages": messages, "description": result.description}
+
+
+async def read_resource(session: ClientSession, uri: str) -> dict:
+    try:
+        result = await session.read_resource(uri)
+    except MCPError as error:
+        return rpc_error(error)
+    contents = []
+    for c in result.contents:
+        if isinstance(c, types.TextResourceContents):
+            contents.append({"uri": str(c.uri), "text": c.text})
+        else:
+            # Binary content is reported, not decoded: the tests only need to see it came.
+            contents.append({"uri": str(c.uri), "blob": True})
+    return {"contents": contents}
 
 
 asyncio.run(main())

@@ -1,0 +1,319 @@
+//! What the gateway serves besides tools: the prompts, resources and resource templates of
+//! its upstreams that the catalog pins (`[[prompt]]`, `[[resource]]`). Each is listed and
+//! read only through [`Gateway::offered`], at the client's level, while its upstream's
+//! listing matches the pin; it is listed with the table's reviewed text, and what a prompt
+//! or a resource holds is read by the result scanner before the client's model reads it.
+
+use catalog_compiler::model::{Offer, Offered};
+use catalog_core::{Access, Screened};
+use rmcp::ErrorData;
+use serde_json::{Map, Value};
+
+use crate::drift::Standing;
+use crate::gateway::Gateway;
+
+/// Why a table is not served to a client: the refusal it is given.
+enum Refused {
+    /// No table pins it.
+    Unknown,
+    /// Its table needs a higher level than the client's.
+    Level(Access),
+    /// Its upstream's listing drifted from the pin, or the upstream is down.
+    Withheld(Standing),
+}
+
+impl Gateway {
+    /// The one rule for prompts and resources: table `i` is served to a client at `level`
+    /// when the level reaches the table's `access` and its upstream's listing is current;
+    /// then its listing, as the upstream gives it.
+    fn offered(&self, level: Access, i: usize) -> Result<Value, Refused> {
+        let offer = &self.loaded().catalog.offers[i];
+        if level < offer.access {
+            return Err(Refused::Level(offer.access));
+        }
+        let pinned = crate::gateway::read(&self.offers);
+        match pinned.get(&i) {
+            Some((Standing::Current, Some(listing))) => Ok(listing.clone()),
+            Some((standing, _)) => Err(Refused::Withheld(standing.clone())),
+            None => Err(Refused::Withheld(Standing::Unreachable(
+                "not compared yet".into(),
+            ))),
+        }
+    }
+
+    /// What a listing answers a client at `level`: each table of kind `like` it may read,
+    /// as reviewed.
+    fn listing(&self, level: Access, like: fn(&Offered) -> bool) -> Vec<Value> {
+        let offers = &self.loaded().catalog.offers;
+        (0..offers.len())
+            .filter(|&i| like(&offers[i].what))
+            .filter_map(|i| Some(reviewed(&offers[i], self.offered(level, i).ok()?)))
+            .collect()
+    }
+
+    /// `prompts/list` at `level`.
+    #[must_use]
+    pub fn prompts(&self, level: Access) -> Vec<Value> {
+        self.listing(level, |w| matches!(w, Offered::Prompt(_)))
+    }
+
+    /// `resources/list` at `level`.
+    #[must_use]
+    pub fn resources(&self, level: Access) -> Vec<Value> {
+        self.listing(level, |w| matches!(w, Offered::Resource(_)))
+    }
+
+    /// `resources/templates/list` at `level`.
+    #[must_use]
+    pub fn templates(&self, level: Access) -> Vec<Value> {
+        self.listing(level, |w| matches!(w, Offered::Template(_)))
+    }
+
+    /// `prompts/get` of `name` at `level`: the upstream's messages, each text read by the
+    /// result scanner, with the table's reviewed description.
+    ///
+    /// # Errors
+    /// An unknown or withheld prompt, a level too low, or the upstream's own error, each
+    /// with the way on.
+    pub async fn get_prompt(
+        &self,
+        level: Access,
+        name: &str,
+        arguments: Option<Map<String, Value>>,
+    ) -> Result<Value, ErrorData> {
+        let what = Offered::Prompt(name.to_owned());
+        let i = self.find(&what).ok_or_else(|| refusal(&what, &Refused::Unknown))?;
+        self.offered(level, i).map_err(|r| refusal(&what, &r))?;
+        let offer = &self.loaded().catalog.offers[i];
+        let session = self.session(&offer.upstream)?;
+        let mut result = session
+            .get_prompt(name, arguments)
+            .await
+            .map_err(|e| ErrorData::internal_error(e, None))?;
+        if let Value::Object(fields) = &mut result {
+            match &offer.description {
+                Some(description) => fields.insert("description".into(), description.clone().into()),
+                None => fields.remove("description"),
+            };
+        }
+        let messages = result.get_mut("messages").and_then(Value::as_array_mut);
+        for message in messages.into_iter().flatten() {
+            let content = message.get_mut("content");
+            for block in content.into_iter().flat_map(blocks) {
+                self.screen_text(offer, block.get_mut("text"))?;
+                self.screen_text(offer, block.pointer_mut("/resource/text"))?;
+            }
+        }
+        Ok(result)
+    }
+
+    /// `resources/read` of `uri` at `level`: from the upstream of the table that pins the
+    /// URI, or else of the template that matches it; each text read by the result scanner.
+    ///
+    /// # Errors
+    /// A URI no table pins or matches (-32002), a withheld table, a level too low, or the
+    /// upstream's own error, each with the way on.
+    pub async fn read_resource(&self, level: Access, uri: &str) -> Result<Value, ErrorData> {
+        let offers = &self.loaded().catalog.offers;
+        let exact = Offered::Resource(uri.to_owned());
+        let i = self.find(&exact).or_else(|| {
+            (0..offers.len()).find(|&i| {
+                matches!(&offers[i].what, Offered::Template(t) if template_matches(t, uri))
+            })
+        });
+        let Some(i) = i else {
+            return Err(refusal(&exact, &Refused::Unknown));
+        };
+        let offer = &offers[i];
+        self.offered(level, i)
+            .map_err(|r| refusal(&offer.what, &r))?;
+        let session = self.session(&offer.upstream)?;
+        let mut result = session
+            .read_resource(uri)
+            .await
+            .map_err(|e| ErrorData::internal_error(e, None))?;
+        let contents = result.get_mut("contents").and_then(Value::as_array_mut);
+        for content in contents.into_iter().flatten() {
+            self.screen_text(offer, content.get_mut("text"))?;
+        }
+        Ok(result)
+    }
+
+    /// The table that pins `what`.
+    fn find(&self, what: &Offered) -> Option<usize> {
+        self.loaded()
+            .catalog
+            .offers
+            .iter()
+            .position(|o| o.what == *what)
+    }
+
+    /// The open session with `upstream`.
+    fn session(&self, upstream: &str) -> Result<std::sync::Arc<crate::Upstream>, ErrorData> {
+        crate::gateway::read(&self.sessions)
+            .get(upstream)
+            .cloned()
+            .ok_or_else(|| {
+                ErrorData::internal_error(format!("upstream `{upstream}` is not connected"), None)
+            })
+    }
+
+    /// A text of a prompt or resource as the client's model reads it: with the scanner's
+    /// notice first when it found something, or refused when the policy withholds it.
+    fn screen_text(&self, offer: &'static Offer, text: Option<&mut Value>) -> Result<(), ErrorData> {
+        let Some(text) = text.filter(|t| t.is_string()) else {
+            return Ok(());
+        };
+        match self.scanner.screen_named(offer.what.id(), text.take()) {
+            Screened::Pass(value) => *text = value,
+            Screened::Flagged { result, notice } => {
+                let body = result.as_str().unwrap_or_default();
+                *text = format!("{notice}\n\n{body}").into();
+            }
+            Screened::Withheld(rejection) => {
+                return Err(ErrorData::invalid_params(rejection.message, None));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A content field: one block, or a list of them.
+fn blocks(content: &mut Value) -> Vec<&mut Value> {
+    match content {
+        Value::Array(items) => items.iter_mut().collect(),
+        block => vec![block],
+    }
+}
+
+/// A table's listing as clients see it: the upstream's, with the table's reviewed
+/// description and argument descriptions instead of the server's (none where the table
+/// gives none: only reviewed text reaches the model).
+fn reviewed(offer: &Offer, mut listing: Value) -> Value {
+    let Value::Object(fields) = &mut listing else {
+        return listing;
+    };
+    match &offer.description {
+        Some(description) => fields.insert("description".into(), description.clone().into()),
+        None => fields.remove("description"),
+    };
+    if let Some(Value::Array(arguments)) = fields.get_mut("arguments") {
+        for argument in arguments.iter_mut().filter_map(Value::as_object_mut) {
+            let name = argument.get("name").and_then(Value::as_str).unwrap_or_default();
+            match offer.arguments.iter().find(|(n, _)| n == name) {
+                Some((_, description)) => {
+                    argument.insert("description".into(), description.clone().into())
+                }
+                None => argument.remove("description"),
+            };
+        }
+    }
+    listing
+}
+
+/// The error a client gets for a prompt or resource it may not have.
+fn refusal(what: &Offered, why: &Refused) -> ErrorData {
+    match why {
+        Refused::Unknown if matches!(what, Offered::Prompt(_)) => ErrorData::invalid_params(
+            format!("Unknown prompt: {}. prompts/list names the prompts this connection may get.", what.id()),
+            None,
+        ),
+        Refused::Unknown => ErrorData::resource_not_found(
+            format!("Resource not found: {}. resources/list and resources/templates/list name what this connection may read.", what.id()),
+            None,
+        ),
+        Refused::Level(access) => ErrorData::invalid_params(
+            format!("The {what} needs the access level {access}; this connection's level is lower. Use a connection at {access} or above."),
+            None,
+        ),
+        Refused::Withheld(standing) => {
+            let until = match standing {
+                Standing::Unreachable(_) => "once the gateway reaches its server again",
+                _ => "once the catalog's maintainer re-imports and reviews it",
+            };
+            ErrorData::invalid_params(
+                format!("The {what} is withheld: {standing}. It is served again {until}."),
+                None,
+            )
+        }
+    }
+}
+
+/// Whether `uri` is an expansion of the RFC 6570 `template`: its literal text in order,
+/// each `{expression}` standing for a non-empty run of characters — without `/`, `?`,
+/// `#` for a simple `{var}`, anything for the reserved forms (`{+var}`, `{#var}`) and the
+/// others (`{/var}`, `{?var}`, ...).
+#[must_use]
+pub fn template_matches(template: &str, uri: &str) -> bool {
+    let mut parts = Vec::new();
+    let mut rest = template;
+    while let Some(open) = rest.find('{') {
+        parts.push(Part::Literal(&rest[..open]));
+        let Some(close) = rest[open..].find('}') else {
+            return false;
+        };
+        let expression = &rest[open + 1..open + close];
+        parts.push(if expression.starts_with(|c: char| c.is_alphanumeric() || c == '_') {
+            Part::Segment
+        } else {
+            Part::Any
+        });
+        rest = &rest[open + close + 1..];
+    }
+    parts.push(Part::Literal(rest));
+    matches_from(&parts, uri)
+}
+
+#[derive(Clone, Copy)]
+enum Part<'t> {
+    Literal(&'t str),
+    /// A simple expression: a run without `/`, `?` or `#`.
+    Segment,
+    /// Any other expression: any run.
+    Any,
+}
+
+fn matches_from(parts: &[Part<'_>], uri: &str) -> bool {
+    let Some((first, rest)) = parts.split_first() else {
+        return uri.is_empty();
+    };
+    match first {
+        Part::Literal(text) => uri
+            .strip_prefix(text)
+            .is_some_and(|after| matches_from(rest, after)),
+        Part::Segment | Part::Any => {
+            let allowed = |c: char| matches!(first, Part::Any) || !matches!(c, '/' | '?' | '#');
+            let mut end = 0;
+            for (at, c) in uri.char_indices() {
+                if !allowed(c) {
+                    break;
+                }
+                end = at + c.len_utf8();
+                if matches_from(rest, &uri[end..]) {
+                    return true;
+                }
+            }
+            // An optional form (`{?query}`, `{/path}`, `{#fragment}`) may expand to nothing.
+            end == 0 && matches!(first, Part::Any) && matches_from(rest, uri)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::template_matches;
+
+    #[test]
+    fn a_uri_matches_the_templates_it_expands() {
+        assert!(template_matches("docs://pages/{page}", "docs://pages/intro"));
+        assert!(!template_matches("docs://pages/{page}", "docs://pages/"));
+        assert!(!template_matches("docs://pages/{page}", "docs://pages/a/b"));
+        assert!(!template_matches("docs://pages/{page}", "docs://other/intro"));
+        assert!(template_matches("file:///{+path}", "file:///etc/hosts"));
+        assert!(template_matches("repo://{owner}/{repo}/issues", "repo://a/b/issues"));
+        assert!(!template_matches("repo://{owner}/{repo}/issues", "repo://a/issues"));
+        assert!(template_matches("search://q{?term}", "search://q"));
+        assert!(template_matches("search://q{?term}", "search://q?term=x"));
+        assert!(!template_matches("broken://{x", "broken://{x"));
+    }
+}
