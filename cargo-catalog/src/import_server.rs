@@ -7,7 +7,7 @@
 use std::path::Path;
 use std::process::ExitCode;
 
-use catalog_compiler::import::import_offers;
+use catalog_compiler::import::{FromServer, Offers, OffersImported, import_offers};
 use catalog_compiler::model::Transport;
 use catalog_gateway::Endpoint;
 use catalog_gateway::drift::{self, Snapshot};
@@ -190,6 +190,26 @@ fn changes_since_import(
         .collect()
 }
 
+/// The server's tools as rows, then its prompts, resources and templates as tables,
+/// in a new catalog or after the text of `existing`.
+fn map(
+    server: &Server,
+    listed: &[serde_json::Value],
+    offers: &Offers,
+    existing: Option<&str>,
+) -> Result<(FromServer, OffersImported), String> {
+    let source = catalog_compiler::import::Server {
+        name: server.name.clone(),
+        transport: transport(&server.endpoint),
+    };
+    let mut imported =
+        catalog_compiler::import::from_server(&source, listed, existing, server.prefix.as_deref())?;
+    let offered = import_offers(&server.name, offers, &imported.imported.toml)?;
+    imported.imported.toml.clone_from(&offered.toml);
+    imported.wire.extend(offered.wire.clone());
+    Ok((imported, offered))
+}
+
 /// Lists the server, maps its tools, and writes the catalog and the snapshot.
 pub(crate) fn command(server: &Server) -> Result<ExitCode, Usage> {
     let (path, existing) = match &server.target {
@@ -213,25 +233,8 @@ pub(crate) fn command(server: &Server) -> Result<ExitCode, Usage> {
             return Ok(ExitCode::FAILURE);
         }
     };
-    let source = catalog_compiler::import::Server {
-        name: server.name.clone(),
-        transport: transport(&server.endpoint),
-    };
     let changes = changes_since_import(server, path, existing.as_deref(), &listed);
-    let imported = catalog_compiler::import::from_server(
-        &source,
-        &listed,
-        existing.as_deref(),
-        server.prefix.as_deref(),
-    )
-    .and_then(|mut imported| {
-        // The prompts, resources and templates, pinned after the tools.
-        let offered = import_offers(&server.name, &offers, &imported.imported.toml)?;
-        imported.imported.toml.clone_from(&offered.toml);
-        imported.wire.extend(offered.wire.clone());
-        Ok((imported, offered))
-    });
-    let (imported, offered) = match imported {
+    let (imported, offered) = match map(server, &listed, &offers, existing.as_deref()) {
         Ok(imported) => imported,
         Err(message) => {
             eprintln!("error: {message}");
@@ -270,25 +273,7 @@ pub(crate) fn command(server: &Server) -> Result<ExitCode, Usage> {
             "{verb}: `{row}`: {standing}\n  = help: review the row (description, parameters, access) against the server's definition"
         );
     }
-    for what in &offered.repinned {
-        eprintln!(
-            "re-pinned: {what}: its listing changed since import\n  = help: review its table (description, arguments, access) against the server's listing"
-        );
-    }
-    for what in &offered.gone {
-        eprintln!("kept, but the server no longer lists it: {what}; delete its table");
-    }
-    for what in &offered.skipped {
-        eprintln!("not imported: {what}");
-    }
-    if !offered.added.is_empty() {
-        eprintln!(
-            "pinned {} of upstream `{}`, each at access read-only: {}",
-            offered.added.len(),
-            server.name,
-            offered.added.join(", ")
-        );
-    }
+    report_offers(&server.name, &offered);
     match compiled {
         Ok(compiled) => {
             eprint!(
@@ -313,6 +298,29 @@ pub(crate) fn command(server: &Server) -> Result<ExitCode, Usage> {
             );
             Ok(ExitCode::FAILURE)
         }
+    }
+}
+
+/// What the import did with the server's prompts, resources and templates.
+fn report_offers(server: &str, offered: &OffersImported) {
+    for what in &offered.repinned {
+        eprintln!(
+            "re-pinned: {what}: its listing changed since import\n  = help: review its table (description, arguments, access) against the server's listing"
+        );
+    }
+    for what in &offered.gone {
+        eprintln!("kept, but the server no longer lists it: {what}; delete its table");
+    }
+    for what in &offered.skipped {
+        eprintln!("not imported: {what}");
+    }
+    if !offered.added.is_empty() {
+        eprintln!(
+            "pinned {} of upstream `{}`, each at access read-only: {}",
+            offered.added.len(),
+            server,
+            offered.added.join(", ")
+        );
     }
 }
 

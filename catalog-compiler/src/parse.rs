@@ -30,8 +30,8 @@ mod types;
 mod upstream;
 mod values;
 
-pub(crate) use table::{Seen, suggest};
 pub(crate) use offers::{PROMPT_KEYS, RESOURCE_KEYS, RawOffer};
+pub(crate) use table::{Seen, suggest};
 pub(crate) use upstream::{RawUpstream, UPSTREAM_KEYS};
 
 use lints::{lints, row_lints};

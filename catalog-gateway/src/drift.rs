@@ -97,7 +97,11 @@ pub fn compare(
             let source = tool.upstream.as_ref().filter(|s| s.upstream == upstream)?;
             pinned.insert(source.tool.as_str());
             let before = snapshot.get(upstream, &source.tool);
-            let standing = standing(&source.digest, by_name.get(source.tool.as_str()).copied(), before);
+            let standing = standing(
+                &source.digest,
+                by_name.get(source.tool.as_str()).copied(),
+                before,
+            );
             Some((i, standing))
         })
         .collect();

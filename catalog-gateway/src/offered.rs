@@ -1,8 +1,9 @@
 //! What the gateway serves besides tools: the prompts, resources and resource templates of
 //! its upstreams that the catalog pins (`[[prompt]]`, `[[resource]]`). Each is listed and
-//! read only through [`Gateway::offered`], at the client's level, while its upstream's
-//! listing matches the pin; it is listed with the table's reviewed text, and what a prompt
-//! or a resource holds is read by the result scanner before the client's model reads it.
+//! read only through one rule (`Gateway::offered`): at the client's level, while its
+//! upstream's listing matches the pin. It is listed with the table's reviewed text, and
+//! what a prompt or a resource holds is read by the result scanner before the client's
+//! model reads it.
 
 use catalog_compiler::model::{Offer, Offered};
 use catalog_core::{Access, Screened};
@@ -82,7 +83,9 @@ impl Gateway {
         arguments: Option<Map<String, Value>>,
     ) -> Result<Value, ErrorData> {
         let what = Offered::Prompt(name.to_owned());
-        let i = self.find(&what).ok_or_else(|| refusal(&what, &Refused::Unknown))?;
+        let i = self
+            .find(&what)
+            .ok_or_else(|| refusal(&what, &Refused::Unknown))?;
         self.offered(level, i).map_err(|r| refusal(&what, &r))?;
         let offer = &self.loaded().catalog.offers[i];
         let session = self.session(&offer.upstream)?;
@@ -92,7 +95,9 @@ impl Gateway {
             .map_err(|e| ErrorData::internal_error(e, None))?;
         if let Value::Object(fields) = &mut result {
             match &offer.description {
-                Some(description) => fields.insert("description".into(), description.clone().into()),
+                Some(description) => {
+                    fields.insert("description".into(), description.clone().into())
+                }
                 None => fields.remove("description"),
             };
         }
@@ -117,9 +122,9 @@ impl Gateway {
         let offers = &self.loaded().catalog.offers;
         let exact = Offered::Resource(uri.to_owned());
         let i = self.find(&exact).or_else(|| {
-            (0..offers.len()).find(|&i| {
-                matches!(&offers[i].what, Offered::Template(t) if template_matches(t, uri))
-            })
+            (0..offers.len()).find(
+                |&i| matches!(&offers[i].what, Offered::Template(t) if template_matches(t, uri)),
+            )
         });
         let Some(i) = i else {
             return Err(refusal(&exact, &Refused::Unknown));
@@ -160,7 +165,11 @@ impl Gateway {
 
     /// A text of a prompt or resource as the client's model reads it: with the scanner's
     /// notice first when it found something, or refused when the policy withholds it.
-    fn screen_text(&self, offer: &'static Offer, text: Option<&mut Value>) -> Result<(), ErrorData> {
+    fn screen_text(
+        &self,
+        offer: &'static Offer,
+        text: Option<&mut Value>,
+    ) -> Result<(), ErrorData> {
         let Some(text) = text.filter(|t| t.is_string()) else {
             return Ok(());
         };
@@ -199,7 +208,10 @@ fn reviewed(offer: &Offer, mut listing: Value) -> Value {
     };
     if let Some(Value::Array(arguments)) = fields.get_mut("arguments") {
         for argument in arguments.iter_mut().filter_map(Value::as_object_mut) {
-            let name = argument.get("name").and_then(Value::as_str).unwrap_or_default();
+            let name = argument
+                .get("name")
+                .and_then(Value::as_str)
+                .unwrap_or_default();
             match offer.arguments.iter().find(|(n, _)| n == name) {
                 Some((_, description)) => {
                     argument.insert("description".into(), description.clone().into())
@@ -215,15 +227,23 @@ fn reviewed(offer: &Offer, mut listing: Value) -> Value {
 fn refusal(what: &Offered, why: &Refused) -> ErrorData {
     match why {
         Refused::Unknown if matches!(what, Offered::Prompt(_)) => ErrorData::invalid_params(
-            format!("Unknown prompt: {}. prompts/list names the prompts this connection may get.", what.id()),
+            format!(
+                "Unknown prompt: {}. prompts/list names the prompts this connection may get.",
+                what.id()
+            ),
             None,
         ),
         Refused::Unknown => ErrorData::resource_not_found(
-            format!("Resource not found: {}. resources/list and resources/templates/list name what this connection may read.", what.id()),
+            format!(
+                "Resource not found: {}. resources/list and resources/templates/list name what this connection may read.",
+                what.id()
+            ),
             None,
         ),
         Refused::Level(access) => ErrorData::invalid_params(
-            format!("The {what} needs the access level {access}; this connection's level is lower. Use a connection at {access} or above."),
+            format!(
+                "The {what} needs the access level {access}; this connection's level is lower. Use a connection at {access} or above."
+            ),
             None,
         ),
         Refused::Withheld(standing) => {
@@ -253,11 +273,13 @@ pub fn template_matches(template: &str, uri: &str) -> bool {
             return false;
         };
         let expression = &rest[open + 1..open + close];
-        parts.push(if expression.starts_with(|c: char| c.is_alphanumeric() || c == '_') {
-            Part::Segment
-        } else {
-            Part::Any
-        });
+        parts.push(
+            if expression.starts_with(|c: char| c.is_alphanumeric() || c == '_') {
+                Part::Segment
+            } else {
+                Part::Any
+            },
+        );
         rest = &rest[open + close + 1..];
     }
     parts.push(Part::Literal(rest));
@@ -305,13 +327,25 @@ mod tests {
 
     #[test]
     fn a_uri_matches_the_templates_it_expands() {
-        assert!(template_matches("docs://pages/{page}", "docs://pages/intro"));
+        assert!(template_matches(
+            "docs://pages/{page}",
+            "docs://pages/intro"
+        ));
         assert!(!template_matches("docs://pages/{page}", "docs://pages/"));
         assert!(!template_matches("docs://pages/{page}", "docs://pages/a/b"));
-        assert!(!template_matches("docs://pages/{page}", "docs://other/intro"));
+        assert!(!template_matches(
+            "docs://pages/{page}",
+            "docs://other/intro"
+        ));
         assert!(template_matches("file:///{+path}", "file:///etc/hosts"));
-        assert!(template_matches("repo://{owner}/{repo}/issues", "repo://a/b/issues"));
-        assert!(!template_matches("repo://{owner}/{repo}/issues", "repo://a/issues"));
+        assert!(template_matches(
+            "repo://{owner}/{repo}/issues",
+            "repo://a/b/issues"
+        ));
+        assert!(!template_matches(
+            "repo://{owner}/{repo}/issues",
+            "repo://a/issues"
+        ));
         assert!(template_matches("search://q{?term}", "search://q"));
         assert!(template_matches("search://q{?term}", "search://q?term=x"));
         assert!(!template_matches("broken://{x", "broken://{x"));

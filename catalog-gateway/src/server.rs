@@ -2,6 +2,7 @@
 
 use std::sync::{Arc, Mutex};
 
+use catalog_compiler::model::Offered;
 use catalog_core::{Discovery, Value};
 use catalog_mcp::Level;
 use catalog_mcp::elicit::{PeerAsker, Retry};
@@ -12,17 +13,16 @@ use catalog_mcp::logging::{self, ClientLevel};
     reason = "MCP logging: deprecated on 2026-07-28, served up to it"
 )]
 use rmcp::model::SetLevelRequestParams;
-use catalog_compiler::model::Offered;
 use rmcp::model::{
-    CacheScope, CallToolRequestParams, CallToolResponse, GetPromptRequestParams,
-    GetPromptResponse, GetPromptResult, Implementation, ListPromptsResult,
-    ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
-    PromptsCapability, ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult,
-    ResourcesCapability, ServerCapabilities, ServerConfig,
+    CacheScope, CallToolRequestParams, CallToolResponse, GetPromptRequestParams, GetPromptResponse,
+    GetPromptResult, Implementation, ListPromptsResult, ListResourceTemplatesResult,
+    ListResourcesResult, ListToolsResult, PaginatedRequestParams, PromptsCapability,
+    ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, ResourcesCapability,
+    ServerCapabilities, ServerConfig,
 };
-use serde_json::json;
 use rmcp::service::{NotificationContext, RequestContext, RoleServer};
 use rmcp::{ErrorData, ServerHandler};
+use serde_json::json;
 
 use crate::gateway::{Discoverable, Gateway};
 use crate::rows::{Row, WORDS};

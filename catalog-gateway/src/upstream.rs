@@ -13,6 +13,7 @@ use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
 use std::time::Duration;
 
+use catalog_compiler::import::Offers;
 use rmcp::model::{
     CallToolRequestParams, CallToolResult, ClientConfig, ClientRequest, Implementation, JsonObject,
     ListPromptsRequest, ListResourceTemplatesRequest, ListResourcesRequest, ListToolsRequest,
@@ -20,7 +21,6 @@ use rmcp::model::{
 };
 use rmcp::service::{NotificationContext, RoleClient, RunningService};
 use rmcp::transport::StreamableHttpClientTransport;
-use catalog_compiler::import::Offers;
 use rmcp::{ClientHandler, ServiceExt};
 use serde_json::Value;
 use tokio::io::{AsyncRead, ReadBuf};
@@ -312,7 +312,12 @@ impl Upstream {
         };
         tokio::time::timeout(START_TIMEOUT, listed)
             .await
-            .map_err(|_| format!("upstream `{}` did not list its prompts and resources in time", self.name))??;
+            .map_err(|_| {
+                format!(
+                    "upstream `{}` did not list its prompts and resources in time",
+                    self.name
+                )
+            })??;
         Ok(offers)
     }
 
@@ -361,9 +366,14 @@ impl Upstream {
     ///
     /// # Errors
     /// The upstream refused the request or the session failed: the upstream's own message.
-    pub async fn get_prompt(&self, name: &str, arguments: Option<JsonObject>) -> Result<Value, String> {
-        let params = serde_json::from_value(serde_json::json!({"name": name, "arguments": arguments}))
-            .map_err(|e| format!("cannot write prompts/get: {e}"))?;
+    pub async fn get_prompt(
+        &self,
+        name: &str,
+        arguments: Option<JsonObject>,
+    ) -> Result<Value, String> {
+        let params =
+            serde_json::from_value(serde_json::json!({"name": name, "arguments": arguments}))
+                .map_err(|e| format!("cannot write prompts/get: {e}"))?;
         let result = self
             .service
             .peer()

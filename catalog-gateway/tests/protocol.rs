@@ -60,7 +60,10 @@ fn filesystem_catalog(dir: &Path, files: &Path) -> PathBuf {
             .arg(&catalog)
             .arg("--")
             .arg(python)
-            .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/peers/reference_server.py")),
+            .arg(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/tests/peers/reference_server.py"
+            )),
         LIMIT,
     );
     assert!(done.status.success(), "import: {}", done.stderr);

@@ -43,11 +43,7 @@ pub(crate) struct RawOffer {
 }
 
 /// The `prompt` or `resource` key at the top: an array of tables of that kind.
-pub(crate) fn offers(
-    key: &str,
-    v: &Spanned<DeValue<'_>>,
-    errors: &mut Errors,
-) -> Vec<RawOffer> {
+pub(crate) fn offers(key: &str, v: &Spanned<DeValue<'_>>, errors: &mut Errors) -> Vec<RawOffer> {
     let DeValue::Array(tables) = v.get_ref() else {
         errors.push(
             Diagnostic::new(v.span(), format!("`{key}` must be an array of tables"))
@@ -119,7 +115,9 @@ fn finish(
     let upstream = t
         .take("upstream")
         .and_then(|(v, _)| string(v, "upstream", errors));
-    let digest = t.take("upstream-digest").and_then(|(v, _)| digest(v, errors));
+    let digest = t
+        .take("upstream-digest")
+        .and_then(|(v, _)| digest(v, errors));
     let access = t.take("access").and_then(|(v, _)| {
         let levels = Access::ALL.map(|a| (a.as_str(), a));
         choice(v, "access", &levels, errors)
@@ -177,10 +175,9 @@ fn arguments(v: &Spanned<DeValue<'_>>, errors: &mut Errors) -> Vec<At<(String, S
     for (key, value) in items {
         let name = key.get_ref().as_ref();
         match value.get_ref().as_str() {
-            Some(description) => out.push((
-                (name.to_string(), description.to_string()),
-                value.span(),
-            )),
+            Some(description) => {
+                out.push(((name.to_string(), description.to_string()), value.span()));
+            }
             None => errors.push(wrong_type(value, &format!("arguments.{name}"), "a string")),
         }
     }
@@ -234,9 +231,15 @@ access = "full-access"
             ]
         );
         assert_eq!(&source[prompt.span.clone()], "[[prompt]]");
-        assert_eq!(template.what, Offered::Template("docs://pages/{page}".into()));
+        assert_eq!(
+            template.what,
+            Offered::Template("docs://pages/{page}".into())
+        );
         assert_eq!(template.access, Access::FullAccess);
-        assert_eq!((template.upstream.as_str(), template.digest.as_str()), ("docs", DIGEST));
+        assert_eq!(
+            (template.upstream.as_str(), template.digest.as_str()),
+            ("docs", DIGEST)
+        );
     }
 
     #[test]
@@ -290,7 +293,10 @@ upstream = "docs"
             "a `[[resource]]` table has no `upstream-digest`",
             "a `[[resource]]` table has no `access`",
         ] {
-            assert!(messages.contains(&expected), "no {expected:?} in {messages:#?}");
+            assert!(
+                messages.contains(&expected),
+                "no {expected:?} in {messages:#?}"
+            );
         }
         assert_eq!(messages.len(), 12, "{messages:#?}");
         let doubled = errors.iter().find(|d| d.message.contains("twice")).unwrap();

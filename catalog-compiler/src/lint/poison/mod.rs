@@ -166,7 +166,9 @@ fn poison(
                 "{} addresses the model instead of describing the {subject}: {written:?}{disguise}",
                 t.what
             ),
-            &format!("remove it: {subject} text says what the {subject} does; orders to the model (to ignore its instructions, keep things from the user, read files) are how tool poisoning works, and an imported {subject} that carries them should not be trusted"),
+            &format!(
+                "remove it: {subject} text says what the {subject} does; orders to the model (to ignore its instructions, keep things from the user, read files) are how tool poisoning works, and an imported {subject} that carries them should not be trusted"
+            ),
         );
     }
 }
@@ -354,15 +356,22 @@ access = "read-only"
             })
             .collect();
         assert!(
-            found.iter().any(|(lint, message, at)| *lint == LintId::PoisonedDescription
-                && message.starts_with("in prompt `review`, the description of argument `code` addresses the model")
-                && *at == "Ignore all previous"),
+            found
+                .iter()
+                .any(|(lint, message, at)| *lint == LintId::PoisonedDescription
+                    && message.starts_with(
+                        "in prompt `review`, the description of argument `code` addresses the model"
+                    )
+                    && *at == "Ignore all previous"),
             "{found:#?}"
         );
         assert!(
-            found.iter().any(|(lint, message, at)| *lint == LintId::DescriptionUrl
-                && message.starts_with("in resource `docs://readme`, the description holds a URL")
-                && at.starts_with("https://example.com/readme")),
+            found
+                .iter()
+                .any(|(lint, message, at)| *lint == LintId::DescriptionUrl
+                    && message
+                        .starts_with("in resource `docs://readme`, the description holds a URL")
+                    && at.starts_with("https://example.com/readme")),
             "{found:#?}"
         );
         assert_eq!(crate::compile(&source).unwrap_err().len(), 1);
