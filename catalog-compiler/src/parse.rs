@@ -25,6 +25,7 @@ mod json;
 mod lints;
 mod offers;
 mod pieces;
+mod syntax;
 mod table;
 mod types;
 mod upstream;
@@ -184,12 +185,19 @@ fn read_in(source: &str, size: usize, errors: &mut Errors) -> (RawCatalog, bool)
     }
     let (doc, syntax) = DeTable::parse_recoverable(source);
     let syntax_ok = syntax.is_empty();
-    for e in syntax {
-        let span = e.span().unwrap_or(0..0);
-        errors.push(
-            Diagnostic::new(span, format!("invalid TOML: {}", e.message().trim_end()))
-                .help("fix the TOML syntax; the catalog is read only once it parses"),
-        );
+    let found: Vec<(Span, String)> = syntax
+        .iter()
+        .map(|e| (e.span().unwrap_or(0..0), e.message().trim_end().to_string()))
+        .collect();
+    if let Some(cause) = syntax::unclosed(source, &found) {
+        errors.push(cause);
+    } else {
+        for (span, message) in found {
+            errors.push(
+                Diagnostic::new(span, format!("invalid TOML: {message}"))
+                    .help("fix the TOML syntax; the catalog is read only once it parses"),
+            );
+        }
     }
     // After a syntax error only the syntax is reported: the rest is read, not judged.
     let mut unjudged = Errors::default();

@@ -1,0 +1,3 @@
+catalog_macros::catalog!("ui/syntax/unclosed_array.toml");
+
+fn main() {}
