@@ -31,7 +31,17 @@ fn sets(c: &Catalog) -> Vec<(&'static str, Vec<&str>)> {
 
 /// The human report that follows the findings of a valid catalog.
 pub(crate) fn summary(path: &str, c: &Catalog, report: &Report) -> String {
-    let mut out = format!("{path}: valid, {} tools\n\n", c.tools.len());
+    let errors = report
+        .findings
+        .iter()
+        .filter(|f| f.level == Level::Deny)
+        .count();
+    let verdict = match errors {
+        0 => "valid".to_string(),
+        1 => "not valid: a denied lint above fails the build".to_string(),
+        n => format!("not valid: {n} findings of denied lints above fail the build"),
+    };
+    let mut out = format!("{path}: {verdict}, {} tools\n\n", c.tools.len());
     for (name, tools) in sets(c) {
         let _ = writeln!(
             out,
@@ -61,11 +71,6 @@ pub(crate) fn summary(path: &str, c: &Catalog, report: &Report) -> String {
     }
     out.push_str(&reach_text(c, report));
     out.push_str(&lints_table(c, report));
-    let errors = report
-        .findings
-        .iter()
-        .filter(|f| f.level == Level::Deny)
-        .count();
     let warnings = report.findings.len() - errors;
     let _ = writeln!(
         out,
