@@ -18,7 +18,8 @@ pub struct Defaults {
 }
 
 impl Defaults {
-    /// `catalog.toml` in the current directory.
+    /// `catalog.toml` in the current directory, or else in the nearest directory above it
+    /// that has one, as cargo finds `Cargo.toml`.
     #[must_use]
     pub fn current_dir() -> Defaults {
         Defaults {
@@ -46,16 +47,37 @@ impl Defaults {
                 Err(e) => Err(Usage(format!("cannot read `{path}`: {e}"))),
             };
         }
+        if self.dir == Path::new("") {
+            return upward();
+        }
         let full = self.dir.join(CATALOG);
         match std::fs::read_to_string(&full) {
             Ok(source) => Ok((CATALOG.to_string(), source)),
-            Err(e) if self.dir == Path::new("") => Err(Usage(format!(
-                "cannot read `{CATALOG}`: {e}; run the command in the directory that holds the catalog, or name it with `--catalog PATH`"
-            ))),
             Err(e) => Err(Usage(format!(
                 "cannot read `{CATALOG}` in `{}`: {e}; name the catalog with `--catalog PATH`",
                 self.dir.display()
             ))),
         }
     }
+}
+
+/// `catalog.toml` in the current directory or the nearest one above it, named relative to
+/// the current directory (`../catalog.toml`), and its text.
+fn upward() -> Result<(String, String), Usage> {
+    let cwd = std::env::current_dir()
+        .map_err(|e| Usage(format!("cannot read the current directory: {e}")))?;
+    for up in 0..cwd.ancestors().count() {
+        let path: PathBuf = std::iter::repeat_n("..", up)
+            .collect::<PathBuf>()
+            .join(CATALOG);
+        match std::fs::read_to_string(&path) {
+            Ok(source) => return Ok((path.display().to_string(), source)),
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            // Found but unreadable: say so rather than look further up.
+            Err(e) => return Err(Usage(format!("cannot read `{}`: {e}", path.display()))),
+        }
+    }
+    Err(Usage(format!(
+        "no `{CATALOG}` in the current directory or any directory above it; run the command where the catalog is, or name it with `--catalog PATH`"
+    )))
 }

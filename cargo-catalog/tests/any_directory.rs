@@ -209,6 +209,20 @@ fn errors_are_located_where_the_compiler_locates_them() {
 }
 
 #[test]
+fn the_catalog_is_found_upward_as_cargo_finds_its_manifest() {
+    let dir = TempDir::new("upward");
+    dir.write("catalog.toml", VALID);
+    dir.write("src/agent/notes.txt", "");
+    let below = TempDir(dir.0.join("src/agent"));
+    let (code, stdout, stderr) = cli(&below, &["catalog", "check"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stdout.starts_with("../../catalog.toml: valid, 4 tools\n"),
+        "{stdout}"
+    );
+}
+
+#[test]
 fn catalog_names_another_file() {
     let dir = TempDir::new("named");
     dir.write("catalog.toml", INVALID);
@@ -224,11 +238,12 @@ fn catalog_names_another_file() {
 #[test]
 fn unusable_arguments_exit_2_and_name_the_fix() {
     let dir = TempDir::new("usage");
-    // No catalog.toml here: the message says how to name one.
+    // No catalog.toml here or above: the message says how to name one.
     let (code, _, stderr) = cli(&dir, &["catalog", "check"]);
     assert_eq!(code, 2, "{stderr}");
     assert!(
-        stderr.contains("cannot read `catalog.toml`") && stderr.contains("--catalog PATH"),
+        stderr.contains("no `catalog.toml` in the current directory or any directory above it")
+            && stderr.contains("--catalog PATH"),
         "{stderr}"
     );
     dir.write("catalog.toml", VALID);
