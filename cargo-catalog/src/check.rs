@@ -90,6 +90,7 @@ fn run(path: &str, source: &str, format: Format) -> ExitCode {
     let options = lint::Options {
         tokenizer: tokenizer.as_ref().map(|t| t as &dyn Tokenizer),
         at_least: Level::Warn,
+        only: None,
     };
     let report = lint::run(&catalog, source, &options);
     let denied = report.findings.iter().any(|f| f.level == Level::Deny);

@@ -44,6 +44,7 @@ pub fn compile(source: &str) -> Result<Catalog, Vec<Diagnostic>> {
     let options = lint::Options {
         tokenizer: None,
         at_least: lint::Level::Deny,
+        only: None,
     };
     let denied = lint::run(&catalog, source, &options).errors();
     if denied.is_empty() {
@@ -51,6 +52,32 @@ pub fn compile(source: &str) -> Result<Catalog, Vec<Diagnostic>> {
     } else {
         Err(denied)
     }
+}
+
+/// The lints whose warnings `catalog!` shows in the build's output: the ones that read the
+/// text the model reads, which a single pass over it finds. The others (search reach,
+/// confusable tools, token budget) take longer and stay with `cargo catalog check`.
+pub const BUILD_WARNINGS: [lint::LintId; 3] = [
+    lint::LintId::PoisonedDescription,
+    lint::LintId::DescriptionUrl,
+    lint::LintId::DescriptionLength,
+];
+
+/// The findings at `warn` of [`BUILD_WARNINGS`] in a catalog that [`compile`] accepted
+/// from `source`: what `catalog!` shows as warnings.
+#[must_use]
+pub fn build_warnings(catalog: &Catalog, source: &str) -> Vec<Diagnostic> {
+    let options = lint::Options {
+        tokenizer: None,
+        at_least: lint::Level::Warn,
+        only: Some(&BUILD_WARNINGS),
+    };
+    lint::run(catalog, source, &options)
+        .findings
+        .into_iter()
+        .filter(|f| f.level == lint::Level::Warn)
+        .map(|f| f.diagnostic)
+        .collect()
 }
 
 /// Reads and validates a catalog against the format's rules, without running its lints:

@@ -454,6 +454,7 @@ fn exercise(source: &str, full_lints: bool, tally: &mut Tally) -> Result<(), Str
             let options = lint::Options {
                 tokenizer: Some(&Quarter),
                 at_least: Level::Warn,
+                only: None,
             };
             let report = catch_unwind(AssertUnwindSafe(|| lint::run(&catalog, source, &options)))
                 .map_err(|_| "a lint panicked".to_string())?;

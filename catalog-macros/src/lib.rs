@@ -82,7 +82,18 @@ fn expand(input: &Input) -> proc_macro2::TokenStream {
         }
     };
     match catalog_compiler::compile(&source) {
-        Ok(catalog) => catalog_compiler::expand(&catalog, &opts),
+        Ok(catalog) => {
+            let mut out = catalog_compiler::expand(&catalog, &opts);
+            let lines = catalog_compiler::Lines::new(&source);
+            let unnamed = catalog_compiler::Style {
+                unnamed: true,
+                ..catalog_compiler::Style::default()
+            };
+            for d in catalog_compiler::build_warnings(&catalog, &source) {
+                out.extend(warning(span, &lines.render_styled(&rel, &d, unnamed)));
+            }
+            out
+        }
         Err(diagnostics) => {
             let mut out = catalog_compiler::skeleton(&catalog_compiler::outline(&source), &opts);
             let lines = catalog_compiler::Lines::new(&source);
@@ -109,4 +120,18 @@ fn error(
 ) -> proc_macro2::TokenStream {
     skeleton.extend(quote_spanned!(span=> ::core::compile_error! { #msg }));
     skeleton
+}
+
+/// A warning in the build's output: stable proc macros cannot emit one, so it is the
+/// deprecation warning of a constant used where the macro is invoked, its note the message.
+fn warning(span: proc_macro2::Span, msg: &str) -> proc_macro2::TokenStream {
+    let note = format!("catalog warning\n{msg}");
+    quote_spanned! {span=>
+        const _: () = {
+            #[deprecated(note = #note)]
+            #[allow(non_upper_case_globals)]
+            const catalog_lint: () = ();
+            catalog_lint
+        };
+    }
 }

@@ -193,6 +193,7 @@ fn token_budget_counts_every_provider_and_names_the_largest_tools() {
     let options = Options {
         tokenizer: Some(&Quarter),
         at_least: Level::Warn,
+        only: None,
     };
     let report = run(&catalog, &source, &options);
     let tokens = report.tokens.as_ref().unwrap();

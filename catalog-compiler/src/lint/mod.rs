@@ -128,6 +128,8 @@ pub struct Options<'a> {
     /// Lints whose level is below this, in the catalog and in every row, do not run:
     /// `catalog!` runs only what is denied.
     pub at_least: Level,
+    /// When given, only these lints run (at the levels the catalog sets).
+    pub only: Option<&'a [LintId]>,
 }
 
 impl Default for Options<'_> {
@@ -135,6 +137,7 @@ impl Default for Options<'_> {
         Options {
             tokenizer: None,
             at_least: Level::Warn,
+            only: None,
         }
     }
 }
@@ -147,6 +150,9 @@ pub fn run(catalog: &Catalog, source: &str, options: &Options<'_>) -> Report {
     let mut report = Report::default();
     let mut jobs = Vec::new();
     for lint in LintId::ALL {
+        if options.only.is_some_and(|only| !only.contains(&lint)) {
+            continue;
+        }
         let highest = catalog
             .tools
             .iter()

@@ -345,6 +345,7 @@ access = "read-only"
         let options = crate::lint::Options {
             tokenizer: None,
             at_least: crate::lint::Level::Warn,
+            only: None,
         };
         let report = crate::lint::run(&catalog, &source, &options);
         let found: Vec<(LintId, &str, &str)> = report
