@@ -57,7 +57,7 @@ pub mod __private {
 
     pub use crate::args::{Fields, arguments, variant};
     pub use crate::packed::Specs;
-    pub use crate::table::StrTable;
+    pub use crate::table::{Message, StrTable};
 
     /// Strips the quotes `stringify!` leaves around a string literal, so `tools!` accepts
     /// both `openTable` and `"triangle_properties.get"`.

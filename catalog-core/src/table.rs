@@ -67,6 +67,141 @@ impl StrTable {
     }
 }
 
+impl StrTable {
+    /// The string nearest `name` by edit distance (ASCII case aside), when it is near
+    /// enough to be a typo of it: at most a third of `name`'s length, between 1 and 3
+    /// edits. `const`, for `tools![...]`'s error.
+    #[must_use]
+    pub const fn closest(self, name: &str) -> Option<usize> {
+        let limit = match name.len() / 3 {
+            0 => 1,
+            n if n > 3 => 3,
+            n => n,
+        };
+        let mut best: Option<(usize, usize)> = None;
+        let mut i = 0;
+        while i < self.len() {
+            if let Some(d) = distance(self.get(i).as_bytes(), name.as_bytes(), limit)
+                && (best.is_none() || matches!(best, Some((_, b)) if d < b))
+            {
+                best = Some((i, d));
+            }
+            i += 1;
+        }
+        match best {
+            Some((i, _)) => Some(i),
+            None => None,
+        }
+    }
+
+    /// `tools![...]`'s error for `name`, which the table lacks: the name, and the
+    /// nearest one it holds when one is near.
+    #[must_use]
+    pub const fn unknown(self, name: &str) -> Message {
+        let mut m = Message::new();
+        m.push("tools![...] names `");
+        m.push(name);
+        m.push("`, which is not a tool of the catalog");
+        if let Some(i) = self.closest(name) {
+            m.push("; did you mean `");
+            m.push(self.get(i));
+            m.push("`?");
+        }
+        m
+    }
+}
+
+/// Text built at compile time in a buffer of fixed size: what `const` code can put in a
+/// panic message. A piece that does not fit is left out whole.
+#[derive(Clone, Copy, Debug)]
+pub struct Message {
+    bytes: [u8; 512],
+    len: usize,
+}
+
+impl Message {
+    const fn new() -> Message {
+        Message {
+            bytes: [0; 512],
+            len: 0,
+        }
+    }
+
+    const fn push(&mut self, piece: &str) {
+        let piece = piece.as_bytes();
+        if self.len + piece.len() > self.bytes.len() {
+            return;
+        }
+        let mut i = 0;
+        while i < piece.len() {
+            self.bytes[self.len + i] = piece[i];
+            i += 1;
+        }
+        self.len += piece.len();
+    }
+
+    /// The text.
+    #[must_use]
+    pub const fn as_str(&self) -> &str {
+        let (text, _) = self.bytes.split_at(self.len);
+        // Whole `str`s were pushed, so this never fails.
+        match core::str::from_utf8(text) {
+            Ok(s) => s,
+            Err(_) => "",
+        }
+    }
+}
+
+/// Levenshtein distance of `a` and `b` with ASCII case ignored, when it is at most
+/// `limit`; `None` past it, or for a string longer than 128 bytes.
+const fn distance(a: &[u8], b: &[u8], limit: usize) -> Option<usize> {
+    const MAX: usize = 128;
+    if a.len() > MAX || b.len() > MAX || a.len().abs_diff(b.len()) > limit {
+        return None;
+    }
+    let mut previous = [0usize; MAX + 1];
+    let mut current = [0usize; MAX + 1];
+    let mut j = 0;
+    while j <= b.len() {
+        previous[j] = j;
+        j += 1;
+    }
+    let mut i = 1;
+    while i <= a.len() {
+        current[0] = i;
+        let mut row_min = i;
+        let mut j = 1;
+        while j <= b.len() {
+            let same = a[i - 1].eq_ignore_ascii_case(&b[j - 1]);
+            let substitute = previous[j - 1] + if same { 0 } else { 1 };
+            let delete = previous[j] + 1;
+            let insert = current[j - 1] + 1;
+            let mut d = substitute;
+            if delete < d {
+                d = delete;
+            }
+            if insert < d {
+                d = insert;
+            }
+            current[j] = d;
+            if d < row_min {
+                row_min = d;
+            }
+            j += 1;
+        }
+        if row_min > limit {
+            return None;
+        }
+        previous = current;
+        i += 1;
+    }
+    if previous[b.len()] <= limit {
+        Some(previous[b.len()])
+    } else {
+        None
+    }
+}
+
 /// The `i`-th little-endian `u32` of `bytes`, as an index.
 const fn word(bytes: &[u8], i: usize) -> usize {
     let at = 4 * i;
@@ -135,6 +270,37 @@ mod tests {
         for missing in ["open", "openTables", "b", "é"] {
             assert_eq!(t.find(order, missing), None, "{missing}");
         }
+    }
+
+    #[test]
+    fn a_missing_name_is_named_with_the_nearest_one() {
+        let (t, _) = table(&[
+            "searchTools",
+            "deleteEvent",
+            "deleteEvents",
+            "ask",
+            "openTable",
+        ]);
+        assert_eq!(
+            t.unknown("deleteEvnt").as_str(),
+            "tools![...] names `deleteEvnt`, which is not a tool of the catalog; did you mean `deleteEvent`?"
+        );
+        assert_eq!(t.closest("OPENTABLE"), Some(4));
+        assert_eq!(t.closest("asks"), Some(3));
+        // Too far from every name, or too short to guess: no suggestion.
+        assert_eq!(t.closest("sendEmail"), None);
+        assert_eq!(t.closest("xyz"), None);
+        assert_eq!(
+            t.unknown("sendEmail").as_str(),
+            "tools![...] names `sendEmail`, which is not a tool of the catalog"
+        );
+        // A name longer than the buffer leaves its piece out, never a broken character.
+        let long = "é".repeat(300);
+        assert!(
+            t.unknown(&long)
+                .as_str()
+                .ends_with("not a tool of the catalog")
+        );
     }
 
     #[test]

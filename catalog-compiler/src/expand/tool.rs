@@ -118,7 +118,9 @@ fn tool_enum(core: &syn::Path, rows: &[Row], spec_body: &TokenStream) -> TokenSt
             pub const fn __from_token(token: &str) -> Tool {
                 match Tool::from_name(#core::__private::unquote(token)) {
                     ::core::option::Option::Some(tool) => tool,
-                    ::core::option::Option::None => ::core::panic!("tools![...] names a tool that is not in the catalog"),
+                    ::core::option::Option::None => {
+                        ::core::panic!("{}", Tool::NAMES.unknown(#core::__private::unquote(token)).as_str())
+                    }
                 }
             }
         }
