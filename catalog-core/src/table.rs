@@ -81,10 +81,10 @@ impl StrTable {
         let mut best: Option<(usize, usize)> = None;
         let mut i = 0;
         while i < self.len() {
-            if let Some(d) = distance(self.get(i).as_bytes(), name.as_bytes(), limit)
-                && (best.is_none() || matches!(best, Some((_, b)) if d < b))
+            if let Some(cost) = distance(self.get(i).as_bytes(), name.as_bytes(), limit)
+                && (best.is_none() || matches!(best, Some((_, b)) if cost < b))
             {
-                best = Some((i, d));
+                best = Some((i, cost));
             }
             i += 1;
         }
@@ -176,16 +176,16 @@ const fn distance(a: &[u8], b: &[u8], limit: usize) -> Option<usize> {
             let substitute = previous[j - 1] + if same { 0 } else { 1 };
             let delete = previous[j] + 1;
             let insert = current[j - 1] + 1;
-            let mut d = substitute;
-            if delete < d {
-                d = delete;
+            let mut cost = substitute;
+            if delete < cost {
+                cost = delete;
             }
-            if insert < d {
-                d = insert;
+            if insert < cost {
+                cost = insert;
             }
-            current[j] = d;
-            if d < row_min {
-                row_min = d;
+            current[j] = cost;
+            if cost < row_min {
+                row_min = cost;
             }
             j += 1;
         }
