@@ -13,6 +13,9 @@ use crate::parse::{
 };
 
 mod keys;
+mod reference;
+
+pub use reference::reference;
 
 /// The text of `catalog.schema.json`: pretty-printed with two spaces, keys in the order
 /// the parser reads them, ending with a newline.
@@ -554,7 +557,7 @@ fn lints() -> Value {
     }
     definition(
         json!({
-            "description": "Lint levels (allow, warn, deny) and settings. `deny` makes `catalog!` and `cargo catalog check` fail; `warn` is reported by `cargo catalog check`.",
+            "description": "Lint levels (allow, warn, deny) and settings. `deny` makes `catalog!` and `cargo catalog check` fail; `warn` is reported by `cargo catalog check`, and for the lints that read the model's text by `cargo build` too.",
             "type": "object",
             "additionalProperties": false
         }),
@@ -603,6 +606,17 @@ mod tests {
         assert!(
             on_disk == super::editor_schema(),
             "catalog.schema.json is stale: run `cargo xtask codegen` and commit the result"
+        );
+    }
+
+    /// The book's checked-in key reference is what the generator writes today.
+    #[test]
+    fn the_books_reference_is_fresh() {
+        let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../book/src/reference.md");
+        let on_disk = std::fs::read_to_string(path).unwrap_or_default();
+        assert!(
+            on_disk == super::reference(),
+            "book/src/reference.md is stale: run `cargo xtask codegen` and commit the result"
         );
     }
 }

@@ -27,7 +27,7 @@ mod threads;
 pub mod upstream;
 
 pub use diag::{Diagnostic, Lines, Located, Related, Style, render, render_all};
-pub use editor_schema::editor_schema;
+pub use editor_schema::{editor_schema, reference};
 pub use expand::{Options, expand, skeleton};
 pub use model::{Catalog, Outline};
 pub use shape::schema_shape;

@@ -1,6 +1,7 @@
 //! `cargo xtask codegen`: writes the files generated from the compiler's own tables, so
-//! that a checked-in copy never drifts from them. Today that is `catalog.schema.json`, the
-//! editor schema of `catalog.toml`; `catalog-compiler`'s tests fail when it is stale.
+//! that a checked-in copy never drifts from them: `catalog.schema.json`, the editor schema
+//! of `catalog.toml`, and the book's reference of every key written from it;
+//! `catalog-compiler`'s tests fail when either is stale.
 
 use std::path::Path;
 use std::process::ExitCode;
@@ -15,17 +16,21 @@ pub fn run(args: &[String]) -> Result<ExitCode, Usage> {
         )));
     }
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    let path = root.join("catalog.schema.json");
-    let text = catalog_compiler::editor_schema();
-    let old = std::fs::read_to_string(&path).unwrap_or_default();
-    if old == text {
-        println!("catalog.schema.json is up to date");
-        return Ok(ExitCode::SUCCESS);
+    let files = [
+        ("catalog.schema.json", catalog_compiler::editor_schema()),
+        ("book/src/reference.md", catalog_compiler::reference()),
+    ];
+    for (name, text) in files {
+        let path = root.join(name);
+        if std::fs::read_to_string(&path).is_ok_and(|old| old == text) {
+            println!("{name} is up to date");
+            continue;
+        }
+        if let Err(e) = std::fs::write(&path, text) {
+            eprintln!("error: cannot write {name}: {e}");
+            return Ok(ExitCode::FAILURE);
+        }
+        println!("{name} updated");
     }
-    if let Err(e) = std::fs::write(&path, text) {
-        eprintln!("error: cannot write catalog.schema.json: {e}");
-        return Ok(ExitCode::FAILURE);
-    }
-    println!("catalog.schema.json updated");
     Ok(ExitCode::SUCCESS)
 }
