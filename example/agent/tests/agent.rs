@@ -444,3 +444,25 @@ fn the_readme_quickstart_is_the_example_that_compiles() {
         "README.md's quickstart differs from example/agent/examples/quickstart.rs: copy the file into it"
     );
 }
+
+#[test]
+fn the_readme_row_is_the_example_catalogs() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let readme = std::fs::read_to_string(root.join("../../README.md")).unwrap();
+    let catalog = std::fs::read_to_string(root.join("../../catalog.toml")).unwrap();
+    let start = readme
+        .find("```toml\n[[tool]]\n")
+        .expect("README shows a row")
+        + 8;
+    let row = &readme[start..start + readme[start..].find("```").unwrap()];
+    // As written in catalog.toml, but for the README's comments after the values.
+    let row: String = row
+        .lines()
+        .map(|line| line.split("   #").next().unwrap_or(line).trim_end())
+        .collect::<Vec<_>>()
+        .join("\n");
+    assert!(
+        catalog.contains(&row),
+        "README.md's row is not in catalog.toml as written:\n{row}"
+    );
+}

@@ -1,5 +1,6 @@
-//! The README's `main` for serving one's own catalog is this crate's, with the example's
-//! names in place of the user's: the README cannot show a server that does not build.
+//! The guide's `main` for serving one's own catalog (`book/src/mcp.md`) is this crate's,
+//! with the example's names in place of the user's: the guide cannot show a server that
+//! does not build.
 
 /// The first fenced `rust` block after `after` in `text`, without its fences.
 fn rust_block<'a>(text: &'a str, after: &str) -> Option<&'a str> {
@@ -10,10 +11,10 @@ fn rust_block<'a>(text: &'a str, after: &str) -> Option<&'a str> {
 }
 
 #[test]
-fn the_readme_main_is_app_mcps() {
-    let readme = include_str!("../../../README.md");
-    let shown = rust_block(readme, "\n### Serving your own catalog over MCP\n")
-        .expect("README has a rust block under `### Serving your own catalog over MCP`");
+fn the_guides_main_is_app_mcps() {
+    let chapter = include_str!("../../../book/src/mcp.md");
+    let shown = rust_block(chapter, "\n## Serving your own catalog over MCP\n")
+        .expect("book/src/mcp.md has a rust block under `## Serving your own catalog over MCP`");
     let ours = include_str!("../src/main.rs");
     let main = &ours[ours.find("fn main()").expect("main.rs has a main")..];
     let as_user_writes = main

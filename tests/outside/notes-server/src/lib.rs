@@ -82,6 +82,7 @@ impl Notes {
     }
 }
 
+// ANCHOR: handler
 impl Handler for Notes {
     type Error = Error;
 
@@ -100,6 +101,7 @@ impl Handler for Notes {
             .collect();
         Ok(Value::Array(listed))
     }
+    // ANCHOR_END: handler
 
     async fn read_note(&self, _caller: Caller, args: ReadNoteArgs) -> Result<Value, Error> {
         let notes = self.lock();

@@ -17,6 +17,7 @@ fn run(notes: &Notes, call: VerifiedCall<ToolCall>) -> Result<Value, Rejection> 
     }
 }
 
+// ANCHOR: chat
 #[test]
 fn a_chat_agent_finds_a_tool_then_calls_it() {
     let notes = Notes::seeded();
@@ -56,6 +57,7 @@ fn a_chat_agent_finds_a_tool_then_calls_it() {
     let note = run(&notes, call).unwrap();
     assert_eq!(note["title"], "Groceries");
 }
+// ANCHOR_END: chat
 
 #[test]
 fn the_search_budget_names_the_way_out() {
