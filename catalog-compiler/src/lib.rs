@@ -6,6 +6,10 @@
 //! The pipeline is `parse` (keys and local rules) → `check` (rules across keys and rows)
 //! → [`lint`] (the lints the catalog denies) → `expand` (tokens), each collecting every
 //! error it finds.
+//!
+//! This crate is the engine of the `catalog!` macro and of `cargo catalog`, not an API of
+//! its own: it is exempt from semver, and any release may change it, so depend on
+//! `catalog-macros` or `cargo-catalog` instead.
 
 mod check;
 pub mod diag;
