@@ -1,10 +1,17 @@
-//! The command line as the commands read it: `--key value` (or `--key=value`) options and
-//! positional arguments, and the error that means "unusable arguments" (exit code 2).
+//! The command line, as clap parses it: the commands, their options and the values each
+//! takes, with the help that `--help` prints; and the error that means "unusable
+//! arguments" (exit code 2) when a command finds it only while it runs.
 
 use std::fmt;
 
-/// Unusable arguments: an unknown command or option, a missing or malformed value, a file
-/// that cannot be read. The caller prints the message and its usage text, and exits 2.
+use catalog_core::Access;
+use catalog_core::render::ToolSearch;
+use catalog_core::search::Weights;
+use clap::{Args, Parser, Subcommand, ValueEnum};
+
+/// Unusable arguments that a command finds while it runs: a file that cannot be read, an
+/// option that does not go with another. Reported as clap reports its own (with the
+/// command's usage) by [`crate::main`], with exit code 2.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Usage(pub String);
 
@@ -16,158 +23,430 @@ impl fmt::Display for Usage {
 
 impl std::error::Error for Usage {}
 
-/// `--key value` pairs and positional arguments, in the order given.
-#[derive(Clone, Debug, Default)]
-pub struct Flags {
-    pairs: Vec<(String, String)>,
-    positional: Vec<String>,
+/// The help of an option that talks to live MCP servers; marked when the build lacks the
+/// `upstreams` feature, which the option then asks for.
+#[cfg(feature = "upstreams")]
+macro_rules! upstreams {
+    ($help:literal) => {
+        $help
+    };
+}
+#[cfg(not(feature = "upstreams"))]
+macro_rules! upstreams {
+    ($help:literal) => {
+        concat!($help, " [needs the `upstreams` feature]")
+    };
 }
 
-impl Flags {
-    /// Splits `args` into options and positional arguments. Every option takes a value.
-    ///
-    /// # Errors
-    /// When the last argument is an option without its value.
-    pub fn parse(args: &[String]) -> Result<Flags, Usage> {
-        let mut pairs = Vec::new();
-        let mut positional = Vec::new();
-        let mut it = args.iter();
-        while let Some(a) = it.next() {
-            let Some(key) = a.strip_prefix("--") else {
-                positional.push(a.clone());
-                continue;
-            };
-            let (key, value) = match key.split_once('=') {
-                Some((k, v)) => (k.to_string(), v.to_string()),
-                None => match it.next() {
-                    Some(v) => (key.to_string(), v.clone()),
-                    None => return Err(Usage(format!("`--{key}` needs a value"))),
-                },
-            };
-            pairs.push((key, value));
-        }
-        Ok(Flags { pairs, positional })
-    }
+/// How a build without the `upstreams` feature answers an option that needs it.
+#[cfg(not(feature = "upstreams"))]
+pub(crate) fn needs_upstreams(option: &str) -> Usage {
+    Usage(format!(
+        "`{option}` talks to MCP servers, which this build of cargo-catalog leaves out: install it with `cargo install cargo-catalog --features upstreams`"
+    ))
+}
 
-    /// The value of `--key`; the last one when it is given several times.
+/// `cargo catalog`, as cargo runs it: the catalog commands, and the completions of its own
+/// command line.
+#[derive(Debug, Parser)]
+#[command(
+    name = "cargo-catalog",
+    bin_name = "cargo catalog",
+    version,
+    about = "Check, expand, import, render and search a catalog.toml, with the compiler the `catalog!` macro uses",
+    after_help = "--catalog defaults to catalog.toml in the current directory or, as cargo finds Cargo.toml, the nearest directory above it that has one.
+Exit codes: 0 success, 1 the catalog or an input has errors, 2 unusable arguments.",
+    // No command is an error that lists the commands, not the whole help.
+    arg_required_else_help = false
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub(crate) program: Program,
+}
+
+/// What `cargo catalog` runs.
+#[derive(Debug, Subcommand)]
+pub(crate) enum Program {
+    #[command(flatten)]
+    Catalog(Command),
+    /// Print the completion script of `cargo-catalog` for a shell
+    ///
+    /// Bash: `cargo catalog completions bash > ~/.local/share/bash-completion/completions/cargo-catalog`;
+    /// zsh: into a folder of `$fpath` as `_cargo-catalog`; fish: into
+    /// `~/.config/fish/completions/cargo-catalog.fish`. The script completes the commands
+    /// and options of `cargo-catalog`, as run directly.
+    Completions {
+        /// The shell to complete in
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+}
+
+/// The catalog commands, for a program to run under its own name with its own
+/// [`Defaults`](crate::Defaults) (a repository's `cargo xtask`): flatten this enum into its
+/// clap subcommands, or give each command's arguments ([`Check`], ...) a variant of its own.
+/// Each variant is the command of the same name, documented by its arguments' struct.
+// A variant's doc comment would replace the command's help, which clap takes from the
+// arguments' struct when the variant says nothing.
+#[allow(missing_docs)]
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    Check(Check),
+    Expand(Expand),
+    Import(Import),
+    Search(Search),
+    Render(Render),
+    EvalSearch(EvalSearch),
+}
+
+impl Command {
+    /// The command's name on the command line of `cargo catalog`.
     #[must_use]
-    pub fn get(&self, key: &str) -> Option<&str> {
-        self.pairs
-            .iter()
-            .rev()
-            .find(|(k, _)| k == key)
-            .map(|(_, v)| v.as_str())
-    }
-
-    /// The arguments that are not options, in order.
-    #[must_use]
-    pub fn positional(&self) -> &[String] {
-        &self.positional
-    }
-
-    /// Fails on options outside `allowed` and on positional arguments.
-    ///
-    /// # Errors
-    /// Naming the first unexpected argument or unknown option.
-    pub fn only(&self, allowed: &[&str]) -> Result<(), Usage> {
-        if let Some(p) = self.positional.first() {
-            return Err(Usage(format!("unexpected argument `{p}`")));
-        }
-        self.only_options(allowed)
-    }
-
-    /// Fails on options outside `allowed`; positional arguments are the caller's.
-    ///
-    /// # Errors
-    /// Naming the first unknown option.
-    pub fn only_options(&self, allowed: &[&str]) -> Result<(), Usage> {
-        match self
-            .pairs
-            .iter()
-            .find(|(k, _)| !allowed.contains(&k.as_str()))
-        {
-            Some((k, _)) => Err(Usage(format!("unknown option `--{k}`"))),
-            None => Ok(()),
+    pub fn name(&self) -> &'static str {
+        match self {
+            Command::Check(_) => "check",
+            Command::Expand(_) => "expand",
+            Command::Import(_) => "import",
+            Command::Search(_) => "search",
+            Command::Render(_) => "render",
+            Command::EvalSearch(_) => "eval-search",
         }
     }
+}
 
-    /// A positive whole number option, `default` when it is not given.
-    ///
-    /// # Errors
-    /// When the value is not a whole number above zero.
-    pub fn count(&self, key: &str, default: usize) -> Result<usize, Usage> {
-        match self.get(key) {
-            None => Ok(default),
-            Some(v) => match v.parse::<usize>() {
-                Ok(n) if n > 0 => Ok(n),
-                _ => Err(Usage(format!(
-                    "`--{key}` must be a positive whole number, not `{v}`"
-                ))),
-            },
+// `--catalog PATH`, which every command but `import` reads. (A doc comment here would be
+// the help of the commands that flatten it.)
+#[derive(Clone, Debug, Args)]
+pub(crate) struct CatalogPath {
+    /// The catalog to read, instead of catalog.toml here or in the nearest directory above
+    #[arg(id = "catalog", long = "catalog", value_name = "PATH")]
+    pub(crate) path: Option<String>,
+}
+
+/// Validate a catalog and run its lints
+///
+/// Prints every error and warning, what the catalog declares, the tokens of its tool lists,
+/// what search reaches, and a table of the lints. Exit 1 when the catalog breaks a rule or
+/// a denied lint finds something.
+#[derive(Debug, Args)]
+pub struct Check {
+    #[command(flatten)]
+    pub(crate) catalog: CatalogPath,
+    /// How to print the verdict
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub(crate) format: Format,
+    #[arg(
+        long,
+        help = upstreams!("Also compare each row pinned to an [[upstream]] with what that server lists now, naming each changed field (exit 1 on drift, as a gateway withholds it)")
+    )]
+    pub(crate) upstreams: bool,
+}
+
+/// Print the Rust code that `catalog!` generates for a catalog, formatted
+#[derive(Debug, Args)]
+pub struct Expand {
+    #[command(flatten)]
+    pub(crate) catalog: CatalogPath,
+}
+
+/// Turn an MCP tools/list result, or a live MCP server's tools, into catalog rows
+///
+/// `--from mcp FILE --out PATH` reads a tools/list result (JSON). `--from-server -- COMMAND
+/// [ARGS...]` starts a server over stdio; `--from-url URL` reaches one at a streamable HTTP
+/// URL. Reports what was mapped how. `--out` writes a new catalog; `--into` appends the
+/// server's `[[upstream]]` table and rows to an existing one, leaving its text as it is
+/// (names that collide get `--prefix`). Rows from a server record it and pin each tool's
+/// definition with a digest; the definitions go to PATH's .upstreams.json, to name what
+/// changes later. Import into the same catalog again to accept a server's changes.
+#[derive(Debug, Args)]
+#[command(group(
+    clap::ArgGroup::new("source")
+        .required(true)
+        .args(["from", "from_server", "from_url"])
+))]
+#[command(group(clap::ArgGroup::new("server").args(["from_server", "from_url"])))]
+#[command(group(clap::ArgGroup::new("target").required(true).args(["out", "into"])))]
+pub struct Import {
+    /// Read FILE, a tools/list result in this format
+    #[arg(
+        long,
+        value_enum,
+        value_name = "FORMAT",
+        requires = "file",
+        conflicts_with = "into"
+    )]
+    pub(crate) from: Option<Source>,
+    /// The file to read, with `--from`
+    #[arg(value_name = "FILE", conflicts_with = "server")]
+    pub(crate) file: Option<String>,
+    #[arg(
+        long,
+        requires = "command",
+        help = upstreams!("Import a server that the command after `--` starts, over stdio")
+    )]
+    pub(crate) from_server: bool,
+    #[arg(
+        long,
+        value_name = "URL",
+        value_parser = http_url,
+        help = upstreams!("Import the server at this streamable HTTP URL")
+    )]
+    pub(crate) from_url: Option<String>,
+    /// The server's name in the catalog [default: the program's file name, or the URL's host]
+    #[arg(long, value_name = "NAME", requires = "server")]
+    pub(crate) name: Option<String>,
+    /// A prefix for the server's tools whose names the catalog has already
+    #[arg(long, value_name = "P", requires = "server")]
+    pub(crate) prefix: Option<String>,
+    /// Write a new catalog here
+    #[arg(long, value_name = "PATH")]
+    pub(crate) out: Option<String>,
+    /// Add the server to this catalog, or import it again
+    #[arg(long, value_name = "PATH", requires = "server")]
+    pub(crate) into: Option<String>,
+    /// The server's command line, after `--`: the program and its arguments
+    // `requires = "from_server"` would be met by the flag's default, `false`: the group is
+    // met only by a flag given.
+    #[arg(
+        last = true,
+        value_name = "COMMAND",
+        requires = "server",
+        conflicts_with = "from_url"
+    )]
+    pub(crate) command: Vec<String>,
+}
+
+/// What `import --from` reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum Source {
+    /// An MCP `tools/list` result
+    Mcp,
+}
+
+/// The catalog's own search: ranked hits with their scores
+#[derive(Debug, Args)]
+pub struct Search {
+    #[command(flatten)]
+    pub(crate) catalog: CatalogPath,
+    /// How many hits to show
+    #[arg(long, value_name = "N", default_value_t = 5, value_parser = positive)]
+    pub(crate) k: usize,
+    #[command(flatten)]
+    pub(crate) weights: WeightsArg,
+    /// The request to search for, in quotes
+    #[arg(value_name = "REQUEST")]
+    pub(crate) request: String,
+}
+
+// `--weights W`, which `search` and `eval-search` take.
+#[derive(Clone, Debug, Args)]
+pub(crate) struct WeightsArg {
+    /// Search weights instead of the defaults, e.g.
+    /// `name=2.5,keyword=2,description=1,param_name=1,param_description=0.8,example=1,k1=2.5,b=0.75,prefix=0.3,pair=0.4`
+    #[arg(long = "weights", value_name = "W", value_parser = weights)]
+    pub(crate) weights: Option<Weights>,
+}
+
+/// The tools as one provider's request takes them, as pretty JSON
+///
+/// bedrock: the whole toolConfig; gemini: the tools array, schemas in Gemini's dialect;
+/// mcp: the tools/list result at `--access`; anthropic-tool-search: discoverable tools
+/// deferred, searched as `--search` says. Exit 1 when the list breaks the provider's limits.
+#[derive(Debug, Args)]
+pub struct Render {
+    /// The provider whose request format to print
+    #[arg(long, value_enum, value_name = "PROVIDER")]
+    pub(crate) provider: Provider,
+    #[command(flatten)]
+    pub(crate) catalog: CatalogPath,
+    /// Which tools: the first step's active set (inline), or every tool
+    #[arg(long, value_enum, default_value_t = Tools::All)]
+    pub(crate) tools: Tools,
+    /// With `--provider mcp`: the access level whose tools/list result to print [default: full-access]
+    #[arg(long, value_enum, value_name = "LEVEL")]
+    pub(crate) access: Option<Level>,
+    /// With `--provider anthropic-tool-search`: who searches the deferred tools [default: bm25]
+    #[arg(long, value_enum, value_name = "SEARCH")]
+    pub(crate) search: Option<Searcher>,
+}
+
+/// The request formats `render` prints.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum Provider {
+    /// Anthropic's Messages API: the tools array
+    Anthropic,
+    /// Anthropic's, with the discoverable tools deferred to a tool search
+    AnthropicToolSearch,
+    /// OpenAI's Chat Completions: the tools array
+    #[value(name = "openai-chat")]
+    OpenAiChat,
+    /// OpenAI's Responses API: the tools array
+    #[value(name = "openai-responses")]
+    OpenAiResponses,
+    /// Amazon Bedrock's Converse API: the whole toolConfig
+    Bedrock,
+    /// Google Gemini: the tools array, schemas in Gemini's dialect
+    Gemini,
+    /// An MCP server's tools/list result
+    Mcp,
+}
+
+/// `render --tools`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum Tools {
+    /// The first step's active set: the inline tools, the search tool among them
+    Inline,
+    /// Every tool
+    All,
+}
+
+/// `render --access`: an MCP access level.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum Level {
+    /// Tools that only read
+    ReadOnly,
+    /// Tools that read or stage a change for review
+    ReadAndStage,
+    /// Every tool
+    FullAccess,
+}
+
+impl From<Level> for Access {
+    fn from(level: Level) -> Access {
+        match level {
+            Level::ReadOnly => Access::ReadOnly,
+            Level::ReadAndStage => Access::ReadAndStage,
+            Level::FullAccess => Access::FullAccess,
         }
     }
+}
 
-    /// `--format`: `human` (the default) or `json`.
-    ///
-    /// # Errors
-    /// When the value is neither.
-    pub fn format(&self) -> Result<Format, Usage> {
-        match self.get("format").unwrap_or("human") {
-            "human" => Ok(Format::Human),
-            "json" => Ok(Format::Json),
-            other => Err(Usage(format!(
-                "unknown format `{other}`: use human or json"
-            ))),
+/// `render --search`: who searches the deferred tools.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum Searcher {
+    /// Anthropic's BM25 search tool
+    Bm25,
+    /// Anthropic's regex search tool
+    Regex,
+    /// The catalog's own search tool
+    Catalog,
+}
+
+impl From<Searcher> for ToolSearch {
+    fn from(searcher: Searcher) -> ToolSearch {
+        match searcher {
+            Searcher::Bm25 => ToolSearch::Bm25,
+            Searcher::Regex => ToolSearch::Regex,
+            Searcher::Catalog => ToolSearch::Catalog,
         }
     }
+}
+
+/// Recall@k, hit@k, MRR@k and median time per query of the search on a set of requests
+///
+/// FILE.jsonl holds one {"id", "query", "expected": [tool names]} per line. Use a release
+/// build for timings.
+#[derive(Debug, Args)]
+pub struct EvalSearch {
+    #[command(flatten)]
+    pub(crate) catalog: CatalogPath,
+    /// The requests, one JSON object a line
+    #[arg(long, value_name = "FILE.jsonl")]
+    pub(crate) queries: String,
+    /// How many hits count
+    #[arg(long, value_name = "N", default_value_t = 5, value_parser = positive)]
+    pub(crate) k: usize,
+    /// How to print the figures
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub(crate) format: Format,
+    #[command(flatten)]
+    pub(crate) weights: WeightsArg,
+    /// Print the first N requests whose expected tools were not all found
+    #[arg(long, value_name = "N", value_parser = positive)]
+    pub(crate) show_misses: Option<usize>,
 }
 
 /// Output format of `check` and `eval-search`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Format {
-    /// Text for people.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum Format {
+    /// Text for people
     Human,
-    /// One JSON document, for CI and scripts.
+    /// One JSON document, for CI and scripts
     Json,
+}
+
+/// A whole number above zero, for options that count.
+///
+/// # Errors
+/// Saying what the value must be.
+pub fn positive(value: &str) -> Result<usize, String> {
+    match value.parse::<usize>() {
+        Ok(n) if n > 0 => Ok(n),
+        _ => Err("must be a positive whole number".into()),
+    }
+}
+
+/// An `http://` URL, which `--from-url` takes.
+fn http_url(value: &str) -> Result<String, String> {
+    if value.starts_with("http://") {
+        Ok(value.to_owned())
+    } else {
+        Err("give an http:// URL of a streamable HTTP endpoint".into())
+    }
+}
+
+/// Field weights from `name=3,keyword=2,...` (unnamed ones keep their defaults), for
+/// trying other weights on a catalog's own queries.
+fn weights(spec: &str) -> Result<Weights, String> {
+    let mut w = Weights::DEFAULT;
+    for pair in spec.split(',').filter(|p| !p.is_empty()) {
+        let (key, value) = pair
+            .split_once('=')
+            .ok_or_else(|| format!("weight `{pair}` is not key=value"))?;
+        let value: f32 = value
+            .parse()
+            .map_err(|_| format!("weight `{pair}` is not a number"))?;
+        let slot = match key {
+            "name" => &mut w.name,
+            "keyword" => &mut w.keyword,
+            "description" => &mut w.description,
+            "param_name" => &mut w.param_name,
+            "param_description" => &mut w.param_description,
+            "example" => &mut w.example,
+            "k1" => &mut w.k1,
+            "b" => &mut w.b,
+            "prefix" => &mut w.prefix,
+            "pair" => &mut w.pair,
+            "unigram" => &mut w.unigram,
+            "hangul_unigram" => &mut w.hangul_unigram,
+            "kana_unigram" => &mut w.kana_unigram,
+            other => return Err(format!("unknown weight `{other}`")),
+        };
+        *slot = value;
+    }
+    Ok(w)
 }
 
 #[cfg(test)]
 mod tests {
+    use clap::CommandFactory as _;
+
     use super::*;
 
-    fn flags(args: &[&str]) -> Result<Flags, Usage> {
-        Flags::parse(&args.iter().map(ToString::to_string).collect::<Vec<_>>())
+    #[test]
+    fn the_command_line_is_consistent() {
+        Cli::command().debug_assert();
     }
 
     #[test]
-    fn options_take_a_value_either_way_and_the_last_one_wins() -> Result<(), Usage> {
-        let f = flags(&["--k", "3", "request", "--k=4", "--format=json"])?;
-        assert_eq!(f.get("k"), Some("4"));
-        assert_eq!(f.count("k", 5)?, 4);
-        assert_eq!(f.format()?, Format::Json);
-        assert_eq!(f.positional(), ["request"]);
-        Ok(())
-    }
-
-    #[test]
-    fn unusable_values_are_named() -> Result<(), Usage> {
-        let missing = flags(&["--catalog"]).map(|_| ());
-        assert_eq!(missing, Err(Usage("`--catalog` needs a value".into())));
-        let f = flags(&["--k", "0", "--format", "yaml", "--nope", "x"])?;
+    fn unusable_values_are_named() {
+        assert_eq!(positive("3"), Ok(3));
+        assert_eq!(positive("0"), Err("must be a positive whole number".into()));
+        assert!(weights("name=2,k1=1.5").is_ok());
         assert_eq!(
-            f.count("k", 5),
-            Err(Usage(
-                "`--k` must be a positive whole number, not `0`".into()
-            ))
+            weights("name"),
+            Err("weight `name` is not key=value".into())
         );
-        assert_eq!(
-            f.format(),
-            Err(Usage("unknown format `yaml`: use human or json".into()))
-        );
-        assert_eq!(
-            f.only(&["k", "format"]),
-            Err(Usage("unknown option `--nope`".into()))
-        );
-        Ok(())
+        assert_eq!(weights("nom=2"), Err("unknown weight `nom`".into()));
     }
 }

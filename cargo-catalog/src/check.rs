@@ -9,32 +9,31 @@ use catalog_compiler::lint::{self, Finding, Level, LintId, Tokenizer};
 use catalog_compiler::{Diagnostic, Lines, Located, Style};
 use serde_json::json;
 
-use crate::args::{Flags, Format, Usage};
+use crate::args::{Check, Format, Usage};
 use crate::defaults::Defaults;
 use crate::lints::lints_json;
 use crate::reach::reach_json;
 use crate::summary::{summary, summary_json};
 use crate::tokens::{O200k, tokens_json};
 
-/// `check [--catalog PATH] [--format human|json] [--upstreams]`: the options, checked,
-/// then the run; with `upstreams`, a catalog that passes is then compared with its
-/// upstream servers.
-pub(crate) fn command(
-    opts: &Flags,
-    defaults: &Defaults,
-    upstreams: bool,
-) -> Result<ExitCode, Usage> {
-    let format = opts.format()?;
-    opts.only(&["catalog", "format"])?;
-    let (path, source) = defaults.read_catalog(opts)?;
-    let verdict = run(&path, &source, format);
-    if !upstreams || verdict != ExitCode::SUCCESS {
+/// `check [--catalog PATH] [--format human|json] [--upstreams]`; with `--upstreams`, a
+/// catalog that passes is then compared with its upstream servers.
+pub(crate) fn command(args: &Check, defaults: &Defaults) -> Result<ExitCode, Usage> {
+    #[cfg(not(feature = "upstreams"))]
+    if args.upstreams {
+        return Err(crate::args::needs_upstreams("--upstreams"));
+    }
+    let (path, source) = defaults.read_catalog(args.catalog.path.as_deref())?;
+    let verdict = run(&path, &source, args.format);
+    if !args.upstreams || verdict != ExitCode::SUCCESS {
         return Ok(verdict);
     }
-    Ok(match catalog_compiler::validate(&source) {
+    #[cfg(feature = "upstreams")]
+    let verdict = match catalog_compiler::validate(&source) {
         Ok(catalog) => crate::upstreams::check(&path, &catalog),
         Err(_) => ExitCode::FAILURE,
-    })
+    };
+    Ok(verdict)
 }
 
 /// Validates `source` (read from `path`), runs every lint and prints the verdict: exit 0

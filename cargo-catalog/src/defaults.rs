@@ -2,7 +2,7 @@
 
 use std::path::{Path, PathBuf};
 
-use crate::args::{Flags, Usage};
+use crate::args::Usage;
 
 /// The catalog's file name, in messages and on disk.
 const CATALOG: &str = "catalog.toml";
@@ -34,14 +34,14 @@ impl Defaults {
         Defaults { dir: dir.into() }
     }
 
-    /// The catalog's path as the user named it (for messages) and its text: `--catalog`,
-    /// read from the current directory, or else the default catalog.
+    /// The catalog's path as the user named it (for messages) and its text: `catalog`
+    /// (`--catalog`, relative to the current directory), or else the default catalog.
     ///
     /// # Errors
     /// When the file cannot be read; for the default catalog the message says how to name
     /// another.
-    pub fn read_catalog(&self, opts: &Flags) -> Result<(String, String), Usage> {
-        if let Some(path) = opts.get("catalog") {
+    pub fn read_catalog(&self, catalog: Option<&str>) -> Result<(String, String), Usage> {
+        if let Some(path) = catalog {
             return match std::fs::read_to_string(path) {
                 Ok(source) => Ok((path.to_string(), source)),
                 Err(e) => Err(Usage(format!("cannot read `{path}`: {e}"))),

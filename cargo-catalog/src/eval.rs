@@ -6,37 +6,27 @@ use std::time::Instant;
 
 use catalog_compiler::model::Catalog;
 use catalog_compiler::search::Request;
-use catalog_core::search::{OwnedIndex, Scratch};
+use catalog_core::search::{OwnedIndex, Scratch, Weights};
 use serde_json::json;
 
-use crate::args::{Flags, Format, Usage};
+use crate::args::{EvalSearch, Format, Usage};
 use crate::defaults::Defaults;
-use crate::search::{load, weights};
+use crate::search::load;
 
 /// `eval-search [--catalog PATH] --queries FILE.jsonl [--k N] [--format human|json]
-/// [--weights W] [--show-misses N]`: the options, checked, then the run.
-pub(crate) fn command(opts: &Flags, defaults: &Defaults) -> Result<ExitCode, Usage> {
-    opts.only(&[
-        "catalog",
-        "queries",
-        "k",
-        "format",
-        "weights",
-        "show-misses",
-    ])?;
-    let k = opts.count("k", 5)?;
-    let weights = weights(opts.get("weights"))?;
-    let show_misses = match opts.get("show-misses") {
-        None => 0,
-        Some(_) => opts.count("show-misses", 1)?,
-    };
-    let format = opts.format()?;
-    let Some(queries) = opts.get("queries") else {
-        return Err(Usage("eval-search needs --queries FILE.jsonl".into()));
-    };
-    let (path, source) = defaults.read_catalog(opts)?;
+/// [--weights W] [--show-misses N]`.
+pub(crate) fn command(args: &EvalSearch, defaults: &Defaults) -> Result<ExitCode, Usage> {
+    let weights = args.weights.weights.unwrap_or(Weights::DEFAULT);
+    let (path, source) = defaults.read_catalog(args.catalog.path.as_deref())?;
     match load(&path, &source, weights) {
-        Ok((catalog, index)) => eval(&catalog, &index, queries, k, format, show_misses),
+        Ok((catalog, index)) => eval(
+            &catalog,
+            &index,
+            &args.queries,
+            args.k,
+            args.format,
+            args.show_misses.unwrap_or(0),
+        ),
         Err(code) => Ok(code),
     }
 }

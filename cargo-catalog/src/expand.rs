@@ -3,13 +3,12 @@
 use std::io::Write as _;
 use std::process::ExitCode;
 
-use crate::args::{Flags, Usage};
+use crate::args::{Expand, Usage};
 use crate::defaults::Defaults;
 
-/// `expand [--catalog PATH]`: the options, checked, then the run.
-pub(crate) fn command(opts: &Flags, defaults: &Defaults) -> Result<ExitCode, Usage> {
-    opts.only(&["catalog"])?;
-    let (path, source) = defaults.read_catalog(opts)?;
+/// `expand [--catalog PATH]`.
+pub(crate) fn command(args: &Expand, defaults: &Defaults) -> Result<ExitCode, Usage> {
+    let (path, source) = defaults.read_catalog(args.catalog.path.as_deref())?;
     Ok(run(&path, &source))
 }
 

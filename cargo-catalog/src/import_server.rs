@@ -12,7 +12,7 @@ use catalog_compiler::model::Transport;
 use catalog_gateway::Endpoint;
 use catalog_gateway::drift::{self, Snapshot};
 
-use crate::args::Usage;
+use crate::args::{Import, Usage};
 
 /// Which server to import, under which name, into which catalog.
 pub(crate) struct Server {
@@ -33,63 +33,31 @@ enum Target {
 impl Server {
     /// The server's arguments: `--from-server` with the command after `--`, or
     /// `--from-url URL`; `--name` defaults to the program's file name or the URL's host.
-    pub(crate) fn from_args(
-        from_server: bool,
-        url: Option<String>,
-        command: Option<&[String]>,
-        name: Option<String>,
-        prefix: Option<String>,
-        out: Option<String>,
-        into: Option<String>,
-    ) -> Result<Server, Usage> {
-        let endpoint = match (from_server, url, command) {
-            (true, Some(_), _) => {
-                return Err(Usage(
-                    "give `--from-server -- COMMAND` or `--from-url URL`, not both".into(),
-                ));
-            }
-            (true, None, Some([program, args @ ..])) => Endpoint::Command {
+    /// Clap has checked which go together.
+    pub(crate) fn from_args(args: Import) -> Result<Server, Usage> {
+        let endpoint = match (args.from_url, args.command.split_first()) {
+            (Some(url), _) => Endpoint::Url(url),
+            (None, Some((program, rest))) => Endpoint::Command {
                 program: program.clone(),
-                args: args.to_vec(),
+                args: rest.to_vec(),
                 env: Vec::new(),
             },
-            (true, None, _) => {
+            (None, None) => {
                 return Err(Usage(
                     "`--from-server` needs the server's command after `--`, e.g. `-- mcp-server-time`".into(),
                 ));
             }
-            (false, Some(url), None) => {
-                if !url.starts_with("http://") {
-                    return Err(Usage(format!(
-                        "`--from-url {url}`: give an http:// URL of a streamable HTTP endpoint"
-                    )));
-                }
-                Endpoint::Url(url)
-            }
-            (false, Some(_), Some(_)) => {
-                return Err(Usage(
-                    "a command after `--` is for `--from-server`, not `--from-url`".into(),
-                ));
-            }
-            (false, None, _) => unreachable!("called for a server import only"),
         };
-        let target = match (out, into) {
+        let target = match (args.out, args.into) {
             (Some(out), None) => Target::Out(out),
             (None, Some(into)) => Target::Into(into),
-            (Some(_), Some(_)) => {
+            _ => {
                 return Err(Usage(
-                    "give `--out PATH` (a new catalog) or `--into PATH` (add to one), not both"
-                        .into(),
-                ));
-            }
-            (None, None) => {
-                return Err(Usage(
-                    "`import` needs `--out PATH` (a new catalog) or `--into PATH` (add to one)"
-                        .into(),
+                    "give `--out PATH` (a new catalog) or `--into PATH` (add to one)".into(),
                 ));
             }
         };
-        let name = match name {
+        let name = match args.name {
             Some(name) => name,
             None => default_name(&endpoint).ok_or_else(|| {
                 Usage("cannot derive a name for the server: give `--name NAME`".into())
@@ -98,7 +66,7 @@ impl Server {
         Ok(Server {
             name,
             endpoint,
-            prefix,
+            prefix: args.prefix,
             target,
         })
     }

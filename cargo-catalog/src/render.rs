@@ -7,84 +7,47 @@ use std::process::ExitCode;
 use catalog_core::render::{self, Format, ToolSearch};
 use catalog_core::{Access, ToolSpec, Visibility};
 
-use crate::args::{Flags, Usage};
+use crate::args::{Provider, Render, Tools, Usage};
 use crate::defaults::Defaults;
 
-/// `render`'s options, checked, then the run.
-pub(crate) fn command(opts: &Flags, defaults: &Defaults) -> Result<ExitCode, Usage> {
-    opts.only(&["catalog", "provider", "tools", "access", "search"])?;
-    let Some(provider) = opts.get("provider") else {
-        return Err(Usage("render needs --provider".into()));
-    };
-    let format = format(provider, opts.get("access"), opts.get("search"))?;
-    let tools = tools(opts.get("tools"))?;
-    let (path, source) = defaults.read_catalog(opts)?;
-    Ok(run(&path, &source, format, tools))
-}
-
-/// Which of the catalog's tools to render.
-#[derive(Clone, Copy)]
-enum Tools {
-    /// The first step's active set: the inline tools, the search tool among them.
-    Inline,
-    /// Every tool.
-    All,
+/// `render --provider P [--catalog PATH] [--tools inline|all] [--access L] [--search S]`.
+pub(crate) fn command(args: &Render, defaults: &Defaults) -> Result<ExitCode, Usage> {
+    let format = format(args)?;
+    let (path, source) = defaults.read_catalog(args.catalog.path.as_deref())?;
+    Ok(run(&path, &source, format, args.tools))
 }
 
 /// The provider format from `--provider`, `--access` and `--search`. `--access` belongs
 /// to `mcp` only, `--search` to `anthropic-tool-search` only.
-fn format(provider: &str, access: Option<&str>, search: Option<&str>) -> Result<Format, Usage> {
-    if access.is_some() && provider != "mcp" {
+fn format(args: &Render) -> Result<Format, Usage> {
+    let provider = args.provider;
+    let name = || {
+        clap::ValueEnum::to_possible_value(&provider)
+            .map_or_else(String::new, |v| v.get_name().to_owned())
+    };
+    if args.access.is_some() && provider != Provider::Mcp {
         return Err(Usage(format!(
-            "`--access` applies to `--provider mcp`, not `{provider}`"
+            "`--access` applies to `--provider mcp`, not `{}`",
+            name()
         )));
     }
-    if search.is_some() && provider != "anthropic-tool-search" {
+    if args.search.is_some() && provider != Provider::AnthropicToolSearch {
         return Err(Usage(format!(
-            "`--search` applies to `--provider anthropic-tool-search`, not `{provider}`"
+            "`--search` applies to `--provider anthropic-tool-search`, not `{}`",
+            name()
         )));
     }
     Ok(match provider {
-        "anthropic" => Format::Anthropic,
-        "anthropic-tool-search" => Format::AnthropicToolSearch(match search.unwrap_or("bm25") {
-            "bm25" => ToolSearch::Bm25,
-            "regex" => ToolSearch::Regex,
-            "catalog" => ToolSearch::Catalog,
-            other => {
-                return Err(Usage(format!(
-                    "unknown search `{other}`: use bm25, regex or catalog"
-                )));
-            }
-        }),
-        "openai-chat" => Format::OpenAiChat,
-        "openai-responses" => Format::OpenAiResponses,
-        "bedrock" => Format::Bedrock,
-        "gemini" => Format::Gemini,
-        "mcp" => {
-            let level = access.unwrap_or("full-access");
-            Format::Mcp(Access::parse(level).ok_or_else(|| {
-                Usage(format!(
-                    "unknown access level `{level}`: use read-only, read-and-stage or full-access"
-                ))
-            })?)
+        Provider::Anthropic => Format::Anthropic,
+        Provider::AnthropicToolSearch => {
+            Format::AnthropicToolSearch(args.search.map_or(ToolSearch::Bm25, ToolSearch::from))
         }
-        other => {
-            return Err(Usage(format!(
-                "unknown provider `{other}`: use anthropic, anthropic-tool-search, openai-chat, openai-responses, bedrock, gemini or mcp"
-            )));
-        }
+        Provider::OpenAiChat => Format::OpenAiChat,
+        Provider::OpenAiResponses => Format::OpenAiResponses,
+        Provider::Bedrock => Format::Bedrock,
+        Provider::Gemini => Format::Gemini,
+        Provider::Mcp => Format::Mcp(args.access.map_or(Access::FullAccess, Access::from)),
     })
-}
-
-/// The tool selection from `--tools`.
-fn tools(value: Option<&str>) -> Result<Tools, Usage> {
-    match value.unwrap_or("all") {
-        "inline" => Ok(Tools::Inline),
-        "all" => Ok(Tools::All),
-        other => Err(Usage(format!(
-            "unknown tool set `{other}`: use inline or all"
-        ))),
-    }
 }
 
 /// Compiles the catalog and prints its tools in `format` as pretty JSON; exit 1 with the

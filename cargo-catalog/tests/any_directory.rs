@@ -247,45 +247,177 @@ fn unusable_arguments_exit_2_and_name_the_fix() {
         "{stderr}"
     );
     dir.write("catalog.toml", VALID);
+    // Clap's errors: each names the argument and what it takes, with a tip where one fits.
     for (args, message) in [
         (
             &["catalog", "check", "--nope", "x"][..],
-            "unknown option `--nope`",
+            "unexpected argument '--nope' found",
+        ),
+        (
+            &["catalog", "check", "--formt", "json"],
+            "tip: a similar argument exists: '--format'",
         ),
         (
             &["catalog", "check", "--format", "yaml"],
-            "unknown format `yaml`",
+            "invalid value 'yaml' for '--format <FORMAT>'\n  [possible values: human, json]",
         ),
         (
             &["catalog", "check", "--catalog"],
-            "`--catalog` needs a value",
+            "a value is required for '--catalog <PATH>' but none was supplied",
+        ),
+        (
+            &[
+                "catalog",
+                "check",
+                "--catalog",
+                "a.toml",
+                "--catalog",
+                "b.toml",
+            ],
+            "the argument '--catalog <PATH>' cannot be used multiple times",
         ),
         (
             &["catalog", "check", "extra"],
-            "unexpected argument `extra`",
+            "unexpected argument 'extra' found",
         ),
-        (&["catalog", "check-catalog"], "`cargo catalog check`"),
-        (&["catalog", "frobnicate"], "unknown command `frobnicate`"),
-        (&["catalog"], "no command given"),
-        (&[], "no command given"),
+        (
+            &["catalog", "check-catalog"],
+            "unrecognized subcommand 'check-catalog'\n\n  tip: a similar subcommand exists: 'check'",
+        ),
+        (
+            &["catalog", "frobnicate"],
+            "unrecognized subcommand 'frobnicate'",
+        ),
+        (
+            &["catalog"],
+            "requires a subcommand but one was not provided\n  [subcommands: check, expand, import, search, render, eval-search, completions, help]",
+        ),
+        (&[], "requires a subcommand"),
+        (
+            &["catalog", "search", "--k", "0", "notes"],
+            "invalid value '0' for '--k <N>': must be a positive whole number",
+        ),
     ] {
         let (code, stdout, stderr) = cli(&dir, args);
         assert_eq!(code, 2, "{args:?}: {stderr}");
         assert!(stdout.is_empty(), "{args:?}: {stdout}");
+        assert!(stderr.starts_with("error: "), "{args:?}: {stderr}");
         assert!(stderr.contains(message), "{args:?}: {stderr}");
         assert!(
-            stderr.contains("usage: cargo catalog <command>"),
+            stderr.ends_with("For more information, try '--help'.\n"),
             "{args:?}: {stderr}"
         );
     }
+    // What a command finds unusable while it runs is reported the same way, with the
+    // command's usage.
+    let (code, _, stderr) = cli(&dir, &["catalog", "check", "--catalog", "missing.toml"]);
+    assert_eq!(code, 2, "{stderr}");
+    assert!(
+        stderr.starts_with("error: cannot read `missing.toml`: ")
+            && stderr.contains("\n\nUsage: cargo catalog check [OPTIONS]\n"),
+        "{stderr}"
+    );
+
     let (code, stdout, _) = cli(&dir, &["catalog", "--help"]);
     assert_eq!(code, 0);
-    for command in cargo_catalog::Command::ALL {
-        assert!(
-            stdout.contains(&format!("\n  {} ", command.name())),
-            "{stdout}"
-        );
+    for command in [
+        "check",
+        "expand",
+        "import",
+        "search",
+        "render",
+        "eval-search",
+        "completions",
+    ] {
+        assert!(stdout.contains(&format!("\n  {command} ")), "{stdout}");
     }
+    // `cargo catalog help`, as the README says, and each command's own help.
+    let (code, help, _) = cli(&dir, &["catalog", "help"]);
+    assert_eq!((code, &help), (0, &stdout));
+    let (code, stdout, _) = cli(&dir, &["catalog", "help", "render"]);
+    assert_eq!(code, 0);
+    assert!(
+        stdout.contains("Usage: cargo catalog render [OPTIONS] --provider <PROVIDER>"),
+        "{stdout}"
+    );
+}
+
+/// `cargo catalog completions bash`: a completion script that names every command.
+#[test]
+fn completions_name_the_commands() {
+    let dir = TempDir::new("completions");
+    let (code, stdout, stderr) = cli(&dir, &["catalog", "completions", "bash"]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        stdout.contains("complete -F _cargo__catalog ") && stdout.contains(" cargo-catalog\n"),
+        "{stdout}"
+    );
+    for command in [
+        "check",
+        "expand",
+        "import",
+        "search",
+        "render",
+        "eval-search",
+        "completions",
+    ] {
+        assert!(stdout.contains(command), "{command} not in\n{stdout}");
+    }
+    assert!(stdout.contains("--catalog") && stdout.contains("--from-server"));
+    let (code, _, stderr) = cli(&dir, &["catalog", "completions", "tcsh"]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("invalid value 'tcsh'"), "{stderr}");
+}
+
+/// Without the `upstreams` feature, the options that talk to MCP servers say how to get
+/// it; with it, they run (the gateway's tests run them against real servers).
+#[test]
+fn live_servers_need_the_upstreams_feature() {
+    let dir = TempDir::new("upstreams");
+    dir.write("catalog.toml", VALID);
+    for (args, option) in [
+        (&["catalog", "check", "--upstreams"][..], "--upstreams"),
+        (
+            &[
+                "catalog",
+                "import",
+                "--from-server",
+                "--out",
+                "new.toml",
+                "--",
+                "no-such-mcp-server",
+            ],
+            "--from-server",
+        ),
+        (
+            &[
+                "catalog",
+                "import",
+                "--from-url",
+                "http://127.0.0.1:9/mcp",
+                "--out",
+                "new.toml",
+            ],
+            "--from-url",
+        ),
+    ] {
+        let (code, _, stderr) = cli(&dir, args);
+        if cfg!(feature = "upstreams") {
+            assert_ne!(code, 2, "{args:?}: {stderr}");
+            assert!(!stderr.contains("--features upstreams"), "{stderr}");
+        } else {
+            assert_eq!(code, 2, "{args:?}: {stderr}");
+            assert!(
+                stderr.starts_with(&format!("error: `{option}` talks to MCP servers"))
+                    && stderr.contains("cargo install cargo-catalog --features upstreams"),
+                "{args:?}: {stderr}"
+            );
+        }
+    }
+    // The help lists them all the same, marked when they need the feature.
+    let (_, stdout, _) = cli(&dir, &["catalog", "import", "--help"]);
+    let marked = stdout.contains("[needs the `upstreams` feature]");
+    assert_eq!(marked, cfg!(not(feature = "upstreams")), "{stdout}");
 }
 
 /// The other commands, on the same directory's catalog and on files named there.

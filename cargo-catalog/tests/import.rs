@@ -320,23 +320,86 @@ fn a_poisoned_description_fails_the_import_until_reviewed() {
 fn unusable_arguments_exit_2() {
     let out = out_path("unused.toml");
     let out = out.to_str().unwrap();
-    for args in [
-        &["import"][..],
-        &["import", FIXTURE, "--out", out],
-        &["import", "--from", "openapi", FIXTURE, "--out", out],
-        &["import", "--from", "mcp", "--out", out],
-        &["import", "--from", "mcp", FIXTURE],
-        &["import", "--from", "mcp", FIXTURE, FIXTURE, "--out", out],
-        &[
-            "import", "--from", "mcp", FIXTURE, "--out", out, "--nope", "x",
-        ],
-        &["import", "--from", "mcp", FIXTURE, "--out"],
-        &["import", "--from", "mcp", "missing.json", "--out", out],
+    for (args, message) in [
+        (
+            &["import"][..],
+            "the following required arguments were not provided:\n  <--from <FORMAT>|--from-server|--from-url <URL>>\n  <--out <PATH>|--into <PATH>>",
+        ),
+        (
+            &["import", FIXTURE, "--out", out],
+            "the following required arguments were not provided:\n  <--from <FORMAT>|--from-server|--from-url <URL>>",
+        ),
+        (
+            &["import", "--from", "openapi", FIXTURE, "--out", out],
+            "invalid value 'openapi' for '--from <FORMAT>'\n  [possible values: mcp]",
+        ),
+        (
+            &["import", "--from", "mcp", "--out", out],
+            "the following required arguments were not provided:\n  <FILE>",
+        ),
+        (
+            &["import", "--from", "mcp", FIXTURE],
+            "the following required arguments were not provided:\n  <--out <PATH>|--into <PATH>>",
+        ),
+        (
+            &["import", "--from", "mcp", FIXTURE, FIXTURE, "--out", out],
+            "unexpected argument 'tests/fixtures/mcp_tools.json' found",
+        ),
+        (
+            &[
+                "import", "--from", "mcp", FIXTURE, "--out", out, "--nope", "x",
+            ],
+            "unexpected argument '--nope' found",
+        ),
+        (
+            &["import", "--from", "mcp", FIXTURE, "--out"],
+            "a value is required for '--out <PATH>' but none was supplied",
+        ),
+        (
+            &[
+                "import", "--from", "mcp", FIXTURE, "--out", out, "--out", out,
+            ],
+            "the argument '--out <PATH>' cannot be used multiple times",
+        ),
+        (
+            &["import", "--from", "mcp", FIXTURE, "--into", out],
+            "the argument '--from <FORMAT>' cannot be used with '--into <PATH>'",
+        ),
+        (
+            &[
+                "import", "--from", "mcp", FIXTURE, "--out", out, "--name", "n",
+            ],
+            "the following required arguments were not provided:\n  <--from-server|--from-url <URL>>",
+        ),
+        (
+            &[
+                "import", "--from", "mcp", FIXTURE, "--out", out, "--", "server",
+            ],
+            "the following required arguments were not provided:\n  <--from-server|--from-url <URL>>",
+        ),
+        (
+            &[
+                "import",
+                "--from-url",
+                "https://example.com/mcp",
+                "--out",
+                out,
+            ],
+            "invalid value 'https://example.com/mcp' for '--from-url <URL>': give an http:// URL of a streamable HTTP endpoint",
+        ),
+        (
+            &["import", "--from", "mcp", "missing.json", "--out", out],
+            "cannot read `missing.json`",
+        ),
     ] {
         let (code, stderr) = cli(args);
         assert_eq!(code, 2, "{args:?}: {stderr}");
         assert!(
-            stderr.contains("usage:") || stderr.contains("cannot read"),
+            stderr.starts_with("error: ") && stderr.contains(message),
+            "{args:?}: {stderr}"
+        );
+        assert!(
+            stderr.ends_with("For more information, try '--help'.\n"),
             "{args:?}: {stderr}"
         );
     }

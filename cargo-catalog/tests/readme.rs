@@ -1,5 +1,6 @@
-//! The README's example of an xtask calling this library is the crate documentation's,
-//! which `cargo test` compiles: the README cannot show code that does not build.
+//! The guide's example of an xtask calling this library (`book/src/cli.md`, "The command
+//! line") is the crate documentation's, which `cargo test` compiles: the guide cannot show
+//! code that does not build.
 
 /// The first fenced block of `lang` after `after` in `text`, without its fences.
 fn code_block<'a>(text: &'a str, after: &str, lang: &str) -> Option<&'a str> {
@@ -11,12 +12,12 @@ fn code_block<'a>(text: &'a str, after: &str, lang: &str) -> Option<&'a str> {
 }
 
 #[test]
-fn the_readme_xtask_example_is_the_one_the_docs_compile() {
-    let readme = include_str!("../../README.md");
-    let in_readme = code_block(readme, "\n## The command line\n", "rust")
-        .expect("README has a rust block under `## The command line`");
+fn the_guide_xtask_example_is_the_one_the_docs_compile() {
+    let guide = include_str!("../../book/src/cli.md");
+    let in_guide = code_block(guide, "# The command line\n", "rust")
+        .expect("book/src/cli.md has a rust block under `# The command line`");
     // Its first line is a comment naming the file and the alias.
-    let in_readme = in_readme.split_once('\n').map_or("", |(_, code)| code);
+    let in_guide = in_guide.split_once('\n').map_or("", |(_, code)| code);
 
     let mut docs = String::new();
     for line in include_str!("../src/lib.rs").lines() {
@@ -26,5 +27,5 @@ fn the_readme_xtask_example_is_the_one_the_docs_compile() {
         }
     }
     let in_docs = code_block(&docs, "", "no_run").expect("lib.rs documents an example");
-    assert_eq!(in_readme, in_docs);
+    assert_eq!(in_guide, in_docs);
 }

@@ -23,33 +23,54 @@ use std::collections::HashSet;
 use std::fmt::Write as _;
 use std::process::ExitCode;
 
-use cargo_catalog::{Flags, Usage};
+use cargo_catalog::Usage;
 use catalog_core::Visibility;
 
-/// `gen-catalog --tools N --out FILE [--seed S] [--queries FILE] [--arguments typed|json]`.
-pub fn run(opts: &Flags) -> Result<ExitCode, Usage> {
-    opts.only(&["tools", "out", "seed", "queries", "arguments"])?;
-    let tools = opts.count("tools", 0)?;
-    let (Some(out), 3..=MAX_TOOLS) = (opts.get("out"), tools) else {
-        return Err(Usage(format!(
-            "gen-catalog needs --tools N (3 to {MAX_TOOLS}) and --out FILE"
-        )));
-    };
-    let seed = opts.get("seed").map_or(Ok(1), |s| {
-        s.parse::<u64>()
-            .map_err(|_| Usage(format!("`--seed {s}` is not a whole number")))
-    })?;
-    let mut g = catalog(tools, seed);
-    match opts.get("arguments") {
-        None | Some("typed") => {}
-        Some("json") => g.toml = json_arguments(&g.toml),
-        Some(other) => {
-            return Err(Usage(format!(
-                "`--arguments {other}`: use `typed` or `json`"
-            )));
-        }
+/// Write a synthetic catalog of N rows, the same for the same seed, and requests to search it
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// How many rows
+    #[arg(long, value_name = "N", value_parser = tools)]
+    tools: usize,
+    /// Where to write the catalog
+    #[arg(long, value_name = "FILE")]
+    out: String,
+    /// The generator's seed
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    seed: u64,
+    /// Where to write requests for the catalog, for `eval-search`
+    #[arg(long, value_name = "FILE.jsonl")]
+    queries: Option<String>,
+    /// The rows' arguments: typed, or verified JSON for every row, as an imported catalog
+    #[arg(long, value_enum, default_value_t = Arguments::Typed)]
+    arguments: Arguments,
+}
+
+/// How the generated rows take their arguments (`gen-catalog` and `bench-scale`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Arguments {
+    /// Typed parameters, as a hand-written catalog
+    Typed,
+    /// Verified JSON, as an imported catalog
+    Json,
+}
+
+/// `--tools N`: a size the generator can make.
+fn tools(value: &str) -> Result<usize, String> {
+    match value.parse::<usize>() {
+        Ok(n) if (3..=MAX_TOOLS).contains(&n) => Ok(n),
+        _ => Err(format!("give a whole number from 3 to {MAX_TOOLS}")),
     }
-    let queries = opts.get("queries");
+}
+
+/// `gen-catalog --tools N --out FILE [--seed S] [--queries FILE] [--arguments typed|json]`.
+pub fn run(args: &Args) -> Result<ExitCode, Usage> {
+    let (tools, seed, out) = (args.tools, args.seed, args.out.as_str());
+    let mut g = catalog(tools, seed);
+    if args.arguments == Arguments::Json {
+        g.toml = json_arguments(&g.toml);
+    }
+    let queries = args.queries.as_deref();
     for (path, text) in std::iter::once((out, &g.toml)).chain(queries.map(|q| (q, &g.queries))) {
         std::fs::write(path, text).map_err(|e| Usage(format!("cannot write `{path}`: {e}")))?;
     }

@@ -15,7 +15,7 @@ use std::path::Path;
 use std::process::ExitCode;
 use std::time::Instant;
 
-use cargo_catalog::{Flags, Usage};
+use cargo_catalog::Usage;
 use catalog_compiler::Catalog;
 use catalog_compiler::lint::Options;
 use catalog_compiler::search::{Request, percentile};
@@ -28,10 +28,8 @@ mod peer;
 const TUNING: usize = 20;
 const REPORT_END: usize = 44;
 
-/// Runs the command.
-pub(crate) fn run(flags: &Flags) -> Result<ExitCode, Usage> {
-    flags.only(&["k"])?;
-    let k = flags.count("k", 5)?;
+/// Runs the command, counting the first `k` hits.
+pub(crate) fn run(k: usize) -> Result<ExitCode, Usage> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/data/languages");
     let mut dirs: Vec<String> = std::fs::read_dir(&root)
         .map_err(|e| Usage(format!("cannot read {}: {e}", root.display())))?

@@ -1,15 +1,18 @@
 //! `cargo xtask <command>`: this repository's commands.
 //!
 //! The catalog commands (`check-catalog`, `expand`, `import`, `render`, `search`,
-//! `eval-search`) are `cargo catalog`'s, from the `cargo-catalog` library, run with this
-//! repository's defaults: the example catalog at the root, from any folder of the
-//! workspace. The rest are the project's chores: `test` (every test with its protocol
-//! peers), `codegen`, `gen-catalog`, `bench-scale` and `eval-languages`.
+//! `eval-search`) are `cargo catalog`'s, parsed with its clap definitions from the
+//! `cargo-catalog` library and run with this repository's defaults: the example catalog at
+//! the root, from any folder of the workspace. The rest are the project's chores: `test`
+//! (every test with its protocol peers), `codegen`, `gen-catalog`, `bench-scale`,
+//! `eval-languages`, `eval-scan` and `man`.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use cargo_catalog::{Command, Defaults, Flags, Usage};
+use cargo_catalog::args::{Check, EvalSearch, Expand, Import, Render, Search, positive};
+use cargo_catalog::{Command, Defaults, Usage};
+use clap::{CommandFactory as _, FromArgMatches as _, Parser, Subcommand};
 
 // As `cargo-catalog`: the catalog commands allocate millions of small values.
 #[global_allocator]
@@ -22,95 +25,171 @@ mod scale;
 mod scan;
 mod test;
 
-/// The catalog commands under their names here: `cargo catalog check` is `check-catalog`.
-const CATALOG_COMMANDS: [(&str, Command); 6] = [
-    ("check-catalog", Command::Check),
-    ("expand", Command::Expand),
-    ("import", Command::Import),
-    ("search", Command::Search),
-    ("render", Command::Render),
-    ("eval-search", Command::EvalSearch),
-];
+/// This repository's commands: its chores, and `cargo catalog`'s on its catalog.
+#[derive(Debug, Parser)]
+#[command(
+    name = "xtask",
+    bin_name = "cargo xtask",
+    about = "This repository's commands: its chores, and `cargo catalog`'s on its catalog",
+    after_help = "--catalog defaults to catalog.toml in the workspace root. The catalog commands are also `cargo catalog <command>` (`cargo install --path cargo-catalog`), where `check-catalog` is `check`.",
+    // No command is an error that lists the commands, not the whole help.
+    arg_required_else_help = false
+)]
+struct Xtask {
+    #[command(subcommand)]
+    task: Task,
+}
 
-/// The usage text: the chores around the catalog commands' own help.
-fn usage() -> String {
-    let mut out = String::from(
-        "usage: cargo xtask <command> [options]
+/// A command of `cargo xtask`. The catalog commands' help is their arguments' own.
+#[derive(Debug, Subcommand)]
+enum Task {
+    /// Every test of the workspace, with its protocol peers
+    ///
+    /// Runs `cargo test --workspace ARGS` with the Python protocol peers the tests check our
+    /// output against installed into target/peers on first use (see `xtask/src/test.rs`).
+    #[command(disable_help_flag = true)]
+    Test {
+        /// Arguments for `cargo test`, `--help` among them
+        #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+        args: Vec<String>,
+    },
+    #[command(name = "check-catalog")]
+    CheckCatalog(Check),
+    Expand(Expand),
+    Import(Import),
+    Search(Search),
+    Render(Render),
+    EvalSearch(EvalSearch),
+    /// Write the files generated from the compiler's tables
+    ///
+    /// catalog.schema.json, the editor schema of catalog.toml, among them; a test fails until
+    /// it is run after they change.
+    Codegen,
+    GenCatalog(r#gen::Args),
+    BenchScale(scale::Args),
+    /// Search on each set of tests/data/languages, as a table
+    ///
+    /// Japanese, Chinese, Korean, German, French, ...: recall@k and MRR@k on the requests for
+    /// choosing parameters (01-20, and 45 on where a set has them) and on those for
+    /// reporting (21-44), the catalog's examples found with each left out, and the median
+    /// time per query (use --release); then the same for bm25s over character bigrams, when
+    /// `BM25S_PYTHON` (default python3) can import bm25s and `PyStemmer`.
+    EvalLanguages {
+        /// How many hits count
+        #[arg(long, value_name = "N", default_value_t = 5, value_parser = positive)]
+        k: usize,
+    },
+    /// The result scanner on tests/data/results
+    ///
+    /// Attacks caught and honest results passed unchanged, per half (dev, on which its
+    /// rules were chosen, and report).
+    EvalScan,
+    /// Write the man pages of `cargo catalog`: cargo-catalog.1 and one per command
+    Man {
+        /// The folder to write them to [default: target/man in the workspace root]
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
+    },
+}
 
-commands:
-  test [CARGO TEST ARGS]
-      every test of the workspace, with the Python protocol peers the tests check our
-      output against installed into target/peers on first use
-",
-    );
-    for (name, command) in CATALOG_COMMANDS {
-        out.push_str(&command.help(name));
-    }
-    out.push_str(
-        "  codegen
-      writes the generated files (catalog.schema.json, the editor schema of catalog.toml)
-      from the compiler's tables; a test fails until it is run after they change
-  gen-catalog --tools N --out FILE [--seed S] [--queries FILE.jsonl] [--arguments typed|json]
-      a synthetic catalog of N rows, the same for the same seed, and requests to search it;
-      --arguments json gives every row verified JSON arguments, as an imported catalog
-  bench-scale [--sizes 100,1853,10000,25519] [--runs 3] [--seed 1] [--budget-minutes 90]
-              [--skip builds,search,rustc] [--arguments typed|json]
-      expansion (in this process and, with a nightly toolchain, inside rustc), build and
-      rebuild times, search against tantivy, sizes, per catalog size; prints the tables of
-      BENCHMARKS.md (run it with --release)
-  eval-languages [--k 5]
-      search on each set of tests/data/languages (Japanese, Chinese, Korean, German,
-      French, ...): recall@k and MRR@k on the requests for choosing parameters (01-20,
-      and 45 on where a set has them) and on those for reporting (21-44), the catalog's
-      examples found with each left out, and the median time per query, as a table (use
-      --release); then the same for bm25s over character bigrams, when BM25S_PYTHON
-      (default python3) can import bm25s and PyStemmer
-
-  eval-scan
-      the result scanner on tests/data/results: attacks caught and honest results passed
-      unchanged, per half (dev, on which its rules were chosen, and report)
-
---catalog defaults to catalog.toml in the workspace root. The catalog commands are also
-`cargo catalog <command>` (`cargo install --path cargo-catalog`), where `check-catalog`
-is `check`.",
-    );
-    out
+/// The command line: [`Xtask`]'s, with the catalog commands' `--catalog` saying what it
+/// defaults to here.
+fn cli() -> clap::Command {
+    Xtask::command().mut_subcommands(|command| {
+        let catalog = command
+            .get_arguments()
+            .find(|a| a.get_long() == Some("catalog"))
+            .map(|a| a.get_id().clone());
+        match catalog {
+            Some(id) => command.mut_arg(id, |arg| {
+                arg.help("The catalog to read, instead of catalog.toml in the workspace root")
+            }),
+            None => command,
+        }
+    })
 }
 
 fn main() -> ExitCode {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    match run(&args) {
-        Ok(code) => code,
-        Err(Usage(msg)) => {
-            eprintln!("error: {msg}\n\n{}", usage());
-            ExitCode::from(2)
-        }
+    let mut cli = cli();
+    let matches = cli
+        .try_get_matches_from_mut(std::env::args_os())
+        .unwrap_or_else(|e| e.exit());
+    let name = matches.subcommand_name().unwrap_or_default().to_owned();
+    let task = Xtask::from_arg_matches(&matches)
+        .unwrap_or_else(|e| e.format(&mut cli).exit())
+        .task;
+    run(task).unwrap_or_else(|usage| usage.error(&mut cli, &name).exit())
+}
+
+fn run(task: Task) -> Result<ExitCode, Usage> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    // `cargo xtask` runs from anywhere in the workspace; the default names the root's file.
+    let catalog = |command: Command| command.run(&Defaults::in_dir(&root));
+    match task {
+        // Everything after `test` is cargo's, not ours.
+        Task::Test { args } => Ok(test::run(&args)),
+        Task::CheckCatalog(args) => catalog(Command::Check(args)),
+        Task::Expand(args) => catalog(Command::Expand(args)),
+        Task::Import(args) => catalog(Command::Import(args)),
+        Task::Search(args) => catalog(Command::Search(args)),
+        Task::Render(args) => catalog(Command::Render(args)),
+        Task::EvalSearch(args) => catalog(Command::EvalSearch(args)),
+        Task::Codegen => codegen::run(&[]),
+        Task::GenCatalog(args) => r#gen::run(&args),
+        Task::BenchScale(args) => scale::run(&args),
+        Task::EvalLanguages { k } => languages::run(k),
+        Task::EvalScan => scan::run(),
+        Task::Man { out } => man(&out.unwrap_or_else(|| root.join("target/man"))),
     }
 }
 
-fn run(args: &[String]) -> Result<ExitCode, Usage> {
-    let Some((command, rest)) = args.split_first() else {
-        return Err(Usage("no command given".into()));
-    };
-    if command == "test" {
-        // Everything after `test` is cargo's, not ours.
-        return Ok(test::run(rest));
+/// `cargo xtask man`: the man pages of `cargo catalog`, from its clap definition.
+fn man(dir: &Path) -> Result<ExitCode, Usage> {
+    std::fs::create_dir_all(dir)
+        .map_err(|e| Usage(format!("cannot create {}: {e}", dir.display())))?;
+    clap_mangen::generate_to(cargo_catalog::Cli::command(), dir).map_err(|e| {
+        Usage(format!(
+            "cannot write the man pages in {}: {e}",
+            dir.display()
+        ))
+    })?;
+    println!(
+        "wrote cargo-catalog.1 and a page per command into {}",
+        dir.display()
+    );
+    Ok(ExitCode::SUCCESS)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(args: &[&str]) -> Result<Task, clap::Error> {
+        let matches =
+            cli().try_get_matches_from(std::iter::once("xtask").chain(args.iter().copied()))?;
+        Ok(Xtask::from_arg_matches(&matches)?.task)
     }
-    if let Some((_, catalog_command)) = CATALOG_COMMANDS.iter().find(|(name, _)| name == command) {
-        // `cargo xtask` runs from anywhere in the workspace; the default names the root's file.
-        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-        return catalog_command.run(rest, &Defaults::in_dir(root));
+
+    #[test]
+    fn the_command_line_is_consistent() {
+        cli().debug_assert();
     }
-    match command.as_str() {
-        "codegen" => codegen::run(rest),
-        "gen-catalog" => r#gen::run(&Flags::parse(rest)?),
-        "bench-scale" => scale::run(&Flags::parse(rest)?),
-        "eval-languages" => languages::run(&Flags::parse(rest)?),
-        "eval-scan" => scan::run(&Flags::parse(rest)?),
-        "help" | "--help" | "-h" => {
-            println!("{}", usage());
-            Ok(ExitCode::SUCCESS)
+
+    /// `cargo xtask test ARGS`: every argument is cargo's, as given.
+    #[test]
+    fn test_hands_every_argument_to_cargo() {
+        for args in [
+            &["-p", "cargo-catalog", "--", "--nocapture"][..],
+            &["--no-fail-fast"],
+            &["--help"],
+            &["help"],
+            &[],
+        ] {
+            let task = parse(&[&["test"][..], args].concat());
+            match task {
+                Ok(Task::Test { args: got }) => assert_eq!(got, args, "{args:?}"),
+                other => panic!("{args:?}: {other:?}"),
+            }
         }
-        other => Err(Usage(format!("unknown command `{other}`"))),
     }
 }

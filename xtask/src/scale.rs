@@ -23,10 +23,11 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode, Stdio};
 use std::time::Instant;
 
-use cargo_catalog::{Flags, Usage, thousands};
+use cargo_catalog::args::positive;
+use cargo_catalog::{Usage, thousands};
 use serde_json::Value;
 
-use crate::r#gen;
+use crate::r#gen::{self, Arguments};
 
 mod rustc;
 
@@ -71,44 +72,50 @@ struct Row {
     rustc: rustc::Readings,
 }
 
-/// Runs the benchmark; `opts` holds `--sizes`, `--runs`, `--seed`, `--budget-minutes`.
-pub fn run(opts: &Flags) -> Result<ExitCode, Usage> {
-    opts.only(&[
-        "sizes",
-        "runs",
-        "seed",
-        "budget-minutes",
-        "skip",
-        "arguments",
-    ])?;
-    let json = match opts.get("arguments") {
-        None | Some("typed") => false,
-        Some("json") => true,
-        Some(other) => {
-            return Err(Usage(format!(
-                "`--arguments {other}`: use `typed` or `json`"
-            )));
-        }
-    };
-    let sizes = opts
-        .get("sizes")
-        .map_or(Ok(SIZES.to_vec()), |l| size_list("sizes", l))?;
-    let runs = opts.count("runs", 3)?;
-    let seed = opts.get("seed").map_or(Ok(1), |s| {
-        s.parse::<u64>()
-            .map_err(|_| Usage(format!("`--seed {s}` is not a whole number")))
-    })?;
-    let budget_s = 60.0 * count(opts.count("budget-minutes", 90)?);
-    let skip: Vec<&str> = opts
-        .get("skip")
-        .map_or(Vec::new(), |s| s.split(',').collect());
-    for s in &skip {
-        if !["builds", "search", "rustc"].contains(s) {
-            return Err(Usage(format!(
-                "`--skip {s}`: use builds, search, rustc, or several comma separated"
-            )));
-        }
-    }
+/// How the compiler and the search index behave as a catalog grows
+///
+/// Expansion (in this process and, with a nightly toolchain, inside rustc), build and
+/// rebuild times, search against tantivy, sizes, per catalog size; prints the tables of
+/// BENCHMARKS.md (run it with --release).
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The catalog sizes, comma separated (1853 is BFCL's tools, when the data is there)
+    #[arg(long, value_name = "N,...", value_delimiter = ',', value_parser = size, default_values_t = SIZES.to_vec())]
+    sizes: Vec<usize>,
+    /// Clean builds per size up to 2,000 tools (one above)
+    #[arg(long, value_name = "N", default_value_t = 3, value_parser = positive)]
+    runs: usize,
+    /// The generator's seed
+    #[arg(long, value_name = "S", default_value_t = 1)]
+    seed: u64,
+    /// Builds stop being repeated once the run has taken this long
+    #[arg(long, value_name = "MINUTES", default_value_t = 90, value_parser = positive)]
+    budget_minutes: usize,
+    /// Measurements to leave out, comma separated
+    #[arg(long, value_enum, value_name = "PART,...", value_delimiter = ',')]
+    skip: Vec<Skip>,
+    /// The generated rows' arguments
+    #[arg(long, value_enum, default_value_t = Arguments::Typed)]
+    arguments: Arguments,
+}
+
+/// What `--skip` leaves out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum Skip {
+    /// The timed builds of the throwaway crates
+    Builds,
+    /// Search against tantivy
+    Search,
+    /// The expansion inside nightly rustc
+    Rustc,
+}
+
+/// Runs the benchmark.
+pub fn run(args: &Args) -> Result<ExitCode, Usage> {
+    let json = args.arguments == Arguments::Json;
+    let (sizes, runs, seed) = (&args.sizes, args.runs, args.seed);
+    let budget_s = 60.0 * count(args.budget_minutes);
+    let skip = &args.skip;
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let scale = root.join("target").join("scale");
     let started = Instant::now();
@@ -118,7 +125,7 @@ pub fn run(opts: &Flags) -> Result<ExitCode, Usage> {
         );
     }
 
-    let search_bench = if skip.contains(&"search") {
+    let search_bench = if skip.contains(&Skip::Search) {
         None
     } else {
         println!("building the search bench (scale-bench, release)…");
@@ -126,7 +133,7 @@ pub fn run(opts: &Flags) -> Result<ExitCode, Usage> {
     };
 
     let mut rows = Vec::new();
-    for &n in &sizes {
+    for &n in sizes {
         let elapsed = started.elapsed().as_secs_f64();
         println!("\n== {n} tools ({elapsed:.0} s into the run)");
         let dir = scale.join(n.to_string());
@@ -150,10 +157,10 @@ pub fn run(opts: &Flags) -> Result<ExitCode, Usage> {
             row.code_bytes / 1024,
             row.table_bytes / 1024
         );
-        if !skip.contains(&"rustc") {
+        if !skip.contains(&Skip::Rustc) {
             row.rustc = in_rustc(&root, &scale, &dir, n, &toml);
         }
-        if !skip.contains(&"builds") {
+        if !skip.contains(&Skip::Builds) {
             let runs = if n <= 2000 { runs } else { 1 };
             builds(
                 &root, &scale, &dir, n, &toml, runs, budget_s, started, &mut row,
@@ -173,18 +180,12 @@ pub fn run(opts: &Flags) -> Result<ExitCode, Usage> {
     Ok(ExitCode::SUCCESS)
 }
 
-/// `100,1853,10_000` as sizes of 3 tools or more.
-fn size_list(key: &str, list: &str) -> Result<Vec<usize>, Usage> {
-    list.split(',')
-        .map(|s| s.trim().replace('_', "").parse::<usize>())
-        .collect::<Result<Vec<_>, _>>()
-        .ok()
-        .filter(|v| v.iter().all(|&n| n >= 3))
-        .ok_or_else(|| {
-            Usage(format!(
-                "`--{key} {list}`: whole numbers of 3 or more, comma separated"
-            ))
-        })
+/// `10_000` as a size of 3 tools or more.
+fn size(value: &str) -> Result<usize, String> {
+    match value.trim().replace('_', "").parse::<usize>() {
+        Ok(n) if n >= 3 => Ok(n),
+        _ => Err("sizes are whole numbers of 3 or more".into()),
+    }
 }
 
 /// The catalog of a size, where it came from, and its requests.
