@@ -13,6 +13,9 @@ use crate::args::{EvalSearch, Format, Usage};
 use crate::defaults::Defaults;
 use crate::search::load;
 
+/// Rounds of timing: each query is timed this many times.
+const ROUNDS: usize = 5;
+
 /// `eval-search [--catalog PATH] --queries FILE.jsonl [--k N] [--format human|json]
 /// [--weights W] [--show-misses N]`.
 pub(crate) fn command(args: &EvalSearch, defaults: &Defaults) -> Result<ExitCode, Usage> {
@@ -53,6 +56,11 @@ fn eval(
     show_misses: usize,
 ) -> Result<ExitCode, Usage> {
     let queries = read_queries(catalog, queries_path)?;
+    // One step per query searched for the figures, then per query timed.
+    let progress = crate::progress::bar(
+        u64::try_from(queries.len() * (1 + ROUNDS)).unwrap_or(u64::MAX),
+        "eval-search",
+    );
     let view = index.view();
     let mut scratch = Scratch::default();
     let (mut recall, mut hit, mut mrr) = (0.0f64, 0.0f64, 0.0f64);
@@ -74,31 +82,37 @@ fn eval(
                     .collect();
                 names.join(", ")
             };
-            eprintln!(
-                "miss {}: {}\n  expected: {}\n  got:      {}",
-                q.id,
-                q.query,
-                names(expected),
-                names(&top)
-            );
+            progress.suspend(|| {
+                eprintln!(
+                    "miss {}: {}\n  expected: {}\n  got:      {}",
+                    q.id,
+                    q.query,
+                    names(expected),
+                    names(&top)
+                );
+            });
         }
         recall += count_f64(found) / count_f64(expected.len());
         hit += f64::from(u8::from(found == expected.len()));
         if let Some(rank) = top.iter().position(|d| expected.contains(d)) {
             mrr += 1.0 / count_f64(rank + 1);
         }
+        progress.inc(1);
     }
     // Time every query on its own, a few rounds, and take the median: one slow outlier
     // (a page fault, the other core) must not move the figure.
-    let mut times = Vec::with_capacity(queries.len() * 5);
-    for _ in 0..5 {
+    // The bar moves once a round, never between two timed queries.
+    let mut times = Vec::with_capacity(queries.len() * ROUNDS);
+    for _ in 0..ROUNDS {
         for q in &queries {
             let start = Instant::now();
             let hits = view.search(&q.query, k, &mut scratch);
             times.push(start.elapsed().as_secs_f64() * 1e6);
             std::hint::black_box(hits);
         }
+        progress.inc(u64::try_from(queries.len()).unwrap_or(u64::MAX));
     }
+    progress.finish_and_clear();
     times.sort_by(f64::total_cmp);
     let median = catalog_compiler::search::percentile(&times, 500);
     let n = count_f64(queries.len());

@@ -194,7 +194,13 @@ pub(crate) fn command(server: &Server) -> Result<ExitCode, Usage> {
             (path.as_str(), Some(text))
         }
     };
-    let (listed, offers) = match crate::upstreams::list(&server.name, &server.endpoint) {
+    let listing = crate::progress::spinner(format!(
+        "listing upstream `{}` ({})",
+        server.name, server.endpoint
+    ));
+    let listed = crate::upstreams::list(&server.name, &server.endpoint);
+    listing.finish_and_clear();
+    let (listed, offers) = match listed {
         Ok(listed) => listed,
         Err(message) => {
             eprintln!("error: {message}");

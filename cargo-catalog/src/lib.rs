@@ -58,6 +58,7 @@ mod import;
 mod import_server;
 mod lints;
 mod numbers;
+mod progress;
 mod reach;
 mod render;
 mod search;

@@ -51,6 +51,7 @@ pub(crate) fn check(path: &str, catalog: &Catalog) -> ExitCode {
     let mut pinned = 0;
     for declared in &catalog.upstreams {
         let name = declared.name.as_str();
+        let comparing = crate::progress::spinner(format!("listing upstream `{name}`"));
         let (comparison, listed, offered) = runtime.block_on(async {
             let listed = match Upstream::connect(name, &Endpoint::of(declared), None).await {
                 Ok(upstream) => {
@@ -73,6 +74,7 @@ pub(crate) fn check(path: &str, catalog: &Catalog) -> ExitCode {
                 ),
             }
         });
+        comparing.finish_and_clear();
         pinned += offered.len();
         for (i, standing) in offered.iter().filter(|(_, s)| !s.is_current()) {
             drifted += 1;
