@@ -31,7 +31,7 @@ fn cargo_catalog() -> PathBuf {
     let binary = gateway.with_file_name(format!("cargo-catalog{}", std::env::consts::EXE_SUFFIX));
     assert!(
         binary.is_file(),
-        "{} is not built: run `cargo build -p cargo-catalog` (or `cargo xtask test`)",
+        "{} is not built: run `cargo build -p cargo-catalog --features upstreams` (or `cargo xtask test`)",
         binary.display()
     );
     binary
