@@ -62,7 +62,8 @@ fn unusable_arguments_exit_2() {
         assert_eq!(code, 2, "{args:?}: {stderr}");
         // clap's form: the error, naming the argument (and the fix), then where to look.
         assert!(
-            stderr.starts_with("error: ") && stderr.ends_with("For more information, try '--help'.\n"),
+            stderr.starts_with("error: ")
+                && stderr.ends_with("For more information, try '--help'.\n"),
             "{args:?}: {stderr}"
         );
     }
