@@ -15,7 +15,7 @@
 //!
 //! The binary is a shell over this library; a repository that wants the commands under
 //! its own `cargo xtask`, with its own defaults, parses them with the same clap definition
-//! ([`Command`]) and runs them (the README's example):
+//! ([`Command`]) and runs them (the example of the guide's command-line chapter):
 //!
 //! ```no_run
 //! use std::process::ExitCode;

@@ -19,8 +19,8 @@ use core::fmt;
 
 use once_cell::race::OnceBox;
 
-/// The keywords of JSON Schema the verifier checks (with the limits the README states);
-/// any other is left unchecked, so never the cause of a refusal.
+/// The keywords of JSON Schema the verifier checks (with the limits the guide's agent-loop
+/// chapter states); any other is left unchecked, so never the cause of a refusal.
 pub const CHECKED_KEYWORDS: &[&str] = &[
     "type",
     "enum",

@@ -1,6 +1,6 @@
 //! Lints: what a valid catalog may still get wrong, each with a name, a default level, and
 //! the fix it prints. The registry below, [`LINTS`], is the one list: `[lints]` in
-//! `catalog.toml`, `cargo catalog check` and the README's table all read it.
+//! `catalog.toml`, `cargo catalog check` and the guide's table of lints all read it.
 //!
 //! A catalog sets levels, and the settings a lint has, in its `[lints]` table; a row can
 //! set levels for its own findings in `[tool.lints]`:

@@ -3,8 +3,8 @@
 //! Everything but the names below is `catalog-mcp`'s: the catalog is `app-catalog`'s
 //! generated one, and `app-backend` implements its `Handler` over the database file
 //! `--db PATH` (`tables.db` in the folder the server runs in unless given; `:memory:`
-//! for a database that lives as long as the process). The README shows this `main` to
-//! users (a test holds the two the same).
+//! for a database that lives as long as the process). The guide's MCP chapter shows this
+//! `main` to users (a test holds the two the same).
 
 fn main() -> std::process::ExitCode {
     let db = catalog_mcp::Flag {
