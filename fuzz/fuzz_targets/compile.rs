@@ -49,6 +49,7 @@ fuzz_target!(|data: &[u8]| {
             let options = lint::Options {
                 tokenizer: None,
                 at_least: Level::Warn,
+                only: None,
             };
             let report = lint::run(&catalog, source, &options);
             for f in &report.findings {
