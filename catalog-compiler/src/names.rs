@@ -87,6 +87,13 @@ pub fn is_tool_name(name: &str) -> bool {
             .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'-' | b'.'))
 }
 
+/// Whether `name` can be a `rust-name`: an ASCII Rust identifier, not a keyword and not
+/// raw (`r#type`), as the variants and types generated for the other rows are.
+#[must_use]
+pub fn is_rust_name(name: &str) -> bool {
+    name.is_ascii() && !name.starts_with("r#") && syn::parse_str::<syn::Ident>(name).is_ok()
+}
+
 /// The longest name providers that restrict tool names accept (Anthropic, `OpenAI`,
 /// Bedrock, Gemini).
 pub const WIRE_NAME_MAX: usize = 64;

@@ -14,10 +14,11 @@ use crate::upstream as digests;
 /// A `rust-name`: a plain Rust identifier (not a keyword).
 pub(super) fn rust_ident(v: &Spanned<DeValue<'_>>, errors: &mut Errors) -> Option<At<String>> {
     let (s, span) = string(v, "rust-name", errors)?;
-    if syn::parse_str::<syn::Ident>(&s).is_err() {
+    if !crate::names::is_rust_name(&s) {
         errors.push(
-            Diagnostic::new(span, format!("`rust-name` `{s}` is not a Rust identifier"))
-                .help("use letters, digits and `_`, not starting with a digit, and not a keyword"),
+            Diagnostic::new(span, format!("`rust-name` `{s}` is not a Rust identifier")).help(
+                "use ASCII letters, digits and `_`, not starting with a digit, and not a keyword",
+            ),
         );
         return None;
     }
