@@ -598,6 +598,8 @@ fn tool_lints() -> Value {
 
 #[cfg(test)]
 mod tests {
+    use serde_json::Value;
+
     /// The checked-in `catalog.schema.json` is what the generator writes today.
     #[test]
     fn the_editor_schema_is_fresh() {
@@ -609,26 +611,58 @@ mod tests {
         );
     }
 
+    type Rule = fn(&str) -> bool;
+
+    /// What each key with a pattern is checked by in the compiler; `name` is a tool's name
+    /// but in `[[upstream]]`.
+    fn rule(definition: &str, key: &str) -> Option<Rule> {
+        Some(match key {
+            "name" if definition == "upstream" => crate::upstream::is_name,
+            "name" | "search-tool" | "ask-tool" | "upstream-tool" => crate::names::is_tool_name,
+            "upstream" => crate::upstream::is_name,
+            "upstream-digest" => crate::upstream::is_digest,
+            "url" => crate::upstream::is_url,
+            "rust-name" => crate::names::is_rust_name,
+            _ => return None,
+        })
+    }
+
+    /// Each pattern of `value`, with the definition it is in and the property it belongs to.
+    fn patterns<'v>(
+        value: &'v Value,
+        definition: &'v str,
+        key: &'v str,
+        found: &mut Vec<(&'v str, &'v str, &'v str)>,
+    ) {
+        match value {
+            Value::Object(map) => {
+                if let Some(pattern) = map.get("pattern").and_then(Value::as_str) {
+                    found.push((definition, key, pattern));
+                }
+                for (k, v) in map {
+                    match (k.as_str(), v) {
+                        ("properties", Value::Object(properties)) => {
+                            for (property, v) in properties {
+                                patterns(v, definition, property, found);
+                            }
+                        }
+                        _ => patterns(v, definition, key, found),
+                    }
+                }
+            }
+            Value::Array(items) => {
+                for v in items {
+                    patterns(v, definition, key, found);
+                }
+            }
+            _ => {}
+        }
+    }
+
     /// Every `pattern` of the editor schema accepts exactly what the compiler's own rule
     /// for that key accepts, on names written to sit on either side of each rule.
     #[test]
     fn the_schemas_patterns_are_the_compilers_rules() {
-        use serde_json::Value;
-
-        type Rule = fn(&str) -> bool;
-        // What each key with a pattern is checked by in the compiler; `name` is a tool's
-        // name but in `[[upstream]]`.
-        let rule = |definition: &str, key: &str| -> Option<Rule> {
-            Some(match key {
-                "name" if definition == "upstream" => crate::upstream::is_name,
-                "name" | "search-tool" | "ask-tool" | "upstream-tool" => crate::names::is_tool_name,
-                "upstream" => crate::upstream::is_name,
-                "upstream-digest" => crate::upstream::is_digest,
-                "url" => crate::upstream::is_url,
-                "rust-name" => crate::names::is_rust_name,
-                _ => return None,
-            })
-        };
         let digest = format!("sha256:{}", "0123456789abcdef".repeat(4));
         let long = "a".repeat(128);
         let longer = "a".repeat(129);
@@ -668,37 +702,6 @@ mod tests {
             "self",
         ];
         let schema: Value = serde_json::from_str(&super::editor_schema()).unwrap();
-        // Each pattern with the definition it is in and the property it belongs to.
-        fn patterns<'v>(
-            value: &'v Value,
-            definition: &'v str,
-            key: &'v str,
-            found: &mut Vec<(&'v str, &'v str, &'v str)>,
-        ) {
-            match value {
-                Value::Object(map) => {
-                    if let Some(pattern) = map.get("pattern").and_then(Value::as_str) {
-                        found.push((definition, key, pattern));
-                    }
-                    for (k, v) in map {
-                        match (k.as_str(), v) {
-                            ("properties", Value::Object(properties)) => {
-                                for (property, v) in properties {
-                                    patterns(v, definition, property, found);
-                                }
-                            }
-                            _ => patterns(v, definition, key, found),
-                        }
-                    }
-                }
-                Value::Array(items) => {
-                    for v in items {
-                        patterns(v, definition, key, found);
-                    }
-                }
-                _ => {}
-            }
-        }
         let mut found = Vec::new();
         for (name, definition) in schema["definitions"].as_object().unwrap() {
             patterns(definition, name, "", &mut found);
