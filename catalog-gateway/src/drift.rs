@@ -39,6 +39,15 @@ impl Standing {
     pub fn is_current(&self) -> bool {
         matches!(self, Standing::Current)
     }
+
+    /// When a withheld row is served again: what its refusal tells the client.
+    #[must_use]
+    pub fn served_again(&self) -> &'static str {
+        match self {
+            Standing::Unreachable(_) => "once the gateway reaches its server again",
+            _ => "once the catalog's maintainer re-imports and reviews it",
+        }
+    }
 }
 
 impl fmt::Display for Standing {

@@ -663,10 +663,7 @@ fn log(loaded: &Loaded, upstream: &str, comparison: &Comparison, offered: &[(usi
 /// The refusal of a withheld row: which tool, what changed, and the way out.
 #[must_use]
 pub fn withheld(row: Row, standing: &Standing) -> Rejection {
-    let until = match standing {
-        Standing::Unreachable(_) => "once the gateway reaches its server again",
-        _ => "once the catalog's maintainer re-imports and reviews it",
-    };
+    let until = standing.served_again();
     Rejection {
         class: ErrorClass::PermissionDenied,
         tool: Some(row.name()),

@@ -246,16 +246,13 @@ fn refusal(what: &Offered, why: &Refused) -> ErrorData {
             ),
             None,
         ),
-        Refused::Withheld(standing) => {
-            let until = match standing {
-                Standing::Unreachable(_) => "once the gateway reaches its server again",
-                _ => "once the catalog's maintainer re-imports and reviews it",
-            };
-            ErrorData::invalid_params(
-                format!("The {what} is withheld: {standing}. It is served again {until}."),
-                None,
-            )
-        }
+        Refused::Withheld(standing) => ErrorData::invalid_params(
+            format!(
+                "The {what} is withheld: {standing}. It is served again {}.",
+                standing.served_again()
+            ),
+            None,
+        ),
     }
 }
 

@@ -498,26 +498,41 @@ fn found_through_search(peers: &Peers, catalog_arg: &str) {
     assert_eq!(forwarded(&log), 1, "{log}");
 }
 
+/// The command that runs `tests/peers/{name}_server.py`, one of our servers written with
+/// the official Python SDK, over stdio, reading its changing text from `state`.
+fn python_server(peers: &Peers, name: &str, state: &Path) -> [String; 3] {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/peers")
+        .join(format!("{name}_server.py"));
+    [&peers.python, &script, state].map(|p| p.to_str().unwrap().to_owned())
+}
+
+/// A scratch folder with `{name}_server.py`'s state file holding `text`, and the catalog
+/// imported from that server as upstream `name`, which `check --upstreams` accepts: the
+/// folder, the state file and the catalog.
+fn imported(peers: &Peers, name: &str, text: &str) -> (PathBuf, PathBuf, PathBuf) {
+    let dir = scratch(name);
+    let state = dir.join("state.txt");
+    std::fs::write(&state, text).unwrap();
+    let catalog = dir.join("catalog.toml");
+    let server = python_server(peers, name, &state);
+    let (code, log) = import(&catalog, name, &server.each_ref().map(String::as_str), &[]);
+    assert_eq!(code, 0, "{log}");
+    let catalog_arg = catalog.to_str().unwrap();
+    let (code, log) = catalog_command(&["check", "--catalog", catalog_arg, "--upstreams"]);
+    assert_eq!(code, 0, "{log}");
+    (dir, state, catalog)
+}
+
 #[test]
 fn a_tool_that_changes_upstream_is_withheld_at_start_and_on_list_changed() {
     let Some(peers) = Peers::find("a_tool_that_changes_upstream_is_withheld") else {
         return;
     };
-    let dir = scratch("drift");
-    let state = dir.join("echo-description.txt");
-    std::fs::write(&state, "Repeats the text it is given.").unwrap();
-    let catalog = dir.join("catalog.toml");
+    let (dir, state, catalog) = imported(&peers, "drift", "Repeats the text it is given.");
     let catalog_arg = catalog.to_str().unwrap();
-    let server_script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/peers/drift_server.py");
-    let server = [
-        peers.python.to_str().unwrap(),
-        server_script.to_str().unwrap(),
-        state.to_str().unwrap(),
-    ];
-    let (code, log) = import(&catalog, "drift", &server, &[]);
-    assert_eq!(code, 0, "{log}");
-    let (code, log) = catalog_command(&["check", "--catalog", catalog_arg, "--upstreams"]);
-    assert_eq!(code, 0, "{log}");
+    let server = python_server(&peers, "drift", &state);
+    let server = server.each_ref().map(String::as_str);
 
     let gateway = [
         "--catalog",
@@ -620,21 +635,10 @@ fn prompts_and_resources_are_pinned_reviewed_and_screened() {
     let Some(peers) = Peers::find("prompts_and_resources_are_pinned_reviewed_and_screened") else {
         return;
     };
-    let dir = scratch("offers");
-    let state = dir.join("prompt-description.txt");
-    std::fs::write(&state, "Reviews a piece of code.").unwrap();
-    let catalog = dir.join("catalog.toml");
+    let (dir, state, catalog) = imported(&peers, "offers", "Reviews a piece of code.");
     let catalog_arg = catalog.to_str().unwrap();
-    let server_script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/peers/offers_server.py");
-    let server = [
-        peers.python.to_str().unwrap(),
-        server_script.to_str().unwrap(),
-        state.to_str().unwrap(),
-    ];
-    let (code, log) = import(&catalog, "offers", &server, &[]);
-    assert_eq!(code, 0, "{log}");
-    let (code, log) = catalog_command(&["check", "--catalog", catalog_arg, "--upstreams"]);
-    assert_eq!(code, 0, "{log}");
+    let server = python_server(&peers, "offers", &state);
+    let server = server.each_ref().map(String::as_str);
     let imported = std::fs::read_to_string(&catalog).unwrap();
     for expected in [
         "[[prompt]]\nname = \"review\"",
