@@ -136,6 +136,7 @@ const FRAMEWORK: &[&str] = &[
     "catalog-compiler",
     "catalog-macros",
     "catalog-mcp",
+    "catalog-providers",
     "cargo-catalog",
 ];
 

@@ -19,11 +19,8 @@ use app_backend::Backend;
 use app_catalog::{Agent, Catalog, Tool};
 use catalog_core::provider::{Conversation, Provider, Reply};
 use catalog_core::{Caller, Decision, Value};
+use catalog_providers::{Api, Failure, default_model};
 use catalog_scan::Scanner;
-
-mod endpoint;
-
-use endpoint::{Endpoint, Failure, default_model};
 
 /// The system prompt: what the app is, and how its edits work.
 const SYSTEM: &str = "You are the assistant of a table-database app. Look before you change \
@@ -113,11 +110,11 @@ fn main() -> ExitCode {
 fn run(options: &Options) -> Result<(), Failure> {
     let provider = options.provider;
     let model = options.model.as_deref().unwrap_or(default_model(provider));
-    let endpoint = Endpoint::new(provider, options.base_url.as_deref(), model, |name| {
+    let api = Api::new(provider, options.base_url.as_deref(), model, |name| {
         std::env::var(name).ok().filter(|v| !v.is_empty())
     })?;
     let backend = match &options.db {
-        Some(path) => Backend::open(path).map_err(|e| Failure(e.to_string()))?,
+        Some(path) => Backend::open(path).map_err(|e| Failure::new(e.to_string()))?,
         None => Backend::new(),
     };
     let mut chat = Chat {
@@ -125,7 +122,7 @@ fn run(options: &Options) -> Result<(), Failure> {
         // as the catalog's `scan-results` says.
         agent: Agent::new(provider).screened_by(Scanner::new(Catalog::SETTINGS.scan_results)),
         conversation: Conversation::new(Some(SYSTEM)),
-        endpoint,
+        api,
         backend,
     };
     if let Some(request) = &options.request {
@@ -141,7 +138,7 @@ fn run(options: &Options) -> Result<(), Failure> {
         if stdin
             .lock()
             .read_line(&mut line)
-            .map_err(|e| Failure(e.to_string()))?
+            .map_err(|e| Failure::new(e.to_string()))?
             == 0
         {
             return Ok(());
@@ -155,12 +152,12 @@ fn run(options: &Options) -> Result<(), Failure> {
     }
 }
 
-/// One conversation: the agent's discovery state, the messages, the endpoint and the
-/// database the tools run on.
+/// One conversation: the agent's discovery state, the messages, the provider's API and
+/// the database the tools run on.
 struct Chat {
     agent: Agent,
     conversation: Conversation,
-    endpoint: Endpoint,
+    api: Api,
     backend: Backend,
 }
 
@@ -171,15 +168,18 @@ impl Chat {
         self.agent.new_turn();
         self.conversation.user(provider, request);
         for _ in 0..MAX_STEPS {
-            let tools = self.agent.tools().map_err(|e| Failure(e.to_string()))?;
-            let body =
-                self.conversation
-                    .body(provider, self.endpoint.model(), Some(&tools), MAX_TOKENS);
-            let reply = self.endpoint.send(&body)?;
+            let tools = self
+                .agent
+                .tools()
+                .map_err(|e| Failure::new(e.to_string()))?;
+            let body = self
+                .conversation
+                .body(provider, self.api.model(), Some(&tools), MAX_TOKENS);
+            let reply = self.api.send(&body)?;
             let reply = self
                 .agent
                 .read(&reply)
-                .map_err(|e| Failure(e.to_string()))?;
+                .map_err(|e| Failure::new(e.to_string()))?;
             if reply.calls.is_empty() {
                 self.conversation.reply(provider, &reply);
                 return Ok(reply.text);
@@ -215,7 +215,7 @@ impl Chat {
             self.conversation
                 .results(provider, self.agent.write(&results));
         }
-        Err(Failure(format!(
+        Err(Failure::new(format!(
             "the model did not finish in {MAX_STEPS} steps; ask again more precisely"
         )))
     }
@@ -242,9 +242,12 @@ impl Chat {
     fn with_staging(&self, failure: Failure) -> Failure {
         match self.backend.staged_count() {
             Ok(0) | Err(_) => failure,
-            Ok(n) => Failure(format!(
-                "{failure} ({n} staged change(s) are kept in the database's staging area)"
-            )),
+            Ok(n) => Failure {
+                message: format!(
+                    "{failure} ({n} staged change(s) are kept in the database's staging area)"
+                ),
+                ..failure
+            },
         }
     }
 }

@@ -6,14 +6,12 @@
 //! request and reply must pass the provider's official SDK types
 //! (`tests/peers/provider_validate.py`).
 
-mod model;
-
 use std::io::Write as _;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
 use catalog_core::provider::Provider;
-use model::{Model, Received, Turn};
+use catalog_providers::scripted::{Model, Received, Turn};
 use serde_json::{Value, json};
 
 const REQUEST: &str = "Add Ada Lovelace from London to the customers and save it.";
@@ -22,39 +20,20 @@ const ANSWER: &str = "Ada Lovelace from London is now a customer.";
 fn script() -> Vec<Turn> {
     let ada = json!({"name": "Ada Lovelace", "city": "London"});
     vec![
-        Turn {
-            text: "Let me look at the tables first.",
-            calls: vec![
-                ("listTables", json!({})),
-                ("describeTable", json!({"table": "customers"})),
-            ],
-        },
-        Turn {
-            text: "",
-            calls: vec![(
-                "stageItem",
-                json!({"table": "customers", "operation": "add", "values": ada}),
-            )],
-        },
-        Turn {
-            text: "",
-            calls: vec![(
-                "stageItem",
-                json!({"table": "customers", "operation": "insert", "values": ada}),
-            )],
-        },
-        Turn {
-            text: "",
-            calls: vec![("searchTools", json!({"query": "commit staged changes"}))],
-        },
-        Turn {
-            text: "",
-            calls: vec![("commitStaged", json!({"message": "Add Ada Lovelace"}))],
-        },
-        Turn {
-            text: ANSWER,
-            calls: vec![],
-        },
+        Turn::text("Let me look at the tables first.")
+            .call("listTables", json!({}))
+            .call("describeTable", json!({"table": "customers"})),
+        Turn::calls([(
+            "stageItem",
+            json!({"table": "customers", "operation": "add", "values": ada}),
+        )]),
+        Turn::calls([(
+            "stageItem",
+            json!({"table": "customers", "operation": "insert", "values": ada}),
+        )]),
+        Turn::calls([("searchTools", json!({"query": "commit staged changes"}))]),
+        Turn::calls([("commitStaged", json!({"message": "Add Ada Lovelace"}))]),
+        Turn::text(ANSWER),
     ]
 }
 
@@ -410,13 +389,7 @@ fn validate_with_the_sdks(lines: &[Value]) {
 fn a_provider_error_is_one_line_and_the_staged_change_stays() {
     for provider in Provider::APIS {
         let ada = json!({"table": "customers", "operation": "insert", "values": {"name": "Ada"}});
-        let model = Model::start(
-            provider,
-            vec![Turn {
-                text: "",
-                calls: vec![("stageItem", ada)],
-            }],
-        );
+        let model = Model::start(provider, vec![Turn::calls([("stageItem", ada)])]);
         let dir = tempfile::tempdir().unwrap();
         let db = dir.path().join("app.db");
         let done = agent(provider, &model, &db, "");

@@ -10,8 +10,12 @@ use aws_sigv4::sign::v4;
 use catalog_core::Value;
 use catalog_core::provider::{Provider, ReplyError, read};
 
-/// One provider's API with its key and model.
-pub struct Endpoint {
+/// One provider's API with its key and model: a blocking HTTP client (rustls) that sends
+/// request bodies and returns the replies' JSON.
+///
+/// It is `Send` and `Sync`: one `Api` serves several threads at once, each request on a
+/// connection of its own from a shared pool. Every request gives up after 300 s.
+pub struct Api {
     provider: Provider,
     url: String,
     model: String,
@@ -31,17 +35,54 @@ enum Auth {
     },
 }
 
-/// What goes wrong between two steps, as the one line the user reads.
-#[derive(Debug)]
-pub struct Failure(pub String);
+/// What goes wrong between two steps: the one line the user reads, and what a caller
+/// needs to decide whether to try again.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Failure {
+    /// The line the user reads (also what `Display` prints), e.g. `anthropic answered
+    /// HTTP 429 Too Many Requests (rate_limit_error): …; retry in 7 s`.
+    pub message: String,
+    /// The HTTP status, when the provider answered; `None` when it could not be reached,
+    /// timed out, or the failure is not the provider's (a missing key, a local error).
+    pub status: Option<u16>,
+    /// How long the provider asked to wait, from a `retry-after` header in seconds.
+    pub retry_after: Option<Duration>,
+}
 
-impl fmt::Display for Failure {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(&self.0)
+impl Failure {
+    /// A failure with only a message: no status, no wait.
+    #[must_use]
+    pub fn new(message: impl Into<String>) -> Failure {
+        Failure {
+            message: message.into(),
+            status: None,
+            retry_after: None,
+        }
+    }
+
+    /// Whether the same request may succeed later: the provider answered 429 (rate
+    /// limit), 408 (request timeout) or a 5xx (its own failure or overload).
+    #[must_use]
+    pub fn retryable(&self) -> bool {
+        matches!(self.status, Some(408 | 429 | 500..=599))
     }
 }
 
-/// The model a provider is asked for when `--model` is not given.
+impl From<String> for Failure {
+    fn from(message: String) -> Failure {
+        Failure::new(message)
+    }
+}
+
+impl fmt::Display for Failure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for Failure {}
+
+/// The model a provider is asked for when none is given.
 #[must_use]
 pub fn default_model(provider: Provider) -> &'static str {
     match provider {
@@ -52,9 +93,13 @@ pub fn default_model(provider: Provider) -> &'static str {
     }
 }
 
-impl Endpoint {
-    /// The endpoint of `provider` at `base_url` (its public API when `None`), asking for
-    /// `model`, with the key from the provider's usual variables, read through `var`.
+impl Api {
+    /// The API of `provider` at `base_url` (its public endpoint when `None`), asking for
+    /// `model`, with the key from the provider's usual variables, read through `var`:
+    /// `ANTHROPIC_API_KEY`, `OPENAI_API_KEY`, `GEMINI_API_KEY` or `GOOGLE_API_KEY`, and for
+    /// Bedrock `AWS_BEARER_TOKEN_BEDROCK` or `AWS_ACCESS_KEY_ID` and
+    /// `AWS_SECRET_ACCESS_KEY` (with `AWS_SESSION_TOKEN`), in `AWS_REGION` or
+    /// `AWS_DEFAULT_REGION` (default `us-east-1`).
     ///
     /// # Errors
     /// A missing key, named with the variables that would hold it.
@@ -63,10 +108,10 @@ impl Endpoint {
         base_url: Option<&str>,
         model: &str,
         var: impl Fn(&str) -> Option<String>,
-    ) -> Result<Endpoint, Failure> {
+    ) -> Result<Api, Failure> {
         let need = |names: &[&str]| {
             names.iter().find_map(|name| var(name)).ok_or_else(|| {
-                Failure(format!(
+                Failure::new(format!(
                     "{provider} needs a key: set {} (a run against a local endpoint takes any value)",
                     names.join(" or ")
                 ))
@@ -125,7 +170,7 @@ impl Endpoint {
             .timeout_global(Some(Duration::from_secs(300)))
             .build()
             .into();
-        Ok(Endpoint {
+        Ok(Api {
             provider,
             url: format!("{base}{path}"),
             model: model.to_string(),
@@ -134,10 +179,22 @@ impl Endpoint {
         })
     }
 
+    /// The provider whose API this is.
+    #[must_use]
+    pub fn provider(&self) -> Provider {
+        self.provider
+    }
+
     /// The model asked for.
     #[must_use]
     pub fn model(&self) -> &str {
         &self.model
+    }
+
+    /// The URL every request is posted to (the base URL and the provider's path).
+    #[must_use]
+    pub fn url(&self) -> &str {
+        &self.url
     }
 
     /// Sends one request body; the reply's JSON.
@@ -169,16 +226,23 @@ impl Endpoint {
         }
         let mut response = request
             .send(body)
-            .map_err(|e| Failure(format!("cannot reach {}: {e}", self.url)))?;
+            .map_err(|e| Failure::new(format!("cannot reach {}: {e}", self.url)))?;
         let status = response.status();
         let retry = response
             .headers()
             .get("retry-after")
             .and_then(|v| v.to_str().ok())
-            .map(|s| format!("; retry in {s} s"))
-            .unwrap_or_default();
+            .map(str::to_string);
+        let answered = |message: String| Failure {
+            message,
+            status: Some(status.as_u16()),
+            retry_after: retry
+                .as_deref()
+                .and_then(|s| s.trim().parse().ok())
+                .map(Duration::from_secs),
+        };
         let text = response.body_mut().read_to_string().map_err(|e| {
-            Failure(format!(
+            answered(format!(
                 "{} answered HTTP {status}, unreadable: {e}",
                 self.provider
             ))
@@ -186,7 +250,7 @@ impl Endpoint {
         let value: Result<Value, _> = serde_json::from_str(&text);
         if status.is_success() {
             return value.map_err(|e| {
-                Failure(format!(
+                answered(format!(
                     "{} answered HTTP {status} with a body that is not JSON: {e}",
                     self.provider
                 ))
@@ -199,10 +263,25 @@ impl Endpoint {
             },
             _ => format!(": {}", text.chars().take(200).collect::<String>()),
         };
-        Err(Failure(format!(
+        let retry = retry
+            .as_deref()
+            .map(|s| format!("; retry in {s} s"))
+            .unwrap_or_default();
+        Err(answered(format!(
             "{} answered HTTP {status}{why}{retry}",
             self.provider
         )))
+    }
+}
+
+/// The provider, URL and model; never the key.
+impl fmt::Debug for Api {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Api")
+            .field("provider", &self.provider)
+            .field("url", &self.url)
+            .field("model", &self.model)
+            .finish_non_exhaustive()
     }
 }
 
@@ -215,7 +294,7 @@ fn sigv4(
     region: &str,
 ) -> Result<Vec<(String, String)>, Failure> {
     let identity = credentials.clone().into();
-    let fail = |e: &dyn fmt::Display| Failure(format!("cannot sign the Bedrock request: {e}"));
+    let fail = |e: &dyn fmt::Display| Failure::new(format!("cannot sign the Bedrock request: {e}"));
     let params = v4::SigningParams::builder()
         .identity(&identity)
         .region(region)
@@ -251,4 +330,50 @@ fn encode_path(segment: &str) -> String {
         }
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn failure(status: Option<u16>) -> Failure {
+        Failure {
+            status,
+            ..Failure::new("x")
+        }
+    }
+
+    #[test]
+    fn rate_limits_timeouts_and_server_errors_are_retryable() {
+        for status in [408, 429, 500, 502, 503, 504, 529, 599] {
+            assert!(failure(Some(status)).retryable(), "{status}");
+        }
+        for status in [200, 400, 401, 403, 404, 413, 422, 600] {
+            assert!(!failure(Some(status)).retryable(), "{status}");
+        }
+        assert!(!failure(None).retryable());
+    }
+
+    #[test]
+    fn an_api_is_shared_between_threads() {
+        fn shared<T: Send + Sync>() {}
+        shared::<Api>();
+        shared::<Failure>();
+    }
+
+    #[test]
+    fn the_url_is_the_base_and_the_providers_path() {
+        let key = |name: &str| (!name.contains("REGION")).then(|| String::from("k"));
+        let api = Api::new(Provider::Bedrock, None, "a.b:1", key).unwrap();
+        assert_eq!(
+            api.url(),
+            "https://bedrock-runtime.us-east-1.amazonaws.com/model/a.b%3A1/converse"
+        );
+        assert_eq!(api.provider(), Provider::Bedrock);
+        let api = Api::new(Provider::Gemini, Some("http://127.0.0.1:9/"), "g", key).unwrap();
+        assert_eq!(api.url(), "http://127.0.0.1:9/models/g:generateContent");
+        let missing = Api::new(Provider::OpenAiChat, None, "m", |_| None).unwrap_err();
+        assert_eq!(missing.status, None);
+        assert!(missing.message.contains("OPENAI_API_KEY"), "{missing}");
+    }
 }
