@@ -50,18 +50,33 @@ use crate::render::{self, RenderError};
 use crate::{Call, Discovery};
 use crate::{
     Catalog, Dispatch, HandledBy, NoScreen, PendingCall, Permission, Rejection, Saved, Screen,
-    Screened, ToolId, Value, Verified, VerifiedCall, Via,
+    Screened, ToolId, Value, Verified, VerifiedCall, Via, verify,
 };
+
+/// What an agent step needs of a catalog: its tool and its typed call. Every compiled
+/// [`Catalog`] has them; a catalog read at run time (as `cargo catalog eval-agent` reads
+/// one) names its own, and starts its [`Agent`] with [`Agent::with_discovery`].
+pub trait Tools<const W: usize>: 'static {
+    /// The tool.
+    type Tool: ToolId + fmt::Debug + Send + Sync + 'static;
+    /// The typed call.
+    type Call: Call<Tool = Self::Tool> + Send + 'static;
+}
+
+impl<C: Catalog<W>, const W: usize> Tools<W> for C {
+    type Tool = C::Tool;
+    type Call = C::Call;
+}
 
 /// The chat agent's side of one conversation with catalog `C` through one provider: its
 /// discovery state. The generated `Agent` names it for a catalog.
-pub struct Agent<C: Catalog<W>, const W: usize> {
+pub struct Agent<C: Tools<W>, const W: usize> {
     provider: Provider,
     discovery: Discovery<'static, C::Tool, W>,
     screen: Arc<dyn Screen<C::Tool>>,
 }
 
-impl<C: Catalog<W>, const W: usize> fmt::Debug for Agent<C, W> {
+impl<C: Tools<W>, const W: usize> fmt::Debug for Agent<C, W> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Agent")
             .field("provider", &self.provider)
@@ -77,6 +92,16 @@ impl<C: Catalog<W>, const W: usize> Agent<C, W> {
         Agent::with_discovery(provider, C::discovery())
     }
 
+    /// A conversation whose state [`Agent::save`] kept: see [`Discovery::restore`] for the
+    /// names returned, which the catalog no longer has as discoverable tools.
+    #[must_use]
+    pub fn restore(provider: Provider, saved: &Saved) -> (Self, Vec<String>) {
+        let (discovery, dropped) = C::discovery().restore(saved);
+        (Agent::with_discovery(provider, discovery), dropped)
+    }
+}
+
+impl<C: Tools<W>, const W: usize> Agent<C, W> {
     /// A conversation with this discovery state: one [restricted](Discovery::restricted_to)
     /// or [restored](Discovery::restore).
     #[must_use]
@@ -95,14 +120,6 @@ impl<C: Catalog<W>, const W: usize> Agent<C, W> {
     pub fn screened_by(mut self, screen: impl Screen<C::Tool> + 'static) -> Self {
         self.screen = Arc::new(screen);
         self
-    }
-
-    /// A conversation whose state [`Agent::save`] kept: see [`Discovery::restore`] for the
-    /// names returned, which the catalog no longer has as discoverable tools.
-    #[must_use]
-    pub fn restore(provider: Provider, saved: &Saved) -> (Self, Vec<String>) {
-        let (discovery, dropped) = C::discovery().restore(saved);
-        (Agent::with_discovery(provider, discovery), dropped)
     }
 
     /// What to keep between two requests of a web backend (serde): the discovered tools
@@ -210,7 +227,7 @@ impl<C: Catalog<W>, const W: usize> Agent<C, W> {
         let query = (tool.map(ToolId::index) == Some(search_tool.index()))
             .then(|| arguments["query"].as_str().map(String::from))
             .flatten();
-        match C::verify(Via::Chat(&self.discovery), name, arguments, permission) {
+        match verify::<C::Call, W>(Via::Chat(&self.discovery), name, arguments, permission) {
             Ok(Verified::Run(verified)) => match query {
                 Some(query) => Entry::Done(Outcome::Searched(self.discovery.search(&query))),
                 None => Entry::Run(verified),
