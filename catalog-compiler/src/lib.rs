@@ -35,7 +35,7 @@ pub use editor_schema::{editor_schema, reference};
 pub use expand::{Options, expand, skeleton};
 pub use model::{Catalog, Outline};
 pub use shape::schema_shape;
-pub use spec::specs;
+pub use spec::{info, specs};
 
 /// Reads and validates a catalog, then runs the lints it sets to `deny`: what `catalog!`
 /// builds from. Every error in the file is returned, in source order.

@@ -7,10 +7,9 @@ use std::sync::{Arc, Mutex, PoisonError, RwLock};
 use std::time::Duration;
 
 use catalog_core::render::mcp;
-use catalog_core::search::OwnedIndex;
 use catalog_core::{
     Access, BoxFuture, Caller, Discovery, Dispatch, ErrorClass, Info, Reach, Rejection,
-    ScanResults, Screened, ToolId, ToolSet, Value, Verified, Via, Visibility, check_output, verify,
+    ScanResults, Screened, ToolId, ToolSet, Value, Verified, Via, check_output, verify,
 };
 use catalog_mcp::calls::{Settled, by_policy, refuse, respond, settle};
 use catalog_mcp::elicit::Questions;
@@ -691,36 +690,8 @@ fn undiscovered(row: Row, search: Row) -> Rejection {
 
 /// What the discovery loop needs, from the loaded catalog.
 fn info(loaded: &'static Loaded) -> Info<'static, Row, WORDS> {
-    let catalog = &loaded.catalog;
-    let settings = &catalog.settings;
-    let row = |i: usize| Row::from_index(i).expect("the settings name rows of the catalog");
-    let with = |visibility: Visibility| -> Rows {
-        loaded
-            .rows()
-            .filter(|row| row.spec().visibility == visibility)
-            .collect()
-    };
-    // Built once per process, like the specs.
-    let index: &'static OwnedIndex = Box::leak(Box::new(catalog_compiler::search::index(
-        catalog,
-        catalog_core::search::Weights::DEFAULT,
-    )));
-    Info {
-        inline: with(Visibility::Inline),
-        discoverable: with(Visibility::Discoverable),
-        search_tool: row(settings.search_tool),
-        ask_tool: row(settings.ask_tool),
-        settings: catalog_core::Settings {
-            search_results: settings.search_results,
-            searches_per_turn: settings.searches_per_turn,
-            search_tool: row(settings.search_tool).name(),
-            ask_tool: row(settings.ask_tool).name(),
-            keep_discovered: settings.keep_discovered,
-            language: settings.language,
-            scan_results: settings.scan_results,
-        },
-        index: index.view(),
-    }
+    let row = |i: usize| Row::from_index(i).expect("every index below the row count is a row");
+    catalog_compiler::info(&loaded.catalog, loaded.specs(), row)
 }
 
 /// The renderer's JSON read into the SDK's types; the renderer writes MCP, so a failure

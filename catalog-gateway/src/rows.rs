@@ -72,6 +72,12 @@ impl Loaded {
         (0..self.specs.len()).filter_map(Row::from_index)
     }
 
+    /// Every row's spec, in catalog order.
+    #[must_use]
+    pub fn specs(&self) -> &'static [ToolSpec] {
+        self.specs
+    }
+
     /// The compiler's model of a row.
     #[must_use]
     pub fn tool(&self, row: Row) -> &Tool {
