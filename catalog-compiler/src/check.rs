@@ -12,7 +12,8 @@ use crate::model::{
     Arguments, Catalog, Field, Kind, Policy, Role, Settings, Source, Tool, ToolSpans, Upstream,
     must_be_gated,
 };
-use crate::parse::{RawCatalog, RawSettings, RawTool, suggest};
+use crate::names::suggest;
+use crate::parse::{RawCatalog, RawSettings, RawTool};
 use crate::provider::Provider;
 
 mod offers;

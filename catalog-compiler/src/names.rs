@@ -257,6 +257,23 @@ pub fn snake_bare(name: &str) -> String {
     snake(name).trim_start_matches("r#").to_string()
 }
 
+/// The closest candidate to a misspelt word, when it is close enough to be a likely typo:
+/// what every "did you mean" of the compiler and the commands names.
+#[must_use]
+pub fn suggest<'c>(word: &str, candidates: &[&'c str]) -> Option<&'c str> {
+    candidates
+        .iter()
+        .map(|c| {
+            (
+                strsim::jaro_winkler(&word.to_lowercase(), &c.to_lowercase()),
+                *c,
+            )
+        })
+        .filter(|(score, _)| *score > 0.8)
+        .max_by(|a, b| a.0.total_cmp(&b.0))
+        .map(|(_, c)| c)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -32,7 +32,7 @@ mod upstream;
 mod values;
 
 pub(crate) use offers::{PROMPT_KEYS, RESOURCE_KEYS, RawOffer};
-pub(crate) use table::{Seen, suggest};
+pub(crate) use table::Seen;
 pub(crate) use upstream::{RawUpstream, UPSTREAM_KEYS};
 
 use lints::{lints, row_lints};

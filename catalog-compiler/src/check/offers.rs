@@ -6,7 +6,8 @@ use std::collections::HashMap;
 
 use crate::diag::{Diagnostic, Errors, Span};
 use crate::model::{Offer, Offered};
-use crate::parse::{RawOffer, suggest};
+use crate::names::suggest;
+use crate::parse::RawOffer;
 
 /// The offers of a catalog whose upstreams are `declared`; a table with an error (here or
 /// in its own keys, already reported) is left out.

@@ -6,10 +6,11 @@ use toml::Spanned;
 use toml::de::{DeTable, DeValue};
 
 use super::At;
-use super::table::{Table, suggest};
+use super::table::Table;
 use super::values::{choice, number};
 use crate::diag::{Diagnostic, Errors};
 use crate::lint_config::{self as lint, Level, LintId, Scope};
+use crate::names::suggest;
 
 /// Reads the catalog's `[lints]` table: each lint's level, as a string, or a table with
 /// `level` and the lint's settings.

@@ -7,6 +7,7 @@ use toml::Spanned;
 use toml::de::{DeTable, DeValue};
 
 use crate::diag::{Diagnostic, Errors, Span};
+use crate::names::suggest;
 
 /// A table's entries, taken one by one so that what is left at the end is unknown.
 pub(super) struct Table<'a, 'i> {
@@ -81,21 +82,6 @@ impl Seen {
     pub fn has(&self, key: &str) -> bool {
         self.taken.contains_key(key) || self.meant.contains(key)
     }
-}
-
-/// The closest candidate, when it is close enough to be a likely typo.
-pub(crate) fn suggest<'c>(word: &str, candidates: &[&'c str]) -> Option<&'c str> {
-    candidates
-        .iter()
-        .map(|c| {
-            (
-                strsim::jaro_winkler(&word.to_lowercase(), &c.to_lowercase()),
-                *c,
-            )
-        })
-        .filter(|(score, _)| *score > 0.8)
-        .max_by(|a, b| a.0.total_cmp(&b.0))
-        .map(|(_, c)| c)
 }
 
 pub(super) fn unknown_value(span: Span, key: &str, value: &str, allowed: &[&str]) -> Diagnostic {
