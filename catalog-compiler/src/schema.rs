@@ -162,6 +162,98 @@ pub(crate) fn number(x: f64) -> Value {
     }
 }
 
+/// The smallest value that fits a JSON Schema, as a handler that runs nothing answers
+/// (`eval-agent`) or a scripted model calls: an object with its required properties, the first
+/// of an enum, a `const`, the first branch of a union, a number at its lower bound, a string
+/// and an array at their least length. Patterns and formats are not read.
+///
+/// A value of `schema`: an object with its required properties, the first of an enum, a
+/// `const`, the first branch of a union, a number at its lower bound, a string and an
+/// array at their least length.
+#[must_use]
+pub fn sample(schema: &Value) -> Value {
+    if let Some(value) = schema.get("const") {
+        return value.clone();
+    }
+    if let Some(first) = schema
+        .get("enum")
+        .and_then(Value::as_array)
+        .and_then(|e| e.first())
+    {
+        return first.clone();
+    }
+    for union in ["anyOf", "oneOf"] {
+        if let Some(first) = schema
+            .get(union)
+            .and_then(Value::as_array)
+            .and_then(|b| b.first())
+        {
+            return sample(first);
+        }
+    }
+    let kind = match schema.get("type") {
+        Some(Value::String(kind)) => kind.as_str(),
+        // `["string", "null"]`: the first type that is not null.
+        Some(Value::Array(kinds)) => kinds
+            .iter()
+            .filter_map(Value::as_str)
+            .find(|k| *k != "null")
+            .unwrap_or("null"),
+        _ if schema.get("properties").is_some() => "object",
+        _ => return json!({}),
+    };
+    let bound = |key: &str| schema.get(key).and_then(Value::as_f64);
+    let length = |key: &str| schema.get(key).and_then(Value::as_u64).unwrap_or(0);
+    match kind {
+        "object" => {
+            let properties = schema.get("properties").and_then(Value::as_object);
+            let mut out = Map::new();
+            for name in schema
+                .get("required")
+                .and_then(Value::as_array)
+                .into_iter()
+                .flatten()
+                .filter_map(Value::as_str)
+            {
+                let property = properties.and_then(|p| p.get(name)).unwrap_or(&Value::Null);
+                out.insert(name.to_string(), sample(property));
+            }
+            Value::Object(out)
+        }
+        "array" => {
+            let items = schema.get("items").unwrap_or(&Value::Null);
+            let n = usize::try_from(length("minItems")).unwrap_or(0);
+            Value::Array((0..n).map(|_| sample(items)).collect())
+        }
+        "string" => {
+            let n = usize::try_from(length("minLength")).unwrap_or(0);
+            Value::String("x".repeat(n))
+        }
+        "integer" => {
+            let int = |key: &str| schema.get(key).and_then(Value::as_i64);
+            let least = int("minimum")
+                .or_else(|| int("exclusiveMinimum").map(|m| m.saturating_add(1)))
+                .unwrap_or(0);
+            let most = int("maximum").unwrap_or(i64::MAX);
+            json!(if least <= 0 && most >= 0 { 0 } else { least })
+        }
+        "number" => {
+            let least = bound("minimum")
+                .or_else(|| bound("exclusiveMinimum").map(|m| m + 1.0))
+                .unwrap_or(0.0);
+            let most = bound("maximum").unwrap_or(f64::INFINITY);
+            json!(if least <= 0.0 && most >= 0.0 {
+                0.0
+            } else {
+                least
+            })
+        }
+        "boolean" => Value::Bool(false),
+        "null" => Value::Null,
+        _ => json!({}),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -244,5 +336,24 @@ mod tests {
             "additionalProperties": false
         });
         assert!(strict(&schema));
+    }
+
+    #[test]
+    fn a_sample_fits_what_its_schema_asks() {
+        let schema = json!({
+            "type": "object",
+            "properties": {
+                "rows": {"type": "array", "items": {"type": "object"}, "minItems": 1},
+                "count": {"type": "integer", "minimum": 3},
+                "status": {"type": "string", "enum": ["ok", "partial"]},
+                "note": {"type": ["string", "null"], "minLength": 2},
+                "optional": {"type": "string"}
+            },
+            "required": ["rows", "count", "status", "note"]
+        });
+        assert_eq!(
+            super::sample(&schema),
+            json!({"rows": [{}], "count": 3, "status": "ok", "note": "xx"})
+        );
     }
 }

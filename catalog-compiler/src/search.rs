@@ -187,6 +187,24 @@ pub struct Request {
 /// `LINE: reason` for the first line that is not such an object, or that expects a tool
 /// the catalog lacks or one that is inline, which no search returns.
 pub fn requests(catalog: &Catalog, jsonl: &str) -> Result<Vec<Request>, String> {
+    read_requests(catalog, jsonl, true)
+}
+
+/// Reads an evaluation file for an agent's run against `catalog`: as [`requests`], but a
+/// request may expect an inline tool, which the model has from the first step.
+///
+/// # Errors
+/// `LINE: reason` for the first line that is not such an object, or that expects a tool
+/// the catalog lacks.
+pub fn agent_requests(catalog: &Catalog, jsonl: &str) -> Result<Vec<Request>, String> {
+    read_requests(catalog, jsonl, false)
+}
+
+fn read_requests(
+    catalog: &Catalog,
+    jsonl: &str,
+    discoverable_only: bool,
+) -> Result<Vec<Request>, String> {
     let mut out = Vec::new();
     for (i, line) in jsonl.lines().enumerate() {
         if line.trim().is_empty() {
@@ -213,7 +231,7 @@ pub fn requests(catalog: &Catalog, jsonl: &str) -> Result<Vec<Request>, String> 
                 .ok_or_else(|| {
                     format!("{line_no}: request `{id}` expects {name}, which the catalog lacks")
                 })?;
-            if catalog.tools[doc].visibility != Visibility::Discoverable {
+            if discoverable_only && catalog.tools[doc].visibility != Visibility::Discoverable {
                 return Err(format!(
                     "{line_no}: request `{id}` expects {name}, which is inline: a search returns \
                      only discoverable tools, since the model has the inline ones from the first \
