@@ -97,6 +97,7 @@ pub enum Command {
     Search(Search),
     Render(Render),
     EvalSearch(EvalSearch),
+    EvalAgent(EvalAgent),
 }
 
 impl Command {
@@ -110,6 +111,7 @@ impl Command {
             Command::Search(_) => "search",
             Command::Render(_) => "render",
             Command::EvalSearch(_) => "eval-search",
+            Command::EvalAgent(_) => "eval-agent",
         }
     }
 }
@@ -366,7 +368,99 @@ pub struct EvalSearch {
     pub(crate) show_misses: Option<usize>,
 }
 
-/// Output format of `check` and `eval-search`.
+/// Run a catalog's requests through a chat provider and score each split of its tools
+///
+/// Each request runs through the agent step an application runs (the active set, the
+/// search tool, the verifier), once per split of the rows into inline and discoverable,
+/// until the model answers in text, every expected tool ran, or --steps requests are
+/// spent. Handlers run nothing: a call gets the smallest value of the row's declared
+/// output, or {"ok": true}; gated calls are allowed. FILE.jsonl holds one {"id", "query",
+/// "expected": [tool names]} per line, as for eval-search, inline tools allowed.
+///
+/// The key comes from the provider's usual variable (`ANTHROPIC_API_KEY`, `OPENAI_API_KEY`,
+/// `GEMINI_API_KEY`, `AWS_BEARER_TOKEN_BEDROCK` or the `AWS_*` variables); a local endpoint
+/// takes any value. Replies are cached by request in --cache, so a rerun sends nothing.
+#[derive(Debug, Args)]
+pub struct EvalAgent {
+    #[command(flatten)]
+    pub(crate) catalog: CatalogPath,
+    /// The provider's API
+    #[arg(long, value_enum)]
+    pub(crate) provider: ChatProvider,
+    /// Where the API is (default: the provider's public endpoint)
+    #[arg(long, value_name = "URL")]
+    pub(crate) base_url: Option<String>,
+    /// The model (default: claude-sonnet-4-5, gpt-5-mini, gemini-2.5-flash, or Claude Sonnet 4.5 on Bedrock)
+    #[arg(long, value_name = "NAME")]
+    pub(crate) model: Option<String>,
+    /// The requests, one JSON object a line
+    #[arg(long, value_name = "FILE.jsonl")]
+    pub(crate) requests: String,
+    /// A split to score: current (as the catalog declares), all-inline, all-discoverable, or a file naming the inline tools one a line; repeat to compare
+    #[arg(
+        long = "split",
+        value_name = "SPLIT",
+        default_values = ["current", "all-inline", "all-discoverable"]
+    )]
+    pub(crate) splits: Vec<String>,
+    /// How many times each request runs, for the spread
+    #[arg(long, value_name = "N", default_value_t = 1, value_parser = positive)]
+    pub(crate) runs: usize,
+    /// Requests to the model one request may take
+    #[arg(long, value_name = "N", default_value_t = 8, value_parser = positive)]
+    pub(crate) steps: usize,
+    /// Requests in flight at once
+    #[arg(long, value_name = "N", default_value_t = 4, value_parser = positive)]
+    pub(crate) jobs: usize,
+    /// The file of cached replies (delete it to ask again)
+    #[arg(long, value_name = "FILE", default_value = "eval-agent.cache.jsonl")]
+    pub(crate) cache: String,
+    /// Send every request, and keep no reply
+    #[arg(long)]
+    pub(crate) no_cache: bool,
+    /// Where to write the plot of accuracy against tokens, as SVG
+    #[arg(long, value_name = "FILE.svg", default_value = "eval-agent.svg")]
+    pub(crate) plot: String,
+    /// How to print the report
+    #[arg(long, value_enum, default_value_t = Format::Human)]
+    pub(crate) format: Format,
+    /// Print every request's path, not only the failed ones'
+    #[arg(long)]
+    pub(crate) paths: bool,
+}
+
+/// `eval-agent --provider`: the chat APIs an agent step talks to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum ChatProvider {
+    /// Anthropic's Messages API
+    Anthropic,
+    /// OpenAI's Chat Completions
+    #[value(name = "openai-chat")]
+    OpenAiChat,
+    /// OpenAI's Responses API
+    #[value(name = "openai-responses")]
+    OpenAiResponses,
+    /// Amazon Bedrock's Converse API
+    Bedrock,
+    /// The Gemini API
+    Gemini,
+}
+
+impl From<ChatProvider> for catalog_core::provider::Provider {
+    fn from(chat: ChatProvider) -> Self {
+        use catalog_core::provider::Provider;
+        match chat {
+            ChatProvider::Anthropic => Provider::Anthropic,
+            ChatProvider::OpenAiChat => Provider::OpenAiChat,
+            ChatProvider::OpenAiResponses => Provider::OpenAiResponses,
+            ChatProvider::Bedrock => Provider::Bedrock,
+            ChatProvider::Gemini => Provider::Gemini,
+        }
+    }
+}
+
+/// Output format of `check`, `eval-search` and `eval-agent`.
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub(crate) enum Format {
     /// Text for people

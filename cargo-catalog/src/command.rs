@@ -7,7 +7,7 @@ use clap::error::ErrorKind;
 
 use crate::args::{Command, Usage};
 use crate::defaults::Defaults;
-use crate::{check, eval, expand, import, render, search};
+use crate::{check, eval, eval_agent, expand, import, render, search};
 
 impl Command {
     /// Runs the command, with `defaults` for the options left out: the exit code, 0 when
@@ -24,6 +24,7 @@ impl Command {
             Command::Search(args) => search::command(&args, defaults),
             Command::Render(args) => render::command(&args, defaults),
             Command::EvalSearch(args) => eval::command(&args, defaults),
+            Command::EvalAgent(args) => eval_agent::command(&args, defaults),
         }
     }
 }

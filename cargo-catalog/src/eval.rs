@@ -11,6 +11,7 @@ use serde_json::json;
 
 use crate::args::{EvalSearch, Format, Usage};
 use crate::defaults::Defaults;
+use crate::numbers::count_f64;
 use crate::search::load;
 
 /// Rounds of timing: each query is timed this many times.
@@ -144,9 +145,4 @@ fn eval(
         }
     }
     Ok(ExitCode::SUCCESS)
-}
-
-#[allow(clippy::cast_precision_loss)] // counts far below 2^52
-fn count_f64(n: usize) -> f64 {
-    n as f64
 }

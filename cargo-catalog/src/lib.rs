@@ -52,6 +52,7 @@ mod check;
 mod command;
 mod defaults;
 mod eval;
+mod eval_agent;
 mod expand;
 mod import;
 #[cfg(feature = "upstreams")]

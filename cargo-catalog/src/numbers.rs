@@ -19,6 +19,12 @@ pub(crate) fn plural(n: usize) -> &'static str {
     if n == 1 { "" } else { "s" }
 }
 
+/// A count as a float, for rates and means.
+#[allow(clippy::cast_precision_loss)] // counts far below 2^52
+pub(crate) fn count_f64(n: usize) -> f64 {
+    n as f64
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

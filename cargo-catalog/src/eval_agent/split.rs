@@ -1,0 +1,265 @@
+//! A split: which rows are inline and which discoverable, and the catalog as the agent
+//! step runs on it, read at run time.
+//!
+//! `ToolId` finds a tool by name without a value to ask, and each split has rows of its
+//! own (the search tool's description names the discoverable ones, the index holds
+//! them), so a worker thread says which split its calls run on ([`Split::enter`]) and
+//! [`Row`] reads that split.
+
+use std::cell::Cell;
+use std::collections::HashMap;
+
+use catalog_compiler::model::{Catalog, Tool};
+use catalog_core::agent::Tools;
+use catalog_core::{
+    BoxFuture, Call, Caller, Dispatch, HandledBy, Info, Proof, ToolId, ToolSpec, Value, Visibility,
+};
+
+/// The 64-bit words of an evaluated catalog's tool sets.
+pub(super) const WORDS: usize = 64;
+
+/// The most rows an evaluated catalog may have.
+pub(super) const MAX_ROWS: usize = 64 * WORDS;
+
+/// Which rows a split puts inline; the search and ask tools always are.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) enum Choice {
+    /// As the catalog declares.
+    Current,
+    /// Every row inline: no search needed.
+    AllInline,
+    /// Only the search and ask tools inline.
+    AllDiscoverable,
+    /// The rows a file names, one a line (`#` starts a comment).
+    File(String),
+}
+
+impl Choice {
+    /// `current`, `all-inline`, `all-discoverable`, or a file's path.
+    pub(super) fn parse(value: &str) -> Choice {
+        match value {
+            "current" => Choice::Current,
+            "all-inline" => Choice::AllInline,
+            "all-discoverable" => Choice::AllDiscoverable,
+            path => Choice::File(path.to_string()),
+        }
+    }
+
+    /// The split's name in reports.
+    pub(super) fn name(&self) -> &str {
+        match self {
+            Choice::Current => "current",
+            Choice::AllInline => "all-inline",
+            Choice::AllDiscoverable => "all-discoverable",
+            Choice::File(path) => path,
+        }
+    }
+
+    /// Each row's visibility under this split, or every name of the file the catalog
+    /// lacks (with its line and the nearest name).
+    fn visibilities(&self, catalog: &Catalog) -> Result<Vec<Visibility>, Vec<String>> {
+        let settings = &catalog.settings;
+        let role = |i: usize| i == settings.search_tool || i == settings.ask_tool;
+        let all = |inline: &dyn Fn(usize, &Tool) -> bool| {
+            catalog
+                .tools
+                .iter()
+                .enumerate()
+                .map(|(i, t)| {
+                    if role(i) || inline(i, t) {
+                        Visibility::Inline
+                    } else {
+                        Visibility::Discoverable
+                    }
+                })
+                .collect()
+        };
+        match self {
+            Choice::Current => Ok(catalog.tools.iter().map(|t| t.visibility).collect()),
+            Choice::AllInline => Ok(all(&|_, _| true)),
+            Choice::AllDiscoverable => Ok(all(&|_, _| false)),
+            Choice::File(path) => {
+                let text = std::fs::read_to_string(path)
+                    .map_err(|e| vec![format!("cannot read split `{path}`: {e}")])?;
+                let names: Vec<&str> = catalog.tools.iter().map(|t| t.name.as_str()).collect();
+                let mut inline = vec![false; names.len()];
+                let mut unknown = Vec::new();
+                for (n, line) in text.lines().enumerate() {
+                    let name = line.split('#').next().unwrap_or_default().trim();
+                    if name.is_empty() {
+                        continue;
+                    }
+                    match names.iter().position(|t| *t == name) {
+                        Some(i) => inline[i] = true,
+                        None => unknown.push(format!(
+                            "{path}:{}: the catalog has no tool `{name}`{}",
+                            n + 1,
+                            catalog_compiler::names::suggest(name, &names)
+                                .map(|s| format!("; did you mean `{s}`?"))
+                                .unwrap_or_default()
+                        )),
+                    }
+                }
+                if unknown.is_empty() {
+                    Ok(all(&|i, _| inline[i]))
+                } else {
+                    Err(unknown)
+                }
+            }
+        }
+    }
+}
+
+/// One split of the catalog, ready for the agent step: leaked, as it lives as long as
+/// the command.
+pub(super) struct Split {
+    /// How it was chosen.
+    pub(super) choice: Choice,
+    specs: &'static [ToolSpec],
+    names: HashMap<&'static str, u32>,
+    /// What the discovery loop needs.
+    pub(super) info: Info<'static, Row, WORDS>,
+    /// The row of the catalog behind each spec, for its declared output.
+    pub(super) outputs: Vec<Option<Value>>,
+}
+
+thread_local! {
+    /// The split this thread's calls run on.
+    static CURRENT: Cell<Option<&'static Split>> = const { Cell::new(None) };
+}
+
+impl Split {
+    /// `catalog` under `choice`.
+    ///
+    /// # Errors
+    /// The file of a `choice` cannot be read or names tools the catalog lacks (each one).
+    pub(super) fn new(catalog: &Catalog, choice: Choice) -> Result<&'static Split, Vec<String>> {
+        if catalog.tools.len() > MAX_ROWS {
+            return Err(vec![format!(
+                "the catalog has {} rows; eval-agent takes at most {MAX_ROWS}",
+                catalog.tools.len()
+            )]);
+        }
+        let visibilities = choice.visibilities(catalog)?;
+        let mut catalog = catalog.clone();
+        for (tool, visibility) in catalog.tools.iter_mut().zip(visibilities) {
+            tool.visibility = visibility;
+        }
+        let specs = catalog_compiler::specs(&catalog);
+        let names = specs
+            .iter()
+            .enumerate()
+            .map(|(i, spec)| (spec.name, row_number(i)))
+            .collect();
+        let info = catalog_compiler::info(&catalog, specs, |i| Row(row_number(i)));
+        let outputs = catalog
+            .tools
+            .iter()
+            .map(catalog_compiler::schema::output)
+            .collect();
+        Ok(Box::leak(Box::new(Split {
+            choice,
+            specs,
+            names,
+            info,
+            outputs,
+        })))
+    }
+
+    /// Makes this split the one this thread's rows read.
+    pub(super) fn enter(&'static self) {
+        CURRENT.set(Some(self));
+    }
+
+    /// How many rows are inline and how many discoverable.
+    pub(super) fn counts(&self) -> (usize, usize) {
+        (self.info.inline.len(), self.info.discoverable.len())
+    }
+}
+
+fn row_number(i: usize) -> u32 {
+    // `Split::new` refuses more than `MAX_ROWS` rows.
+    u32::try_from(i).unwrap_or(u32::MAX)
+}
+
+fn current() -> &'static Split {
+    CURRENT
+        .get()
+        .expect("rows are made only on a thread that entered a split")
+}
+
+/// A row of the split this thread entered.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+pub(super) struct Row(u32);
+
+impl ToolId for Row {
+    const COUNT: usize = MAX_ROWS;
+
+    fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    fn from_index(index: usize) -> Option<Self> {
+        let split = CURRENT.get()?;
+        (index < split.specs.len()).then(|| Row(row_number(index)))
+    }
+
+    fn name(self) -> &'static str {
+        self.spec().name
+    }
+
+    fn from_name(name: &str) -> Option<Self> {
+        CURRENT.get()?.names.get(name).copied().map(Row)
+    }
+
+    fn spec(self) -> &'static ToolSpec {
+        &current().specs[self.index()]
+    }
+}
+
+/// The catalog as the agent step sees it during an evaluation.
+pub(super) struct Evaluated;
+
+impl Tools<WORDS> for Evaluated {
+    type Tool = Row;
+    type Call = Answered;
+}
+
+/// A verified call, answered without side effects.
+#[derive(Debug)]
+pub(super) struct Answered(Row);
+
+impl Call for Answered {
+    type Tool = Row;
+
+    fn from_checked(tool: Row, _: Value) -> Result<Self, String> {
+        Ok(Answered(tool))
+    }
+
+    fn tool(&self) -> Row {
+        self.0
+    }
+}
+
+/// Answers every call with a value of the row's declared output (the smallest that fits
+/// it), or `{"ok": true}` for a row that declares none: nothing runs.
+pub(super) struct Fixed;
+
+impl HandledBy<Fixed> for Answered {
+    type Error = String;
+    type Search = ();
+
+    fn dispatch<'h>(
+        self,
+        _: &'h Fixed,
+        _: Caller,
+        _: Proof<'_>,
+    ) -> Dispatch<BoxFuture<'h, Result<Value, String>>, ()> {
+        let split = current();
+        let value = match &split.outputs[self.0.index()] {
+            Some(schema) => catalog_compiler::schema::sample(schema),
+            None => serde_json::json!({"ok": true}),
+        };
+        Dispatch::Ran(Box::pin(async move { Ok(value) }))
+    }
+}
