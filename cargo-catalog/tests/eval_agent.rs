@@ -333,3 +333,44 @@ fn a_rerun_is_answered_from_the_cache_and_a_rate_limit_is_retried() {
         "{svg}"
     );
 }
+
+#[test]
+fn a_split_file_names_the_inline_tools_and_a_misspelt_one_is_refused_with_the_nearest() {
+    let catalog = catalog();
+    let (requests, plans) = plans(&catalog);
+    let provider = Provider::Gemini;
+    let dir = tempfile::tempdir().unwrap();
+    let model = Model::play(
+        provider,
+        player(provider, &catalog, plans, Arc::default(), false),
+    );
+    std::fs::write(
+        dir.path().join("few.txt"),
+        "# the reads only\nlistTables\ndescribeTable\nqueryRows\n",
+    )
+    .unwrap();
+    let out = report(&eval(
+        dir.path(),
+        provider,
+        &model,
+        &["--split", "few.txt", "--format", "json"],
+    ));
+    // The three named, and the search and ask tools.
+    assert_eq!(out["splits"][0]["split"], "few.txt");
+    assert_eq!(out["splits"][0]["inline"], 5);
+    assert_eq!(
+        out["splits"][0]["discoverable"],
+        json!(catalog.tools.len() - 5)
+    );
+    assert_eq!(out["requests"].as_array().unwrap().len(), requests.len());
+
+    std::fs::write(dir.path().join("typo.txt"), "listTables\nqueryRow\n").unwrap();
+    let out = eval(dir.path(), provider, &model, &["--split", "typo.txt"]);
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr
+            .contains("typo.txt:2: the catalog has no tool `queryRow`; did you mean `queryRows`?"),
+        "{stderr}"
+    );
+}

@@ -83,10 +83,8 @@ impl Sender {
             }
         };
         if let (Some(cache), Some(key)) = (&self.cache, key) {
-            cache.put(key, &reply).map_err(|e| Failure {
-                message: format!("cannot write the cache `{}`: {e}", cache.path),
-                status: None,
-                retry_after: None,
+            cache.put(key, &reply).map_err(|e| {
+                Failure::new(format!("cannot write the cache `{}`: {e}", cache.path))
             })?;
         }
         Ok(reply)
