@@ -365,12 +365,20 @@ fn a_split_file_names_the_inline_tools_and_a_misspelt_one_is_refused_with_the_ne
     assert_eq!(out["requests"].as_array().unwrap().len(), requests.len());
 
     std::fs::write(dir.path().join("typo.txt"), "listTables\nqueryRow\n").unwrap();
-    let out = eval(dir.path(), provider, &model, &["--split", "typo.txt"]);
+    let args = [
+        "--split", "typo.txt", "--split", "current", "--split", "current",
+    ];
+    let out = eval(dir.path(), provider, &model, &args);
     let stderr = String::from_utf8(out.stderr).unwrap();
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(
         stderr
             .contains("typo.txt:2: the catalog has no tool `queryRow`; did you mean `queryRows`?"),
+        "{stderr}"
+    );
+    // Every unusable split at once.
+    assert!(
+        stderr.contains("the split `current` is given twice"),
         "{stderr}"
     );
 }

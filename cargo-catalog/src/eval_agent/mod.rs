@@ -45,7 +45,11 @@ pub(crate) fn command(args: &EvalAgent, defaults: &Defaults) -> Result<ExitCode,
     }
     let mut splits = Vec::new();
     let mut unusable = Vec::new();
-    for choice in &args.splits {
+    for (i, choice) in args.splits.iter().enumerate() {
+        if args.splits[..i].contains(choice) {
+            unusable.push(format!("the split `{choice}` is given twice"));
+            continue;
+        }
         match Split::new(&catalog, Choice::parse(choice)) {
             Ok(split) => splits.push(split),
             Err(errors) => unusable.extend(errors),
