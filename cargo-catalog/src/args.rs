@@ -380,6 +380,8 @@ pub struct EvalSearch {
 /// The key comes from the provider's usual variable (`ANTHROPIC_API_KEY`, `OPENAI_API_KEY`,
 /// `GEMINI_API_KEY`, `AWS_BEARER_TOKEN_BEDROCK` or the `AWS_*` variables); a local endpoint
 /// takes any value. Replies are cached by request in --cache, so a rerun sends nothing.
+///
+/// Needs the `eval-agent` feature: `cargo install cargo-catalog --features eval-agent`.
 #[derive(Debug, Args)]
 pub struct EvalAgent {
     #[command(flatten)]
@@ -446,6 +448,7 @@ pub(crate) enum ChatProvider {
     Gemini,
 }
 
+#[cfg(feature = "eval-agent")]
 impl From<ChatProvider> for catalog_core::provider::Provider {
     fn from(chat: ChatProvider) -> Self {
         use catalog_core::provider::Provider;

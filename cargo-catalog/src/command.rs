@@ -7,7 +7,9 @@ use clap::error::ErrorKind;
 
 use crate::args::{Command, Usage};
 use crate::defaults::Defaults;
-use crate::{check, eval, eval_agent, expand, import, render, search};
+#[cfg(feature = "eval-agent")]
+use crate::eval_agent;
+use crate::{check, eval, expand, import, render, search};
 
 impl Command {
     /// Runs the command, with `defaults` for the options left out: the exit code, 0 when
@@ -24,7 +26,12 @@ impl Command {
             Command::Search(args) => search::command(&args, defaults),
             Command::Render(args) => render::command(&args, defaults),
             Command::EvalSearch(args) => eval::command(&args, defaults),
+            #[cfg(feature = "eval-agent")]
             Command::EvalAgent(args) => eval_agent::command(&args, defaults),
+            #[cfg(not(feature = "eval-agent"))]
+            Command::EvalAgent(_) => Err(Usage(String::from(
+                "`eval-agent` talks to chat providers, which this build of cargo-catalog leaves out: install it with `cargo install cargo-catalog --features eval-agent`",
+            ))),
         }
     }
 }

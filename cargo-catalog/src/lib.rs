@@ -12,6 +12,8 @@
 //! servers, with the gateway's client: they need the `upstreams` feature
 //! (`cargo install --path cargo-catalog --features upstreams`), which the default build
 //! leaves out to install in a fraction of the time. Without it they exit 2, saying so.
+//! `eval-agent` talks to chat providers over HTTPS: it needs the `eval-agent` feature, for
+//! the same reason.
 //!
 //! The binary is a shell over this library; a repository that wants the commands under
 //! its own `cargo xtask`, with its own defaults, parses them with the same clap definition
@@ -52,6 +54,7 @@ mod check;
 mod command;
 mod defaults;
 mod eval;
+#[cfg(feature = "eval-agent")]
 mod eval_agent;
 mod expand;
 mod import;

@@ -4,6 +4,8 @@
 //! a log of what it did; the report's figures and every request's record must equal
 //! what that log says. A second run on the same cache sends nothing; a 429 is retried.
 
+#![cfg(feature = "eval-agent")]
+
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
