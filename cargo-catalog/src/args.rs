@@ -66,6 +66,7 @@ pub struct Cli {
 
 /// What `cargo catalog` runs.
 #[derive(Debug, Subcommand)]
+#[allow(clippy::large_enum_variant)] // parsed once a run
 pub(crate) enum Program {
     #[command(flatten)]
     Catalog(Command),
@@ -98,6 +99,7 @@ pub enum Command {
     Render(Render),
     EvalSearch(EvalSearch),
     EvalAgent(EvalAgent),
+    Embed(Embed),
 }
 
 impl Command {
@@ -112,6 +114,7 @@ impl Command {
             Command::Render(_) => "render",
             Command::EvalSearch(_) => "eval-search",
             Command::EvalAgent(_) => "eval-agent",
+            Command::Embed(_) => "embed",
         }
     }
 }
@@ -235,6 +238,12 @@ pub struct Search {
     pub(crate) k: usize,
     #[command(flatten)]
     pub(crate) weights: WeightsArg,
+    /// Rank by the fusion of BM25F with this embedding model (a sentence-transformers folder; needs the `embed` feature)
+    #[arg(long, value_name = "DIR")]
+    pub(crate) model: Option<String>,
+    /// The tools' vectors from `cargo catalog embed` (default: computed at start-up)
+    #[arg(long, value_name = "FILE", requires = "model")]
+    pub(crate) vectors: Option<String>,
     /// The request to search for, in quotes
     #[arg(value_name = "REQUEST")]
     pub(crate) request: String,
@@ -366,6 +375,47 @@ pub struct EvalSearch {
     /// Print the first N requests whose expected tools were not all found
     #[arg(long, value_name = "N", value_parser = positive)]
     pub(crate) show_misses: Option<usize>,
+    #[command(flatten)]
+    pub(crate) embedding: EmbeddingArgs,
+}
+
+// The embedding ranker's options, which `eval-search` takes.
+#[derive(Clone, Debug, Args)]
+pub(crate) struct EmbeddingArgs {
+    /// Rank with this embedding model too (a sentence-transformers folder: config.json, model.safetensors, tokenizer.json), printing BM25F, the model alone and their fusion side by side, on the whole file and on its odd and even lines (needs the `embed` feature)
+    #[arg(long, value_name = "DIR")]
+    pub(crate) model: Option<String>,
+    /// The tools' vectors from `cargo catalog embed` (default: computed at start-up)
+    #[arg(long, value_name = "FILE", requires = "model")]
+    pub(crate) vectors: Option<String>,
+    /// BM25F's share of the fusion's weight, from 0 to 1, instead of the default 0.7; repeat to compare
+    #[arg(long, value_name = "LEXICAL", requires = "model", value_parser = share)]
+    pub(crate) fusion: Vec<f32>,
+}
+
+/// Compute the vectors of a catalog's tools with an embedding model
+///
+/// The vectors of the texts search reads, one per discoverable tool, for search by the
+/// fusion of the model's ranking with BM25F's (`catalog_embed::Hybrid`). The file is pinned
+/// to the catalog's search index and to the model: loading it after either changed is an
+/// error that says to run this again. Needs the `embed` feature:
+/// `cargo install cargo-catalog --features embed`.
+#[derive(Debug, Args)]
+pub struct Embed {
+    #[command(flatten)]
+    pub(crate) catalog: CatalogPath,
+    /// The model: a sentence-transformers folder (config.json, model.safetensors, tokenizer.json)
+    #[arg(long, value_name = "DIR")]
+    pub(crate) model: String,
+    /// Where to write the vectors
+    #[arg(
+        long,
+        value_name = "FILE",
+        default_value = "catalog.vectors.safetensors"
+    )]
+    pub(crate) out: String,
+    #[command(flatten)]
+    pub(crate) weights: WeightsArg,
 }
 
 /// Run a catalog's requests through a chat provider and score each split of its tools
@@ -480,6 +530,17 @@ pub fn positive(value: &str) -> Result<usize, String> {
     match value.parse::<usize>() {
         Ok(n) if n > 0 => Ok(n),
         _ => Err("must be a positive whole number".into()),
+    }
+}
+
+/// A share of a weight, from 0 to 1.
+///
+/// # Errors
+/// When it is not such a number.
+pub fn share(value: &str) -> Result<f32, String> {
+    match value.trim().parse::<f32>() {
+        Ok(x) if (0.0..=1.0).contains(&x) => Ok(x),
+        _ => Err("give a share from 0 to 1, e.g. `0.7`".into()),
     }
 }
 

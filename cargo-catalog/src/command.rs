@@ -9,7 +9,7 @@ use crate::args::{Command, Usage};
 use crate::defaults::Defaults;
 #[cfg(feature = "eval-agent")]
 use crate::eval_agent;
-use crate::{check, eval, expand, import, render, search};
+use crate::{check, embed, eval, expand, import, render, search};
 
 impl Command {
     /// Runs the command, with `defaults` for the options left out: the exit code, 0 when
@@ -32,6 +32,7 @@ impl Command {
             Command::EvalAgent(_) => Err(Usage(String::from(
                 "`eval-agent` talks to chat providers, which this build of cargo-catalog leaves out: install it with `cargo install cargo-catalog --features eval-agent`",
             ))),
+            Command::Embed(args) => embed::command(&args, defaults),
         }
     }
 }

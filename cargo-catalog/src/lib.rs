@@ -13,7 +13,8 @@
 //! (`cargo install --path cargo-catalog --features upstreams`), which the default build
 //! leaves out to install in a fraction of the time. Without it they exit 2, saying so.
 //! `eval-agent` talks to chat providers over HTTPS: it needs the `eval-agent` feature, for
-//! the same reason.
+//! the same reason; `embed` and `eval-search --model` run an embedding model: the `embed`
+//! feature.
 //!
 //! The binary is a shell over this library; a repository that wants the commands under
 //! its own `cargo xtask`, with its own defaults, parses them with the same clap definition
@@ -53,6 +54,7 @@ pub mod args;
 mod check;
 mod command;
 mod defaults;
+mod embed;
 mod eval;
 #[cfg(feature = "eval-agent")]
 mod eval_agent;
@@ -60,6 +62,7 @@ mod expand;
 mod import;
 #[cfg(feature = "upstreams")]
 mod import_server;
+mod indexed;
 mod lints;
 mod numbers;
 mod progress;

@@ -9,37 +9,45 @@ use catalog_core::search::{Hit, OwnedIndex, Scratch, Weights};
 use crate::args::{Search, Usage};
 use crate::defaults::Defaults;
 
-/// `search [--catalog PATH] [--k N] [--weights W] REQUEST`.
+/// `search [--catalog PATH] [--k N] [--weights W] [--model DIR [--vectors FILE]] REQUEST`.
 pub(crate) fn command(args: &Search, defaults: &Defaults) -> Result<ExitCode, Usage> {
     let weights = args.weights.weights.unwrap_or(Weights::DEFAULT);
     let (path, source) = defaults.read_catalog(args.catalog.path.as_deref())?;
-    Ok(match load(&path, &source, weights) {
-        Ok((catalog, index)) => search(&catalog, &index, &args.request, args.k),
-        Err(code) => code,
-    })
+    let (catalog, index) = match crate::indexed::load(&path, &source, weights) {
+        Ok(loaded) => loaded,
+        Err(code) => return Ok(code),
+    };
+    let hits = match &args.model {
+        None => index
+            .view()
+            .search(&args.request, args.k, &mut Scratch::default()),
+        Some(model) => fused(args, model, &catalog, &index)?,
+    };
+    Ok(print(&catalog, &hits, &args.request))
 }
 
-/// Compiles a catalog or prints its errors.
-pub(crate) fn load(
-    path: &str,
-    source: &str,
-    weights: Weights,
-) -> Result<(Catalog, OwnedIndex), ExitCode> {
-    match catalog_compiler::compile(source) {
-        Ok(c) => {
-            let index = catalog_compiler::search::index(&c, weights);
-            Ok((c, index))
-        }
-        Err(d) => {
-            eprint!("{}", catalog_compiler::render_all(path, source, &d));
-            Err(ExitCode::FAILURE)
-        }
-    }
+#[cfg(not(feature = "embed"))]
+fn fused(_: &Search, _: &str, _: &Catalog, _: &OwnedIndex) -> Result<Vec<Hit>, Usage> {
+    Err(Usage(crate::embed::MISSING.into()))
+}
+
+/// The hits of the fusion of BM25F with the model's ranking.
+#[cfg(feature = "embed")]
+fn fused(
+    args: &Search,
+    model: &str,
+    catalog: &Catalog,
+    index: &OwnedIndex,
+) -> Result<Vec<Hit>, Usage> {
+    use catalog_core::search::Ranker as _;
+
+    let view = index.view();
+    let (hybrid, _) = crate::embed::hybrid(model, args.vectors.as_deref(), catalog, &view)?;
+    Ok(hybrid.search(&view, &args.request, args.k, &mut Scratch::default()))
 }
 
 /// Prints the ranked hits for one request.
-fn search(catalog: &Catalog, index: &OwnedIndex, query: &str, k: usize) -> ExitCode {
-    let hits = index.view().search(query, k, &mut Scratch::default());
+fn print(catalog: &Catalog, hits: &[Hit], query: &str) -> ExitCode {
     if hits.is_empty() {
         println!("no tool matches {query:?}");
     }

@@ -290,7 +290,7 @@ fn unusable_arguments_exit_2_and_name_the_fix() {
         ),
         (
             &["catalog"],
-            "requires a subcommand but one was not provided\n  [subcommands: check, expand, import, search, render, eval-search, eval-agent, completions, help]",
+            "requires a subcommand but one was not provided\n  [subcommands: check, expand, import, search, render, eval-search, eval-agent, embed, completions, help]",
         ),
         (&[], "requires a subcommand"),
         (

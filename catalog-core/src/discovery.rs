@@ -9,10 +9,11 @@
 
 use alloc::format;
 use alloc::string::String;
+use alloc::sync::Arc;
 use alloc::vec::Vec;
 use core::fmt;
 
-use crate::search::{Index, Scratch};
+use crate::search::{Index, Ranker, Scratch};
 use crate::{Caller, Reach, Settings, ToolId, ToolSet};
 
 /// How long a tool found by search stays in the active set.
@@ -59,6 +60,7 @@ pub struct Discovery<'a, T, const W: usize> {
     discovered: ToolSet<T, W>,
     searches: usize,
     scratch: Scratch,
+    ranker: Option<Arc<dyn Ranker>>,
 }
 
 impl<T: ToolId + fmt::Debug, const W: usize> fmt::Debug for Discovery<'_, T, W> {
@@ -176,7 +178,16 @@ impl<'a, T: ToolId, const W: usize> Discovery<'a, T, W> {
             discovered: ToolSet::EMPTY,
             searches: 0,
             scratch: Scratch::default(),
+            ranker: None,
         }
+    }
+
+    /// Ranks every search with `ranker` (an embedding model fused with the index, say) in
+    /// place of the index alone. What a search returns and adds is decided as before.
+    #[must_use]
+    pub fn ranked_by(mut self, ranker: Arc<dyn Ranker>) -> Self {
+        self.ranker = Some(ranker);
+        self
     }
 
     /// Limits the conversation to `allowed` (a read-only chat mode, say): tools outside it
@@ -307,10 +318,11 @@ impl<'a, T: ToolId, const W: usize> Discovery<'a, T, W> {
             };
         }
         self.searches += 1;
-        let hits =
-            self.info
-                .index
-                .search(query, self.info.settings.search_results, &mut self.scratch);
+        let (index, k) = (&self.info.index, self.info.settings.search_results);
+        let hits = match &self.ranker {
+            Some(ranker) => ranker.search(index, query, k, &mut self.scratch),
+            None => index.search(query, k, &mut self.scratch),
+        };
         let mut found = Vec::with_capacity(hits.len());
         for hit in hits {
             let Some(tool) = T::from_index(hit.doc as usize) else {

@@ -137,6 +137,7 @@ const FRAMEWORK: &[&str] = &[
     "catalog-macros",
     "catalog-mcp",
     "catalog-providers",
+    "catalog-embed",
     "cargo-catalog",
 ];
 

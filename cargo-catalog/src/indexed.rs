@@ -1,0 +1,25 @@
+//! A catalog read at run time, compiled, with its search index: what `search`,
+//! `eval-search` and `embed` start from.
+
+use std::process::ExitCode;
+
+use catalog_compiler::model::Catalog;
+use catalog_core::search::{OwnedIndex, Weights};
+
+/// Compiles a catalog or prints its errors.
+pub(crate) fn load(
+    path: &str,
+    source: &str,
+    weights: Weights,
+) -> Result<(Catalog, OwnedIndex), ExitCode> {
+    match catalog_compiler::compile(source) {
+        Ok(c) => {
+            let index = catalog_compiler::search::index(&c, weights);
+            Ok((c, index))
+        }
+        Err(d) => {
+            eprint!("{}", catalog_compiler::render_all(path, source, &d));
+            Err(ExitCode::FAILURE)
+        }
+    }
+}
