@@ -161,9 +161,7 @@ fn models(
 }
 
 /// The model alone and each fusion asked for, each query timed once: a query costs
-/// milliseconds, far above what the machine's noise moves. A fusion's time is that of the
-/// steps its ranker takes (BM25F's deep ranking, the query's vector and its nearest
-/// tools, the fusion), each query's vector computed once for all of them.
+/// milliseconds, far above what the machine's noise moves.
 #[cfg(feature = "embed")]
 fn models(
     args: &EvalSearch,
@@ -181,15 +179,7 @@ fn models(
     let memory_mib = before
         .zip(resident_bytes())
         .map(|(b, a)| count_f64(usize::try_from(a.saturating_sub(b)).unwrap_or(0)) / 1_048_576.0);
-    let fusions: Vec<Fusion> = if args.embedding.fusion.is_empty() {
-        vec![Fusion::DEFAULT]
-    } else {
-        let given = |&lexical: &f32| Fusion {
-            lexical,
-            ..Fusion::DEFAULT
-        };
-        args.embedding.fusion.iter().map(given).collect()
-    };
+    let fusions = Fusion::each(&args.embedding.fusion);
     let progress = crate::progress::bar(
         u64::try_from(queries.len()).unwrap_or(u64::MAX),
         "eval-search --model",
@@ -200,21 +190,13 @@ fn models(
         .iter()
         .map(|f| Ranking::new(format!("fusion {}", f.lexical)))
         .collect();
-    let elapsed = |start: Instant| start.elapsed().as_secs_f64() * 1e6;
     for q in queries {
-        let depth = fusions.iter().map(|f| f.depth).max().unwrap_or(k).max(k);
-        let start = Instant::now();
-        let lexical = view.search(&q.query, depth, &mut scratch);
-        let lexical_us = elapsed(start);
-        let start = Instant::now();
-        let v = hybrid.query(&q.query).map_err(|e| Usage(e.to_string()))?;
-        let nearest = hybrid.nearest(&v, depth, &view);
-        let dense_us = elapsed(start);
-        dense.push(&nearest[..k.min(nearest.len())], dense_us);
-        for (fusion, ranking) in fusions.iter().zip(&mut fused) {
-            let start = Instant::now();
-            let hits = fusion.fuse(&lexical, &nearest, k, view.name_rank);
-            ranking.push(&hits, lexical_us + dense_us + elapsed(start));
+        let c = hybrid
+            .compare(&view, &q.query, k, &fusions, &mut scratch)
+            .map_err(|e| Usage(e.to_string()))?;
+        dense.push(&c.dense, c.dense_us);
+        for ((ranking, hits), us) in fused.iter_mut().zip(&c.fused).zip(c.fused_us) {
+            ranking.push(hits, us);
         }
         progress.inc(1);
     }

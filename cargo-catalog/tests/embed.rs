@@ -32,15 +32,13 @@ fn text(out: &[u8]) -> String {
     String::from_utf8_lossy(out).into_owned()
 }
 
-#[test]
-fn embed_then_search_and_evaluate_by_the_fusion_and_refuse_stale_vectors() {
-    let Some(model) = model() else { return };
-    let model = model.to_str().unwrap();
+/// A folder holding a copy of the example catalog, its vectors from `embed`, and the
+/// example's requests that a search can answer (`queries.jsonl`).
+fn embedded(model: &str) -> tempfile::TempDir {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let dir = tempfile::tempdir().unwrap();
     let catalog = dir.path().join("catalog.toml");
     std::fs::copy(root.join("catalog.toml"), &catalog).unwrap();
-    let requests = root.join("example/catalog/requests.jsonl");
     // eval-search takes only the requests whose tools a search can return.
     let compiled = catalog_compiler::compile(&std::fs::read_to_string(&catalog).unwrap()).unwrap();
     let searchable = |name: &Value| {
@@ -49,8 +47,8 @@ fn embed_then_search_and_evaluate_by_the_fusion_and_refuse_stale_vectors() {
                 && t.visibility == catalog_compiler::model::Visibility::Discoverable
         })
     };
-    let discoverable: String = std::fs::read_to_string(&requests)
-        .unwrap()
+    let requests = std::fs::read_to_string(root.join("example/catalog/requests.jsonl")).unwrap();
+    let lines: Vec<&str> = requests
         .lines()
         .filter(|l| {
             let request: Value = serde_json::from_str(l).unwrap();
@@ -60,11 +58,9 @@ fn embed_then_search_and_evaluate_by_the_fusion_and_refuse_stale_vectors() {
                 .iter()
                 .all(searchable)
         })
-        .map(|l| format!("{l}\n"))
         .collect();
-    assert!(discoverable.lines().count() >= 15);
-    let queries = dir.path().join("queries.jsonl");
-    std::fs::write(&queries, discoverable).unwrap();
+    assert!(lines.len() >= 15);
+    std::fs::write(dir.path().join("queries.jsonl"), lines.join("\n")).unwrap();
 
     let out = run(dir.path(), &["embed", "--model", model]);
     assert!(out.status.success(), "{}", text(&out.stderr));
@@ -73,14 +69,23 @@ fn embed_then_search_and_evaluate_by_the_fusion_and_refuse_stale_vectors() {
         "{}",
         text(&out.stdout)
     );
+    dir
+}
 
-    let search = |extra: &[&str]| {
-        let mut args = vec!["search", "--k", "3"];
-        args.extend_from_slice(extra);
-        args.push("show the shares as slices of a circle");
-        run(dir.path(), &args)
-    };
-    let out = search(&["--model", model, "--vectors", "catalog.vectors.safetensors"]);
+fn search(dir: &Path, extra: &[&str]) -> Output {
+    let mut args = vec!["search", "--k", "3"];
+    args.extend_from_slice(extra);
+    args.push("show the shares as slices of a circle");
+    run(dir, &args)
+}
+
+#[test]
+fn search_and_eval_search_rank_by_the_fusion_with_the_vectors_embed_wrote() {
+    let Some(model) = model() else { return };
+    let model = model.to_str().unwrap();
+    let dir = embedded(model);
+    let vectors = ["--model", model, "--vectors", "catalog.vectors.safetensors"];
+    let out = search(dir.path(), &vectors);
     assert!(out.status.success(), "{}", text(&out.stderr));
     assert!(
         text(&out.stdout).contains("proposeChart"),
@@ -88,30 +93,19 @@ fn embed_then_search_and_evaluate_by_the_fusion_and_refuse_stale_vectors() {
         text(&out.stdout)
     );
 
-    let queries = queries.to_str().unwrap();
-    let out = run(
-        dir.path(),
-        &["eval-search", "--queries", queries, "--format", "json"],
-    );
+    let eval = [
+        "eval-search",
+        "--queries",
+        "queries.jsonl",
+        "--format",
+        "json",
+    ];
+    let out = run(dir.path(), &eval);
     assert!(out.status.success(), "{}", text(&out.stderr));
     let alone: Value = serde_json::from_slice(&out.stdout).unwrap();
     let out = run(
         dir.path(),
-        &[
-            "eval-search",
-            "--queries",
-            queries,
-            "--format",
-            "json",
-            "--model",
-            model,
-            "--vectors",
-            "catalog.vectors.safetensors",
-            "--fusion",
-            "0.7",
-            "--fusion",
-            "1",
-        ],
+        &[&eval[..], &vectors, &["--fusion", "0.7", "--fusion", "1"]].concat(),
     );
     assert!(out.status.success(), "{}", text(&out.stderr));
     let side: Value = serde_json::from_slice(&out.stdout).unwrap();
@@ -132,15 +126,24 @@ fn embed_then_search_and_evaluate_by_the_fusion_and_refuse_stale_vectors() {
         }
     }
     assert!(side["vectors_seconds"].is_null(), "read from the file");
+}
 
-    // The catalog edited after `embed`: the vectors are refused, with the command to run.
+#[test]
+fn vectors_of_an_edited_catalog_are_refused_with_the_command_to_run() {
+    let Some(model) = model() else { return };
+    let model = model.to_str().unwrap();
+    let dir = embedded(model);
+    let catalog = dir.path().join("catalog.toml");
     let source = std::fs::read_to_string(&catalog).unwrap();
     std::fs::write(
         &catalog,
         source.replacen("Discards staged changes", "Drops staged changes", 1),
     )
     .unwrap();
-    let out = search(&["--model", model, "--vectors", "catalog.vectors.safetensors"]);
+    let out = search(
+        dir.path(),
+        &["--model", model, "--vectors", "catalog.vectors.safetensors"],
+    );
     assert_eq!(out.status.code(), Some(2));
     let err = text(&out.stderr);
     assert!(
@@ -149,7 +152,7 @@ fn embed_then_search_and_evaluate_by_the_fusion_and_refuse_stale_vectors() {
         "{err}"
     );
     // Without a vectors file, they are computed at start-up.
-    let out = search(&["--model", model]);
+    let out = search(dir.path(), &["--model", model]);
     assert!(out.status.success(), "{}", text(&out.stderr));
 }
 

@@ -324,7 +324,12 @@ impl<'a, T: ToolId, const W: usize> Discovery<'a, T, W> {
             None => index.search(query, k, &mut self.scratch),
         };
         let mut found = Vec::with_capacity(hits.len());
-        for hit in hits {
+        // A ranker of the user's is held to what the index promises: no withheld tool.
+        let shown = hits
+            .into_iter()
+            .filter(|h| index.withheld.binary_search(&h.doc).is_err())
+            .take(k);
+        for hit in shown {
             let Some(tool) = T::from_index(hit.doc as usize) else {
                 continue;
             };

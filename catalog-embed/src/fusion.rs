@@ -9,6 +9,7 @@
 
 use std::path::Path;
 use std::sync::Arc;
+use std::time::Instant;
 
 use catalog_core::search::{Hit, Index, Ranker, Scratch};
 
@@ -34,6 +35,20 @@ impl Fusion {
         lexical: 0.7,
         depth: 50,
     };
+
+    /// A fusion for each of BM25F's `shares`, the rest as [`Fusion::DEFAULT`]; the default
+    /// alone when there is none.
+    #[must_use]
+    pub fn each(shares: &[f32]) -> Vec<Fusion> {
+        if shares.is_empty() {
+            return vec![Fusion::DEFAULT];
+        }
+        let fusion = |&lexical: &f32| Fusion {
+            lexical,
+            ..Fusion::DEFAULT
+        };
+        shares.iter().map(fusion).collect()
+    }
 
     /// The best `n` of the fusion of two rankings (best first), ties by `name_rank`.
     #[must_use]
@@ -147,6 +162,57 @@ impl Hybrid {
         hits.sort_by(|a, b| b.score.total_cmp(&a.score).then(tie(a).cmp(&tie(b))));
         hits.truncate(n);
         hits
+    }
+}
+
+/// One query ranked by the model alone and by several fusions, its vector computed once,
+/// with what each took: what `eval-search` and `eval-languages` compare.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Compared {
+    /// The model's best `k`.
+    pub dense: Vec<Hit>,
+    /// Microseconds for the query's vector and its nearest tools.
+    pub dense_us: f64,
+    /// Each fusion's best `k`, in the order the fusions were given.
+    pub fused: Vec<Vec<Hit>>,
+    /// Microseconds for each fusion: the steps its ranker takes (BM25F's ranking, the
+    /// model's, the fusion).
+    pub fused_us: Vec<f64>,
+}
+
+impl Hybrid {
+    /// `query` ranked by the model alone and by each of `fusions`, best `k` each.
+    ///
+    /// # Errors
+    /// When the model fails on the query.
+    pub fn compare(
+        &self,
+        index: &Index<'_>,
+        query: &str,
+        k: usize,
+        fusions: &[Fusion],
+        scratch: &mut Scratch,
+    ) -> Result<Compared, Error> {
+        let micros = |start: Instant| start.elapsed().as_secs_f64() * 1e6;
+        let depth = fusions.iter().map(|f| f.depth).max().unwrap_or(k).max(k);
+        let start = Instant::now();
+        let lexical = index.search(query, depth, scratch);
+        let lexical_us = micros(start);
+        let start = Instant::now();
+        let nearest = self.nearest(&self.query(query)?, depth, index);
+        let dense_us = micros(start);
+        let (mut fused, mut fused_us) = (Vec::new(), Vec::new());
+        for fusion in fusions {
+            let start = Instant::now();
+            fused.push(fusion.fuse(&lexical, &nearest, k, index.name_rank));
+            fused_us.push(lexical_us + dense_us + micros(start));
+        }
+        Ok(Compared {
+            dense: nearest.into_iter().take(k).collect(),
+            dense_us,
+            fused,
+            fused_us,
+        })
     }
 }
 

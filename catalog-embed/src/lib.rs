@@ -31,6 +31,6 @@ mod model;
 mod vectors;
 
 pub use error::Error;
-pub use fusion::{Fusion, Hybrid};
+pub use fusion::{Compared, Fusion, Hybrid};
 pub use model::Model;
 pub use vectors::{Vectors, index_digest, text};

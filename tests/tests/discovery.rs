@@ -133,3 +133,36 @@ fn a_restricted_conversation_reports_hits_outside_it_as_not_callable() {
     assert!(!drop.callable);
     assert!(d.callable("dropTable").is_err());
 }
+
+/// A ranker that returns every tool, the last first: the inline ones too, and more than
+/// the catalog's `search-results`.
+struct Everything;
+
+impl catalog_core::search::Ranker for Everything {
+    fn search(
+        &self,
+        index: &catalog_core::search::Index<'_>,
+        _: &str,
+        _: usize,
+        _: &mut catalog_core::search::Scratch,
+    ) -> Vec<catalog_core::search::Hit> {
+        let docs = u32::try_from(index.len()).unwrap();
+        (0..docs)
+            .rev()
+            .map(|doc| catalog_core::search::Hit { doc, score: 1.0 })
+            .collect()
+    }
+}
+
+#[test]
+fn a_ranker_orders_the_hits_but_cannot_show_an_inline_tool_or_more_than_search_results() {
+    let mut d = Catalog::discovery().ranked_by(std::sync::Arc::new(Everything));
+    let hits = found(&d.search("anything"));
+    let k = Catalog::INFO.settings.search_results;
+    // In the ranker's order: the catalog's last `k` discoverable tools, last first.
+    let mut last: Vec<Tool> = Catalog::DISCOVERABLE.iter().collect();
+    last.reverse();
+    last.truncate(k);
+    assert_eq!(hits, last);
+    assert!(hits.iter().all(|t| d.active().contains(*t)));
+}

@@ -39,15 +39,7 @@ pub(crate) fn run(k: usize, model: Option<&Path>, fusion: &[f32]) -> Result<Exit
         .map(|dir| Model::load(dir).map(Arc::new))
         .transpose()
         .map_err(|e| Usage(e.to_string()))?;
-    let fusions: Vec<Fusion> = if fusion.is_empty() {
-        vec![Fusion::DEFAULT]
-    } else {
-        let given = |&lexical: &f32| Fusion {
-            lexical,
-            ..Fusion::DEFAULT
-        };
-        fusion.iter().map(given).collect()
-    };
+    let fusions = Fusion::each(fusion);
     let mut model_rows = Vec::new();
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/data/languages");
     let mut dirs: Vec<String> = std::fs::read_dir(&root)
@@ -159,44 +151,34 @@ fn print_model(rows: &[String], k: usize) {
     }
 }
 
+/// A ranker's name, its top `k` for each request, and its median µs per query.
+type Ranked = (String, Vec<Vec<u32>>, f64);
+
 /// The embedding model's top `k` for each request, then each fusion's, with their median
-/// times per query, each query timed once (it costs milliseconds): a fusion's time is
-/// that of the steps its ranker takes, the query's vector computed once for all.
-#[allow(clippy::type_complexity)]
+/// times per query, each query timed once (it costs milliseconds).
 fn embedded(
     hybrid: &Hybrid,
     index: &OwnedIndex,
     requests: &[Request],
     k: usize,
     fusions: &[Fusion],
-) -> Result<Vec<(String, Vec<Vec<u32>>, f64)>, Usage> {
+) -> Result<Vec<Ranked>, Usage> {
     let (view, mut scratch) = (index.view(), Scratch::default());
-    let mut out: Vec<(String, Vec<Vec<u32>>, Vec<f64>)> = std::iter::once("embedding".to_string())
-        .chain(fusions.iter().map(|f| format!("fusion {}", f.lexical)))
-        .map(|name| (name, Vec::new(), Vec::new()))
-        .collect();
-    let elapsed = |start: Instant| start.elapsed().as_secs_f64() * 1e6;
-    let depth = fusions.iter().map(|f| f.depth).max().unwrap_or(k).max(k);
+    let names = std::iter::once("embedding".to_string())
+        .chain(fusions.iter().map(|f| format!("fusion {}", f.lexical)));
+    let mut rows: Vec<(String, Vec<Vec<u32>>, Vec<f64>)> =
+        names.map(|name| (name, Vec::new(), Vec::new())).collect();
     for r in requests {
-        let start = Instant::now();
-        let lexical = view.search(&r.query, depth, &mut scratch);
-        let lexical_us = elapsed(start);
-        let start = Instant::now();
-        let v = hybrid.query(&r.query).map_err(|e| Usage(e.to_string()))?;
-        let nearest = hybrid.nearest(&v, depth, &view);
-        let dense_us = elapsed(start);
-        out[0]
-            .1
-            .push(nearest.iter().take(k).map(|h| h.doc).collect());
-        out[0].2.push(dense_us);
-        for (fusion, row) in fusions.iter().zip(&mut out[1..]) {
-            let start = Instant::now();
-            let hits = fusion.fuse(&lexical, &nearest, k, view.name_rank);
+        let c = hybrid
+            .compare(&view, &r.query, k, fusions, &mut scratch)
+            .map_err(|e| Usage(e.to_string()))?;
+        let ranked = std::iter::once((&c.dense, c.dense_us)).chain(c.fused.iter().zip(c.fused_us));
+        for (row, (hits, us)) in rows.iter_mut().zip(ranked) {
             row.1.push(hits.iter().map(|h| h.doc).collect());
-            row.2.push(lexical_us + dense_us + elapsed(start));
+            row.2.push(us);
         }
     }
-    Ok(out
+    Ok(rows
         .into_iter()
         .map(|(name, hits, mut times)| {
             times.sort_by(f64::total_cmp);
