@@ -34,15 +34,10 @@ fn target_dir() -> PathBuf {
 
 /// Builds the probe; returns whether cargo recompiled it, and what it prints.
 fn build(dir: &Path, target: &Path) -> (bool, String) {
-    // The probe's cargo makes its own jobserver: one named by the test run's variables
-    // would be file descriptors this process does not hold.
     let out = Command::new(env!("CARGO"))
         .args(["build", "--quiet", "--message-format=json"])
         .current_dir(dir)
         .env("CARGO_TARGET_DIR", target)
-        .env_remove("CARGO_MAKEFLAGS")
-        .env_remove("MAKEFLAGS")
-        .env_remove("MFLAGS")
         .output()
         .unwrap();
     let stdout = String::from_utf8_lossy(&out.stdout);
