@@ -110,10 +110,22 @@ pub(crate) fn run(k: usize, model: Option<&Path>, fusion: &[f32]) -> Result<Exit
     if let Some(why) = peer_skipped {
         println!("\npeer skipped: {why}");
     } else {
-        print_peer(&peer_rows, k);
+        print_table(
+            peer::NAME,
+            "set",
+            &["median, peer / this crate"],
+            &peer_rows,
+            k,
+        );
     }
     if !model_rows.is_empty() {
-        print_model(&model_rows, k);
+        print_table(
+            "The embedding model alone, and fused with BM25F (fusion W: BM25F's share of the weight)",
+            "set and ranker",
+            &[],
+            &model_rows,
+            k,
+        );
     }
     if cfg!(debug_assertions) {
         println!(
@@ -123,29 +135,25 @@ pub(crate) fn run(k: usize, model: Option<&Path>, fusion: &[f32]) -> Result<Exit
     Ok(ExitCode::SUCCESS)
 }
 
-fn print_peer(rows: &[String], k: usize) {
-    println!("\n{}, on the same requests:\n", peer::NAME);
-    println!(
-        "| set | recall@{k}, 01–{TUNING} | recall@{k}, {t}– | MRR@{k}, tuning | recall@{k}, {r}–{REPORT_END} (report) | MRR@{k}, {r}–{REPORT_END} | median µs/query | median, peer / this crate |",
-        r = TUNING + 1,
-        t = REPORT_END + 1,
-    );
-    println!("|---|---|---|---|---|---|---|---|");
-    for row in rows {
-        println!("{row}");
-    }
-}
-
-fn print_model(rows: &[String], k: usize) {
-    println!(
-        "\nThe embedding model alone, and fused with BM25F (fusion W: BM25F's share of the weight), on the same requests:\n"
-    );
-    println!(
-        "| set and ranker | recall@{k}, 01–{TUNING} | recall@{k}, {t}– | MRR@{k}, tuning | recall@{k}, {r}–{REPORT_END} (report) | MRR@{k}, {r}–{REPORT_END} | median µs/query |",
-        r = TUNING + 1,
-        t = REPORT_END + 1,
-    );
-    println!("|---|---|---|---|---|---|---|");
+/// A second table: its title, the name of its first column, its last columns after the
+/// median, and its rows.
+fn print_table(title: &str, first: &str, extra: &[&str], rows: &[String], k: usize) {
+    println!("\n{title}, on the same requests:\n");
+    let columns = [
+        first.to_string(),
+        format!("recall@{k}, 01–{TUNING}"),
+        format!("recall@{k}, {}–", REPORT_END + 1),
+        format!("MRR@{k}, tuning"),
+        format!("recall@{k}, {}–{REPORT_END} (report)", TUNING + 1),
+        format!("MRR@{k}, {}–{REPORT_END}", TUNING + 1),
+        "median µs/query".to_string(),
+    ];
+    let columns: Vec<String> = columns
+        .into_iter()
+        .chain(extra.iter().map(ToString::to_string))
+        .collect();
+    println!("| {} |", columns.join(" | "));
+    println!("|{}", "---|".repeat(columns.len()));
     for row in rows {
         println!("{row}");
     }

