@@ -356,5 +356,4 @@ fn append(
 }
 
 #[cfg(test)]
-#[path = "server_tests.rs"]
 mod tests;

@@ -24,13 +24,13 @@
 //! check` only, whatever their level.
 
 mod budget;
-#[cfg(test)]
-mod cases;
 mod confusable;
 mod poison;
 mod portability;
 mod reach;
 mod schemas;
+#[cfg(test)]
+mod tests;
 
 pub use budget::{ProviderTokens, TokenReport, Tokenizer};
 pub use reach::{ExampleReach, ToolReach};
@@ -359,53 +359,4 @@ pub(crate) fn each_stem(text: &str, language: Language, mut f: impl FnMut(&str))
             f(t);
         }
     });
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn the_registry_is_in_id_order_with_unique_names() {
-        for (i, lint) in LINTS.iter().enumerate() {
-            assert_eq!(lint.id as usize, i, "{}", lint.name);
-            assert_eq!(LintId::ALL[i], lint.id);
-            assert_eq!(LintId::from_name(lint.name), Some(lint.id));
-            for s in lint.settings {
-                assert!(s.min <= s.default && s.default <= s.max, "{}", s.name);
-            }
-        }
-        assert_eq!(LINTS.len(), LintId::ALL.len());
-    }
-
-    #[test]
-    fn mentions_whole_names_only() {
-        assert!(mentions("use proposeOpenTable.", "proposeOpenTable"));
-        assert!(!mentions("use proposeOpenTable.", "openTable"));
-        assert!(mentions("like openTable with", "openTable"));
-        assert!(!mentions("see math.factorial_calc", "math.factorial"));
-        assert!(mentions("see math.factorial, then", "math.factorial"));
-        assert!(!mentions("openTableX", "openTable"));
-        assert!(!mentions("", "x"));
-        assert!(mentions(
-            "テーブルごと消すにはdropTableを使います。",
-            "dropTable"
-        ));
-        assert!(mentions("要删除整个表，请使用dropTable。", "dropTable"));
-        assert!(!mentions("テーブルはdropTables", "dropTable"));
-    }
-
-    // The values are set and read back, never computed: exact comparison is right.
-    #[allow(clippy::float_cmp)]
-    #[test]
-    fn settings_fall_back_to_the_registry() {
-        let mut c = Config::default();
-        assert_eq!(c.setting(LintId::InlineToolCount, "max-tools"), 30.0);
-        assert!(c.set(LintId::InlineToolCount, "max-tools", 12.0));
-        assert!(!c.set(LintId::InlineToolCount, "max-tokens", 12.0));
-        assert_eq!(c.setting(LintId::InlineToolCount, "max-tools"), 12.0);
-        assert_eq!(c.level(LintId::UnnamedNeed), Level::Warn);
-        c.set_level(LintId::UnnamedNeed, Level::Deny);
-        assert_eq!(c.level(LintId::UnnamedNeed), Level::Deny);
-    }
 }

@@ -258,5 +258,4 @@ fn fields(fields: &[Field], add: &mut impl FnMut(&str)) {
 }
 
 #[cfg(test)]
-#[path = "reach_tests.rs"]
 mod tests;

@@ -495,5 +495,4 @@ fn to_u32(x: usize) -> u32 {
 }
 
 #[cfg(test)]
-#[path = "leave_out_tests.rs"]
 mod tests;

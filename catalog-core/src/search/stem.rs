@@ -537,5 +537,4 @@ impl Word<'_> {
 }
 
 #[cfg(test)]
-#[path = "stem_tests.rs"]
 mod tests;

@@ -355,5 +355,4 @@ impl Script {
 }
 
 #[cfg(test)]
-#[path = "text_tests.rs"]
 mod tests;

@@ -45,17 +45,17 @@ fn same_ranks(source: &str) {
 
 #[test]
 fn the_example_catalog_ranks_as_rebuilt() {
-    same_ranks(include_str!("../../../catalog.toml"));
+    same_ranks(include_str!("../../../../catalog.toml"));
 }
 
 #[test]
 fn every_language_ranks_as_rebuilt() {
     for source in [
-        include_str!("../../../tests/data/languages/de/catalog.toml"),
-        include_str!("../../../tests/data/languages/fr/catalog.toml"),
-        include_str!("../../../tests/data/languages/ja/catalog.toml"),
-        include_str!("../../../tests/data/languages/ko/catalog.toml"),
-        include_str!("../../../tests/data/languages/zh/catalog.toml"),
+        include_str!("../../../../tests/data/languages/de/catalog.toml"),
+        include_str!("../../../../tests/data/languages/fr/catalog.toml"),
+        include_str!("../../../../tests/data/languages/ja/catalog.toml"),
+        include_str!("../../../../tests/data/languages/ko/catalog.toml"),
+        include_str!("../../../../tests/data/languages/zh/catalog.toml"),
     ] {
         same_ranks(source);
     }
@@ -65,5 +65,5 @@ fn every_language_ranks_as_rebuilt() {
 /// sharing words, so ties and shifted averages are exercised.
 #[test]
 fn a_generated_catalog_ranks_as_rebuilt() {
-    same_ranks(include_str!("../../tests/data/generated-400.toml"));
+    same_ranks(include_str!("../../../tests/data/generated-400.toml"));
 }
