@@ -1,6 +1,7 @@
 //! Running a parsed command: which module runs each, and how a program reports the
 //! arguments a command finds unusable while it runs.
 
+use std::num::NonZeroUsize;
 use std::process::ExitCode;
 
 use clap::error::ErrorKind;
@@ -19,6 +20,13 @@ impl Command {
     /// [`Usage`] for arguments found unusable while running (a file that cannot be read):
     /// report it as clap reports its own errors, exit code 2, with [`Usage::error`].
     pub fn run(self, defaults: &Defaults) -> Result<ExitCode, Usage> {
+        // A program of its own, unlike the `catalog!` macro inside rustc: the compiler's
+        // work (parsing, checking, the lints, the specs) may take every core.
+        let cores = std::thread::available_parallelism().unwrap_or(NonZeroUsize::MIN);
+        catalog_compiler::with_threads(cores, || self.run_here(defaults))
+    }
+
+    fn run_here(self, defaults: &Defaults) -> Result<ExitCode, Usage> {
         match self {
             Command::Check(args) => check::command(&args, defaults),
             Command::Expand(args) => expand::command(&args, defaults),

@@ -36,9 +36,11 @@ pub use expand::{Options, expand, skeleton};
 pub use model::{Catalog, Outline};
 pub use shape::schema_shape;
 pub use spec::{info, specs};
+pub use threads::with_threads;
 
 /// Reads and validates a catalog, then runs the lints it sets to `deny`: what `catalog!`
-/// builds from. Every error in the file is returned, in source order.
+/// builds from. Every error in the file is returned, in source order. Like every function
+/// here, it runs on the calling thread alone unless called inside [`with_threads`].
 ///
 /// # Errors
 /// The diagnostics, when the text is not valid TOML, breaks any catalog rule, or has a
@@ -155,6 +157,53 @@ mod tests {
             .into_iter()
             .map(|d| d.message)
             .collect()
+    }
+
+    /// What `catalog!` makes of `source`, as the macro's calls make it: the expansion and
+    /// the warnings, or the skeleton and the errors.
+    fn as_the_macro(source: &str) -> String {
+        let lines = Lines::new(source);
+        let style = Style {
+            unnamed: true,
+            ..Style::default()
+        };
+        let opts = Options::default();
+        let (tokens, diagnostics) = match compile(source) {
+            Ok(catalog) => (expand(&catalog, &opts), build_warnings(&catalog, source)),
+            Err(errors) => (skeleton(&outline(source), &opts), errors),
+        };
+        let mut out = tokens.to_string();
+        for d in &diagnostics {
+            out += &lines.render_styled("catalog.toml", d, style);
+        }
+        out
+    }
+
+    /// The calls `catalog!` makes start no thread: a proc macro runs inside rustc, whose
+    /// cores cargo's jobserver shares out. The catalogs are large enough for the work to
+    /// split (the file read in pieces, rows in several runs, every lint denied so that
+    /// `compile` runs them side by side, and fails): inside `with_threads`, the same calls
+    /// start threads, and make the same output.
+    #[test]
+    fn the_macros_calls_start_no_thread() {
+        let generated = include_str!("../tests/data/generated-400.toml");
+        let denied = lint::LintId::ALL.map(|lint| format!("{} = \"deny\"", lint.name()));
+        let denied = denied.join("\n");
+        let all_denied =
+            generated.replacen("\n[[tool]]", &format!("\n[lints]\n{denied}\n[[tool]]"), 1);
+        assert!(compile(generated).is_ok());
+        assert!(compile(&all_denied).is_err());
+        let run = || {
+            let before = threads::STARTED.get();
+            let out = [as_the_macro(generated), as_the_macro(&all_denied)];
+            (threads::STARTED.get() - before, out)
+        };
+        let (started, alone) = run();
+        assert_eq!(started, 0, "the macro's calls started threads");
+        let four = std::num::NonZeroUsize::new(4).unwrap();
+        let (started, split) = with_threads(four, run);
+        assert!(started > 0, "the catalogs are too small to split");
+        assert!(alone == split, "the output depends on the threads");
     }
 
     /// The types the expansion defines are exactly the ones the collision check names.

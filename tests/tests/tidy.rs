@@ -419,8 +419,58 @@ fn rust_files(dir: &Path) -> Vec<PathBuf> {
     out
 }
 
+/// The compiler starts threads in one place, `threads.rs`, which runs everything on the
+/// calling thread unless its caller chose more with `with_threads`; the `catalog!` macro
+/// never chooses (it runs inside rustc, whose cores cargo's jobserver shares out) nor
+/// starts threads of its own. The compiler's own test that the macro's calls start no
+/// thread reads `threads.rs`'s count, so it holds only while no other place starts one.
+#[test]
+fn only_the_compilers_threads_module_starts_threads() {
+    let mut problems = Vec::new();
+    for (dir, allowed) in [
+        ("catalog-compiler/src", "catalog-compiler/src/threads.rs"),
+        ("catalog-macros/src", ""),
+    ] {
+        for file in rust_files(&root().join(dir)) {
+            let rel = file.strip_prefix(root()).unwrap().display().to_string();
+            if rel == allowed {
+                continue;
+            }
+            let text = std::fs::read_to_string(&file).unwrap();
+            for (i, line) in text.lines().enumerate() {
+                let macros = dir.starts_with("catalog-macros");
+                if let Some(what) = starts_threads(line, macros) {
+                    problems.push(format!("{rel}:{}: {what}", i + 1));
+                }
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+}
+
+/// What on a line of code starts threads or lets the compiler start them; `macros` for
+/// the macro crate, which may not choose threads either.
+fn starts_threads(line: &str, macros: bool) -> Option<&'static str> {
+    let code = line.split("//").next().unwrap_or("");
+    let spawns = ["thread::spawn", "thread::scope", "thread::Builder", "rayon"];
+    if spawns.iter().any(|s| code.contains(s)) {
+        return Some(
+            "starts threads outside the compiler's `threads.rs`; split work with `crate::threads` instead",
+        );
+    }
+    (macros && code.contains("with_threads")).then_some(
+        "the macro chooses threads: it runs inside rustc and shares its cores with the build",
+    )
+}
+
 #[test]
 fn the_tidy_checks_catch_what_they_claim() {
+    assert!(starts_threads("    std::thread::scope(|s| {", false).is_some());
+    assert!(starts_threads("let h = thread::spawn(f);", false).is_some());
+    assert!(starts_threads("use rayon::prelude::*;", false).is_some());
+    assert!(starts_threads("// thread::spawn is not used", false).is_none());
+    assert!(starts_threads("catalog_compiler::with_threads(n, f)", true).is_some());
+    assert!(starts_threads("catalog_compiler::with_threads(n, f)", false).is_none());
     assert_eq!(crate_paths("use std::fmt;"), ["std"]);
     assert_eq!(crate_paths("    let x = ::tokio::spawn(f);"), ["tokio"]);
     assert_eq!(crate_paths("pub use serde_json::Value;"), ["serde_json"]);

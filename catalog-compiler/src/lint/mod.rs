@@ -93,7 +93,8 @@ impl Report {
 
     /// Writes every finding to `out` as `cargo catalog check` prints it, in order, each
     /// followed by a blank line; `lines` are those of `file`'s text. A large catalog's
-    /// findings take a while to lay out: chunks of them on every core free.
+    /// findings take a while to lay out: chunks of them on the threads
+    /// [`crate::with_threads`] allows.
     ///
     /// # Errors
     /// When `out` fails.
@@ -143,8 +144,9 @@ impl Default for Options<'_> {
 }
 
 /// Runs the lints of a valid catalog. `source` is the text it was compiled from, for the
-/// findings' locations. Independent lints run on the machine's cores at once; their
-/// findings are gathered in the registry's order, as one after the other would give them.
+/// findings' locations. Independent lints run at once on the threads
+/// [`crate::with_threads`] allows (on the calling thread alone without it); their findings
+/// are gathered in the registry's order, as one after the other would give them.
 #[must_use]
 pub fn run(catalog: &Catalog, source: &str, options: &Options<'_>) -> Report {
     let mut report = Report::default();
