@@ -82,6 +82,9 @@ use clap::{CommandFactory as _, Parser as _};
 use args::Program;
 pub use args::{Cli, Command, Usage};
 pub use defaults::Defaults;
+// For the workspace's `cargo xtask`, whose benchmark tables print figures as the commands
+// do: not part of the library's API.
+#[doc(hidden)]
 pub use numbers::thousands;
 
 /// The `cargo-catalog` binary: `args` without the program's name. Cargo runs

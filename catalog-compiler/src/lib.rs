@@ -17,6 +17,7 @@ mod editor_schema;
 mod expand;
 pub mod gemini;
 pub mod import;
+mod kept;
 pub mod lint;
 mod lint_config;
 pub mod model;

@@ -2,11 +2,14 @@
 //! packed data, and [`specs`] decodes the same data for a catalog read at run time, so the
 //! two agree.
 
+use std::hash::{Hash, Hasher};
+
 use catalog_core::packed::{self, Writer};
 use catalog_core::search::{OwnedIndex, Weights};
 use catalog_core::{Info, Settings, ToolId, ToolSet, ToolSpec, Visibility};
 use serde_json::Value;
 
+use crate::kept::{Kept, Packed};
 use crate::model::{Catalog, Tool};
 use crate::shape::{self, Node};
 use crate::{gemini, schema};
@@ -110,65 +113,48 @@ pub(crate) fn pack(specs: &[Spec<'_>]) -> (String, Vec<u8>) {
 /// one in (a command-line tool rendering a catalog). It decodes the same packed data the
 /// generated code holds.
 ///
-/// The specs are leaked, by design: a `ToolSpec` holds only `&'static` data, and a program
-/// that loads one catalog keeps it for its whole life. Calling this in a loop leaks each
-/// time.
+/// The specs live for the rest of the process: a `ToolSpec` holds only `'static` data (a
+/// `ToolId` hands its spec out with no value to borrow from), so they are leaked, once
+/// per distinct content. Asked again for the same catalog (loaded again, or unchanged),
+/// this hands back the same slice and leaks nothing more; memory grows with the distinct
+/// catalogs a process reads, not with the calls.
 ///
 /// # Panics
 ///
 /// Never: the packed format reads back what it wrote, which its tests check.
 #[must_use]
 pub fn specs(catalog: &Catalog) -> &'static [ToolSpec] {
-    unpacked(&rows(catalog))
+    decoded(&rows(catalog))
 }
 
 /// What the renderers read of every row's [`ToolSpec`] (names, description, schemas,
 /// policy), with what [`rows_with`]'s `also` gives for each row: what the token budget
-/// lint renders. The values are [`specs`]', without its keywords, examples and shapes,
-/// and taken as they are rather than packed and decoded. Leaked, as [`specs`] are.
+/// lint renders. The values are [`specs`]' without their shapes (the input is
+/// [`Shape::Any`](catalog_core::Shape::Any), no output shape), which the renderers do not
+/// read and which take the most time to work out. Kept as [`specs`] are.
 pub(crate) fn rendered_with<T: Send>(
     catalog: &Catalog,
     also: impl Fn(usize, &Value, &gemini::Converted) -> T + Sync,
 ) -> (&'static [ToolSpec], Vec<T>) {
     let (rows, also) = rows_with(catalog, false, also);
-    let specs: Vec<ToolSpec> = rows
-        .into_iter()
-        .map(|s| {
-            let t = s.tool;
-            ToolSpec {
-                name: t.name.clone().leak(),
-                description: s.description.leak(),
-                keywords: &[],
-                examples: &[],
-                visibility: t.visibility,
-                tier: t.role.tier(),
-                access: t.role.access(),
-                mcp: t.role.mcp(),
-                wire_name: s.wire_name.leak(),
-                input_schema: s.input_schema.leak(),
-                gemini_parameters: s.gemini_parameters.map(String::leak).map(|p| &*p),
-                input: catalog_core::Shape::Any,
-                strict: s.strict,
-                output_schema: s.output_schema.map(String::leak).map(|o| &*o),
-                output: None,
-            }
-        })
-        .collect();
-    (specs.leak(), also)
+    (decoded(&rows), also)
 }
 
-/// The rows packed and decoded as the generated code decodes them, leaked.
-fn unpacked(rows: &[Spec<'_>]) -> &'static [ToolSpec] {
+/// The rows packed and decoded as the generated code decodes them, kept once per distinct
+/// packed content.
+fn decoded(rows: &[Spec<'_>]) -> &'static [ToolSpec] {
+    static DECODED: Packed<&'static [ToolSpec]> = Packed::new();
     let (text, data) = pack(rows);
-    packed::unpack(text.leak(), data.leak())
-        .expect("the packed format reads back what it wrote")
-        .leak()
+    DECODED.get(text, data, |text, data| {
+        let specs = packed::unpack(text, data).expect("the packed format reads back what it wrote");
+        Box::leak(specs.into_boxed_slice())
+    })
 }
 
 /// What the discovery loop needs of a catalog read at run time, whose row `i` is
 /// `tool(i)` and whose [`specs`] are `specs`: the inline and discoverable sets, the search
-/// and ask tools, the settings, and the search index, built once and leaked as the specs
-/// are. What `catalog!` writes as `Catalog::INFO` for a compiled catalog.
+/// and ask tools, the settings, and the search index, which is kept as the specs are (once
+/// per distinct index). What `catalog!` writes as `Catalog::INFO` for a compiled catalog.
 #[must_use]
 pub fn info<T: ToolId, const W: usize>(
     catalog: &Catalog,
@@ -182,8 +168,7 @@ pub fn info<T: ToolId, const W: usize>(
             .map(&tool)
             .collect()
     };
-    let index: &'static OwnedIndex =
-        Box::leak(Box::new(crate::search::index(catalog, Weights::DEFAULT)));
+    let index = kept_index(crate::search::index(catalog, Weights::DEFAULT));
     Info {
         inline: with(Visibility::Inline),
         discoverable: with(Visibility::Discoverable),
@@ -199,5 +184,30 @@ pub fn info<T: ToolId, const W: usize>(
             scan_results: settings.scan_results,
         },
         index: index.view(),
+    }
+}
+
+/// `index`, leaked once per distinct content.
+fn kept_index(index: OwnedIndex) -> &'static OwnedIndex {
+    static KEPT: Kept<&'static OwnedIndex> = Kept::new();
+    let made_from = |kept: &&OwnedIndex, Tables(new): &Tables| {
+        kept.slots == new.slots
+            && kept.postings == new.postings
+            && kept.name_rank == new.name_rank
+            && kept.withheld == new.withheld
+            && kept.language == new.language
+    };
+    KEPT.get(Tables(index), made_from, |Tables(index)| {
+        Box::leak(Box::new(index))
+    })
+}
+
+/// An index hashed by its tables.
+struct Tables(OwnedIndex);
+
+impl Hash for Tables {
+    fn hash<H: Hasher>(&self, state: &mut H) {
+        let i = &self.0;
+        (&i.slots, &i.postings, &i.name_rank, &i.withheld, i.language).hash(state);
     }
 }

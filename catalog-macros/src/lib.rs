@@ -15,8 +15,17 @@ use syn::{LitStr, Token};
 /// The path is relative to the calling crate's `Cargo.toml`. Add `crate = path` when the
 /// runtime crate is not reachable as `::catalog_core` (for example when renamed).
 ///
+/// At the crate root, `tools!` and `tool!` are the crate's. Anywhere else, add
+/// `module = crate::path::to::it`, the module the invocation is in: the macros are then the
+/// module's (`billing::tools!`), so a crate holds one catalog per module. A path naming
+/// another module fails to compile.
+///
 /// ```text
 /// catalog_macros::catalog!("catalog.toml");
+///
+/// mod billing {
+///     catalog_macros::catalog!("billing.toml", module = crate::billing);
+/// }
 /// ```
 #[proc_macro]
 pub fn catalog(input: TokenStream) -> TokenStream {
@@ -27,19 +36,47 @@ pub fn catalog(input: TokenStream) -> TokenStream {
 struct Input {
     path: LitStr,
     core: syn::Path,
+    module: Option<syn::Path>,
 }
 
 impl Parse for Input {
     fn parse(input: ParseStream) -> syn::Result<Self> {
         let path: LitStr = input.parse()?;
-        let mut core = syn::parse_quote!(::catalog_core);
-        if input.parse::<Option<Token![,]>>()?.is_some() && !input.is_empty() {
-            input.parse::<Token![crate]>()?;
+        let mut core = None;
+        let mut module = None;
+        while input.parse::<Option<Token![,]>>()?.is_some() && !input.is_empty() {
+            let (slot, key) = if input.peek(Token![crate]) {
+                let key: Token![crate] = input.parse()?;
+                (&mut core, key.span)
+            } else {
+                let key: syn::Ident = input.parse()?;
+                if key != "module" {
+                    return Err(syn::Error::new(
+                        key.span(),
+                        "expected `crate = path` or `module = crate::path`",
+                    ));
+                }
+                (&mut module, key.span())
+            };
             input.parse::<Token![=]>()?;
-            core = input.parse()?;
-            input.parse::<Option<Token![,]>>()?;
+            let value: syn::Path = input.parse()?;
+            if slot.replace(value).is_some() {
+                return Err(syn::Error::new(key, "given twice"));
+            }
         }
-        Ok(Input { path, core })
+        if let Some(m) = &module
+            && (m.leading_colon.is_some() || m.segments.first().is_none_or(|s| s.ident != "crate"))
+        {
+            return Err(syn::Error::new_spanned(
+                m,
+                "`module` is the path of the module this `catalog!` is in, from the crate root: `crate`, `crate::billing`",
+            ));
+        }
+        Ok(Input {
+            path,
+            core: core.unwrap_or_else(|| syn::parse_quote!(::catalog_core)),
+            module,
+        })
     }
 }
 
@@ -48,6 +85,7 @@ fn expand(input: &Input) -> proc_macro2::TokenStream {
     let opts = catalog_compiler::Options {
         core: input.core.clone(),
         track: Some(rel.clone()),
+        module: input.module.clone(),
     };
     let span = input.path.span();
     let Some(dir) = std::env::var_os("CARGO_MANIFEST_DIR") else {

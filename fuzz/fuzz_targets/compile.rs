@@ -43,9 +43,10 @@ fuzz_target!(|data: &[u8]| {
             if examples > 12 {
                 catalog.lints.set_level(LintId::UnnamedNeed, Level::Allow);
             }
-            // No tokenizer: `inline-token-budget` renders the catalog from `specs`, which
-            // leaks by design (one catalog per process), and the leak checker would stop
-            // at the first input. `catalog-compiler/tests/fuzz.rs` runs it.
+            // No tokenizer: `inline-token-budget` renders the catalog from specs that are
+            // `'static`, kept for the process once per distinct catalog, so every input
+            // would be a leak to the leak checker, which would stop at the first.
+            // `catalog-compiler/tests/fuzz.rs` runs it.
             let options = lint::Options {
                 tokenizer: None,
                 at_least: Level::Warn,

@@ -1,1 +1,24 @@
-//! Workspace-level tests live in `tests/`.
+//! Workspace-level tests live in `tests/`. The library is what one of them uses as another
+//! crate would: a crate holding two catalogs, one per module (`tests/tests/modules.rs`).
+
+/// The small fixture's catalog, in a module of its own: `small::tools!`, `small::Tool`.
+pub mod small {
+    catalog_macros::catalog!("fixtures/small.toml", module = crate::small);
+
+    /// The module's own macros, by their short names, inside it.
+    pub const INSIDE: ToolSet = tools![ask, "triangle_properties.get"];
+}
+
+/// A module around the second catalog's, so that its path has more than one name.
+pub mod more {
+    /// The mixed fixture's catalog (typed and JSON rows), beside the small one.
+    pub mod mixed {
+        catalog_macros::catalog!("fixtures/mixed.toml", module = crate::more::mixed);
+    }
+}
+
+/// Both catalogs' macros, from outside their modules in the crate that holds them.
+pub const FROM_THE_ROOT: (small::ToolSet, more::mixed::ToolSet) = (
+    small::tools![ask, "triangle_properties.get"],
+    more::mixed::tools![exportCsv, "github.create_issue"],
+);

@@ -24,6 +24,7 @@ fn ui() {
     let t = trybuild::TestCases::new();
     for kind in [
         "syntax", "keys", "rows", "search", "params", "many", "drift", "cascade", "safety",
+        "module",
     ] {
         t.compile_fail(format!("ui/{kind}/*.rs"));
     }

@@ -31,6 +31,12 @@ pub struct Options {
     /// The catalog's path relative to the calling crate's manifest, for rebuild tracking;
     /// `None` leaves tracking out (as `cargo xtask expand` does).
     pub track: Option<String>,
+    /// The module the expansion lands in, from the crate root (`crate::billing`): the
+    /// `tools!` and `tool!` macros name the catalog's items through it, and become the
+    /// module's (`billing::tools!`) instead of the crate root's, so one crate holds a
+    /// catalog per module. The expansion fails to compile where the path names another
+    /// module. `None`: the crate root, unchecked.
+    pub module: Option<syn::Path>,
 }
 
 impl Default for Options {
@@ -38,6 +44,7 @@ impl Default for Options {
         Options {
             core: syn::parse_quote!(::catalog_core),
             track: None,
+            module: None,
         }
     }
 }
@@ -65,7 +72,7 @@ pub fn expand(catalog: &Catalog, opts: &Options) -> TokenStream {
     let call = g.tool_call();
     let handler = g.handler();
     let core = &opts.core;
-    let macros = macros::list_macros();
+    let macros = macros::list_macros(opts.module.as_ref());
     quote! {
         #track #tool #sets #call
 

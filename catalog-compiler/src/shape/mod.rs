@@ -20,6 +20,7 @@ use catalog_core::shape::Shape;
 
 use serde_json::{Map, Value};
 
+use crate::kept::Packed;
 use crate::model::{Field, Kind};
 
 /// A [`Shape`] with owned parts: what [`read`] builds.
@@ -125,18 +126,22 @@ pub(crate) struct Rules {
 
 /// The shape the verifier checks for a JSON Schema, as an `input-schema` row's input
 /// gets it: what a test compares with a reference validator. Packed and unpacked as a
-/// spec is, its parts leaked as [`crate::specs`] leaks.
+/// spec is, and kept as [`crate::specs`] are: its parts are leaked once per distinct
+/// schema.
 ///
 /// # Panics
 ///
 /// Never: the packed format reads back what it wrote, which its tests check.
 #[must_use]
 pub fn schema_shape(schema: &Value) -> catalog_core::Shape {
+    static DECODED: Packed<catalog_core::Shape> = Packed::new();
     let mut w = catalog_core::packed::Writer::new();
     read(schema).pack(&mut w);
     let (text, data) = w.finish();
-    catalog_core::packed::unpack_shape(text.leak(), data.leak())
-        .expect("the packed format reads back what it wrote")
+    DECODED.get(text, data, |text, data| {
+        catalog_core::packed::unpack_shape(text, data)
+            .expect("the packed format reads back what it wrote")
+    })
 }
 
 /// Reads a JSON Schema. Deterministic: properties keep the schema's order.

@@ -32,7 +32,7 @@ pub(super) const FIELDS: usize = 6;
 /// What one text adds to a document: each of its terms, in order, by [`hash`], with its
 /// weight and whether it counts in the field's length. Worked out once by
 /// [`Builder::terms`] for a text that goes into several documents (a tool's text without
-/// each of its examples in turn, for [`LeaveOut`](super::LeaveOut)).
+/// each of its examples in turn, for the compiler's search with one example left out).
 #[derive(Debug, Clone, Default)]
 pub struct Terms(Vec<(u64, f32, bool)>);
 
@@ -62,8 +62,8 @@ impl Builder {
 
     /// Marks the current document as one a search never returns: a catalog's inline
     /// tools, which the model already has, so that the hits a search returns are all tools
-    /// it can discover. Its text still counts in every term's statistics, and
-    /// [`LeaveOut::rank`](super::LeaveOut::rank) still ranks it against the documents a
+    /// it can discover. Its text still counts in every term's statistics, and the
+    /// compiler's search with one example left out still ranks it against the documents a
     /// search returns (would search find this tool if it were discoverable?).
     pub fn withhold(&mut self) {
         if let Some(doc) = self.docs.len().checked_sub(1) {
