@@ -9,8 +9,8 @@ use catalog_core::{Retention, ScanResults, Tier, Visibility};
 
 use crate::diag::{Diagnostic, Errors, Span};
 use crate::model::{
-    Arguments, Catalog, Field, Kind, Policy, Role, Settings, Source, Tool, ToolSpans, Upstream,
-    must_be_gated,
+    Arguments, Catalog, Policy, Role, Settings, Source, Tool, ToolSpans, Upstream, must_be_gated,
+    search_query, takes_query,
 };
 use crate::names::suggest;
 use crate::parse::{RawCatalog, RawSettings, RawTool};
@@ -369,15 +369,15 @@ fn settings(
 }
 
 /// The first row that looks like the search tool: no `tier`, no `access`, a `query`
-/// parameter. Used only to spare it the other rows' rules when the settings do not name it.
+/// parameter of any type. Used only to spare it the other rows' rules when the settings do
+/// not name it.
 fn search_like(rows: &[RawTool]) -> Option<usize> {
     rows.iter().position(|r| {
         !r.seen.has("tier")
             && !r.seen.has("access")
             && r.params
-                .iter()
-                .flat_map(|(p, _)| p)
-                .any(|p| p.name == "query")
+                .as_ref()
+                .is_some_and(|(p, _)| search_query(p).is_some())
     })
 }
 
@@ -597,13 +597,7 @@ fn search_tool_rules(row: &RawTool, name: &str, errors: &mut Errors) -> Roles {
             .help("remove `mcp = true`: MCP clients bring their own discovery"),
         );
     }
-    let query = row
-        .params
-        .iter()
-        .flat_map(|(p, _)| p)
-        .find(|p| p.name == "query");
-    if !matches!(query, Some(Field { required: true, ty, .. }) if matches!(ty.kind, Kind::String { values: None }))
-    {
+    if !row.params.as_ref().is_some_and(|(p, _)| takes_query(p)) {
         errors.push(
             Diagnostic::new(row.name.as_ref().map_or(row.span.clone(), |(_, s)| s.clone()), format!("the search tool `{name}` needs a required string parameter `query`"))
                 .help("add `[tool.params] query = { type = \"string\", description = \"What the tool should do.\" }`"),

@@ -6,7 +6,7 @@
 use serde_json::{Map, Value, json};
 
 use crate::lint_config::{LINTS, Level, Lint, Scope};
-use crate::model::{self, Access};
+use crate::model::{self, Access, SEARCH_QUERY};
 use crate::parse::{
     FIELD_ONLY_KEYS, PROMPT_KEYS, RESOURCE_KEYS, SETTINGS_KEYS, TIERS, TOOL_KEYS, TOP_KEYS,
     TYPE_KEYS, TYPE_NAMES, UPSTREAM_KEYS,
@@ -228,7 +228,24 @@ fn tool() -> Value {
         }
     });
     // Every tool but the search tool names its visibility, tier and access; then the
-    // access levels that must be gated (the rule `check` enforces).
+    // access levels that must be gated (the rule `check` enforces). The search tool's
+    // parameter is the one `model::takes_query` asks for: a required string, no `enum` (and
+    // so no `default`, which only an optional field may have).
+    let query = json!({
+        "required": [
+            "type"
+        ],
+        "properties": {
+            "type": {
+                "const": "string"
+            },
+            "required": {
+                "const": true
+            },
+            "default": false,
+            "enum": false
+        }
+    });
     let search = json!({
         "anyOf": [
             {
@@ -240,7 +257,7 @@ fn tool() -> Value {
                 ]
             },
             {
-                "description": "The search tool: inline, no tier, no access, not on MCP, a required string parameter `query`.",
+                "description": format!("The search tool: inline, no tier, no access, not on MCP, a required string parameter `{SEARCH_QUERY}`."),
                 "required": [
                     "params"
                 ],
@@ -258,23 +275,10 @@ fn tool() -> Value {
                     },
                     "params": {
                         "required": [
-                            "query"
+                            SEARCH_QUERY
                         ],
                         "properties": {
-                            "query": {
-                                "required": [
-                                    "type"
-                                ],
-                                "properties": {
-                                    "type": {
-                                        "const": "string"
-                                    },
-                                    "required": {
-                                        "const": true
-                                    },
-                                    "default": false
-                                }
-                            }
+                            SEARCH_QUERY: query
                         }
                     }
                 }

@@ -19,6 +19,7 @@ pub use rules::{
     EnumFault, bounds_in_order, enum_faults, is_field_name, is_list_item, may_have_default,
     must_be_gated,
 };
+pub(crate) use rules::{SEARCH_QUERY, query_param, search_query, takes_query};
 
 /// A whole catalog.
 #[derive(Debug, Clone)]

@@ -15,8 +15,8 @@ use crate::check;
 use crate::diag::{Errors, Span};
 use crate::lint;
 use crate::model::{
-    Access, Arguments, Catalog, Field, Kind, Language, Outline, OutlineTool, Policy, Retention,
-    Role, ScanResults, Settings, Tier, Tool, ToolSpans, TypeSpec, Visibility,
+    Access, Arguments, Catalog, Language, Outline, OutlineTool, Policy, Retention, Role,
+    ScanResults, Settings, Tier, Tool, ToolSpans, Visibility, query_param, takes_query,
 };
 use crate::names;
 use crate::parse;
@@ -134,23 +134,9 @@ fn catalog(outline: &Outline) -> Catalog {
     let search = &mut tools[search_tool];
     search.role = Role::Search;
     search.arguments = Arguments::Typed;
-    let has_query = search.params.iter().any(|f| {
-        f.name == "query" && f.required && matches!(f.ty.kind, Kind::String { values: None })
-    });
-    if search.input_schema.is_some() || !has_query {
+    if search.input_schema.is_some() || !takes_query(&search.params) {
         search.input_schema = None;
-        search.params = vec![Field {
-            name: "query".into(),
-            span: Span::default(),
-            rust_name: None,
-            ty: TypeSpec {
-                kind: Kind::String { values: None },
-                description: None,
-                span: Span::default(),
-            },
-            required: true,
-            default: None,
-        }];
+        search.params = vec![query_param()];
     }
     Catalog {
         settings: Settings {
