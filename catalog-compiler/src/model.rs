@@ -195,6 +195,23 @@ impl Settings {
     pub const DEFAULT_SEARCHES_PER_TURN: usize = 3;
     /// Upper bound on `searches-per-turn`: past this the budget no longer bounds anything.
     pub const MAX_SEARCHES_PER_TURN: usize = 1000;
+
+    /// **The settings' defaults**: what a `[settings]` that names its search and ask tools
+    /// and nothing else means. The check of `[settings]`, the skeleton of a catalog with
+    /// errors and the editor schema's defaults read them here.
+    pub(crate) fn defaults(search_tool: usize, ask_tool: usize) -> Settings {
+        Settings {
+            search_tool,
+            ask_tool,
+            search_results: Settings::DEFAULT_SEARCH_RESULTS,
+            searches_per_turn: Settings::DEFAULT_SEARCHES_PER_TURN,
+            keep_discovered: Retention::Conversation,
+            language: Language::English,
+            scan_results: ScanResults::default(),
+            providers: Provider::ALL.to_vec(),
+            arguments: Arguments::default(),
+        }
+    }
 }
 
 /// One `[[tool]]` row.

@@ -15,12 +15,11 @@ use crate::check;
 use crate::diag::{Errors, Span};
 use crate::lint;
 use crate::model::{
-    Access, Arguments, Catalog, Language, Outline, OutlineTool, Policy, Retention, Role,
-    ScanResults, Settings, Tier, Tool, ToolSpans, Visibility, query_param, takes_query,
+    Access, Arguments, Catalog, Outline, OutlineTool, Policy, Role, Settings, Tier, Tool,
+    ToolSpans, Visibility, query_param, takes_query,
 };
 use crate::names;
 use crate::parse;
-use crate::provider::Provider;
 
 /// The same API for a catalog with errors: [`expand`] of a stand-in catalog built from
 /// the outline (every row whose name passes, with no parameters unless they were read
@@ -139,17 +138,7 @@ fn catalog(outline: &Outline) -> Catalog {
         search.params = vec![query_param()];
     }
     Catalog {
-        settings: Settings {
-            search_tool,
-            ask_tool,
-            search_results: Settings::DEFAULT_SEARCH_RESULTS,
-            searches_per_turn: Settings::DEFAULT_SEARCHES_PER_TURN,
-            keep_discovered: Retention::Conversation,
-            language: Language::English,
-            scan_results: ScanResults::Warn,
-            providers: Provider::ALL.to_vec(),
-            arguments: Arguments::Typed,
-        },
+        settings: Settings::defaults(search_tool, ask_tool),
         tools,
         lints: lint::Config::default(),
         upstreams: Vec::new(),
