@@ -14,6 +14,7 @@ use crate::provider::Provider;
 mod generated;
 mod rules;
 
+pub(crate) use generated::{Generated, own_type};
 pub use generated::{GeneratedType, field_origin, generated_types};
 pub use rules::{
     EnumFault, bounds_in_order, enum_faults, is_field_name, is_list_item, may_have_default,

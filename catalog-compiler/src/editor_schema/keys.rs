@@ -132,7 +132,7 @@ pub(super) fn settings(key: &str) -> Option<Value> {
 }
 
 /// How the catalog spells `value`, one of the choices of `table`.
-fn spelling<T: PartialEq>(table: &[(&'static str, T)], value: T) -> &'static str {
+fn spelling<T: PartialEq + Copy>(table: &[(&'static str, T)], value: T) -> &'static str {
     table
         .iter()
         .find(|(_, v)| *v == value)
