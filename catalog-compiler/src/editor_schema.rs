@@ -668,6 +668,12 @@ mod tests {
     #[test]
     fn the_schemas_patterns_are_the_compilers_rules() {
         let digest = format!("sha256:{}", "0123456789abcdef".repeat(4));
+        // A digest a digit short, a digit long, and in capitals.
+        let (short, long_digest, upper) = (
+            digest[..digest.len() - 1].to_string(),
+            format!("{digest}0"),
+            format!("sha256:{}", "0123456789ABCDEF".repeat(4)),
+        );
         let long = "a".repeat(128);
         let longer = "a".repeat(129);
         let samples: Vec<&str> = vec![
@@ -689,6 +695,10 @@ mod tests {
             &long,
             &longer,
             &digest,
+            &short,
+            &long_digest,
+            &upper,
+            "sha256:",
             "sha256:ABC",
             "SHA256:0",
             "http://",
