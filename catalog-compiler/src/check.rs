@@ -4,17 +4,15 @@
 
 use std::collections::HashMap;
 
-use catalog_core::search::Language;
-use catalog_core::{Retention, ScanResults, Tier, Visibility};
+use catalog_core::{Tier, Visibility};
 
 use crate::diag::{Diagnostic, Errors, Span};
 use crate::model::{
-    Arguments, Catalog, Field, Kind, Policy, Role, Settings, Source, Tool, ToolSpans, Upstream,
-    must_be_gated,
+    Arguments, Catalog, Policy, Role, Settings, Source, Tool, ToolSpans, Upstream, must_be_gated,
+    search_query, takes_query,
 };
 use crate::names::suggest;
 use crate::parse::{RawCatalog, RawSettings, RawTool};
-use crate::provider::Provider;
 
 mod offers;
 mod unique;
@@ -58,7 +56,7 @@ pub(crate) fn lower(raw: RawCatalog, errors: &mut Errors) -> Option<Catalog> {
         .settings
         .as_ref()
         .and_then(|s| s.arguments.as_ref())
-        .map_or(Arguments::Typed, |(a, _)| *a);
+        .map_or(Arguments::default(), |(a, _)| *a);
     // Each row is lowered on its own: runs of rows on every core, each run's errors kept
     // in row order, so they come out as one loop would push them.
     let rows: Vec<(usize, RawTool, Option<Source>)> = raw
@@ -136,7 +134,7 @@ pub(crate) fn decisions(raw: &RawCatalog) -> Decisions {
         .settings
         .as_ref()
         .and_then(|s| s.arguments.as_ref())
-        .map_or(Arguments::Typed, |(a, _)| *a);
+        .map_or(Arguments::default(), |(a, _)| *a);
     let arguments = raw
         .tools
         .iter()
@@ -325,25 +323,19 @@ fn settings(
                         .help("name a separate row that asks the user a question"),
                 );
             }
+            let defaults = Settings::defaults(s, a);
             let settings = Settings {
-                search_tool: s,
-                ask_tool: a,
-                search_results: given(
-                    raw.search_results.as_ref(),
-                    Settings::DEFAULT_SEARCH_RESULTS,
-                ),
+                search_results: given(raw.search_results.as_ref(), defaults.search_results),
                 searches_per_turn: given(
                     raw.searches_per_turn.as_ref(),
-                    Settings::DEFAULT_SEARCHES_PER_TURN,
+                    defaults.searches_per_turn,
                 ),
-                keep_discovered: given(raw.keep_discovered.as_ref(), Retention::Conversation),
-                language: given(raw.language.as_ref(), Language::English),
-                scan_results: given(raw.scan_results.as_ref(), ScanResults::default()),
-                providers: raw
-                    .providers
-                    .clone()
-                    .unwrap_or_else(|| Provider::ALL.to_vec()),
-                arguments: given(raw.arguments.as_ref(), Arguments::Typed),
+                keep_discovered: given(raw.keep_discovered.as_ref(), defaults.keep_discovered),
+                language: given(raw.language.as_ref(), defaults.language),
+                scan_results: given(raw.scan_results.as_ref(), defaults.scan_results),
+                arguments: given(raw.arguments.as_ref(), defaults.arguments),
+                providers: raw.providers.clone().unwrap_or(defaults.providers),
+                ..defaults
             };
             return Resolved {
                 settings: Some(settings),
@@ -369,15 +361,15 @@ fn settings(
 }
 
 /// The first row that looks like the search tool: no `tier`, no `access`, a `query`
-/// parameter. Used only to spare it the other rows' rules when the settings do not name it.
+/// parameter of any type. Used only to spare it the other rows' rules when the settings do
+/// not name it.
 fn search_like(rows: &[RawTool]) -> Option<usize> {
     rows.iter().position(|r| {
         !r.seen.has("tier")
             && !r.seen.has("access")
             && r.params
-                .iter()
-                .flat_map(|(p, _)| p)
-                .any(|p| p.name == "query")
+                .as_ref()
+                .is_some_and(|(p, _)| search_query(p).is_some())
     })
 }
 
@@ -597,13 +589,7 @@ fn search_tool_rules(row: &RawTool, name: &str, errors: &mut Errors) -> Roles {
             .help("remove `mcp = true`: MCP clients bring their own discovery"),
         );
     }
-    let query = row
-        .params
-        .iter()
-        .flat_map(|(p, _)| p)
-        .find(|p| p.name == "query");
-    if !matches!(query, Some(Field { required: true, ty, .. }) if matches!(ty.kind, Kind::String { values: None }))
-    {
+    if !row.params.as_ref().is_some_and(|(p, _)| takes_query(p)) {
         errors.push(
             Diagnostic::new(row.name.as_ref().map_or(row.span.clone(), |(_, s)| s.clone()), format!("the search tool `{name}` needs a required string parameter `query`"))
                 .help("add `[tool.params] query = { type = \"string\", description = \"What the tool should do.\" }`"),

@@ -6,7 +6,7 @@
 use serde_json::{Map, Value, json};
 
 use crate::lint_config::{LINTS, Level, Lint, Scope};
-use crate::model::{self, Access};
+use crate::model::{self, Access, SEARCH_QUERY};
 use crate::parse::{
     FIELD_ONLY_KEYS, PROMPT_KEYS, RESOURCE_KEYS, SETTINGS_KEYS, TIERS, TOOL_KEYS, TOP_KEYS,
     TYPE_KEYS, TYPE_NAMES, UPSTREAM_KEYS,
@@ -228,7 +228,24 @@ fn tool() -> Value {
         }
     });
     // Every tool but the search tool names its visibility, tier and access; then the
-    // access levels that must be gated (the rule `check` enforces).
+    // access levels that must be gated (the rule `check` enforces). The search tool's
+    // parameter is the one `model::takes_query` asks for: a required string, no `enum` (and
+    // so no `default`, which only an optional field may have).
+    let query = json!({
+        "required": [
+            "type"
+        ],
+        "properties": {
+            "type": {
+                "const": "string"
+            },
+            "required": {
+                "const": true
+            },
+            "default": false,
+            "enum": false
+        }
+    });
     let search = json!({
         "anyOf": [
             {
@@ -240,7 +257,7 @@ fn tool() -> Value {
                 ]
             },
             {
-                "description": "The search tool: inline, no tier, no access, not on MCP, a required string parameter `query`.",
+                "description": format!("The search tool: inline, no tier, no access, not on MCP, a required string parameter `{SEARCH_QUERY}`."),
                 "required": [
                     "params"
                 ],
@@ -258,23 +275,10 @@ fn tool() -> Value {
                     },
                     "params": {
                         "required": [
-                            "query"
+                            SEARCH_QUERY
                         ],
                         "properties": {
-                            "query": {
-                                "required": [
-                                    "type"
-                                ],
-                                "properties": {
-                                    "type": {
-                                        "const": "string"
-                                    },
-                                    "required": {
-                                        "const": true
-                                    },
-                                    "default": false
-                                }
-                            }
+                            SEARCH_QUERY: query
                         }
                     }
                 }
@@ -664,6 +668,12 @@ mod tests {
     #[test]
     fn the_schemas_patterns_are_the_compilers_rules() {
         let digest = format!("sha256:{}", "0123456789abcdef".repeat(4));
+        // A digest a digit short, a digit long, and in capitals.
+        let (short, long_digest, upper) = (
+            digest[..digest.len() - 1].to_string(),
+            format!("{digest}0"),
+            format!("sha256:{}", "0123456789ABCDEF".repeat(4)),
+        );
         let long = "a".repeat(128);
         let longer = "a".repeat(129);
         let samples: Vec<&str> = vec![
@@ -685,6 +695,10 @@ mod tests {
             &long,
             &longer,
             &digest,
+            &short,
+            &long_digest,
+            &upper,
+            "sha256:",
             "sha256:ABC",
             "SHA256:0",
             "http://",

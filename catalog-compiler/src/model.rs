@@ -14,11 +14,13 @@ use crate::provider::Provider;
 mod generated;
 mod rules;
 
+pub(crate) use generated::{Generated, own_type};
 pub use generated::{GeneratedType, field_origin, generated_types};
 pub use rules::{
     EnumFault, bounds_in_order, enum_faults, is_field_name, is_list_item, may_have_default,
     must_be_gated,
 };
+pub(crate) use rules::{SEARCH_QUERY, query_param, search_query, takes_query};
 
 /// A whole catalog.
 #[derive(Debug, Clone)]
@@ -194,6 +196,23 @@ impl Settings {
     pub const DEFAULT_SEARCHES_PER_TURN: usize = 3;
     /// Upper bound on `searches-per-turn`: past this the budget no longer bounds anything.
     pub const MAX_SEARCHES_PER_TURN: usize = 1000;
+
+    /// **The settings' defaults**: what a `[settings]` that names its search and ask tools
+    /// and nothing else means. The check of `[settings]`, the skeleton of a catalog with
+    /// errors and the editor schema's defaults read them here.
+    pub(crate) fn defaults(search_tool: usize, ask_tool: usize) -> Settings {
+        Settings {
+            search_tool,
+            ask_tool,
+            search_results: Settings::DEFAULT_SEARCH_RESULTS,
+            searches_per_turn: Settings::DEFAULT_SEARCHES_PER_TURN,
+            keep_discovered: Retention::Conversation,
+            language: Language::English,
+            scan_results: ScanResults::default(),
+            providers: Provider::ALL.to_vec(),
+            arguments: Arguments::default(),
+        }
+    }
 }
 
 /// One `[[tool]]` row.
@@ -410,11 +429,11 @@ impl Tool {
         generated_types(&self.variant(), &self.name_span, params)
     }
 
-    /// The rule for writes: a tool writes when its lowest access level is above read-only
-    /// (staging counts as a write).
+    /// Whether the tool writes: its lowest access level is above read-only (the rule:
+    /// [`Role::writes`]).
     #[must_use]
     pub fn writes(&self) -> bool {
-        self.role.access().is_some_and(|a| a > Access::ReadOnly)
+        self.role.writes()
     }
 
     /// Whether an MCP client at `level` may list and call the tool: the runtime's one
@@ -452,64 +471,23 @@ impl Field {
     }
 }
 
-/// A tool set derived from the rows: its constant's name, its doc, its rule.
-pub struct DerivedSet {
-    /// The generated constant (`Catalog::INLINE`).
-    pub name: &'static str,
-    /// What the set holds.
-    pub doc: &'static str,
-    /// Membership.
-    pub contains: fn(&Tool) -> bool,
+impl catalog_core::Row for Tool {
+    fn visibility(&self) -> Visibility {
+        self.visibility
+    }
+
+    fn role(&self) -> Role {
+        self.role
+    }
 }
 
-/// Every derived set: the one list the generated `Catalog` and `check-catalog` both read.
-pub const DERIVED_SETS: &[DerivedSet] = &[
-    DerivedSet {
-        name: "ALL",
-        doc: "Every tool.",
-        contains: |_| true,
-    },
-    DerivedSet {
-        name: "INLINE",
-        doc: "In the active set from the first step.",
-        contains: |t| t.visibility == Visibility::Inline,
-    },
-    DerivedSet {
-        name: "DISCOVERABLE",
-        doc: "Joins the active set only after a search returned it.",
-        contains: |t| t.visibility == Visibility::Discoverable,
-    },
-    DerivedSet {
-        name: "SILENT",
-        doc: "Runs without a permission check.",
-        contains: |t| t.role.tier() == Some(Tier::Silent),
-    },
-    DerivedSet {
-        name: "GATED",
-        doc: "Passes the permission check first, whoever calls it.",
-        contains: |t| t.role.tier() == Some(Tier::Gated),
-    },
-    DerivedSet {
-        name: "WRITES",
-        doc: "Changes data: access above read-only (staging counts as a write).",
-        contains: Tool::writes,
-    },
-    DerivedSet {
-        name: "MCP_READ_ONLY",
-        doc: "What an MCP client at `read-only` may list and call.",
-        contains: |t| t.mcp_allows(Access::ReadOnly),
-    },
-    DerivedSet {
-        name: "MCP_READ_AND_STAGE",
-        doc: "What an MCP client at `read-and-stage` may list and call.",
-        contains: |t| t.mcp_allows(Access::ReadAndStage),
-    },
-    DerivedSet {
-        name: "MCP_FULL_ACCESS",
-        doc: "What an MCP client at `full-access` may list and call.",
-        contains: |t| t.mcp_allows(Access::FullAccess),
-    },
-];
+/// A tool set derived from the rows: its constant's name, its doc, its rule
+/// ([`catalog_core::DerivedSet`] over the model's rows).
+pub type DerivedSet = catalog_core::DerivedSet<Tool>;
+
+/// Every derived set, as [`catalog_core::derived_sets`] defines them: the one list the
+/// generated `Catalog` and `check-catalog` both read.
+pub const DERIVED_SETS: &[DerivedSet] = &catalog_core::derived_sets::<Tool>();
 
 impl Catalog {
     /// The search tool's row.

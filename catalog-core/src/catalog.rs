@@ -3,30 +3,103 @@
 
 use core::fmt;
 
+use crate::access::{Caller, Reach, reach};
 use crate::verify::{Call, Permission, Rejection, Verified, Via, verify};
-use crate::{Access, Discovery, Info, ToolId, ToolSet, ToolSpec, Value};
+use crate::{Access, Discovery, Info, Role, Tier, ToolId, ToolSet, ToolSpec, Value, Visibility};
 
-/// The sets `catalog!` derives from the rows: computed at compile time, never declared.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub struct Sets<T, const W: usize> {
-    /// Every tool.
-    pub all: ToolSet<T, W>,
-    /// In the active set from the first step.
-    pub inline: ToolSet<T, W>,
-    /// Joins the active set only after a search returned it.
-    pub discoverable: ToolSet<T, W>,
-    /// Runs without a permission check.
-    pub silent: ToolSet<T, W>,
-    /// Passes the permission check first, whoever calls it.
-    pub gated: ToolSet<T, W>,
-    /// Changes data: access above read-only (staging counts as a write).
-    pub writes: ToolSet<T, W>,
-    /// What an MCP client at `read-only` may list and call.
-    pub mcp_read_only: ToolSet<T, W>,
-    /// What an MCP client at `read-and-stage` may list and call.
-    pub mcp_read_and_stage: ToolSet<T, W>,
-    /// What an MCP client at `full-access` may list and call.
-    pub mcp_full_access: ToolSet<T, W>,
+/// A catalog row as the derived sets read it: when it enters the active set, and the part
+/// it plays (its tier, access level and MCP exposure).
+pub trait Row {
+    /// When the tool enters the active set.
+    fn visibility(&self) -> Visibility;
+    /// The search tool, the ask tool or any other row, with its policy.
+    fn role(&self) -> Role;
+}
+
+impl Row for ToolSpec {
+    fn visibility(&self) -> Visibility {
+        self.visibility
+    }
+
+    fn role(&self) -> Role {
+        ToolSpec::role(self)
+    }
+}
+
+/// A tool set derived from the rows: the name of the constant `catalog!` generates for it,
+/// its field in [`Sets`], what it holds, and its rule.
+pub struct DerivedSet<R> {
+    /// The generated constant (`Catalog::INLINE`).
+    pub name: &'static str,
+    /// Its field in [`Sets`] (`inline`).
+    pub field: &'static str,
+    /// What the set holds.
+    pub doc: &'static str,
+    /// Membership.
+    pub contains: fn(&R) -> bool,
+}
+
+/// Whether an MCP client at `level` reaches a row: the access rule, [`reach`].
+fn mcp_reaches(role: Role, level: Access) -> bool {
+    matches!(
+        reach(Caller::Mcp(level), false, role.mcp(), role.access()),
+        Reach::Allowed
+    )
+}
+
+/// The one list of the derived sets: [`Sets`] has a field for each, with its doc, and
+/// [`derived_sets`] gives each one's name, doc and rule.
+macro_rules! derived_sets {
+    ($( $field:ident $name:ident: $doc:literal, |$row:ident| $rule:expr; )*) => {
+        /// The sets `catalog!` derives from the rows: computed at compile time, never declared.
+        #[derive(Clone, Copy, PartialEq, Eq)]
+        pub struct Sets<T, const W: usize> {
+            $(
+                #[doc = $doc]
+                pub $field: ToolSet<T, W>,
+            )*
+        }
+
+        /// **The derived sets**, in the order of [`Sets`]' fields: each one's name, doc
+        /// and rule over the rows. `catalog!` generates a constant and a field of
+        /// `Catalog::SETS` for each; the command line's report lists them.
+        #[must_use]
+        pub const fn derived_sets<R: Row>() -> [DerivedSet<R>; DERIVED_SETS] {
+            [
+                $(
+                    DerivedSet {
+                        name: stringify!($name),
+                        field: stringify!($field),
+                        doc: $doc,
+                        contains: |$row: &R| $rule,
+                    },
+                )*
+            ]
+        }
+
+        /// How many sets [`derived_sets`] gives.
+        const DERIVED_SETS: usize = [$(stringify!($field)),*].len();
+    };
+}
+
+derived_sets! {
+    all ALL: "Every tool.", |_row| true;
+    inline INLINE: "In the active set from the first step.",
+        |row| matches!(row.visibility(), Visibility::Inline);
+    discoverable DISCOVERABLE: "Joins the active set only after a search returned it.",
+        |row| matches!(row.visibility(), Visibility::Discoverable);
+    silent SILENT: "Runs without a permission check.",
+        |row| matches!(row.role().tier(), Some(Tier::Silent));
+    gated GATED: "Passes the permission check first, whoever calls it.",
+        |row| matches!(row.role().tier(), Some(Tier::Gated));
+    writes WRITES: "Changes data: access above read-only (staging counts as a write).",
+        |row| row.role().writes();
+    mcp_read_only MCP_READ_ONLY: "What an MCP client at `read-only` may list and call.",
+        |row| mcp_reaches(row.role(), Access::ReadOnly);
+    mcp_read_and_stage MCP_READ_AND_STAGE: "What an MCP client at `read-and-stage` may list and call.",
+        |row| mcp_reaches(row.role(), Access::ReadAndStage);
+    mcp_full_access MCP_FULL_ACCESS: "What an MCP client at `full-access` may list and call.",
+        |row| mcp_reaches(row.role(), Access::FullAccess);
 }
 
 impl<T: Copy, const W: usize> Sets<T, W> {

@@ -84,6 +84,16 @@ impl Role {
             None => false,
         }
     }
+
+    /// **The rule for writes**: a row writes when its lowest access level is above
+    /// read-only (staging counts as a write); never the search tool.
+    #[must_use]
+    pub const fn writes(self) -> bool {
+        match self.access() {
+            Some(a) => a as u8 > Access::ReadOnly as u8,
+            None => false,
+        }
+    }
 }
 
 /// One catalog row, as static data.
@@ -142,10 +152,11 @@ impl ToolSpec {
         }
     }
 
-    /// Whether the tool changes data: its lowest access level is above read-only.
+    /// Whether the tool changes data: its lowest access level is above read-only
+    /// ([`Role::writes`]).
     #[must_use]
-    pub fn writes(&self) -> bool {
-        self.access.is_some_and(|a| a > Access::ReadOnly)
+    pub const fn writes(&self) -> bool {
+        self.role().writes()
     }
 
     /// Whether `caller` reaches the tool ([`reach`](crate::reach) on this row); `active`

@@ -7,7 +7,7 @@ use std::collections::hash_map::Entry;
 use rustc_hash::FxHashMap as HashMap;
 
 use crate::diag::{Diagnostic, Errors, Span};
-use crate::model::{self, Arguments, Field, Kind, Tool, Upstream, field_origin};
+use crate::model::{self, Arguments, Field, Generated, Tool, Upstream, field_origin};
 use crate::names;
 use crate::parse::{RawTool, RawUpstream};
 
@@ -213,12 +213,13 @@ fn fields_distinct(fields: &[Field], tool: &str, parent: Option<&str>, errors: &
                 );
             }
         }
+        // The fields of the struct generated for the field, also as the items of arrays.
         let (mut ty, mut items) = (&f.ty, 0);
-        while let Kind::Array(item) = &ty.kind {
+        while let Generated::Items(item) = ty.kind.generated() {
             ty = item;
             items += 1;
         }
-        if let Kind::Object(Some(props)) = &ty.kind {
+        if let Generated::Struct(props) = ty.kind.generated() {
             let mut origin = field_origin(kind, &f.name, parent);
             for _ in 0..items {
                 origin = format!("the items of {origin}");

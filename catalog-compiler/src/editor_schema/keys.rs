@@ -64,8 +64,10 @@ pub(super) fn top(key: &str) -> Option<Value> {
     })
 }
 
-/// The keys of `[settings]`.
+/// The keys of `[settings]`, with the defaults the compiler applies.
 pub(super) fn settings(key: &str) -> Option<Value> {
+    // Whichever rows the search and ask tools are, the other keys default alike.
+    let defaults = Settings::defaults(0, 0);
     Some(match key {
         "search-tool" => json!({
             "description": "Name of the row that is the search tool (inline, no tier or access, required string parameter `query`).",
@@ -82,31 +84,31 @@ pub(super) fn settings(key: &str) -> Option<Value> {
             "type": "integer",
             "minimum": 1,
             "maximum": Settings::MAX_SEARCH_RESULTS,
-            "default": Settings::DEFAULT_SEARCH_RESULTS
+            "default": defaults.search_results
         }),
         "searches-per-turn" => json!({
             "description": format!("Search calls allowed per user turn, 1 to {}. Default {}.", Settings::MAX_SEARCHES_PER_TURN, Settings::DEFAULT_SEARCHES_PER_TURN),
             "type": "integer",
             "minimum": 1,
             "maximum": Settings::MAX_SEARCHES_PER_TURN,
-            "default": Settings::DEFAULT_SEARCHES_PER_TURN
+            "default": defaults.searches_per_turn
         }),
         "keep-discovered" => json!({
             "type": "string",
             "enum": RETENTIONS.map(|(n, _)| n),
-            "default": "conversation",
+            "default": spelling(&RETENTIONS, defaults.keep_discovered),
             "description": "How long a tool found by search stays in the model's tool list: the rest of the conversation (default), or until the next user message."
         }),
         "language" => json!({
             "type": "string",
             "enum": Language::ALL.map(Language::code),
-            "default": "en",
+            "default": defaults.language.code(),
             "description": "The language of the catalog's text: the stemmer and stop words search uses for words in Latin script, in the tools' text and in every request (Snowball English, German, French, Spanish, Portuguese, Italian, Dutch). Japanese, Chinese and Korean text is read as character bigrams whatever this says; `ja`, `zh` and `ko` stem the Latin-script words mixed into such catalogs as English."
         }),
         "scan-results" => json!({
             "type": "string",
             "enum": ScanResults::ALL.map(ScanResults::as_str),
-            "default": ScanResults::default().as_str(),
+            "default": defaults.scan_results.as_str(),
             "description": "What happens to a tool result in which the result scanner finds hidden characters, text addressed to the model, a link that carries data out, or more than the size cap: `off` (not read), `warn` (default: the result with a short notice naming what was found), `strip` (hidden characters removed, and the notice), `withhold` (a RUNTIME_ERROR rejection naming why). An oversized result is cut at the cap, with a notice, under every policy but `off`."
         }),
         "providers" => json!({
@@ -123,10 +125,18 @@ pub(super) fn settings(key: &str) -> Option<Value> {
             "description": "How rows that do not say receive their verified arguments: `typed` (a generated argument type and a handler method per tool) or `json` (no type and no method of their own: the verified JSON object goes to the handler's one `call_json` method, with the tool). The search tool is always typed.",
             "type": "string",
             "enum": Arguments::ALL.map(|(n, _)| n),
-            "default": "typed"
+            "default": spelling(&Arguments::ALL, defaults.arguments)
         }),
         _ => return None,
     })
+}
+
+/// How the catalog spells `value`, one of the choices of `table`.
+fn spelling<T: PartialEq + Copy>(table: &[(&'static str, T)], value: T) -> &'static str {
+    table
+        .iter()
+        .find(|(_, v)| *v == value)
+        .map_or("", |(name, _)| name)
 }
 
 /// The keys of a `[[prompt]]` or `[[resource]]` table.

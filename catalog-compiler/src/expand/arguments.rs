@@ -5,7 +5,7 @@ use quote::{format_ident, quote};
 use serde_json::Value;
 
 use super::{Gen, doc, ident};
-use crate::model::{Arguments, Field, Kind, TypeSpec};
+use crate::model::{Arguments, Field, Generated, Kind, TypeSpec};
 use crate::names::{self, TypeStep};
 
 impl Gen<'_> {
@@ -103,29 +103,16 @@ impl Gen<'_> {
         }
     }
 
-    /// The Rust type of a catalog type, generating named types into `nested`.
+    /// The Rust type of a catalog type, generating named types into `nested` where
+    /// [`Kind::generated`] says a value gets one.
     fn rust_type(&self, t: &TypeSpec, name: &str, nested: &mut TokenStream) -> TokenStream {
-        match &t.kind {
-            Kind::String { values: None } => quote!(String),
-            Kind::String {
-                values: Some(values),
-            } => {
+        match t.kind.generated() {
+            Generated::Enum(values) => {
                 nested.extend(Gen::string_enum(name, t.description.as_deref(), values));
                 let ty = ident(name);
                 quote!(#ty)
             }
-            Kind::Integer { .. } => quote!(i64),
-            Kind::Number { .. } => quote!(f64),
-            Kind::Boolean => quote!(bool),
-            Kind::Array(item) => {
-                let inner =
-                    self.rust_type(item, &names::generated_type(name, TypeStep::Item), nested);
-                quote!(Vec<#inner>)
-            }
-            Kind::Object(None) => {
-                quote!(Map<String, Value>)
-            }
-            Kind::Object(Some(fields)) => {
+            Generated::Struct(fields) => {
                 let doc_text = t
                     .description
                     .clone()
@@ -134,7 +121,19 @@ impl Gen<'_> {
                 let ty = ident(name);
                 quote!(#ty)
             }
-            Kind::Raw(_) => quote!(Value),
+            Generated::Items(item) => {
+                let inner =
+                    self.rust_type(item, &names::generated_type(name, TypeStep::Item), nested);
+                quote!(Vec<#inner>)
+            }
+            Generated::Builtin => match &t.kind {
+                Kind::String { .. } => quote!(String),
+                Kind::Integer { .. } => quote!(i64),
+                Kind::Number { .. } => quote!(f64),
+                Kind::Boolean => quote!(bool),
+                Kind::Object(_) => quote!(Map<String, Value>),
+                Kind::Array(_) | Kind::Raw(_) => quote!(Value),
+            },
         }
     }
 

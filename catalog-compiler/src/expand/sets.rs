@@ -53,10 +53,7 @@ impl Gen<'_> {
             quote! { #[doc = #doc] pub const #name: ToolSet = #value; }
         });
         let set_names: Vec<syn::Ident> = DERIVED_SETS.iter().map(|d| ident(d.name)).collect();
-        let fields: Vec<syn::Ident> = DERIVED_SETS
-            .iter()
-            .map(|d| ident(&d.name.to_ascii_lowercase()))
-            .collect();
+        let fields: Vec<syn::Ident> = DERIVED_SETS.iter().map(|d| ident(d.field)).collect();
         quote! {
             #index_tables
 

@@ -15,12 +15,11 @@ use crate::check;
 use crate::diag::{Errors, Span};
 use crate::lint;
 use crate::model::{
-    Access, Arguments, Catalog, Field, Kind, Language, Outline, OutlineTool, Policy, Retention,
-    Role, ScanResults, Settings, Tier, Tool, ToolSpans, TypeSpec, Visibility,
+    Access, Arguments, Catalog, Outline, OutlineTool, Policy, Role, Settings, Tier, Tool,
+    ToolSpans, Visibility, query_param, takes_query,
 };
 use crate::names;
 use crate::parse;
-use crate::provider::Provider;
 
 /// The same API for a catalog with errors: [`expand`] of a stand-in catalog built from
 /// the outline (every row whose name passes, with no parameters unless they were read
@@ -134,36 +133,12 @@ fn catalog(outline: &Outline) -> Catalog {
     let search = &mut tools[search_tool];
     search.role = Role::Search;
     search.arguments = Arguments::Typed;
-    let has_query = search.params.iter().any(|f| {
-        f.name == "query" && f.required && matches!(f.ty.kind, Kind::String { values: None })
-    });
-    if search.input_schema.is_some() || !has_query {
+    if search.input_schema.is_some() || !takes_query(&search.params) {
         search.input_schema = None;
-        search.params = vec![Field {
-            name: "query".into(),
-            span: Span::default(),
-            rust_name: None,
-            ty: TypeSpec {
-                kind: Kind::String { values: None },
-                description: None,
-                span: Span::default(),
-            },
-            required: true,
-            default: None,
-        }];
+        search.params = vec![query_param()];
     }
     Catalog {
-        settings: Settings {
-            search_tool,
-            ask_tool,
-            search_results: Settings::DEFAULT_SEARCH_RESULTS,
-            searches_per_turn: Settings::DEFAULT_SEARCHES_PER_TURN,
-            keep_discovered: Retention::Conversation,
-            language: Language::English,
-            scan_results: ScanResults::Warn,
-            providers: Provider::ALL.to_vec(),
-            arguments: Arguments::Typed,
-        },
+        settings: Settings::defaults(search_tool, ask_tool),
         tools,
         lints: lint::Config::default(),
         upstreams: Vec::new(),

@@ -5,6 +5,7 @@
 use std::collections::BTreeSet;
 
 use super::model::{Field, Input, Kind, Row, Type};
+use crate::model;
 use crate::names::{self, TypeStep};
 
 /// The Rust names a catalog's other rows already have, which imported rows must not take.
@@ -155,14 +156,11 @@ pub(super) fn field_type(stem: &str, word: &str) -> String {
     names::generated_type(stem, TypeStep::Field(word))
 }
 
-/// The type generated for a value that would be named `name`: an enum or an object, also
-/// as the items of arrays (`...Item`); `None` when the value needs no type of its own.
+/// The type generated for a value that would be named `name`, by the compiler's rule
+/// ([`model::own_type`] of the type as the compiler reads it); `None` when the value needs
+/// no type of its own.
 pub(super) fn own_type(name: String, ty: &Type) -> Option<String> {
-    match &ty.kind {
-        Kind::String(Some(_)) | Kind::Object(Some(_)) => Some(name),
-        Kind::Array(item) => own_type(names::generated_type(&name, TypeStep::Item), item),
-        _ => None,
-    }
+    model::own_type(name, &ty.to_model())
 }
 
 /// The fields of an object value, also as the items of arrays.

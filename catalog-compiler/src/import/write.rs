@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 use serde_json::Value;
 
 use super::model::{Field, Input, Kind, Row, Server, Type};
-use crate::model::Transport;
+use crate::model::{SEARCH_QUERY, Transport};
 
 pub(super) const SEARCH_DESCRIPTION: &str = "Finds tools by what they do and adds the best matches to your tool list for the rest of the conversation. Describe the action in plain words; call it whenever none of the tools you already have fits the request.";
 pub(super) const ASK_DESCRIPTION: &str = "Asks the user a clarifying question in the chat and waits for the answer. Use it when a request is ambiguous instead of guessing.";
@@ -56,7 +56,7 @@ poisoned-description = \"deny\"
     );
     let _ = write!(
         out,
-        "\n[[tool]]\nname = {}\ndescription = {}\nvisibility = \"inline\"\nmcp = false\n\n[tool.params]\nquery = {{ type = \"string\", description = \"The action you need, in a few words.\" }}\n",
+        "\n[[tool]]\nname = {}\ndescription = {}\nvisibility = \"inline\"\nmcp = false\n\n[tool.params]\n{SEARCH_QUERY} = {{ type = \"string\", description = \"The action you need, in a few words.\" }}\n",
         string(search),
         string(SEARCH_DESCRIPTION)
     );

@@ -1,5 +1,8 @@
 //! The Rust types the generator defines for a row (its arguments, enums, objects), named
 //! as the expansion names them: what the rule that generated types stay distinct reads.
+//! [`Kind::generated`] is the rule for which values get a type of their own, which the
+//! generator, the collision check, the check of distinct fields and the importer's naming
+//! all follow.
 
 use super::{Field, Kind, TypeSpec};
 use crate::diag::Span;
@@ -56,6 +59,55 @@ fn field_types(stem: &str, fields: &[Field], parent: Option<&str>, out: &mut Vec
     }
 }
 
+/// What the generator makes of a value of some kind ([`Kind::generated`]).
+#[derive(Clone, Copy)]
+pub(crate) enum Generated<'a> {
+    /// A string with `enum`: an enum of its own, named after the field.
+    Enum(&'a [String]),
+    /// An object with declared properties: a struct of its own, named after the field,
+    /// whose fields follow this rule in turn.
+    Struct(&'a [Field]),
+    /// An array: a `Vec` of what its items get by this rule, under the name with `Item`
+    /// added.
+    Items(&'a TypeSpec),
+    /// Anything else: a type the runtime has (`String`, `i64`, `f64`, `bool`, a JSON map
+    /// or value).
+    Builtin,
+}
+
+impl Kind {
+    /// **The rule for which values get a generated type**: an enum, or an object with
+    /// declared properties, gets one; an array passes the question to its items; nothing
+    /// else does.
+    #[must_use]
+    pub(crate) fn generated(&self) -> Generated<'_> {
+        match self {
+            Kind::String {
+                values: Some(values),
+            } => Generated::Enum(values),
+            Kind::Object(Some(fields)) => Generated::Struct(fields),
+            Kind::Array(item) => Generated::Items(item),
+            Kind::String { values: None }
+            | Kind::Integer { .. }
+            | Kind::Number { .. }
+            | Kind::Boolean
+            | Kind::Object(None)
+            | Kind::Raw(_) => Generated::Builtin,
+        }
+    }
+}
+
+/// The type generated for a value of type `ty` that would be named `name` (an enum or a
+/// struct, also as the items of arrays, `...Item`); `None` when it gets no type of its own.
+#[must_use]
+pub(crate) fn own_type(name: String, ty: &TypeSpec) -> Option<String> {
+    match ty.kind.generated() {
+        Generated::Enum(_) | Generated::Struct(_) => Some(name),
+        Generated::Items(item) => own_type(names::generated_type(&name, TypeStep::Item), item),
+        Generated::Builtin => None,
+    }
+}
+
 /// The types generated for one value, which would be named `name`.
 fn value_types(
     ty: &TypeSpec,
@@ -64,17 +116,17 @@ fn value_types(
     span: &Span,
     out: &mut Vec<GeneratedType>,
 ) {
-    match &ty.kind {
-        Kind::String { values: Some(_) } => out.push(GeneratedType {
+    match ty.kind.generated() {
+        Generated::Enum(_) => out.push(GeneratedType {
             name,
             origin,
             span: span.clone(),
         }),
-        Kind::Array(item) => {
+        Generated::Items(item) => {
             let item_name = names::generated_type(&name, TypeStep::Item);
             value_types(item, item_name, format!("the items of {origin}"), span, out);
         }
-        Kind::Object(Some(fields)) => {
+        Generated::Struct(fields) => {
             out.push(GeneratedType {
                 name: name.clone(),
                 origin: origin.clone(),
@@ -82,6 +134,6 @@ fn value_types(
             });
             field_types(&name, fields, Some(&origin), out);
         }
-        _ => {}
+        Generated::Builtin => {}
     }
 }

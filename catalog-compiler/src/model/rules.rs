@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use super::{Access, Kind};
+use super::{Access, Field, Kind, TypeSpec};
 
 /// Whether model providers accept a parameter or property name: 1 to 64 characters of
 /// `A-Z a-z 0-9 _ . -`.
@@ -78,6 +78,39 @@ pub fn may_have_default(required: bool) -> bool {
 #[must_use]
 pub fn must_be_gated(access: Access) -> bool {
     access == Access::FullAccess
+}
+
+/// The parameter the search tool takes the request in: the agent loop reads it.
+pub(crate) const SEARCH_QUERY: &str = "query";
+
+/// The parameter named [`SEARCH_QUERY`] among `params`, whatever its type.
+pub(crate) fn search_query(params: &[Field]) -> Option<&Field> {
+    params.iter().find(|p| p.name == SEARCH_QUERY)
+}
+
+/// **The search tool's parameter rule**: it takes the request as a required string
+/// [`SEARCH_QUERY`], of any value (no `enum`), which the agent loop reads. The check of the
+/// declared search tool, the skeleton's stand-in and the editor schema's search-tool branch
+/// all follow it.
+pub(crate) fn takes_query(params: &[Field]) -> bool {
+    search_query(params)
+        .is_some_and(|q| q.required && matches!(q.ty.kind, Kind::String { values: None }))
+}
+
+/// The parameter [`takes_query`] asks for, as a stand-in search tool takes it.
+pub(crate) fn query_param() -> Field {
+    Field {
+        name: SEARCH_QUERY.into(),
+        span: 0..0,
+        rust_name: None,
+        ty: TypeSpec {
+            kind: Kind::String { values: None },
+            description: None,
+            span: 0..0,
+        },
+        required: true,
+        default: None,
+    }
 }
 
 impl Kind {
