@@ -621,11 +621,11 @@ mod tests {
     /// but in `[[upstream]]`.
     fn rule(definition: &str, key: &str) -> Option<Rule> {
         Some(match key {
-            "name" if definition == "upstream" => crate::upstream::is_name,
+            "name" if definition == "upstream" => crate::pin::is_name,
             "name" | "search-tool" | "ask-tool" | "upstream-tool" => crate::names::is_tool_name,
-            "upstream" => crate::upstream::is_name,
-            "upstream-digest" => crate::upstream::is_digest,
-            "url" => crate::upstream::is_url,
+            "upstream" => crate::pin::is_name,
+            "upstream-digest" => crate::pin::is_digest,
+            "url" => crate::pin::is_url,
             "rust-name" => crate::names::is_rust_name,
             _ => return None,
         })

@@ -14,7 +14,7 @@
 mod check;
 pub mod diag;
 mod editor_schema;
-mod expand;
+pub mod expand;
 pub mod gemini;
 pub mod import;
 mod kept;
@@ -23,17 +23,17 @@ mod lint_config;
 pub mod model;
 pub mod names;
 mod parse;
+pub mod pin;
 pub mod provider;
 pub mod schema;
 pub mod search;
 mod shape;
 mod spec;
 mod threads;
-pub mod upstream;
 
 pub use diag::{Diagnostic, Lines, Located, Related, Style, render, render_all};
 pub use editor_schema::{editor_schema, reference};
-pub use expand::{Options, expand, skeleton};
+pub use expand::{expand, skeleton};
 pub use model::{Catalog, Outline};
 pub use shape::schema_shape;
 pub use spec::{info, specs};
@@ -168,7 +168,7 @@ mod tests {
             unnamed: true,
             ..Style::default()
         };
-        let opts = Options::default();
+        let opts = expand::Options::default();
         let (tokens, diagnostics) = match compile(source) {
             Ok(catalog) => (expand(&catalog, &opts), build_warnings(&catalog, source)),
             Err(errors) => (skeleton(&outline(source), &opts), errors),
@@ -231,7 +231,8 @@ properties.mode = { type = "string", enum = ["on"], rust-name = "switch" }
         );
         for source in [include_str!("../../catalog.toml"), &nested] {
             let catalog = compile(source).unwrap();
-            let file: syn::File = syn::parse2(expand(&catalog, &Options::default())).unwrap();
+            let file: syn::File =
+                syn::parse2(expand(&catalog, &expand::Options::default())).unwrap();
             // Top-level items and those of the module holding the argument types.
             let defined: BTreeSet<String> = file
                 .items

@@ -7,7 +7,7 @@ pub use catalog_core::{Access, Policy, Retention, Role, ScanResults, Tier, Visib
 use serde_json::Value;
 
 use crate::diag::Span;
-use crate::lint_config::{self as lint, Level, LintId};
+use crate::lint_config::{self, Level, LintId};
 use crate::names::{self, TypeStep};
 use crate::provider::Provider;
 
@@ -30,7 +30,7 @@ pub struct Catalog {
     /// Every `[[tool]]` row, in file order.
     pub tools: Vec<Tool>,
     /// The `[lints]` table: levels and settings that differ from the registry's.
-    pub lints: lint::Config,
+    pub lints: lint_config::Config,
     /// Every `[[upstream]]` table, in file order: the MCP servers rows may come from.
     pub upstreams: Vec<Upstream>,
     /// Every `[[prompt]]` and `[[resource]]` table, prompts first, each in file order.
@@ -51,7 +51,7 @@ pub struct Offer {
     pub arguments: Vec<(String, String)>,
     /// The [`Upstream::name`] that serves it.
     pub upstream: String,
-    /// `upstream-digest`: [`crate::upstream::digest`] of its listing as imported.
+    /// `upstream-digest`: [`crate::pin::digest`] of its listing as imported.
     pub digest: String,
     /// The lowest MCP access level that may list and read it (`access`).
     pub access: Access,
@@ -150,7 +150,7 @@ pub struct Source {
     pub upstream: String,
     /// Its name on the upstream: `upstream-tool`, or the row's own name.
     pub tool: String,
-    /// `upstream-digest`: [`crate::upstream::digest`] of its definition as imported.
+    /// `upstream-digest`: [`crate::pin::digest`] of its definition as imported.
     pub digest: String,
 }
 

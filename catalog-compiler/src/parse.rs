@@ -16,7 +16,7 @@ use toml::Spanned;
 use toml::de::{DeTable, DeValue};
 
 use crate::diag::{Diagnostic, Errors, Span};
-use crate::lint_config::{self as lint, Level, LintId};
+use crate::lint_config::{self, Level, LintId};
 use crate::model::{Arguments, Field, Kind, Settings, TypeSpec};
 use crate::provider::Provider;
 
@@ -52,7 +52,7 @@ pub(crate) struct RawCatalog {
     pub settings: Option<RawSettings>,
     pub tools: Vec<RawTool>,
     /// The `[lints]` table, with what it could not read left out (and reported).
-    pub lints: lint::Config,
+    pub lints: lint_config::Config,
     /// The `[[upstream]]` tables, in file order.
     pub upstreams: Vec<RawUpstream>,
     /// The `[[prompt]]` tables, then the `[[resource]]` tables, each in file order.

@@ -440,7 +440,7 @@ fn exercise(source: &str, full_lints: bool, tally: &mut Tally) -> Result<(), Str
                 }
             }
             let skeleton =
-                catalog_compiler::skeleton(&outline, &catalog_compiler::Options::default());
+                catalog_compiler::skeleton(&outline, &catalog_compiler::expand::Options::default());
             catalog_compiler::format(skeleton)
                 .map_err(|e| format!("the skeleton is not Rust: {e}"))?;
         }
@@ -471,7 +471,10 @@ fn exercise(source: &str, full_lints: bool, tally: &mut Tally) -> Result<(), Str
             }
             if full_lints {
                 let tokens = catch_unwind(AssertUnwindSafe(|| {
-                    catalog_compiler::expand(&catalog, &catalog_compiler::Options::default())
+                    catalog_compiler::expand(
+                        &catalog,
+                        &catalog_compiler::expand::Options::default(),
+                    )
                 }))
                 .map_err(|_| "expand panicked".to_string())?;
                 catalog_compiler::format(tokens)

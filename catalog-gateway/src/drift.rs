@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 use catalog_compiler::import::{Offers, snapshot_key};
 use catalog_compiler::model::Catalog;
-use catalog_compiler::upstream::{changes, digest};
+use catalog_compiler::pin::{changes, digest};
 use serde_json::Value;
 
 /// How one pinned row stands against its upstream.

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use catalog_compiler::model::{Catalog, Tool};
-use catalog_compiler::upstream::schema_differences;
+use catalog_compiler::pin::schema_differences;
 use catalog_core::{
     Access, BoxFuture, Call, Caller, Dispatch, HandledBy, Proof, ToolId, ToolSpec, Value,
 };

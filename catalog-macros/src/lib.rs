@@ -82,7 +82,7 @@ impl Parse for Input {
 
 fn expand(input: &Input) -> proc_macro2::TokenStream {
     let rel = input.path.value();
-    let opts = catalog_compiler::Options {
+    let opts = catalog_compiler::expand::Options {
         core: input.core.clone(),
         track: Some(rel.clone()),
         module: input.module.clone(),
@@ -149,7 +149,8 @@ fn expand(input: &Input) -> proc_macro2::TokenStream {
     }
 }
 
-use catalog_compiler::{Options, Outline};
+use catalog_compiler::Outline;
+use catalog_compiler::expand::Options;
 
 fn error(
     span: proc_macro2::Span,

@@ -31,7 +31,7 @@ fuzz_target!(|data: &[u8]| {
                 );
             }
             let skeleton =
-                catalog_compiler::skeleton(&outline, &catalog_compiler::Options::default());
+                catalog_compiler::skeleton(&outline, &catalog_compiler::expand::Options::default());
             if let Err(e) = catalog_compiler::format(skeleton) {
                 panic!("the skeleton is not Rust: {e}");
             }
@@ -64,7 +64,7 @@ fuzz_target!(|data: &[u8]| {
                     f.style(false),
                 );
             }
-            let tokens = catalog_compiler::expand(&catalog, &catalog_compiler::Options::default());
+            let tokens = catalog_compiler::expand(&catalog, &catalog_compiler::expand::Options::default());
             if let Err(e) = catalog_compiler::format(tokens) {
                 panic!("the expansion is not Rust: {e}");
             }

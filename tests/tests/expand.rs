@@ -8,7 +8,7 @@ fn expand(path: &str) -> String {
     let catalog = catalog_compiler::compile(&source).unwrap_or_else(|d| {
         panic!("{}", catalog_compiler::render_all(path, &source, &d));
     });
-    let opts = catalog_compiler::Options {
+    let opts = catalog_compiler::expand::Options {
         track: Some("catalog.toml".into()),
         ..Default::default()
     };

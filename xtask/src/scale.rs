@@ -212,9 +212,9 @@ fn catalog_for(n: usize, seed: u64, json: bool) -> (String, String, String) {
 /// What the macro does, timed in this process, and the sizes of what it makes.
 fn expansion(toml: &str, n: usize, row: &mut Row) {
     let rounds = if n <= 2000 { 5 } else { 3 };
-    let opts = catalog_compiler::Options {
+    let opts = catalog_compiler::expand::Options {
         track: Some("tools.toml".into()),
-        ..catalog_compiler::Options::default()
+        ..catalog_compiler::expand::Options::default()
     };
     let (mut times, mut compile_times, mut index_times) = (Vec::new(), Vec::new(), Vec::new());
     let mut tokens = None;
@@ -292,9 +292,9 @@ const MACRO_LIB: &str = "//! `catalog!` on a generated catalog.\n#![allow(missin
 /// The formatted expansion of a catalog, tracking `tools.toml` as the macro does.
 fn pasted(toml: &str) -> String {
     let catalog = catalog_compiler::compile(toml).expect("the catalog compiled before");
-    let opts = catalog_compiler::Options {
+    let opts = catalog_compiler::expand::Options {
         track: Some("tools.toml".into()),
-        ..catalog_compiler::Options::default()
+        ..catalog_compiler::expand::Options::default()
     };
     let code = catalog_compiler::format(catalog_compiler::expand(&catalog, &opts))
         .expect("the expansion parses");

@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use super::write::{key, string};
 use crate::model::{Access, Offered};
-use crate::upstream;
+use crate::pin;
 
 /// What a server offers besides tools: the items of its `prompts/list`, `resources/list`
 /// and `resources/templates/list` results, each as the server sent it.
@@ -110,7 +110,7 @@ pub fn import_offers(
             done.gone.push(offer.what.to_string());
             continue;
         };
-        let digest = upstream::digest(now);
+        let digest = pin::digest(now);
         if digest == offer.digest {
             continue;
         }
@@ -159,11 +159,7 @@ fn write_table(out: &mut String, upstream: &str, what: &Offered, listed: &Value)
         let _ = writeln!(out, "description = {}", string(description));
     }
     let _ = writeln!(out, "upstream = {}", string(upstream));
-    let _ = writeln!(
-        out,
-        "upstream-digest = {}",
-        string(&upstream::digest(listed))
-    );
+    let _ = writeln!(out, "upstream-digest = {}", string(&pin::digest(listed)));
     let _ = writeln!(out, "access = {}", string(Access::ReadOnly.as_str()));
     let arguments: Vec<(&str, &str)> = listed
         .get("arguments")
@@ -262,7 +258,7 @@ question = { type = "string", description = "The question." }
             assert_eq!(offer.access, Access::ReadOnly);
             assert_eq!(
                 offer.digest,
-                upstream::digest(&done.wire[&snapshot_key(&offer.what)])
+                pin::digest(&done.wire[&snapshot_key(&offer.what)])
             );
         }
         assert_eq!(done.added.len(), 3);
@@ -287,7 +283,7 @@ question = { type = "string", description = "The question." }
             catalog.offers[0].description.as_deref(),
             Some("Reviews a piece of code.")
         );
-        assert_eq!(catalog.offers[0].digest, upstream::digest(&now.prompts[0]));
+        assert_eq!(catalog.offers[0].digest, pin::digest(&now.prompts[0]));
     }
 
     #[test]

@@ -12,7 +12,7 @@ use super::names::{Taken, agent_tools, assign_rust_names, role_variants};
 use super::write::{one_line, write_catalog, write_row, write_upstream};
 use super::{Imported, Report, compare_schemas, rows_of, servable};
 use crate::model::{Arguments, Transport};
-use crate::{names, upstream};
+use crate::{names, pin};
 
 /// What [`from_server`] made: the catalog and report, and the definitions it pinned.
 #[derive(Debug, Clone)]
@@ -21,9 +21,9 @@ pub struct FromServer {
     /// what the mapping did.
     pub imported: Imported,
     /// Each imported tool's `tools/list` object exactly as the server sent it, by its name
-    /// on the server: what each row's `upstream-digest` is the [`upstream::digest`] of.
+    /// on the server: what each row's `upstream-digest` is the [`pin::digest`] of.
     /// Store it beside the catalog, so that when a digest no longer matches,
-    /// [`upstream::changes`] can name the fields that changed.
+    /// [`pin::changes`] can name the fields that changed.
     pub wire: BTreeMap<String, Value>,
     /// On a re-import into a catalog that already declares the server: the rows whose
     /// `upstream-digest` was rewritten because the server's definition changed. Their
@@ -65,7 +65,7 @@ pub struct FromServer {
 /// let catalog = catalog_compiler::compile(&done.imported.toml).unwrap();
 /// let source = catalog.tools[2].upstream.as_ref().unwrap();
 /// assert_eq!((source.upstream.as_str(), source.tool.as_str()), ("time", "get_current_time"));
-/// assert_eq!(source.digest, catalog_compiler::upstream::digest(&done.wire["get_current_time"]));
+/// assert_eq!(source.digest, catalog_compiler::pin::digest(&done.wire["get_current_time"]));
 /// print!("{}", done.imported.toml);
 /// ```
 ///
@@ -105,7 +105,7 @@ pub fn from_server(
         row.upstream = Some(RowSource {
             upstream: server.name.clone(),
             tool: None,
-            digest: upstream::digest(tool),
+            digest: pin::digest(tool),
         });
     }
     let mut repinned = Vec::new();
@@ -192,7 +192,7 @@ fn repin(
             gone.push(tool.name.clone());
             continue;
         };
-        let digest = upstream::digest(now);
+        let digest = pin::digest(now);
         if digest == source.digest {
             continue;
         }
@@ -224,13 +224,13 @@ fn repin(
 /// The server can be written as an `[[upstream]]` table the compiler accepts.
 fn check_server(server: &Server) -> Result<(), String> {
     let name = &server.name;
-    if !upstream::is_name(name) {
+    if !pin::is_name(name) {
         return Err(format!(
             "`{name}` cannot name an upstream: use lowercase letters, digits, `-` and `_` (`--name`)"
         ));
     }
     match &server.transport {
-        Transport::Http { url } if !upstream::is_url(url) => Err(format!(
+        Transport::Http { url } if !pin::is_url(url) => Err(format!(
             "`{url}` is not an HTTP address: give the server's streamable HTTP endpoint, starting with `http://` or `https://`"
         )),
         Transport::Stdio { command, .. } if command.trim().is_empty() => {

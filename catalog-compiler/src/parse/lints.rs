@@ -9,13 +9,13 @@ use super::At;
 use super::table::Table;
 use super::values::{choice, number};
 use crate::diag::{Diagnostic, Errors};
-use crate::lint_config::{self as lint, Level, LintId, Scope};
+use crate::lint_config::{self, Level, LintId, Scope};
 use crate::names::suggest;
 
 /// Reads the catalog's `[lints]` table: each lint's level, as a string, or a table with
 /// `level` and the lint's settings.
-pub(super) fn lints(t: &DeTable<'_>, errors: &mut Errors) -> lint::Config {
-    let mut config = lint::Config::default();
+pub(super) fn lints(t: &DeTable<'_>, errors: &mut Errors) -> lint_config::Config {
+    let mut config = lint_config::Config::default();
     for (key, v) in t {
         let Some(id) = lint_name(key, "`[lints]`", errors) else {
             continue;
@@ -90,7 +90,7 @@ fn lint_name(
     if let Some(id) = LintId::from_name(name) {
         return Some(id);
     }
-    let all: Vec<&str> = lint::LINTS.iter().map(|l| l.name).collect();
+    let all: Vec<&str> = lint_config::LINTS.iter().map(|l| l.name).collect();
     let d = Diagnostic::new(key.span(), format!("unknown lint `{name}` in {what}"));
     errors.push(match suggest(name, &all) {
         Some(s) => d.help(format!("did you mean `{s}`?")),
@@ -107,7 +107,7 @@ fn lint_level(v: &Spanned<DeValue<'_>>, key: &str, errors: &mut Errors) -> Optio
 fn lint_setting(
     v: &Spanned<DeValue<'_>>,
     lint: &str,
-    s: &lint::Setting,
+    s: &lint_config::Setting,
     errors: &mut Errors,
 ) -> Option<f64> {
     let x = number(v, s.name, errors)?;

@@ -10,7 +10,7 @@ use super::table::{Seen, Table, table};
 use super::values::{string, wrong_type};
 use crate::diag::{Diagnostic, Errors, Span};
 use crate::model::Transport;
-use crate::upstream;
+use crate::pin;
 
 pub(crate) const UPSTREAM_KEYS: &[&str] = &["name", "command", "args", "env", "url"];
 
@@ -47,7 +47,7 @@ fn read(t: &DeTable<'_>, span: Span, errors: &mut Errors) -> RawUpstream {
         .take("name")
         .and_then(|(v, _)| string(v, "name", errors))
         .filter(|(name, at)| {
-            let ok = upstream::is_name(name);
+            let ok = pin::is_name(name);
             if !ok {
                 errors.push(
                     Diagnostic::new(at.clone(), format!("`{name}` is not a valid upstream name"))
@@ -77,7 +77,7 @@ fn read(t: &DeTable<'_>, span: Span, errors: &mut Errors) -> RawUpstream {
     let env = t.take("env").map(|(v, key)| (environment(v, errors), key));
     let url = t.take("url").map(|(v, key)| {
         let url = string(v, "url", errors).filter(|(u, at)| {
-            let ok = upstream::is_url(u);
+            let ok = pin::is_url(u);
             if !ok {
                 errors.push(
                     Diagnostic::new(at.clone(), format!("`url` `{u}` is not an HTTP address"))

@@ -9,7 +9,7 @@ use super::At;
 use super::json::json;
 use super::table::unknown_value;
 use crate::diag::{Diagnostic, Errors};
-use crate::upstream as digests;
+use crate::pin as digests;
 
 /// A `rust-name`: a plain Rust identifier (not a keyword).
 pub(super) fn rust_ident(v: &Spanned<DeValue<'_>>, errors: &mut Errors) -> Option<At<String>> {

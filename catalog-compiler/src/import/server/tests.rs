@@ -74,7 +74,7 @@ fn assert_pinned(catalog: &Catalog, wire: &BTreeMap<String, Value>, upstream: &s
         assert_eq!(source.upstream, upstream);
         assert_eq!(
             source.digest,
-            upstream::digest(&wire[&source.tool]),
+            pin::digest(&wire[&source.tool]),
             "{}",
             source.tool
         );
@@ -105,7 +105,7 @@ fn a_new_catalog_has_the_rows_of_from_mcp_and_the_upstream() {
         .unwrap();
     assert_eq!(
         row.upstream.as_ref().unwrap().digest,
-        upstream::digest(&tools[0])
+        pin::digest(&tools[0])
     );
     // The same rows as `from_mcp` writes, with the upstream keys added.
     let mcp = crate::import::from_mcp("tools.json", &json!({"tools": tools})).unwrap();
@@ -265,8 +265,8 @@ fn a_reimport_repins_changed_tools_in_place_and_adds_new_ones() {
     assert_eq!(again.repinned, [changed]);
     assert_eq!(again.gone, [tools[1]["name"].as_str().unwrap()]);
     let toml = &again.imported.toml;
-    let old = upstream::digest(&tools[0]);
-    let new = upstream::digest(&now[0]);
+    let old = pin::digest(&tools[0]);
+    let new = pin::digest(&now[0]);
     // Only the digest changed in what was there; the new tool comes after it.
     assert_eq!(toml[..reviewed.len()].replacen(&new, &old, 1), reviewed);
     let catalog = compiled(toml);
@@ -275,7 +275,7 @@ fn a_reimport_repins_changed_tools_in_place_and_adds_new_ones() {
         found.upstream.as_ref().unwrap().digest.clone()
     };
     assert_eq!(pinned(changed), new);
-    assert_eq!(pinned("get_time_zones"), upstream::digest(&now[1]));
+    assert_eq!(pinned("get_time_zones"), pin::digest(&now[1]));
     assert_eq!(catalog.upstreams.len(), 1);
     assert!(toml.contains("visibility = \"inline\""));
 }
