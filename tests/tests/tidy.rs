@@ -502,3 +502,87 @@ fn the_tidy_checks_catch_what_they_claim() {
         Some("tokio")
     );
 }
+
+/// The design notes draw the crates and the compiler's modules as the code has them: a
+/// dependency added or removed without its line in the picture fails here, with the
+/// lines to paste.
+#[test]
+fn the_design_notes_draw_every_dependency() {
+    let notes = std::fs::read_to_string(root().join("book/src/design.md")).unwrap();
+    let compiler = root().join("catalog-compiler/src");
+    let files: Vec<(Module, String)> = rust_files(&compiler)
+        .into_iter()
+        .map(|f| {
+            (
+                module_of(&compiler, &f),
+                std::fs::read_to_string(&f).unwrap(),
+            )
+        })
+        .collect();
+    let modules: BTreeMap<String, BTreeSet<String>> = module_graph(&files)
+        .into_iter()
+        .filter(|(from, _)| from.len() == 1)
+        .map(|(from, to)| (from.join("::"), to.iter().map(|m| m.join("::")).collect()))
+        .collect();
+    for (what, edges) in [("crate", crate_graph()), ("module", modules)] {
+        let picture = picture(&edges);
+        assert!(
+            notes.contains(&picture),
+            "book/src/design.md should draw each {what} dependency as the code has it:\n{picture}"
+        );
+    }
+}
+
+/// `from → to, to` lines, one per node with dependencies, aligned, in name order.
+fn picture(edges: &BTreeMap<String, BTreeSet<String>>) -> String {
+    let width = edges.keys().map(|k| k.chars().count()).max().unwrap_or(0);
+    let mut out = String::new();
+    for (from, to) in edges.iter().filter(|(_, to)| !to.is_empty()) {
+        let to: Vec<&str> = to.iter().map(String::as_str).collect();
+        out.push_str(&format!("{from:width$} → {}\n", to.join(", ")));
+    }
+    out
+}
+
+/// Which workspace crates each member depends on (`[dependencies]`, optional ones
+/// included; dev-dependencies are the tests').
+fn crate_graph() -> BTreeMap<String, BTreeSet<String>> {
+    let manifest = std::fs::read_to_string(root().join("Cargo.toml")).unwrap();
+    let members: Vec<&str> = manifest
+        .split_once("members = [")
+        .and_then(|(_, rest)| rest.split_once(']'))
+        .unwrap()
+        .0
+        .split(',')
+        .map(|m| m.trim().trim_matches('"'))
+        .filter(|m| !m.is_empty())
+        .collect();
+    let mut deps = BTreeMap::new();
+    for member in &members {
+        let text = std::fs::read_to_string(root().join(member).join("Cargo.toml")).unwrap();
+        let name = text
+            .lines()
+            .find_map(|l| l.strip_prefix("name = "))
+            .unwrap()
+            .trim_matches('"')
+            .to_string();
+        let mut section = String::new();
+        let mut named = BTreeSet::new();
+        for line in text.lines().map(str::trim) {
+            if line.starts_with('[') {
+                section = line.trim_matches(|c| c == '[' || c == ']').to_string();
+                continue;
+            }
+            if section == "dependencies"
+                && let Some(dep) = dependency_name(line)
+            {
+                named.insert(dep.to_string());
+            }
+        }
+        deps.insert(name, named);
+    }
+    let ours: BTreeSet<String> = deps.keys().cloned().collect();
+    deps.into_iter()
+        .map(|(name, named)| (name, named.intersection(&ours).cloned().collect()))
+        .collect()
+}
