@@ -25,10 +25,10 @@ use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
 
 use catalog_compiler::import::Offers;
 use catalog_compiler::model::Offered;
+use catalog_upstream::drift::{self, Comparison, Snapshot, Standing};
+use catalog_upstream::{Client, Endpoint, Upstream, overrides};
 
-use crate::drift::{self, Comparison, Snapshot, Standing};
-use crate::rows::{self, Forward, Loaded, Row, Runs, WORDS};
-use crate::upstream::{Endpoint, Upstream};
+use crate::rows::{Forward, Loaded, Row, Runs, WORDS};
 
 /// The tool sets of a gateway catalog.
 pub type Rows = ToolSet<Row, WORDS>;
@@ -45,6 +45,12 @@ pub enum Discoverable {
     /// `notifications/tools/list_changed`. For chat agents, as the catalog's own loop.
     Search,
 }
+
+/// How the gateway introduces itself to its upstreams.
+const CLIENT: Client = Client {
+    name: "catalog-gateway",
+    version: env!("CARGO_PKG_VERSION"),
+};
 
 /// How often, by default, an upstream that cannot be reached or whose session ended is
 /// tried again.
@@ -218,7 +224,7 @@ impl Gateway {
             if let Some(definition) = definitions.get(&row.index())
                 && listed.name == row.name()
                 && let Ok(tool) =
-                    serde_json::from_value(rows::faithful(self.loaded.tool(row), definition))
+                    serde_json::from_value(overrides::faithful(self.loaded.tool(row), definition))
             {
                 *listed = tool;
             }
@@ -462,7 +468,7 @@ impl Gateway {
             .cloned();
         let session = match open {
             Some(session) => Ok(session),
-            None => Upstream::connect(upstream, endpoint, Some(self.changed.clone()))
+            None => Upstream::connect(upstream, endpoint, CLIENT, Some(self.changed.clone()))
                 .await
                 .map(|session| {
                     let session = Arc::new(session);
