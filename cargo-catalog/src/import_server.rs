@@ -9,8 +9,8 @@ use std::process::ExitCode;
 
 use catalog_compiler::import::{FromServer, Offers, OffersImported, import_offers};
 use catalog_compiler::model::Transport;
-use catalog_gateway::Endpoint;
-use catalog_gateway::drift::{self, Snapshot};
+use catalog_upstream::Endpoint;
+use catalog_upstream::drift::{self, Snapshot};
 
 use crate::args::{Import, Usage};
 

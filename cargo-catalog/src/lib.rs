@@ -9,9 +9,10 @@
 //! ```
 //!
 //! `import --from-server`, `import --from-url` and `check --upstreams` talk to live MCP
-//! servers, with the gateway's client: they need the `upstreams` feature
-//! (`cargo install --path cargo-catalog --features upstreams`), which the default build
-//! leaves out to install in a fraction of the time. Without it they exit 2, saying so.
+//! servers, with the client the gateway uses too (`catalog-upstream`): they need the
+//! `upstreams` feature (`cargo install --path cargo-catalog --features upstreams`), which
+//! the default build leaves out to install in a fraction of the time. Without it they exit
+//! 2, saying so.
 //! `eval-agent` talks to chat providers over HTTPS: it needs the `eval-agent` feature, for
 //! the same reason; `embed` and `eval-search --model` run an embedding model: the `embed`
 //! feature.

@@ -7,15 +7,21 @@ use std::process::ExitCode;
 
 use catalog_compiler::import::Offers;
 use catalog_compiler::model::Catalog;
-use catalog_gateway::drift::{self, Snapshot};
-use catalog_gateway::{Endpoint, Upstream};
+use catalog_upstream::drift::{self, Snapshot};
+use catalog_upstream::{Client, Endpoint, Upstream, overrides};
 use serde_json::Value;
+
+/// How `cargo catalog` introduces itself to the servers it lists.
+const CLIENT: Client = Client {
+    name: "cargo-catalog",
+    version: env!("CARGO_PKG_VERSION"),
+};
 
 /// Starts or reaches the server at `endpoint` and lists its tools, prompts, resources
 /// and resource templates as wire objects.
 pub(crate) fn list(name: &str, endpoint: &Endpoint) -> Result<(Vec<Value>, Offers), String> {
     runtime()?.block_on(async {
-        let upstream = Upstream::connect(name, endpoint, None).await?;
+        let upstream = Upstream::connect(name, endpoint, CLIENT, None).await?;
         let listed = listing(&upstream).await;
         upstream.close().await;
         listed
@@ -53,7 +59,8 @@ pub(crate) fn check(path: &str, catalog: &Catalog) -> ExitCode {
         let name = declared.name.as_str();
         let comparing = crate::progress::spinner(format!("listing upstream `{name}`"));
         let (comparison, listed, offered) = runtime.block_on(async {
-            let listed = match Upstream::connect(name, &Endpoint::of(declared), None).await {
+            let listed = match Upstream::connect(name, &Endpoint::of(declared), CLIENT, None).await
+            {
                 Ok(upstream) => {
                     let listed = listing(&upstream).await;
                     upstream.close().await;
@@ -93,7 +100,7 @@ pub(crate) fn check(path: &str, catalog: &Catalog) -> ExitCode {
             let Some(definition) = definition.filter(|_| standing.is_current()) else {
                 continue;
             };
-            let overrides = catalog_gateway::rows::overrides(tool, definition);
+            let overrides = overrides::overrides(tool, definition);
             if !overrides.is_empty() {
                 println!(
                     "note: `{}` (upstream `{name}`) says, where its server says otherwise: {}; the gateway lists the row's",

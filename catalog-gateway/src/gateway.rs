@@ -9,9 +9,9 @@ use std::time::Duration;
 use catalog_core::render::mcp;
 use catalog_core::{
     Access, BoxFuture, Caller, Discovery, Dispatch, ErrorClass, Info, Reach, Rejection,
-    ScanResults, Screened, ToolId, ToolSet, Value, Verified, Via, check_output, verify,
+    ScanResults, Screened, ToolId, ToolSet, Value, check_output,
 };
-use catalog_mcp::calls::{Settled, by_policy, refuse, respond, settle};
+use catalog_mcp::calls::{admit, refuse, respond};
 use catalog_mcp::elicit::Questions;
 use catalog_mcp::{Asker, GatedPolicy};
 use catalog_scan::Scanner;
@@ -25,10 +25,10 @@ use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
 
 use catalog_compiler::import::Offers;
 use catalog_compiler::model::Offered;
+use catalog_upstream::drift::{self, Comparison, Snapshot, Standing};
+use catalog_upstream::{Client, Endpoint, Upstream, overrides};
 
-use crate::drift::{self, Comparison, Snapshot, Standing};
-use crate::rows::{self, Forward, Loaded, Row, Runs, WORDS};
-use crate::upstream::{Endpoint, Upstream};
+use crate::rows::{Forward, Loaded, Row, Runs, WORDS};
 
 /// The tool sets of a gateway catalog.
 pub type Rows = ToolSet<Row, WORDS>;
@@ -45,6 +45,12 @@ pub enum Discoverable {
     /// `notifications/tools/list_changed`. For chat agents, as the catalog's own loop.
     Search,
 }
+
+/// How the gateway introduces itself to its upstreams.
+const CLIENT: Client = Client {
+    name: "catalog-gateway",
+    version: env!("CARGO_PKG_VERSION"),
+};
 
 /// How often, by default, an upstream that cannot be reached or whose session ended is
 /// tried again.
@@ -218,7 +224,7 @@ impl Gateway {
             if let Some(definition) = definitions.get(&row.index())
                 && listed.name == row.name()
                 && let Ok(tool) =
-                    serde_json::from_value(rows::faithful(self.loaded.tool(row), definition))
+                    serde_json::from_value(overrides::faithful(self.loaded.tool(row), definition))
             {
                 *listed = tool;
             }
@@ -238,8 +244,9 @@ impl Gateway {
     ///
     /// In order: a search is answered here; a withheld row is refused, naming what
     /// changed; a discoverable row not yet found is refused, naming the search tool; then
-    /// the verifier (level, arguments against the reviewed schema, permission); only then
-    /// is the call forwarded to its upstream.
+    /// `catalog_mcp::calls::admit`, the gate of every MCP server here (level, arguments
+    /// against the reviewed schema, the gated-tool policy); only then is the call
+    /// forwarded to its upstream.
     ///
     /// A gated call asked about on 2026-07-28 is answered with the question itself (an
     /// input-required result), which the client's retry of the call answers.
@@ -287,21 +294,10 @@ impl Gateway {
                 revision,
             );
         }
-        let shown = (self.gated == GatedPolicy::Ask).then(|| arguments.clone());
-        let mut policy = self.gated;
-        let call = match verify::<Forward, 1>(Via::Mcp(level), name, arguments, &mut policy) {
-            Ok(Verified::Run(call)) => call,
-            Ok(Verified::Ask(pending)) => {
-                let row = pending.tool();
-                match settle(asker.ask(row, &shown.unwrap_or(Value::Null)).await, row) {
-                    Ok(()) => pending.approve(),
-                    Err(Settled::Refused(rejection)) => return respond(&rejection, revision),
-                    Err(Settled::Asking(question)) => {
-                        return Ok(CallToolResponse::InputRequired(*question));
-                    }
-                }
-            }
-            Err(rejection) => return respond(&by_policy::<Row>(rejection), revision),
+        let call = match admit::<Forward>(level, revision, name, arguments, self.gated, asker).await
+        {
+            Ok(call) => call,
+            Err(answer) => return answer,
         };
         let row = call.tool();
         let ran = match call.dispatch(self).await {
@@ -472,7 +468,7 @@ impl Gateway {
             .cloned();
         let session = match open {
             Some(session) => Ok(session),
-            None => Upstream::connect(upstream, endpoint, Some(self.changed.clone()))
+            None => Upstream::connect(upstream, endpoint, CLIENT, Some(self.changed.clone()))
                 .await
                 .map(|session| {
                     let session = Arc::new(session);

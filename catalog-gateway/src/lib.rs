@@ -21,19 +21,17 @@
 //! | [`program`] | the `catalog-gateway` command line |
 //! | [`gateway`] | [`Gateway`]: the state, the listing and the one call path |
 //! | [`server`] | [`Session`]: one client session, `rmcp`'s `ServerHandler` |
-//! | [`upstream`] | [`Upstream`]: a session with one upstream server |
 //! | [`offered`] | the upstreams' prompts, resources and templates the catalog pins |
-//! | [`drift`] | pinned rows against what upstreams list now; the snapshot file |
 //! | [`rows`] | the catalog read at start as `catalog_core` tools |
+//!
+//! The sessions with the upstreams, the drift comparison and the snapshot file are
+//! `catalog_upstream`'s, which `cargo catalog` uses too.
 
-pub mod drift;
 pub mod gateway;
 pub mod offered;
 pub mod program;
 pub mod rows;
 pub mod server;
-pub mod upstream;
 
 pub use gateway::{Discoverable, Gateway};
 pub use server::Session;
-pub use upstream::{Endpoint, Upstream};

@@ -10,8 +10,8 @@ use catalog_core::{Access, Screened};
 use rmcp::ErrorData;
 use serde_json::{Map, Value};
 
-use crate::drift::Standing;
 use crate::gateway::Gateway;
+use catalog_upstream::drift::Standing;
 
 /// Why a table is not served to a client: the refusal it is given.
 enum Refused {
@@ -154,7 +154,10 @@ impl Gateway {
     }
 
     /// The open session with `upstream`.
-    fn session(&self, upstream: &str) -> Result<std::sync::Arc<crate::Upstream>, ErrorData> {
+    fn session(
+        &self,
+        upstream: &str,
+    ) -> Result<std::sync::Arc<catalog_upstream::Upstream>, ErrorData> {
         crate::gateway::read(&self.sessions)
             .get(upstream)
             .cloned()

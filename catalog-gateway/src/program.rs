@@ -9,10 +9,10 @@ use catalog_mcp::cli::{self, Command, Options, Transport};
 use catalog_mcp::program::{init_logging_with, own_flags, shutdown_signal};
 use catalog_mcp::{Level, Tokens, http, stdio};
 
-use crate::drift::Snapshot;
 use crate::gateway::{Discoverable, Gateway, RETRY};
 use crate::rows;
 use crate::server::Session;
+use catalog_upstream::drift::Snapshot;
 
 /// What `--help` prints.
 #[must_use]

@@ -3,10 +3,11 @@
 use std::sync::{Arc, Mutex};
 
 use catalog_compiler::model::Offered;
-use catalog_core::{Discovery, Value};
+use catalog_core::{Access, Discovery, Value};
 use catalog_mcp::Level;
-use catalog_mcp::elicit::{PeerAsker, Retry};
-use catalog_mcp::handler::{log_call, revision};
+use catalog_mcp::calls::Reply;
+use catalog_mcp::elicit::{PeerAsker, Questions};
+use catalog_mcp::handler::{CallPath, call_tool};
 use catalog_mcp::logging::{self, ClientLevel};
 #[allow(
     deprecated,
@@ -17,8 +18,8 @@ use rmcp::model::{
     CacheScope, CallToolRequestParams, CallToolResponse, GetPromptRequestParams, GetPromptResponse,
     GetPromptResult, Implementation, ListPromptsResult, ListResourceTemplatesResult,
     ListResourcesResult, ListToolsResult, PaginatedRequestParams, PromptsCapability,
-    ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, ResourcesCapability,
-    ServerCapabilities, ServerConfig,
+    ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult,
+    ResourcesCapability, ServerCapabilities, ServerConfig,
 };
 use rmcp::service::{NotificationContext, RequestContext, RoleServer};
 use rmcp::{ErrorData, ServerHandler};
@@ -172,29 +173,33 @@ impl ServerHandler for Session {
 
     async fn call_tool(
         &self,
-        mut request: CallToolRequestParams,
+        request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        let answer = async {
-            let level = self.level.of(&context)?;
-            let retry = Retry::take(&mut request);
-            let arguments = request.arguments.take().map_or(Value::Null, Value::Object);
-            let asker = PeerAsker::new(&context, self.gateway.questions(), retry);
-            let result = self
-                .gateway
-                .call(
-                    level,
-                    &revision(&context),
-                    &request.name,
-                    arguments,
-                    &asker,
-                    self.discovery.as_deref().map(|d| (d, &context.peer)),
-                )
-                .await;
-            log_call(&request.name, level, &result);
-            result
-        };
-        logging::scoped(self.log.for_request(&context), &context.peer, answer).await
+        call_tool(self, self.level, &self.log, request, &context).await
+    }
+}
+
+/// A session answers its calls through the gateway's one call path, with its discovery
+/// state and its client to tell when a search adds to its list.
+impl CallPath for Session {
+    fn questions(&self) -> &Questions {
+        self.gateway.questions()
+    }
+
+    async fn call(
+        &self,
+        level: Access,
+        revision: &ProtocolVersion,
+        name: &str,
+        arguments: Value,
+        asker: &PeerAsker<'_>,
+        context: &RequestContext<RoleServer>,
+    ) -> Reply {
+        let discovery = self.discovery.as_deref().map(|d| (d, &context.peer));
+        self.gateway
+            .call(level, revision, name, arguments, asker, discovery)
+            .await
     }
 }
 

@@ -73,10 +73,7 @@ fn filesystem_catalog(dir: &Path, files: &Path) -> PathBuf {
 /// The gateway over HTTP in front of the filesystem server, with one full-access token.
 fn gateway(test: &str) -> Option<(Suite, Peer, HttpServer, String, PathBuf)> {
     let suite = Suite::find(test)?;
-    let peer = Peer::find(
-        test,
-        concat!(env!("CARGO_MANIFEST_DIR"), "/../catalog-mcp/tests/clients"),
-    )?;
+    let peer = Peer::find(test)?;
     let dir = scratch(test);
     let files = dir.join("files");
     std::fs::create_dir_all(&files).unwrap();

@@ -1,10 +1,11 @@
 //! A catalog's tools as an MCP server answers them, free of any transport: what a level
 //! lists, and the one path every `tools/call` takes.
 //!
-//! A call goes through `Catalog::verify` with the connection's level (the tool
-//! exists and is exposed to MCP, the level reaches it, the arguments fit, the gated-tool
-//! policy agrees), then `VerifiedCall::run`: the catalog's generated `Handler`, then the
-//! output check. How a refusal reaches the client depends on the protocol revision of
+//! A call goes through [`admit`], the gate the gateway's calls pass too: the verifier
+//! with the connection's level (the tool exists and is exposed to MCP, the level reaches
+//! it, the arguments fit, the gated-tool policy agrees, asking the user when it says
+//! to), then `VerifiedCall::run`: the catalog's generated `Handler`, then the output
+//! check. How a refusal reaches the client depends on the protocol revision of
 //! the request, as [`refuse`] says: a JSON-RPC error with the rejection's message and the
 //! whole rejection as `data`, or a tool result with `isError: true` whose text is the
 //! rejection's JSON.
@@ -14,8 +15,8 @@ use std::marker::PhantomData;
 use std::sync::Arc;
 
 use catalog_core::{
-    Access, Catalog, Dispatch, ErrorClass, HandledBy, Rejection, ScanResults, Screen, Screened,
-    Value, Verified, Via,
+    Access, Call, Catalog, Dispatch, ErrorClass, HandledBy, Rejection, ScanResults, Screen,
+    Screened, Value, Verified, VerifiedCall, Via, verify,
 };
 use catalog_scan::Scanner;
 use rmcp::ErrorData;
@@ -150,22 +151,10 @@ where
         arguments: Value,
         asker: &impl Asker<C::Tool>,
     ) -> Result<CallToolResponse, ErrorData> {
-        // Kept for the question only: the verifier takes the arguments.
-        let shown = (self.gated == GatedPolicy::Ask).then(|| arguments.clone());
-        let mut policy = self.gated;
-        let call = match C::verify(Via::Mcp(level), name, arguments, &mut policy) {
-            Ok(Verified::Run(call)) => call,
-            Ok(Verified::Ask(pending)) => {
-                let tool = pending.tool();
-                match settle(asker.ask(tool, &shown.unwrap_or(Value::Null)).await, tool) {
-                    Ok(()) => pending.approve(),
-                    Err(Settled::Refused(rejection)) => return respond(&rejection, revision),
-                    Err(Settled::Asking(question)) => {
-                        return Ok(CallToolResponse::InputRequired(*question));
-                    }
-                }
-            }
-            Err(rejection) => return respond(&by_policy::<C::Tool>(rejection), revision),
+        let call = match admit::<C::Call>(level, revision, name, arguments, self.gated, asker).await
+        {
+            Ok(call) => call,
+            Err(answer) => return answer,
         };
         let tool = call.tool();
         // `run` is dispatch plus the output check: a failed handler or a result that
@@ -187,10 +176,56 @@ where
     }
 }
 
+/// What `tools/call` answers when a call is not to run now: a refusal, or the question
+/// that asks the user.
+pub type Reply = Result<CallToolResponse, ErrorData>;
+
+/// The one gate every MCP `tools/call` passes before anything runs, in a server built on
+/// this crate and in the gateway: who may run which tool, and only once verified.
+///
+/// `catalog_core::verify` with the connection's `level` checks that the tool exists and
+/// is served to MCP, that the level reaches it, that the arguments fit, and asks the
+/// `gated` policy about a gated tool; when the policy is to ask, `asker` puts the
+/// question (with the arguments as the client sent them, before defaults). The
+/// [`VerifiedCall`] it hands back is the only value that runs a handler or an upstream.
+///
+/// # Errors
+/// The answer to send instead: the refusal as [`respond`] carries it on `revision`, or
+/// on 2026-07-28 the input-required result that asks the user, which the client's retry
+/// of the call answers.
+pub async fn admit<C: Call>(
+    level: Access,
+    revision: &ProtocolVersion,
+    name: &str,
+    arguments: Value,
+    gated: GatedPolicy,
+    asker: &impl Asker<C::Tool>,
+) -> Result<VerifiedCall<C>, Reply> {
+    // Kept for the question only: the verifier takes the arguments.
+    let shown = (gated == GatedPolicy::Ask).then(|| arguments.clone());
+    let mut policy = gated;
+    // An MCP caller's reach is its level: no discovery state, so the width of the
+    // catalog's sets is no matter here.
+    match verify::<C, 1>(Via::Mcp(level), name, arguments, &mut policy) {
+        Ok(Verified::Run(call)) => Ok(call),
+        Ok(Verified::Ask(pending)) => {
+            let tool = pending.tool();
+            match settle(asker.ask(tool, &shown.unwrap_or(Value::Null)).await, tool) {
+                Ok(()) => Ok(pending.approve()),
+                Err(Settled::Refused(rejection)) => Err(respond(&rejection, revision)),
+                Err(Settled::Asking(question)) => {
+                    Err(Ok(CallToolResponse::InputRequired(*question)))
+                }
+            }
+        }
+        Err(rejection) => Err(respond(&by_policy::<C::Tool>(rejection), revision)),
+    }
+}
+
 /// A gated call that is not to run now: refused, or, on 2026-07-28, waiting for the
 /// answer to the question that is the response.
 #[derive(Debug)]
-pub enum Settled {
+enum Settled {
     /// The refusal, which names its cause.
     Refused(Rejection),
     /// The input-required result that asks the user.
@@ -202,7 +237,7 @@ pub enum Settled {
 ///
 /// # Errors
 /// The refusal, or the question to send instead of a result.
-pub fn settle<T: catalog_core::ToolId>(answer: Answer, tool: T) -> Result<(), Settled> {
+fn settle<T: catalog_core::ToolId>(answer: Answer, tool: T) -> Result<(), Settled> {
     match answer {
         Answer::Approved => Ok(()),
         Answer::Declined => Err(Settled::Refused(Rejection::declined(tool))),

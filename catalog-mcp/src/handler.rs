@@ -2,6 +2,7 @@
 //! come from the catalog, not from Rust functions.
 
 use std::fmt;
+use std::future::Future;
 use std::sync::Arc;
 
 use axum::http::request::Parts;
@@ -18,8 +19,8 @@ use rmcp::model::{
 use rmcp::service::{RequestContext, RoleServer};
 use rmcp::{ErrorData, ServerHandler};
 
-use crate::calls::Tools;
-use crate::elicit::{PeerAsker, Retry};
+use crate::calls::{Reply, Tools};
+use crate::elicit::{PeerAsker, Questions, Retry};
 use crate::logging::{self, ClientLevel};
 pub use crate::tokens::{Bearer, Granted};
 
@@ -100,14 +101,14 @@ impl Level {
 /// that names none (`rmcp` serves none such: a session begins with `initialize`, and a
 /// stateless request carries its revision) is answered as the oldest revision would be.
 #[must_use]
-pub fn revision(context: &RequestContext<RoleServer>) -> ProtocolVersion {
+fn revision(context: &RequestContext<RoleServer>) -> ProtocolVersion {
     context
         .protocol_version()
         .unwrap_or(ProtocolVersion::V_2024_11_05)
 }
 
 /// One line in the log for each `tools/call`: how it ended.
-pub fn log_call(tool: &str, level: Access, result: &Result<CallToolResponse, ErrorData>) {
+fn log_call(tool: &str, level: Access, result: &Reply) {
     match result {
         Ok(CallToolResponse::Complete(done)) if done.is_error == Some(true) => {
             tracing::info!(%tool, %level, "tools/call answered with an error result");
@@ -172,22 +173,85 @@ where
 
     async fn call_tool(
         &self,
-        mut request: CallToolRequestParams,
+        request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        let answer = async {
-            let level = self.level.of(&context)?;
-            let revision = revision(&context);
-            let retry = Retry::take(&mut request);
-            let arguments = request.arguments.take().map_or(Value::Null, Value::Object);
-            let asker = PeerAsker::new(&context, self.tools.questions(), retry);
-            let result = self
-                .tools
-                .call(level, &revision, &request.name, arguments, &asker)
-                .await;
-            log_call(&request.name, level, &result);
-            result
-        };
-        logging::scoped(self.log.for_request(&context), &context.peer, answer).await
+        call_tool(&*self.tools, self.level, &self.log, request, &context).await
     }
+}
+
+/// What answers a session's `tools/call` requests once [`call_tool`] has read them:
+/// [`Tools`] in a server built on this crate, a session of the gateway there. Each
+/// passes every call through [`admit`](crate::calls::admit) before anything runs.
+pub trait CallPath: Sync {
+    /// The questions about gated calls that wait for a client's retry (2026-07-28).
+    fn questions(&self) -> &Questions;
+
+    /// Answers one call of tool `name` with `arguments` from a client at `level` on
+    /// protocol `revision`; `asker` puts the question about a gated call, and `context`
+    /// is the request's.
+    fn call(
+        &self,
+        level: Access,
+        revision: &ProtocolVersion,
+        name: &str,
+        arguments: Value,
+        asker: &PeerAsker<'_>,
+        context: &RequestContext<RoleServer>,
+    ) -> impl Future<Output = Reply> + Send;
+}
+
+impl<C, H, const W: usize> CallPath for Tools<C, H, W>
+where
+    C: Catalog<W>,
+    H: Send + Sync + 'static,
+    C::Call: HandledBy<H>,
+    <C::Call as HandledBy<H>>::Error: fmt::Display,
+{
+    fn questions(&self) -> &Questions {
+        Tools::questions(self)
+    }
+
+    fn call(
+        &self,
+        level: Access,
+        revision: &ProtocolVersion,
+        name: &str,
+        arguments: Value,
+        asker: &PeerAsker<'_>,
+        _: &RequestContext<RoleServer>,
+    ) -> impl Future<Output = Reply> + Send {
+        Tools::call(self, level, revision, name, arguments, asker)
+    }
+}
+
+/// One `tools/call` request, as every MCP server here answers it: at the level `level`
+/// gives the request, in the protocol revision it speaks, with the retry of a question
+/// (2026-07-28) taken out of it and the client to ask behind it; answered by `path`,
+/// logged in one line, and with the events inside it sent to the client at the level
+/// `log` holds.
+///
+/// # Errors
+/// A request without its level over HTTP, or the refusal `path` answers with as a
+/// JSON-RPC error.
+pub async fn call_tool(
+    path: &impl CallPath,
+    level: Level,
+    log: &ClientLevel,
+    mut request: CallToolRequestParams,
+    context: &RequestContext<RoleServer>,
+) -> Reply {
+    let answer = async {
+        let level = level.of(context)?;
+        let revision = revision(context);
+        let retry = Retry::take(&mut request);
+        let arguments = request.arguments.take().map_or(Value::Null, Value::Object);
+        let asker = PeerAsker::new(context, path.questions(), retry);
+        let result = path
+            .call(level, &revision, &request.name, arguments, &asker, context)
+            .await;
+        log_call(&request.name, level, &result);
+        result
+    };
+    logging::scoped(log.for_request(context), &context.peer, answer).await
 }

@@ -46,11 +46,11 @@
 //! |---|---|
 //! | [`program`] | [`main`] and [`main_with`]: the command line, logging and serving, ready-made |
 //! | [`cli`] | the command line |
-//! | [`calls`] | [`Tools`]: the call path, free of any transport |
+//! | [`calls`] | [`Tools`]: the call path, free of any transport, and [`calls::admit`], the gate every call passes, the gateway's too |
 //! | [`listing`] | the `tools/list` result of each level |
 //! | [`gate`] | the `--gated` policy and the asking of the client |
 //! | [`elicit`] | asking through MCP elicitation |
-//! | [`handler`] | [`CatalogServer`], `rmcp`'s `ServerHandler` |
+//! | [`handler`] | [`CatalogServer`], `rmcp`'s `ServerHandler`, and [`handler::call_tool`], the `tools/call` of every server here |
 //! | [`identity`] | how the server introduces itself |
 //! | [`logging`] | the server's events as MCP `notifications/message` to each client |
 //! | [`stdio`] | serving one client on standard input and output |

@@ -1,6 +1,8 @@
 //! The call path without a transport, on the tracker example's catalog and handler
 //! compiled into this test: every tool at every level, what each level lists, the
-//! gated-tool policy, failures, and how the server introduces itself.
+//! rejections on each protocol revision, the gated-tool policy, failures, result
+//! scanning, and how the server introduces itself. What holds for any catalog is tested
+//! here once; the example app's tests (`example/mcp`) keep to its own calls.
 
 use std::sync::Mutex;
 
@@ -174,33 +176,54 @@ fn the_listing_carries_the_rows_hints_and_object_outputs_only() {
 #[test]
 fn the_rejection_travels_whole_in_the_result_or_the_error_data() {
     let tools = tools(GatedPolicy::Deny);
-    let search = |revision| {
-        call_on(
-            revision,
-            &tools,
-            Access::ReadOnly,
+    // A broken constraint, and a value of the wrong type: each class whole, with every
+    // issue in its place.
+    for (name, arguments, class, path, says) in [
+        (
             "searchIssues",
             json!({"query": "login", "limit": 500}),
-            &NoAsker,
-        )
-    };
-    let expected = |message: &str| {
-        json!({"error": "CONSTRAINT_VIOLATION", "tool": "searchIssues", "message": message,
-               "issues": [{"path": "/limit", "class": "CONSTRAINT_VIOLATION",
-                           "message": "`/limit`: 500 is above the maximum 50"}]})
-    };
-    // From 2025-11-25 on, a tool result the model reads and corrects the call from.
-    let result = search(&NOW).unwrap();
-    assert_eq!(result.is_error, Some(true));
-    let rejection = text(&result);
-    let message = rejection["message"].as_str().unwrap_or_default();
-    assert!(message.starts_with("Invalid arguments for `searchIssues`"));
-    assert_eq!(rejection, expected(message));
-    // Before, a JSON-RPC error with the same JSON as its data.
-    let error = search(&BEFORE).unwrap_err();
-    assert_eq!(error.code.0, -32602);
-    assert_eq!(error.message, message);
-    assert_eq!(error.data, Some(expected(message)));
+            "CONSTRAINT_VIOLATION",
+            "/limit",
+            "`/limit`: 500 is above the maximum 50",
+        ),
+        (
+            "getIssue",
+            json!({"number": "one"}),
+            "SCHEMA_RESOLUTION",
+            "/number",
+            "`/number`: expected an integer, got the string \"one\"",
+        ),
+    ] {
+        let called = |revision| {
+            call_on(
+                revision,
+                &tools,
+                Access::ReadOnly,
+                name,
+                arguments.clone(),
+                &NoAsker,
+            )
+        };
+        let expected = |message: &str| {
+            json!({"error": class, "tool": name, "message": message,
+                   "issues": [{"path": path, "class": class, "message": says}]})
+        };
+        // From 2025-11-25 on, a tool result the model reads and corrects the call from.
+        let result = called(&NOW).unwrap();
+        assert_eq!(result.is_error, Some(true), "{name}");
+        let rejection = text(&result);
+        let message = rejection["message"].as_str().unwrap_or_default();
+        assert!(
+            message.starts_with(&format!("Invalid arguments for `{name}`")),
+            "{message}"
+        );
+        assert_eq!(rejection, expected(message));
+        // Before, a JSON-RPC error with the same JSON as its data.
+        let error = called(&BEFORE).unwrap_err();
+        assert_eq!(error.code.0, -32602, "{name}");
+        assert_eq!(error.message, message, "{name}");
+        assert_eq!(error.data, Some(expected(message)), "{name}");
+    }
 }
 
 #[test]

@@ -1,29 +1,25 @@
 //! The tracker example, a catalog unlike the example app's, served by `catalog_mcp::main`
 //! and driven by the official MCP Python SDK (`tests/clients/*.py`) over stdio and
 //! streamable HTTP. The clients report what they saw; these tests compare it with the
-//! tracker's generated tables, for every tool at every level.
+//! tracker's generated tables, for every tool at every level, on every protocol revision:
+//! what any server built on catalog-mcp does, tested here once. The example app's server
+//! (`example/mcp/tests/peers.rs`) is driven the same way for its own calls.
 
 mod common;
 
 use std::path::PathBuf;
-use std::time::Duration;
 
 use catalog_core::{Access, DenyAll, Via};
 use common::report::{
     Cause, assert_gated_refusal, assert_level_refusal, check_listing, check_probes, error,
     every_name, in_results, ran, rejected, steps,
 };
-use common::{HttpServer, Peer, example_binary, token};
+use common::{HttpServer, LIMIT, NOW, Peer, REVISIONS, example_binary, opening, token};
 use serde_json::{Value, json};
 
 catalog_macros::catalog!("examples/tracker/catalog.toml");
 
-const LIMIT: Duration = Duration::from_secs(120);
 const SERVER_NAME: &str = "tracker-mcp";
-
-fn peer(test: &str) -> Option<Peer> {
-    Peer::find(test, concat!(env!("CARGO_MANIFEST_DIR"), "/tests/clients"))
-}
 
 fn tracker() -> PathBuf {
     example_binary("tracker")
@@ -33,30 +29,6 @@ fn stdio(level: Access, gated: &str) -> Vec<String> {
     let mut args = vec!["--stdio".to_owned(), tracker().display().to_string()];
     args.extend(["--access", level.as_str(), "--gated", gated].map(String::from));
     args
-}
-
-fn http(server: &HttpServer, token: &str) -> Vec<String> {
-    ["--http", &server.url, "--token", token]
-        .map(String::from)
-        .to_vec()
-}
-
-/// The protocol revisions a client opens with: `initialize` at the last revision before
-/// SEP-1303 made invalid arguments tool results, `initialize` at the newest handshake
-/// revision (with sessions, the SDK's default), or `server/discover` (2026-07-28,
-/// stateless).
-const REVISIONS: [&str; 3] = ["2025-06-18", NOW, "2026-07-28"];
-
-/// What the SDK's `initialize` asks for.
-const NOW: &str = "2025-11-25";
-
-/// The client's arguments that open a session on `revision`.
-fn opening(revision: &str) -> Vec<String> {
-    if revision == "2026-07-28" {
-        vec!["--modern".into()]
-    } else {
-        vec!["--revision".into(), revision.into()]
-    }
 }
 
 /// What one client does after listing and probing: read, comment, fail, try to close.
@@ -83,16 +55,12 @@ fn conformance_calls(tag: &str) -> String {
 }
 
 fn conformance(peer: &Peer, tag: &str, revision: &str, connection: &[String]) -> Value {
-    let mut args = vec![
-        "--probe".into(),
-        every_name(Catalog),
-        "--calls".into(),
-        conformance_calls(tag),
-    ];
-    args.extend(opening(revision));
-    // `--stdio` takes the rest of the command line, so it goes last.
-    args.extend(connection.iter().cloned());
-    peer.run("conformance.py", &args, LIMIT)
+    peer.conformance(
+        &every_name(Catalog),
+        &conformance_calls(tag),
+        revision,
+        connection,
+    )
 }
 
 /// Everything one client at `level` saw, checked against the generated tables. The
@@ -182,7 +150,7 @@ fn check_conformance(report: &Value, level: Access, tag: &str, revision: &str, g
 
 #[test]
 fn stdio_clients_at_each_level_see_exactly_their_tables() {
-    let Some(peer) = peer("stdio_clients_at_each_level_see_exactly_their_tables") else {
+    let Some(peer) = Peer::find("stdio_clients_at_each_level_see_exactly_their_tables") else {
         return;
     };
     for level in Access::ALL {
@@ -194,7 +162,7 @@ fn stdio_clients_at_each_level_see_exactly_their_tables() {
 
 #[test]
 fn http_clients_get_the_level_of_their_token() {
-    let Some(peer) = peer("http_clients_get_the_level_of_their_token") else {
+    let Some(peer) = Peer::find("http_clients_get_the_level_of_their_token") else {
         return;
     };
     let tokens: Vec<(String, &str)> = Access::ALL
@@ -207,7 +175,7 @@ fn http_clients_get_the_level_of_their_token() {
     for revision in REVISIONS {
         for (level, (token, _)) in Access::ALL.into_iter().zip(&tokens) {
             let tag = format!("http-{revision}-{level}");
-            let report = conformance(&peer, &tag, revision, &http(&server, token));
+            let report = conformance(&peer, &tag, revision, &server.connection(token));
             check_conformance(&report, level, &tag, revision, Cause::Unasked);
         }
     }
@@ -292,7 +260,7 @@ fn check_elicited(report: &Value, answer: &str, number: u32) {
 
 #[test]
 fn the_ask_policy_asks_the_client_and_obeys_the_answer() {
-    let Some(peer) = peer("the_ask_policy_asks_the_client_and_obeys_the_answer") else {
+    let Some(peer) = Peer::find("the_ask_policy_asks_the_client_and_obeys_the_answer") else {
         return;
     };
     // Each run starts a fresh tracker: issue 2 is open every time. On 2026-07-28 the
@@ -313,7 +281,7 @@ fn the_ask_policy_asks_the_client_and_obeys_the_answer() {
     let server = HttpServer::start(&tracker(), &[(full.clone(), "full-access")], &[]);
     for (modern, number) in [(false, 3), (true, 4)] {
         for answer in ["decline", "accept"] {
-            let report = elicit(&peer, answer, number, modern, &http(&server, &full));
+            let report = elicit(&peer, answer, number, modern, &server.connection(&full));
             check_elicited(&report, answer, number);
         }
     }
@@ -328,7 +296,7 @@ fn the_ask_policy_asks_the_client_and_obeys_the_answer() {
 
 #[test]
 fn the_allow_policy_runs_gated_tools_without_asking() {
-    let Some(peer) = peer("the_allow_policy_runs_gated_tools_without_asking") else {
+    let Some(peer) = Peer::find("the_allow_policy_runs_gated_tools_without_asking") else {
         return;
     };
     let calls = steps(&[
@@ -364,7 +332,7 @@ fn verified(name: &str, arguments: Value) -> (Value, String) {
 
 #[test]
 fn refusals_reach_the_model_as_the_revision_says() {
-    let Some(peer) = peer("refusals_reach_the_model_as_the_revision_says") else {
+    let Some(peer) = Peer::find("refusals_reach_the_model_as_the_revision_says") else {
         return;
     };
     let bad_arguments = json!({"number": 0, "title": 1});
@@ -382,15 +350,7 @@ fn refusals_reach_the_model_as_the_revision_says() {
     let bad = verified("getIssue", bad_arguments);
     let denied = verified("closeIssue", json!({"number": 1}));
     for revision in REVISIONS {
-        let mut args = vec![
-            "--probe".into(),
-            "[]".into(),
-            "--calls".into(),
-            calls.clone(),
-        ];
-        args.extend(opening(revision));
-        args.extend(stdio(Access::FullAccess, "deny"));
-        let report = peer.run("conformance.py", &args, LIMIT);
+        let report = peer.conformance("[]", &calls, revision, &stdio(Access::FullAccess, "deny"));
         assert_eq!(report["initialize"]["protocolVersion"], revision);
         let calls = &report["calls"];
         for (label, (json, message)) in [("bad", &bad), ("denied", &denied)] {
@@ -449,7 +409,7 @@ fn messages(report: &Value) -> Vec<(String, String)> {
 
 #[test]
 fn a_client_gets_the_servers_log_messages_at_the_level_it_asked_for() {
-    let Some(peer) = peer("a_client_gets_the_servers_log_messages_at_the_level_it_asked_for")
+    let Some(peer) = Peer::find("a_client_gets_the_servers_log_messages_at_the_level_it_asked_for")
     else {
         return;
     };
@@ -470,7 +430,7 @@ fn a_client_gets_the_servers_log_messages_at_the_level_it_asked_for() {
     );
     let stdio = stdio(Access::FullAccess, "deny");
     for revision in [NOW, "2026-07-28"] {
-        for connection in [&stdio, &http(&server, &full)] {
+        for connection in [&stdio, &server.connection(&full)] {
             let what = format!("{revision} {}", connection[0]);
             // Each message arrives while its call is answered, before the result.
             // Over HTTP the messages ride the standalone stream, which rmcp does not order

@@ -136,6 +136,7 @@ const FRAMEWORK: &[&str] = &[
     "catalog-compiler",
     "catalog-macros",
     "catalog-mcp",
+    "catalog-upstream",
     "catalog-providers",
     "catalog-embed",
     "cargo-catalog",

@@ -68,7 +68,7 @@ impl Suite {
     #[must_use]
     pub fn run(&self, url: &str, token: &str) -> BTreeMap<String, Outcome> {
         let out = super::scratch("conformance");
-        let bearer = workspace().join("catalog-mcp/tests/clients/bearer.mjs");
+        let bearer = super::workspace().join("catalog-mcp/tests/clients/bearer.mjs");
         let done = super::run(
             Command::new(&self.node)
                 .arg("--import")
@@ -91,16 +91,6 @@ impl Suite {
         );
         outcomes
     }
-}
-
-/// The workspace's root: the first folder above the testing crate's with
-/// `tests/peers/package.json`.
-fn workspace() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .ancestors()
-        .find(|dir| dir.join("tests/peers/package.json").is_file())
-        .expect("the crate is inside the workspace")
-        .to_path_buf()
 }
 
 /// What one scenario came to: its checks that failed or warned, each as `id: message`.
@@ -164,7 +154,7 @@ fn read_outcomes(out: &Path) -> BTreeMap<String, Outcome> {
 /// When the file has no table for `server`, or a reason is empty.
 #[must_use]
 pub fn expected_failures(server: &str) -> BTreeMap<String, String> {
-    let path = workspace().join("tests/peers/conformance.json");
+    let path = super::workspace().join("tests/peers/conformance.json");
     let text = std::fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
     let file: serde_json::Value =

@@ -47,6 +47,38 @@ pub fn example_binary(name: &str) -> PathBuf {
     binary
 }
 
+/// The workspace's root: the first folder above the testing crate's with
+/// `tests/peers/package.json`.
+#[must_use]
+pub fn workspace() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .ancestors()
+        .find(|dir| dir.join("tests/peers/package.json").is_file())
+        .expect("the crate is inside the workspace")
+        .to_path_buf()
+}
+
+/// How long one client script may run.
+pub const LIMIT: Duration = Duration::from_secs(120);
+
+/// What the SDK's `initialize` asks for: the newest revision with a handshake.
+pub const NOW: &str = "2025-11-25";
+
+/// The protocol revisions a client opens with: `initialize` at the last revision before
+/// SEP-1303 made invalid arguments tool results, `initialize` at [`NOW`] (with sessions,
+/// the SDK's default), or `server/discover` (2026-07-28, stateless).
+pub const REVISIONS: [&str; 3] = ["2025-06-18", NOW, "2026-07-28"];
+
+/// A client script's arguments that open a session on `revision`.
+#[must_use]
+pub fn opening(revision: &str) -> Vec<String> {
+    if revision == "2026-07-28" {
+        vec!["--modern".into()]
+    } else {
+        vec!["--revision".into(), revision.into()]
+    }
+}
+
 /// The official `mcp` Python SDK, as a client: an interpreter that has it, and the client
 /// scripts (`catalog-mcp/tests/clients`).
 pub struct Peer {
@@ -55,15 +87,16 @@ pub struct Peer {
 }
 
 impl Peer {
-    /// The interpreter from `CATALOG_PEER_PYTHON`, with the scripts in `clients`. Unset,
-    /// a test using it fails under CI and is skipped with instructions elsewhere.
+    /// The interpreter from `CATALOG_PEER_PYTHON`, with the scripts of
+    /// `catalog-mcp/tests/clients`. Unset, a test using it fails under CI and is skipped
+    /// with instructions elsewhere.
     #[must_use]
-    pub fn find(test: &str, clients: impl Into<PathBuf>) -> Option<Peer> {
+    pub fn find(test: &str) -> Option<Peer> {
         let package = env!("CARGO_PKG_NAME");
         if let Some(python) = std::env::var_os("CATALOG_PEER_PYTHON").filter(|p| !p.is_empty()) {
             return Some(Peer {
                 python: PathBuf::from(python),
-                clients: clients.into(),
+                clients: workspace().join("catalog-mcp/tests/clients"),
             });
         }
         assert!(
@@ -96,6 +129,33 @@ impl Peer {
         let line = done.stdout.lines().last().unwrap_or_default();
         serde_json::from_str(line)
             .unwrap_or_else(|e| panic!("{script} printed no JSON report ({e}):\n{}", done.stdout))
+    }
+
+    /// `conformance.py`: what one client on `revision` sees over `connection` (a server's
+    /// [`HttpServer::connection`], or `--stdio` and the command line of a server, which
+    /// takes the rest of the arguments): the handshake, the listing, each tool of `probe`
+    /// (a JSON list of names, as [`report::every_name`] writes it) called with arguments
+    /// no tool takes, then `calls` (as [`report::steps`] writes them).
+    ///
+    /// # Panics
+    /// As [`Peer::run`].
+    #[must_use]
+    pub fn conformance(
+        &self,
+        probe: &str,
+        calls: &str,
+        revision: &str,
+        connection: &[String],
+    ) -> serde_json::Value {
+        let mut args = vec![
+            "--probe".into(),
+            probe.into(),
+            "--calls".into(),
+            calls.into(),
+        ];
+        args.extend(opening(revision));
+        args.extend(connection.iter().cloned());
+        self.run("conformance.py", &args, LIMIT)
     }
 
     /// The command that runs `script`, for a test that reads its output as it comes.
@@ -272,6 +332,14 @@ impl HttpServer {
             address,
             log,
         }
+    }
+
+    /// A client script's arguments that reach this server with bearer `token`.
+    #[must_use]
+    pub fn connection(&self, token: &str) -> Vec<String> {
+        ["--http", &self.url, "--token", token]
+            .map(String::from)
+            .to_vec()
     }
 
     /// The CPU time the server process has used, where `/proc` tells it (Linux).

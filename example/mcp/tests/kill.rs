@@ -23,16 +23,6 @@ const SERVER: &str = env!("CARGO_BIN_EXE_app-mcp");
 
 const LIMIT: Duration = Duration::from_secs(120);
 
-fn peer(test: &str) -> Option<Peer> {
-    Peer::find(
-        test,
-        concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../../catalog-mcp/tests/clients"
-        ),
-    )
-}
-
 /// Runs a load of staging clients, some calls committing, until `acks` writes were
 /// acknowledged; then kills the server. Returns the names of the rows acknowledged.
 fn load_until_killed(
@@ -156,7 +146,7 @@ fn holdings(peer: &Peer, server: &HttpServer, key: &str) -> (Vec<String>, Vec<St
 
 #[test]
 fn a_server_killed_mid_load_loses_no_acknowledged_change() {
-    let Some(peer) = peer("a_server_killed_mid_load_loses_no_acknowledged_change") else {
+    let Some(peer) = Peer::find("a_server_killed_mid_load_loses_no_acknowledged_change") else {
         return;
     };
     let dir = scratch("kill");

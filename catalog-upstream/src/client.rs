@@ -39,7 +39,7 @@ pub enum Endpoint {
         program: String,
         /// Its arguments.
         args: Vec<String>,
-        /// Environment variables added to the gateway's own.
+        /// Environment variables added to the connecting program's own.
         env: Vec<(String, String)>,
     },
     /// A streamable HTTP endpoint (`http://` only: this build has no TLS).
@@ -77,6 +77,15 @@ impl std::fmt::Display for Endpoint {
     }
 }
 
+/// Who connects, as the upstream reads it in `initialize`: the program's name and version.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub struct Client {
+    /// The program, as `clientInfo.name`.
+    pub name: &'static str,
+    /// Its version, as `clientInfo.version`.
+    pub version: &'static str,
+}
+
 /// A connected upstream.
 pub struct Upstream {
     name: String,
@@ -89,9 +98,10 @@ pub struct Upstream {
     child: Option<Child>,
 }
 
-/// The client side of one upstream session: introduces the gateway, and reports the
-/// upstream's tool-list changes by its name.
+/// The client side of one upstream session: introduces the program, and reports what
+/// the upstream says changed by the upstream's name.
 struct Watcher {
+    client: Client,
     name: String,
     changed: Option<UnboundedSender<String>>,
 }
@@ -99,7 +109,7 @@ struct Watcher {
 impl ClientHandler for Watcher {
     fn get_info(&self) -> ClientConfig {
         let mut info = ClientConfig::default();
-        info.client_info = Implementation::new("catalog-gateway", env!("CARGO_PKG_VERSION"));
+        info.client_info = Implementation::new(self.client.name, self.client.version);
         info
     }
 
@@ -117,19 +127,20 @@ impl ClientHandler for Watcher {
 }
 
 impl Watcher {
-    /// Reports that the upstream says what it offers changed: the gateway lists it all
-    /// again.
+    /// Reports that the upstream says what it offers changed, for its owner (the
+    /// gateway) to list it all again.
     fn changed(&self) {
         if let Some(changed) = &self.changed {
-            // The receiver is gone only while the gateway shuts down.
+            // The receiver is gone only while its owner shuts down.
             let _ = changed.send(self.name.clone());
         }
     }
 }
 
 impl Upstream {
-    /// Starts or reaches upstream `name` and completes the MCP handshake. When `changed`
-    /// is given, the upstream's name is sent on it each time it says its tools changed.
+    /// Starts or reaches upstream `name` and completes the MCP handshake as `client`.
+    /// When `changed` is given, the upstream's name is sent on it each time it says its
+    /// tools, prompts or resources changed.
     ///
     /// # Errors
     /// The program cannot start, the URL does not answer, or the handshake fails or takes
@@ -137,9 +148,11 @@ impl Upstream {
     pub async fn connect(
         name: &str,
         endpoint: &Endpoint,
+        client: Client,
         changed: Option<UnboundedSender<String>>,
     ) -> Result<Upstream, String> {
         let watcher = Watcher {
+            client,
             name: name.to_owned(),
             changed,
         };

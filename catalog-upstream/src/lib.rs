@@ -1,0 +1,18 @@
+//! A catalog's upstream MCP servers, from the client's side: what `cargo catalog import
+//! --from-server` and `check --upstreams` need, and what the gateway builds its endpoint
+//! on, without the server half.
+//!
+//! | module | what it holds |
+//! |---|---|
+//! | [`client`] | [`Upstream`]: a session with one server, started (stdio) or reached (streamable HTTP), its listings read as wire objects |
+//! | [`drift`] | each pinned row and offer against what its server lists now; the snapshot file of the definitions as imported |
+//! | [`overrides`] | where a row says something else than its server's definition, named, and applied to what the gateway lists |
+//!
+//! The digest a row pins and the names of changed fields are the compiler's
+//! (`catalog_compiler::pin`), since `check` reads pins without reaching any server.
+
+pub mod client;
+pub mod drift;
+pub mod overrides;
+
+pub use client::{Client, Endpoint, Upstream};
