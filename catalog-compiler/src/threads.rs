@@ -3,13 +3,13 @@
 //!
 //! How many threads is the caller's choice, made once around its work with
 //! [`with_threads`]; without it, everything runs on the calling thread. That default is
-//! the `catalog!` macro's: it runs inside rustc, whose share of the machine cargo's
-//! jobserver hands out, so threads of its own would take cores cargo gave to other crates
-//! (`serde_derive`, askama and sqlx's macros run on the calling thread too). `cargo
-//! catalog` is a program of its own and chooses every core. A scope, as rayon's
-//! `ThreadPool::install` is, rather than a parameter: the work is split several calls
-//! deep (parsing, checking, the lints, the specs), and what it gives never depends on the
-//! choice, only how long it takes.
+//! the `catalog!` macro's, as it is `serde_derive`'s and askama's: the macro runs inside
+//! rustc, whose share of the machine cargo's jobserver hands out, so threads of its own
+//! would take cores cargo gave to other crates; and rustc's token API, which `syn` reaches
+//! there, exists on the macro's thread only. `cargo catalog` is a program of its own and
+//! chooses every core. A scope, as rayon's `ThreadPool::install` is, rather than a
+//! parameter: the work is split several calls deep (parsing, checking, the lints, the
+//! specs), and what it gives never depends on the choice, only how long it takes.
 
 use std::cell::Cell;
 use std::num::NonZeroUsize;

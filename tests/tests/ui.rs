@@ -12,9 +12,10 @@
 //! `create_dir_all` and never empties it), so that is the manifest dir the macro sees, not
 //! this crate's. Before trybuild runs, this harness copies every `ui/**/*.toml` into that
 //! directory under the same relative path, plus the workspace's own `catalog.toml` as
-//! `ui/example.toml`. The cases then name their fixture as `"ui/<kind>/<case>.toml"`, and
+//! `ui/example.toml`, and writes the one fixture it makes, `ui/pass/pieces.toml`. The cases then name their fixture as `"ui/<kind>/<case>.toml"`, and
 //! the diagnostics print that same relative path, identical on every machine.
 
+use std::fmt::Write as _;
 use std::fs;
 use std::path::{Path, PathBuf};
 
@@ -81,13 +82,47 @@ fn stage_fixtures() {
     ));
     for (src, dst) in copies {
         let text = fs::read(&src).unwrap_or_else(|e| panic!("read {}: {e}", src.display()));
-        if fs::read(&dst).ok().as_deref() == Some(&text[..]) {
-            continue;
-        }
-        fs::create_dir_all(dst.parent().expect("a file has a parent"))
-            .expect("create the fixture directory");
-        fs::write(&dst, text).unwrap_or_else(|e| panic!("write {}: {e}", dst.display()));
+        stage(&dst, &text);
     }
+    stage(
+        &project.join("ui/pass/pieces.toml"),
+        read_in_pieces().as_bytes(),
+    );
+}
+
+/// Writes `text` to `dst` unless it already holds it.
+fn stage(dst: &Path, text: &[u8]) {
+    if fs::read(dst).ok().as_deref() == Some(text) {
+        return;
+    }
+    fs::create_dir_all(dst.parent().expect("a file has a parent"))
+        .expect("create the fixture directory");
+    fs::write(dst, text).unwrap_or_else(|e| panic!("write {}: {e}", dst.display()));
+}
+
+/// A catalog the compiler reads in pieces (a file over 128 KiB is cut before `[[tool]]`
+/// lines about that far apart), each piece with a row named in Rust by `rust-name`: four
+/// rows apart by long comments, made here rather than kept as a half-megabyte file.
+fn read_in_pieces() -> String {
+    let mut text = String::from(
+        "[settings]\nsearch-tool = \"searchTools\"\nask-tool = \"ask\"\n\n\
+         [[tool]]\nname = \"searchTools\"\ndescription = \"Finds tools.\"\n\
+         [tool.params]\nquery = { type = \"string\" }\n\n\
+         [[tool]]\nname = \"ask\"\ndescription = \"Asks the user a question.\"\n\
+         visibility = \"inline\"\ntier = \"silent\"\naccess = \"read-only\"\n",
+    );
+    let comment = format!("# {}\n", "padding ".repeat(12));
+    for k in 0..4 {
+        text += &comment.repeat(1400);
+        write!(
+            text,
+            "\n[[tool]]\nname = \"fetch.page{k}\"\nrust-name = \"FetchPage{k}\"\n\
+             description = \"Fetches page {k} over HTTP and returns its text.\"\n\
+             visibility = \"inline\"\ntier = \"silent\"\naccess = \"read-only\"\n"
+        )
+        .expect("a String takes any text");
+    }
+    text
 }
 
 fn collect_toml(dir: &Path, out: &mut Vec<PathBuf>) {
