@@ -95,7 +95,7 @@ impl Errors {
 
     /// The diagnostics in source order; ties keep the order they were found in.
     #[must_use]
-    pub fn into_sorted(mut self) -> Vec<Diagnostic> {
+    pub(crate) fn into_sorted(mut self) -> Vec<Diagnostic> {
         self.0.sort_by_key(|d| d.span.start);
         self.0.dedup();
         self.0

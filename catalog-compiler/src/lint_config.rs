@@ -267,7 +267,7 @@ impl LintId {
 
     /// The default of one of its settings; `None` for a name it does not have.
     #[must_use]
-    pub fn setting_default(self, name: &str) -> Option<f64> {
+    pub(crate) fn setting_default(self, name: &str) -> Option<f64> {
         self.info()
             .settings
             .iter()

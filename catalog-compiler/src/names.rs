@@ -21,7 +21,7 @@ const NOT_RAW: &[&str] = &["crate", "self", "super", "Self"];
 /// with no letter or digit is the prefix alone (`_` → `Tool`). The result is always a plain
 /// Rust identifier in upper camel case, so the types named after it (`ToolSelfArgs`) are too.
 #[must_use]
-pub fn type_name(name: &str, prefix: &str) -> String {
+pub(crate) fn type_name(name: &str, prefix: &str) -> String {
     let camel = plain_camel(name).unwrap_or_else(|| name.to_upper_camel_case());
     match camel.chars().next() {
         None => prefix.to_string(),
@@ -63,7 +63,7 @@ pub fn generated_type(parent: &str, step: TypeStep<'_>) -> String {
 /// a keyword), for the constants `tool!(openTable)` resolves to; `None` when the name cannot
 /// be an identifier (`triangle_properties.get`, `3d`, `self`, `_`).
 #[must_use]
-pub fn value_ident(name: &str) -> Option<String> {
+pub(crate) fn value_ident(name: &str) -> Option<String> {
     let mut chars = name.chars();
     let first = chars.next()?;
     let plain = (first.is_ascii_alphabetic() || first == '_')
@@ -80,7 +80,7 @@ pub fn value_ident(name: &str) -> Option<String> {
 
 /// Whether a tool name follows MCP's rule: 1 to 128 of A-Z a-z 0-9 _ - .
 #[must_use]
-pub fn is_tool_name(name: &str) -> bool {
+pub(crate) fn is_tool_name(name: &str) -> bool {
     (1..=128).contains(&name.len())
         && name
             .bytes()
@@ -90,7 +90,7 @@ pub fn is_tool_name(name: &str) -> bool {
 /// Whether `name` can be a `rust-name`: an ASCII Rust identifier, not a keyword and not
 /// raw (`r#type`), as the variants and types generated for the other rows are.
 #[must_use]
-pub fn is_rust_name(name: &str) -> bool {
+pub(crate) fn is_rust_name(name: &str) -> bool {
     name.is_ascii() && !name.starts_with("r#") && syn::parse_str::<syn::Ident>(name).is_ok()
 }
 
@@ -253,7 +253,7 @@ fn plain_camel(name: &str) -> Option<String> {
 
 /// `snake` without the raw prefix: what a collision check compares.
 #[must_use]
-pub fn snake_bare(name: &str) -> String {
+pub(crate) fn snake_bare(name: &str) -> String {
     snake(name).trim_start_matches("r#").to_string()
 }
 

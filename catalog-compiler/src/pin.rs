@@ -36,7 +36,7 @@ pub const MAX_CHANGES: usize = 20;
 /// Whether `name` can name an `[[upstream]]`: one or more lowercase ASCII letters, digits,
 /// `-` and `_` (it becomes a command-line value and a file name; nothing there needs quoting).
 #[must_use]
-pub fn is_name(name: &str) -> bool {
+pub(crate) fn is_name(name: &str) -> bool {
     !name.is_empty()
         && name
             .bytes()
@@ -45,7 +45,7 @@ pub fn is_name(name: &str) -> bool {
 
 /// Whether `url` can be an upstream's `url`: `http://` or `https://` and an address after it.
 #[must_use]
-pub fn is_url(url: &str) -> bool {
+pub(crate) fn is_url(url: &str) -> bool {
     ["http://", "https://"].iter().any(|scheme| {
         url.get(..scheme.len())
             .is_some_and(|s| s.eq_ignore_ascii_case(scheme))
@@ -69,7 +69,7 @@ pub fn digest(tool: &Value) -> String {
 
 /// Whether `text` is a digest as [`digest`] writes it: `sha256:` and 64 lowercase hex digits.
 #[must_use]
-pub fn is_digest(text: &str) -> bool {
+pub(crate) fn is_digest(text: &str) -> bool {
     text.strip_prefix(DIGEST_PREFIX).is_some_and(|hex| {
         hex.len() == 64 && hex.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'))
     })

@@ -95,7 +95,7 @@ pub enum LossKind {
 
 /// Converts an input schema (an object schema, as the compiler publishes it).
 #[must_use]
-pub fn convert(schema: &Value) -> Converted {
+pub(crate) fn convert(schema: &Value) -> Converted {
     let mut losses = Vec::new();
     let root = node(schema, "", &mut losses);
     let empty = root
@@ -130,7 +130,7 @@ pub fn convert(schema: &Value) -> Converted {
 /// Whether Gemini on Vertex AI documents `name` as a valid parameter name: a letter or
 /// `_`, then letters, digits and `_`, 64 at most.
 #[must_use]
-pub fn is_parameter_name(name: &str) -> bool {
+pub(crate) fn is_parameter_name(name: &str) -> bool {
     (1..=64).contains(&name.len())
         && name
             .bytes()
