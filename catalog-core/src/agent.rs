@@ -21,7 +21,7 @@
 //! async fn step<C, H, const W: usize>(agent: &mut Agent<C, W>, handler: &H, reply: &Reply,
 //!                                     conversation: &mut Conversation)
 //! where
-//!     C: catalog_core::Catalog<W>,
+//!     C: catalog_core::CompiledCatalog<W>,
 //!     C::Call: catalog_core::HandledBy<H>,
 //!     <C::Call as catalog_core::HandledBy<H>>::Error: core::fmt::Display,
 //! {
@@ -49,8 +49,8 @@ use crate::provider::{self, Outcome, Provider, Reply, ReplyError, ToolResult, To
 use crate::render::{self, RenderError};
 use crate::{Call, Discovery};
 use crate::{
-    Catalog, Dispatch, HandledBy, NoScreen, PendingCall, Permission, Rejection, Saved, Screen,
-    Screened, ToolId, Value, Verified, VerifiedCall, Via, verify,
+    CompiledCatalog, Dispatch, HandledBy, NoScreen, PendingCall, Permission, Rejection, Saved,
+    Screen, Screened, ToolId, Value, Verified, VerifiedCall, Via, verify,
 };
 
 /// What an agent step needs of a catalog: its tool and its typed call. Every compiled
@@ -63,7 +63,7 @@ pub trait Tools<const W: usize>: 'static {
     type Call: Call<Tool = Self::Tool> + Send + 'static;
 }
 
-impl<C: Catalog<W>, const W: usize> Tools<W> for C {
+impl<C: CompiledCatalog<W>, const W: usize> Tools<W> for C {
     type Tool = C::Tool;
     type Call = C::Call;
 }
@@ -85,7 +85,7 @@ impl<C: Tools<W>, const W: usize> fmt::Debug for Agent<C, W> {
     }
 }
 
-impl<C: Catalog<W>, const W: usize> Agent<C, W> {
+impl<C: CompiledCatalog<W>, const W: usize> Agent<C, W> {
     /// A new conversation through `provider`: the inline tools are active.
     #[must_use]
     pub fn new(provider: Provider) -> Self {

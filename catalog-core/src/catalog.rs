@@ -118,14 +118,14 @@ impl<T: Copy, const W: usize> Sets<T, W> {
 /// number of 64-bit words in the catalog's tool sets (`Catalog::WORDS`).
 ///
 /// ```
-/// use catalog_core::{Access, Catalog};
+/// use catalog_core::{Access, CompiledCatalog};
 ///
 /// /// The descriptions an MCP client at `level` may read, for any catalog.
-/// fn descriptions<C: Catalog<W>, const W: usize>(level: Access) -> Vec<&'static str> {
+/// fn descriptions<C: CompiledCatalog<W>, const W: usize>(level: Access) -> Vec<&'static str> {
 ///     C::specs(C::mcp_allowed(level)).map(|spec| spec.description).collect()
 /// }
 /// ```
-pub trait Catalog<const W: usize>: 'static {
+pub trait CompiledCatalog<const W: usize>: 'static {
     /// The catalog's `Tool` enum.
     type Tool: ToolId + fmt::Debug + Send + Sync + 'static;
     /// The catalog's typed call, `ToolCall`.

@@ -30,7 +30,7 @@ mod verify;
 pub use access::{Access, Caller, Reach, reach};
 pub use args::{ArgError, FromJson};
 pub use call::{CallError, Dispatch};
-pub use catalog::{Catalog, DerivedSet, Row, Sets, derived_sets};
+pub use catalog::{CompiledCatalog, DerivedSet, Row, Sets, derived_sets};
 pub use discovery::{Discovery, Found, Info, Retention, Saved, SearchOutcome, Unavailable};
 pub use screen::{NoScreen, Screen, Screened};
 /// JSON values as handlers return them and as free-form arguments arrive.

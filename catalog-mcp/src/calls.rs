@@ -15,7 +15,7 @@ use std::marker::PhantomData;
 use std::sync::Arc;
 
 use catalog_core::{
-    Access, Call, Catalog, Dispatch, ErrorClass, HandledBy, Rejection, ScanResults, Screen,
+    Access, Call, CompiledCatalog, Dispatch, ErrorClass, HandledBy, Rejection, ScanResults, Screen,
     Screened, Value, Verified, VerifiedCall, Via, verify,
 };
 use catalog_scan::Scanner;
@@ -31,7 +31,7 @@ use crate::listing::Listing;
 
 /// Catalog `C`'s tools, the handler `H` that runs them, and the gated-tool policy;
 /// shared by every connection, so every client reaches the same handler.
-pub struct Tools<C: Catalog<W>, H, const W: usize> {
+pub struct Tools<C: CompiledCatalog<W>, H, const W: usize> {
     handler: H,
     listing: Listing<C, W>,
     gated: GatedPolicy,
@@ -41,7 +41,7 @@ pub struct Tools<C: Catalog<W>, H, const W: usize> {
     catalog: PhantomData<fn() -> C>,
 }
 
-impl<C: Catalog<W>, H, const W: usize> Tools<C, H, W> {
+impl<C: CompiledCatalog<W>, H, const W: usize> Tools<C, H, W> {
     /// Serves catalog `C` (the generated unit struct: `my_catalog::Catalog`) through
     /// `handler` under the `gated` policy; clients read the [`Identity::default`].
     ///
@@ -130,7 +130,7 @@ impl<C: Catalog<W>, H, const W: usize> Tools<C, H, W> {
 
 impl<C, H, const W: usize> Tools<C, H, W>
 where
-    C: Catalog<W>,
+    C: CompiledCatalog<W>,
     C::Call: HandledBy<H>,
     <C::Call as HandledBy<H>>::Error: fmt::Display,
 {
@@ -271,7 +271,7 @@ pub fn respond(
     refuse(rejection, revision).map(CallToolResponse::from)
 }
 
-impl<C: Catalog<W>, H, const W: usize> fmt::Debug for Tools<C, H, W> {
+impl<C: CompiledCatalog<W>, H, const W: usize> fmt::Debug for Tools<C, H, W> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Tools")
             .field("listing", &self.listing)

@@ -6,7 +6,7 @@ use std::future::Future;
 use std::sync::Arc;
 
 use axum::http::request::Parts;
-use catalog_core::{Access, Catalog, HandledBy, Value};
+use catalog_core::{Access, CompiledCatalog, HandledBy, Value};
 #[allow(
     deprecated,
     reason = "MCP logging: deprecated on 2026-07-28, served up to it"
@@ -35,14 +35,14 @@ pub enum Level {
 
 /// One MCP connection's handler over the shared [`Tools`] of catalog `C` and handler
 /// `H`: what `rmcp` serves on a transport.
-pub struct CatalogServer<C: Catalog<W>, H, const W: usize> {
+pub struct CatalogServer<C: CompiledCatalog<W>, H, const W: usize> {
     tools: Arc<Tools<C, H, W>>,
     level: Level,
     /// The level of log messages the session's client asked for.
     log: Arc<ClientLevel>,
 }
 
-impl<C: Catalog<W>, H, const W: usize> Clone for CatalogServer<C, H, W> {
+impl<C: CompiledCatalog<W>, H, const W: usize> Clone for CatalogServer<C, H, W> {
     fn clone(&self) -> Self {
         CatalogServer {
             tools: Arc::clone(&self.tools),
@@ -52,7 +52,7 @@ impl<C: Catalog<W>, H, const W: usize> Clone for CatalogServer<C, H, W> {
     }
 }
 
-impl<C: Catalog<W>, H, const W: usize> fmt::Debug for CatalogServer<C, H, W> {
+impl<C: CompiledCatalog<W>, H, const W: usize> fmt::Debug for CatalogServer<C, H, W> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("CatalogServer")
             .field("tools", &self.tools)
@@ -62,7 +62,7 @@ impl<C: Catalog<W>, H, const W: usize> fmt::Debug for CatalogServer<C, H, W> {
     }
 }
 
-impl<C: Catalog<W>, H, const W: usize> CatalogServer<C, H, W> {
+impl<C: CompiledCatalog<W>, H, const W: usize> CatalogServer<C, H, W> {
     /// A handler whose calls reach `tools` at `level`.
     #[must_use]
     pub fn new(tools: Arc<Tools<C, H, W>>, level: Level) -> Self {
@@ -123,7 +123,7 @@ fn log_call(tool: &str, level: Access, result: &Reply) {
 
 impl<C, H, const W: usize> ServerHandler for CatalogServer<C, H, W>
 where
-    C: Catalog<W>,
+    C: CompiledCatalog<W>,
     H: Send + Sync + 'static,
     C::Call: HandledBy<H>,
     <C::Call as HandledBy<H>>::Error: fmt::Display,
@@ -203,7 +203,7 @@ pub trait CallPath: Sync {
 
 impl<C, H, const W: usize> CallPath for Tools<C, H, W>
 where
-    C: Catalog<W>,
+    C: CompiledCatalog<W>,
     H: Send + Sync + 'static,
     C::Call: HandledBy<H>,
     <C::Call as HandledBy<H>>::Error: fmt::Display,

@@ -16,7 +16,7 @@ use axum::http::header::{AUTHORIZATION, CONTENT_TYPE, WWW_AUTHENTICATE};
 use axum::http::{HeaderValue, Method, StatusCode};
 use axum::middleware::{self, Next};
 use axum::response::Response;
-use catalog_core::{Catalog, HandledBy};
+use catalog_core::{CompiledCatalog, HandledBy};
 use rmcp::ServerHandler;
 use rmcp::model::ClientJsonRpcMessage;
 use rmcp::transport::streamable_http_server::session::SessionManager;
@@ -47,7 +47,7 @@ pub fn router<C, H, const W: usize>(
     cancel: &CancellationToken,
 ) -> Router
 where
-    C: Catalog<W>,
+    C: CompiledCatalog<W>,
     H: Send + Sync + 'static,
     C::Call: HandledBy<H>,
     <C::Call as HandledBy<H>>::Error: fmt::Display,
@@ -111,7 +111,7 @@ pub async fn serve<C, H, const W: usize>(
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> io::Result<()>
 where
-    C: Catalog<W>,
+    C: CompiledCatalog<W>,
     H: Send + Sync + 'static,
     C::Call: HandledBy<H>,
     <C::Call as HandledBy<H>>::Error: fmt::Display,

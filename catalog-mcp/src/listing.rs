@@ -9,13 +9,13 @@ use std::marker::PhantomData;
 use std::sync::Arc;
 
 use catalog_core::render::mcp;
-use catalog_core::{Access, Catalog, ToolId, ToolSet};
+use catalog_core::{Access, CompiledCatalog, ToolId, ToolSet};
 use rmcp::model;
 use serde::Deserialize;
 
 /// The `tools/list` result of each level of catalog `C`, and which tools publish an
 /// output schema.
-pub struct Listing<C: Catalog<W>, const W: usize> {
+pub struct Listing<C: CompiledCatalog<W>, const W: usize> {
     levels: [Arc<[model::Tool]>; 3],
     structured: ToolSet<C::Tool, W>,
     catalog: PhantomData<fn() -> C>,
@@ -26,7 +26,7 @@ struct Rendered {
     tools: Vec<model::Tool>,
 }
 
-impl<C: Catalog<W>, const W: usize> Listing<C, W> {
+impl<C: CompiledCatalog<W>, const W: usize> Listing<C, W> {
     /// Renders the three levels of `C::specs(C::mcp_allowed(level))`.
     ///
     /// # Panics
@@ -71,13 +71,13 @@ impl<C: Catalog<W>, const W: usize> Listing<C, W> {
     }
 }
 
-impl<C: Catalog<W>, const W: usize> Default for Listing<C, W> {
+impl<C: CompiledCatalog<W>, const W: usize> Default for Listing<C, W> {
     fn default() -> Self {
         Listing::new()
     }
 }
 
-impl<C: Catalog<W>, const W: usize> fmt::Debug for Listing<C, W> {
+impl<C: CompiledCatalog<W>, const W: usize> fmt::Debug for Listing<C, W> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let counts = self.levels.each_ref().map(|tools| tools.len());
         f.debug_struct("Listing")

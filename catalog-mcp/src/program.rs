@@ -8,7 +8,7 @@ use std::fmt::{self, Write as _};
 use std::process::ExitCode;
 use std::sync::Arc;
 
-use catalog_core::{Catalog, HandledBy};
+use catalog_core::{CompiledCatalog, HandledBy};
 use tracing_subscriber::EnvFilter;
 
 use crate::calls::Tools;
@@ -32,7 +32,7 @@ use crate::{http, stdio};
 /// file (with the reason and the usage on standard error), 1 when serving failed.
 pub fn main<C, H, const W: usize>(catalog: C, program: &str, handler: H) -> ExitCode
 where
-    C: Catalog<W>,
+    C: CompiledCatalog<W>,
     H: Send + Sync + 'static,
     C::Call: HandledBy<H>,
     <C::Call as HandledBy<H>>::Error: fmt::Display,
@@ -64,7 +64,7 @@ pub fn main_with<C, H, const W: usize>(
     handler: impl FnOnce(&[Option<String>]) -> Result<H, String>,
 ) -> ExitCode
 where
-    C: Catalog<W>,
+    C: CompiledCatalog<W>,
     H: Send + Sync + 'static,
     C::Call: HandledBy<H>,
     <C::Call as HandledBy<H>>::Error: fmt::Display,
@@ -204,7 +204,7 @@ async fn run<C, H, const W: usize>(
     program: &str,
 ) -> Result<(), String>
 where
-    C: Catalog<W>,
+    C: CompiledCatalog<W>,
     H: Send + Sync + 'static,
     C::Call: HandledBy<H>,
     <C::Call as HandledBy<H>>::Error: fmt::Display,

@@ -4,7 +4,7 @@ use std::fmt;
 use std::io;
 use std::sync::Arc;
 
-use catalog_core::{Access, Catalog, HandledBy};
+use catalog_core::{Access, CompiledCatalog, HandledBy};
 use rmcp::{ServerHandler, ServiceExt};
 
 use crate::calls::Tools;
@@ -22,7 +22,7 @@ pub async fn serve<C, H, const W: usize>(
     access: Access,
 ) -> io::Result<()>
 where
-    C: Catalog<W>,
+    C: CompiledCatalog<W>,
     H: Send + Sync + 'static,
     C::Call: HandledBy<H>,
     <C::Call as HandledBy<H>>::Error: fmt::Display,

@@ -101,7 +101,7 @@ impl Gen<'_> {
                 /// A new conversation's discovery state: the inline tools are active.
                 #[must_use]
                 pub fn discovery() -> #core::Discovery<'static, Tool, #w> {
-                    <Catalog as #core::Catalog<#w>>::discovery()
+                    <Catalog as #core::CompiledCatalog<#w>>::discovery()
                 }
                 /// The search tool, answered by the agent loop.
                 pub const SEARCH_TOOL: Tool = Tool::#search;
@@ -110,14 +110,14 @@ impl Gen<'_> {
                 /// The search tool's description: the row's text and every discoverable tool's name.
                 pub const SEARCH_DESCRIPTION: &'static str = #search_description;
                 /// Words of 64 bits in a `ToolSet` of this catalog: the `W` of
-                /// `catalog_core::Catalog<W>`, which this `Catalog` implements.
+                /// `catalog_core::CompiledCatalog<W>`, which this `Catalog` implements.
                 pub const WORDS: usize = #w;
                 #( #sets )*
 
                 /// What an MCP client at `level` may list and call.
                 #[must_use]
                 pub const fn mcp_allowed(level: #core::Access) -> ToolSet {
-                    <Catalog as #core::Catalog<#w>>::SETS.mcp(level)
+                    <Catalog as #core::CompiledCatalog<#w>>::SETS.mcp(level)
                 }
 
                 /// Checks a model's call before anything runs (see `catalog_core::verify`):
@@ -133,11 +133,11 @@ impl Gen<'_> {
                     arguments: #core::__private::Value,
                     permission: &mut impl #core::Permission<Tool>,
                 ) -> ::core::result::Result<#core::Verified<ToolCall>, #core::Rejection> {
-                    <Catalog as #core::Catalog<#w>>::verify(via, name, arguments, permission)
+                    <Catalog as #core::CompiledCatalog<#w>>::verify(via, name, arguments, permission)
                 }
             }
 
-            impl #core::Catalog<#w> for Catalog {
+            impl #core::CompiledCatalog<#w> for Catalog {
                 type Tool = Tool;
                 type Call = ToolCall;
                 const SETS: #core::Sets<Tool, #w> = #core::Sets { #( #fields: Catalog::#set_names, )* };

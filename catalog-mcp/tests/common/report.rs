@@ -3,7 +3,7 @@
 
 use std::fmt::Display;
 
-use catalog_core::{Access, Caller, Catalog, HandledBy, Reach, ToolId};
+use catalog_core::{Access, Caller, CompiledCatalog, HandledBy, Reach, ToolId};
 use catalog_mcp::rmcp::model::{CallToolResponse, ProtocolVersion};
 use catalog_mcp::{NoAsker, Tools};
 use serde_json::{Map, Value, json};
@@ -18,7 +18,7 @@ pub fn in_results(revision: &str) -> bool {
 /// Every tool of catalog `C` (the generated unit struct, passed so `W` is inferred),
 /// listed at some level or not, as the JSON list `conformance.py --probe` takes.
 #[must_use]
-pub fn every_name<C: Catalog<W>, const W: usize>(_: C) -> String {
+pub fn every_name<C: CompiledCatalog<W>, const W: usize>(_: C) -> String {
     let names: Vec<&str> = C::SETS.all.into_iter().map(ToolId::name).collect();
     serde_json::to_string(&names).expect("names are JSON")
 }
@@ -147,7 +147,7 @@ pub fn assert_refused_gated(outcome: &Value, tool: &str, cause: Cause, revision:
 
 /// `initialize` and `tools/list` of a conformance report at `level`: the server's name,
 /// and exactly the level's set, in catalog order, each entry as the row renders.
-pub fn check_listing<C: Catalog<W>, const W: usize>(
+pub fn check_listing<C: CompiledCatalog<W>, const W: usize>(
     catalog: C,
     report: &Value,
     level: Access,
@@ -195,7 +195,7 @@ pub fn check_listing<C: Catalog<W>, const W: usize>(
 /// Every tool of the catalog, probed with arguments no tool takes by a client on
 /// `revision`: the level's tools reach the argument check, the others are refused before
 /// it, as `reach` says, with a JSON-RPC error on every revision.
-pub fn check_probes<C: Catalog<W>, const W: usize>(
+pub fn check_probes<C: CompiledCatalog<W>, const W: usize>(
     _: C,
     report: &Value,
     level: Access,
@@ -244,7 +244,7 @@ pub fn probe_in_process<C, H, const W: usize>(
     revision: &ProtocolVersion,
 ) -> Value
 where
-    C: Catalog<W>,
+    C: CompiledCatalog<W>,
     H: Send + Sync + 'static,
     C::Call: HandledBy<H>,
     <C::Call as HandledBy<H>>::Error: Display,
@@ -282,7 +282,11 @@ where
 }
 
 /// The names a report lists at `level`: exactly the level's set, in catalog order.
-pub fn check_listed_names<C: Catalog<W>, const W: usize>(_: C, report: &Value, level: Access) {
+pub fn check_listed_names<C: CompiledCatalog<W>, const W: usize>(
+    _: C,
+    report: &Value,
+    level: Access,
+) {
     let listed: Vec<&str> = report["listed"]
         .as_array()
         .expect("a listing")

@@ -202,8 +202,10 @@ fn a_failed_handler_is_a_runtime_error_that_names_the_fix() {
     );
 }
 
-/// Code written once over any compiled catalog, through `catalog_core::Catalog`.
-fn mcp_names<C: catalog_core::Catalog<W>, const W: usize>(level: Access) -> Vec<&'static str> {
+/// Code written once over any compiled catalog, through `catalog_core::CompiledCatalog`.
+fn mcp_names<C: catalog_core::CompiledCatalog<W>, const W: usize>(
+    level: Access,
+) -> Vec<&'static str> {
     C::specs(C::mcp_allowed(level))
         .map(|spec| spec.name)
         .collect()
