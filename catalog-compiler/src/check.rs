@@ -5,14 +5,15 @@
 use std::collections::HashMap;
 
 use catalog_core::{Tier, Visibility};
+use serde_json::Value;
 
 use crate::diag::{Diagnostic, Errors, Span};
 use crate::model::{
-    Arguments, Catalog, Policy, Role, Settings, Source, Tool, ToolSpans, Upstream, must_be_gated,
-    search_query, takes_query,
+    Arguments, Catalog, Field, Policy, Role, Settings, Source, Tool, ToolSpans, Upstream,
+    must_be_gated, search_query, takes_query,
 };
 use crate::names::suggest;
-use crate::parse::{RawCatalog, RawSettings, RawTool};
+use crate::parse::{At, RawCatalog, RawSettings, RawTool};
 
 mod offers;
 mod unique;
@@ -22,8 +23,10 @@ use unique::{
     json_names_free, rust_names, type_names, unique_names, unique_upstreams, unique_wire_names,
 };
 
-/// Validates the raw catalog and builds the model; `None` when any rule failed.
-pub(crate) fn lower(raw: RawCatalog, errors: &mut Errors) -> Option<Catalog> {
+/// Validates the raw catalog and builds the model. When any rule failed, or `errors` held
+/// errors already, what the rules decided about each row instead: what the skeleton of a
+/// catalog with errors is generated from, so the file is read and checked only once.
+pub(crate) fn lower(raw: RawCatalog, errors: &mut Errors) -> Result<Catalog, Decisions> {
     let row_count = raw.tools.len();
     let names: Vec<Option<&str>> = raw
         .tools
@@ -68,84 +71,115 @@ pub(crate) fn lower(raw: RawCatalog, errors: &mut Errors) -> Option<Catalog> {
         .collect();
     let lowered = crate::threads::map_owned(crate::threads::in_runs(rows), |run| {
         let mut errors = Errors::default();
-        let tools: Vec<Option<Tool>> = run
+        let tools: Vec<Lowered> = run
             .into_iter()
             .map(|(i, row, source)| {
                 let is_search = roles.search == Some(i);
                 let row_arguments = arguments_of(&row, is_search, arguments, &mut errors);
-                tool(row, is_search, roles.ask == Some(i), &mut errors).map(|mut t| {
+                let params_span = row.params.as_ref().map(|(_, span)| span.clone());
+                let tool = tool(row, is_search, roles.ask == Some(i), &mut errors).map(|mut t| {
                     t.arguments = row_arguments;
                     t.upstream = source;
                     t
-                })
+                });
+                Lowered {
+                    tool,
+                    arguments: row_arguments,
+                    params_span,
+                }
             })
             .collect();
         (tools, errors)
     });
-    let mut tools = Vec::with_capacity(row_count);
+    let mut tools: Vec<Lowered> = Vec::with_capacity(row_count);
     for (run, found) in lowered {
         tools.extend(run);
         errors.extend(found);
     }
-    json_names_free(&tools, errors);
-    let settings = roles.settings;
-    let tools: Option<Vec<Tool>> = tools.into_iter().collect();
-    match (settings, tools) {
-        (Some(settings), Some(tools)) if errors.is_empty() => Some(Catalog {
+    json_names_free(tools.iter().filter_map(|t| t.tool.as_ref().ok()), errors);
+    let complete = errors.is_empty() && tools.iter().all(|t| t.tool.is_ok());
+    match roles.settings {
+        Some(settings) if complete => Ok(Catalog {
             settings,
-            tools,
+            tools: tools.into_iter().filter_map(|t| t.tool.ok()).collect(),
             lints,
             upstreams: upstreams.into_iter().filter_map(|(_, u)| u).collect(),
             offers,
         }),
-        _ => None,
+        _ => Err(Decisions {
+            rows: tools
+                .into_iter()
+                .zip(well_named)
+                .map(|(t, variant)| t.decided(variant))
+                .collect(),
+            search: roles.search,
+            ask: roles.ask,
+        }),
     }
 }
 
-/// What [`lower`] decides about names and roles, its errors set aside: what the skeleton
-/// of a catalog with errors is generated from, so it names the items a valid catalog would.
+/// What [`lower`] decided about a catalog with errors, its errors set aside: what the
+/// skeleton is generated from, so it names the items a valid catalog would.
+#[derive(Debug)]
 pub(crate) struct Decisions {
-    /// Per row, its `Tool` variant when its name passes ([`unique_names`]).
-    pub variants: Vec<Option<String>>,
+    /// Every row, in file order.
+    pub rows: Vec<RowDecision>,
     /// The row treated as the search tool, if any.
     pub search: Option<usize>,
     /// The row `ask-tool` names, if any.
     pub ask: Option<usize>,
-    /// Per row, how its arguments reach the handler ([`arguments_of`]).
-    pub arguments: Vec<Arguments>,
 }
 
-pub(crate) fn decisions(raw: &RawCatalog) -> Decisions {
-    let mut errors = Errors::default();
-    let names: Vec<Option<&str>> = raw
-        .tools
-        .iter()
-        .map(|t| t.name.as_ref().map(|(n, _)| n.as_str()))
-        .collect();
-    let variants = unique_names(&raw.tools, &mut errors);
-    let roles = settings(
-        raw.settings.as_ref(),
-        raw.seen.has("settings"),
-        &raw.tools,
-        &names,
-        &mut errors,
-    );
-    let default = raw
-        .settings
-        .as_ref()
-        .and_then(|s| s.arguments.as_ref())
-        .map_or(Arguments::default(), |(a, _)| *a);
-    let arguments = raw
-        .tools
-        .iter()
-        .enumerate()
-        .map(|(i, row)| arguments_of(row, roles.search == Some(i), default, &mut errors))
-        .collect();
-    Decisions {
-        variants,
-        search: roles.search,
-        ask: roles.ask,
-        arguments,
+/// What [`lower`] decided about one row of a catalog with errors, and its inputs as read.
+#[derive(Debug)]
+pub(crate) struct RowDecision {
+    /// Its name, where the name is written, and its `Tool` variant, when the name passes
+    /// ([`unique_names`]).
+    pub named: Option<(String, Span, String)>,
+    /// How its arguments reach the handler ([`arguments_of`]).
+    pub arguments: Arguments,
+    /// Its parameters as read, and where they are written.
+    pub params: Option<At<Vec<Field>>>,
+    /// Its `input-schema` as read, and where it is written.
+    pub input_schema: Option<At<Value>>,
+}
+
+/// A row as [`lower`] lowered it.
+struct Lowered {
+    /// The tool, when every rule of the row passed; else what the skeleton reads of it.
+    tool: Result<Tool, Box<Leftover>>,
+    /// How its arguments reach the handler ([`arguments_of`]).
+    arguments: Arguments,
+    /// Where its `params` are written, which the tool does not keep.
+    params_span: Option<Span>,
+}
+
+/// What the skeleton reads of a row whose own rules failed.
+struct Leftover {
+    name: Option<At<String>>,
+    params: Option<At<Vec<Field>>>,
+    input_schema: Option<At<Value>>,
+}
+
+impl Lowered {
+    /// The row's [`RowDecision`], given its variant when its name passed.
+    fn decided(self, variant: Option<String>) -> RowDecision {
+        let (name, params, input_schema) = match self.tool {
+            Ok(t) => (
+                Some((t.name, t.name_span)),
+                self.params_span.map(|span| (t.params, span)),
+                t.input_schema.zip(t.spans.input_schema),
+            ),
+            Err(left) => (left.name, left.params, left.input_schema),
+        };
+        RowDecision {
+            named: name
+                .zip(variant)
+                .map(|((name, span), variant)| (name, span, variant)),
+            arguments: self.arguments,
+            params,
+            input_schema,
+        }
     }
 }
 
@@ -373,8 +407,19 @@ fn search_like(rows: &[RawTool]) -> Option<usize> {
     })
 }
 
-fn tool(row: RawTool, is_search: bool, is_ask: bool, errors: &mut Errors) -> Option<Tool> {
-    let (name, name_span) = row.name.clone()?;
+fn tool(
+    row: RawTool,
+    is_search: bool,
+    is_ask: bool,
+    errors: &mut Errors,
+) -> Result<Tool, Box<Leftover>> {
+    let Some((name, name_span)) = row.name.clone() else {
+        return Err(Box::new(Leftover {
+            name: None,
+            params: row.params,
+            input_schema: row.input_schema,
+        }));
+    };
     let at = name_span.clone();
     let missing = |key: &str, help: &str, errors: &mut Errors| {
         errors.push(
@@ -427,8 +472,7 @@ fn tool(row: RawTool, is_search: bool, is_ask: bool, errors: &mut Errors) -> Opt
             .help("`additional-params` opens `params`; an `input-schema` says `additionalProperties` itself"),
         );
     }
-    let params = row.params.map(|(p, _)| p).unwrap_or_default();
-    rust_names(&params, &name, errors);
+    rust_names(row.params.as_ref().map_or(&[], |(p, _)| p), &name, errors);
     let spans = ToolSpans {
         row: row.span,
         description: row
@@ -440,16 +484,23 @@ fn tool(row: RawTool, is_search: bool, is_ask: bool, errors: &mut Errors) -> Opt
         visibility: row.visibility.as_ref().map(|(_, s)| s.clone()),
         input_schema: row.input_schema.as_ref().map(|(_, s)| s.clone()),
     };
-    Some(Tool {
+    let (Some(description), Some(visibility), Some(role)) = (description, visibility, role) else {
+        return Err(Box::new(Leftover {
+            name: Some((name, name_span)),
+            params: row.params,
+            input_schema: row.input_schema,
+        }));
+    };
+    Ok(Tool {
         name,
         name_span,
         rust_name: row.rust_name.map(|(r, _)| r),
-        description: description?,
+        description,
         keywords: row.keywords,
         examples: row.examples.into_iter().map(|(e, _)| e).collect(),
-        visibility: visibility?,
-        role: role?,
-        params,
+        visibility,
+        role,
+        params: row.params.map(|(p, _)| p).unwrap_or_default(),
         additional_params: row.additional_params.is_some_and(|(open, _)| open),
         input_schema: row.input_schema.map(|(s, _)| s),
         output: row.output,

@@ -93,6 +93,16 @@ impl Errors {
         self.0.is_empty()
     }
 
+    /// How many diagnostics were recorded.
+    pub(crate) fn len(&self) -> usize {
+        self.0.len()
+    }
+
+    /// Takes out the diagnostics recorded after the first `at`.
+    pub(crate) fn split_off(&mut self, at: usize) -> Errors {
+        Errors(self.0.split_off(at))
+    }
+
     /// The diagnostics in source order; ties keep the order they were found in.
     #[must_use]
     pub(crate) fn into_sorted(mut self) -> Vec<Diagnostic> {

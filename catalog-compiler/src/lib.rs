@@ -48,18 +48,20 @@ pub use threads::with_threads;
 /// finding of a denied lint (labelled `error[lint-name]: ...`).
 pub fn compile(source: &str) -> Result<Catalog, Vec<Diagnostic>> {
     let catalog = validate(source)?;
-    let options = lint::Options {
-        tokenizer: None,
-        at_least: lint::Level::Deny,
-        only: None,
-    };
-    let denied = lint::run(&catalog, source, &options).errors();
+    let denied = lint::run(&catalog, source, &DENIED).errors();
     if denied.is_empty() {
         Ok(catalog)
     } else {
         Err(denied)
     }
 }
+
+/// The lints [`compile`] runs: those the catalog sets to `deny`.
+const DENIED: lint::Options<'static> = lint::Options {
+    tokenizer: None,
+    at_least: lint::Level::Deny,
+    only: None,
+};
 
 /// The lints whose warnings `catalog!` shows in the build's output: the ones that read the
 /// text the model reads, which a single pass over it finds. The others (search reach,
@@ -93,11 +95,23 @@ pub fn build_warnings(catalog: &Catalog, source: &str) -> Vec<Diagnostic> {
 /// # Errors
 /// The diagnostics, when the text is not valid TOML or breaks any catalog rule.
 pub fn validate(source: &str) -> Result<Catalog, Vec<Diagnostic>> {
-    let mut errors = diag::Errors::default();
-    let catalog = parse::parse(source, &mut errors).and_then(|raw| check::lower(raw, &mut errors));
-    match catalog {
-        Some(c) if errors.is_empty() => Ok(c),
-        _ => Err(errors.into_sorted()),
+    checked(source, false).map_err(|(diagnostics, _)| diagnostics)
+}
+
+/// [`compile`], and for a catalog with errors the [`Outline`] its skeleton is built from,
+/// both from one reading of the file: what `catalog!` calls.
+///
+/// # Errors
+/// [`compile`]'s diagnostics, with the outline ([`outline`]'s, which names every row when
+/// only a denied lint failed).
+pub fn compile_or_outline(source: &str) -> Result<Catalog, (Vec<Diagnostic>, Outline)> {
+    let catalog = checked(source, true)
+        .map_err(|(diagnostics, outline)| (diagnostics, outline.unwrap_or_default()))?;
+    let denied = lint::run(&catalog, source, &DENIED).errors();
+    if denied.is_empty() {
+        Ok(catalog)
+    } else {
+        Err((denied, expand::outline_valid(catalog)))
     }
 }
 
@@ -108,7 +122,44 @@ pub fn validate(source: &str) -> Result<Catalog, Vec<Diagnostic>> {
 /// compiles. Never fails.
 #[must_use]
 pub fn outline(source: &str) -> Outline {
-    expand::outline(source)
+    match checked(source, true) {
+        Ok(catalog) => expand::outline_valid(catalog),
+        Err((_, outline)) => outline.unwrap_or_default(),
+    }
+}
+
+/// Reads and checks `source` once: the catalog, or its diagnostics in source order and,
+/// when `skeleton` asks, the outline of its skeleton from the same reading. After a syntax
+/// error only the syntax is reported; the rows TOML recovery keeps are then still lowered
+/// for the skeleton (and not at all without it), whose parameters stay out where those
+/// rows' rules find an error.
+fn checked(source: &str, skeleton: bool) -> Result<Catalog, (Vec<Diagnostic>, Option<Outline>)> {
+    let mut errors = diag::Errors::default();
+    let (raw, syntax_ok) = parse::read(source, &mut errors);
+    if !syntax_ok && !skeleton {
+        return Err((errors.into_sorted(), None));
+    }
+    let syntax_errors = errors.len();
+    // With a syntax error recorded, lowering never succeeds: it gives its decisions.
+    let decided = match check::lower(raw, &mut errors) {
+        Ok(catalog) => return Ok(catalog),
+        Err(decided) => decided,
+    };
+    if !skeleton {
+        return Err((errors.into_sorted(), None));
+    }
+    let unreported = if syntax_ok {
+        Vec::new()
+    } else {
+        errors.split_off(syntax_errors).into_sorted()
+    };
+    let reported = errors.into_sorted();
+    let found: Vec<usize> = reported
+        .iter()
+        .chain(&unreported)
+        .map(|d| d.span.start)
+        .collect();
+    Err((reported, Some(expand::outline(decided, &found))))
 }
 
 /// Formats generated tokens as Rust source, as `cargo catalog expand` prints them (the

@@ -164,15 +164,10 @@ pub(crate) const RETENTIONS: [(&str, Retention); 2] = [
     ("turn", Retention::Turn),
 ];
 
-/// Parses the whole file. Syntax errors stop here (all of them are reported); otherwise
-/// every row is read and every local error recorded.
-pub(crate) fn parse(source: &str, errors: &mut Errors) -> Option<RawCatalog> {
-    let (raw, syntax_ok) = read(source, errors);
-    syntax_ok.then_some(raw)
-}
-
-/// [`parse`], reading what TOML recovery keeps after a syntax error too (the skeleton of a
-/// catalog with errors still names those rows); the flag is whether the syntax was valid.
+/// Parses the whole file: every row is read and every local error recorded; the flag is
+/// whether the syntax was valid. After a syntax error only the syntax errors are recorded,
+/// and the rows are what TOML recovery keeps (the skeleton of a catalog with errors still
+/// names those rows).
 pub(crate) fn read(source: &str, errors: &mut Errors) -> (RawCatalog, bool) {
     read_in(source, pieces::SIZE, errors)
 }

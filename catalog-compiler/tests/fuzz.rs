@@ -415,8 +415,17 @@ struct Tally {
 fn exercise(source: &str, full_lints: bool, tally: &mut Tally) -> Result<(), String> {
     let outline = catch_unwind(|| catalog_compiler::outline(source))
         .map_err(|_| "outline panicked".to_string())?;
+    // What `catalog!` calls reads the file once, and agrees with `compile` and `outline`.
+    let both = catch_unwind(|| catalog_compiler::compile_or_outline(source))
+        .map_err(|_| "compile_or_outline panicked".to_string())?;
     let result = catch_unwind(|| catalog_compiler::compile(source))
         .map_err(|_| "compile panicked".to_string())?;
+    match (&result, &both) {
+        (Ok(_), Ok(_)) => {}
+        (Err(diagnostics), Err((same, its_outline)))
+            if diagnostics == same && format!("{its_outline:?}") == format!("{outline:?}") => {}
+        _ => return Err("compile_or_outline disagrees with compile or outline".into()),
+    }
     match result {
         Err(diagnostics) => {
             tally.invalid += 1;

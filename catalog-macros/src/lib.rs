@@ -119,7 +119,7 @@ fn expand(input: &Input) -> proc_macro2::TokenStream {
             );
         }
     };
-    match catalog_compiler::compile(&source) {
+    match catalog_compiler::compile_or_outline(&source) {
         Ok(catalog) => {
             let mut out = catalog_compiler::expand(&catalog, &opts);
             let lines = catalog_compiler::Lines::new(&source);
@@ -132,8 +132,8 @@ fn expand(input: &Input) -> proc_macro2::TokenStream {
             }
             out
         }
-        Err(diagnostics) => {
-            let mut out = catalog_compiler::skeleton(&catalog_compiler::outline(&source), &opts);
+        Err((diagnostics, outline)) => {
+            let mut out = catalog_compiler::skeleton(&outline, &opts);
             let lines = catalog_compiler::Lines::new(&source);
             // rustc heads a `compile_error!` with `error: ` itself.
             let unnamed = catalog_compiler::Style {

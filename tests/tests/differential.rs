@@ -12,7 +12,12 @@
 //!
 //! The shape is the compiler's own reading of the schema ([`catalog_compiler::schema_shape`],
 //! what an `input-schema` row gets), checked by the core's [`catalog_core::check_value`].
+//!
+//! The compiler's other validator, [`Kind::fits`] (whether a parameter's `default` fits its
+//! declared type), is held to the same reference on the types of the catalog's type
+//! language and the schemas the compiler publishes for them.
 
+use catalog_compiler::model::Kind;
 use catalog_core::check_value;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
@@ -697,6 +702,166 @@ fn with_unchecked_keywords_the_verifier_never_refuses_a_valid_value() {
     let tally = run(true);
     assert!(
         tally.valid * 5 > tally.tried,
+        "{} of {} valid",
+        tally.valid,
+        tally.tried
+    );
+}
+
+/// The search and ask tools every catalog of [`type_language`] starts with, and the head of
+/// the row whose one parameter has the drawn type.
+const HEAD: &str = r#"
+[settings]
+search-tool = "searchTools"
+ask-tool = "ask"
+
+[[tool]]
+name = "searchTools"
+description = "Finds tools."
+[tool.params]
+query = { type = "string" }
+
+[[tool]]
+name = "ask"
+description = "Asks the user a question."
+visibility = "inline"
+tier = "silent"
+access = "read-only"
+
+[[tool]]
+name = "withDefault"
+description = "Has a parameter whose default is checked."
+visibility = "inline"
+tier = "silent"
+access = "read-only"
+[tool.params]
+"#;
+
+/// A bound as TOML writes it: small, whole or a half.
+fn toml_bound() -> impl Strategy<Value = Option<String>> {
+    prop::option::of(prop_oneof![
+        (-4i64..6).prop_map(|n| n.to_string()),
+        (-8i32..12).prop_map(|n| format!("{:?}", f64::from(n) / 2.0)),
+    ])
+}
+
+/// A type of the catalog's type language, as the keys of its TOML inline table: every
+/// kind [`Kind::fits`] reads but the `schema` escape hatch (its defaults are not checked:
+/// the schema is the author's, kept as written), nested in arrays and objects.
+fn type_language() -> impl Strategy<Value = String> {
+    let numeric = |ty: &'static str| {
+        (toml_bound(), toml_bound()).prop_map(move |(lo, hi)| {
+            let bounds: String = [("minimum", lo), ("maximum", hi)]
+                .into_iter()
+                .filter_map(|(key, bound)| bound.map(|b| format!(", {key} = {b}")))
+                .collect();
+            format!("type = \"{ty}\"{bounds}")
+        })
+    };
+    let leaf = prop_oneof![
+        Just("type = \"string\"".to_string()),
+        prop::sample::subsequence(vec!["a", "b", "ab"], 1..=3)
+            .prop_map(|values| format!("type = \"string\", enum = {values:?}")),
+        numeric("integer"),
+        numeric("number"),
+        Just("type = \"boolean\"".to_string()),
+        Just("type = \"object\"".to_string()),
+    ];
+    leaf.prop_recursive(3, 12, 3, |inner| {
+        prop_oneof![
+            inner
+                .clone()
+                .prop_map(|t| format!("type = \"array\", items = {{ {t} }}")),
+            prop::collection::vec((inner, any::<bool>()), 1..=KEYS.len()).prop_map(|props| {
+                let props: Vec<String> = props
+                    .iter()
+                    .zip(KEYS)
+                    .map(|((t, required), key)| {
+                        let optional = if *required { "" } else { ", required = false" };
+                        format!("{key} = {{ {t}{optional} }}")
+                    })
+                    .collect();
+                format!("type = \"object\", properties = {{ {} }}", props.join(", "))
+            }),
+        ]
+    })
+}
+
+/// Whether every value at an `integer` of the schema is written as an integer within
+/// `i64`, as the generated Rust field (`i64`) holds it: where a default is held to more than
+/// the schema says (`2`, not `2.0`; nothing past `i64::MAX`).
+fn fits_rust(schema: &Value, value: &Value) -> bool {
+    match (schema.get("type").and_then(Value::as_str), value) {
+        (Some("integer"), Value::Number(n)) => n.is_i64(),
+        (Some("array"), Value::Array(items)) => {
+            items.iter().all(|v| fits_rust(&schema["items"], v))
+        }
+        (Some("object"), Value::Object(map)) => map.iter().all(|(k, v)| {
+            schema
+                .get("properties")
+                .and_then(|p| p.get(k))
+                .is_none_or(|s| fits_rust(s, v))
+        }),
+        _ => true,
+    }
+}
+
+/// One drawn type: its catalog compiled, its parameter's kind and published schema, and
+/// [`VALUES`] values drawn for the schema, each judged by [`Kind::fits`] and the reference.
+fn compare_defaults(ty: &str, seed: u64, tally: &mut Tally) -> Result<(), TestCaseError> {
+    let source = format!("{HEAD}x = {{ {ty} }}\n");
+    // Bounds drawn out of order are an error of the catalog: nothing to compare.
+    let Ok(catalog) = catalog_compiler::validate(&source) else {
+        return Ok(());
+    };
+    let tool = &catalog.tools[2];
+    let kind: &Kind = &tool.params[0].ty.kind;
+    let schema = catalog_compiler::schema::input(tool)["properties"]["x"].clone();
+    let reference = jsonschema::draft202012::new(&schema)
+        .map_err(|e| TestCaseError::fail(format!("the reference refused the schema: {e}")))?;
+    let mut rng = Rng(seed);
+    for _ in 0..VALUES {
+        let value = sample(&schema, &schema, &mut rng, 0);
+        let valid = reference.is_valid(&value) && fits_rust(&schema, &value);
+        let fits = kind.fits(&value);
+        tally.tried += 1;
+        tally.valid += usize::from(valid);
+        if valid != fits.is_ok() {
+            return Err(TestCaseError::fail(format!(
+                "Kind::fits and the reference disagree\n type: {ty}\n schema: {schema}\n value: {value}\n fits: {fits:?}\n reference: {valid}"
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// A parameter's `default` is accepted exactly when the schema the model is shown accepts
+/// it and the generated Rust field can hold it.
+#[test]
+fn a_default_fits_its_type_as_the_reference_says() {
+    let config = Config {
+        cases: std::env::var("PROPTEST_CASES")
+            .ok()
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(SCHEMAS / 3),
+        failure_persistence: None,
+        ..Config::default()
+    };
+    let mut runner = TestRunner::new(config);
+    let tally = std::cell::RefCell::new(Tally::default());
+    let result = runner.run(&(type_language(), any::<u64>()), |(ty, seed)| {
+        compare_defaults(&ty, seed, &mut tally.borrow_mut())
+    });
+    if let Err(e) = result {
+        panic!("{e}");
+    }
+    let tally = tally.into_inner();
+    eprintln!(
+        "{} defaults, {} valid by the reference",
+        tally.tried, tally.valid
+    );
+    assert!(
+        tally.valid * 5 > tally.tried && tally.valid * 5 < tally.tried * 4,
         "{} of {} valid",
         tally.valid,
         tally.tried

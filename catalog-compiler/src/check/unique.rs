@@ -146,8 +146,8 @@ pub(super) fn unique_upstreams(
 
 /// With JSON-argument rows, the generated `ToolCall::Json` variant and `Handler::call_json`
 /// method are taken: a typed row must not take them too.
-pub(super) fn json_names_free(tools: &[Option<Tool>], errors: &mut Errors) {
-    let tools: Vec<&Tool> = tools.iter().flatten().collect();
+pub(super) fn json_names_free<'t>(tools: impl Iterator<Item = &'t Tool>, errors: &mut Errors) {
+    let tools: Vec<&Tool> = tools.collect();
     if tools.iter().all(|t| t.arguments == Arguments::Typed) {
         return;
     }

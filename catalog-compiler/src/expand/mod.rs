@@ -20,8 +20,8 @@ mod skeleton;
 mod specs;
 mod tool;
 
-pub(crate) use skeleton::outline;
 pub use skeleton::skeleton;
+pub(crate) use skeleton::{outline, outline_valid};
 
 /// How the expansion refers to the world outside the catalog.
 #[derive(Clone)]

@@ -2,9 +2,9 @@
 //! not a cascade of missing items.
 //!
 //! The skeleton is [`expand`] of a stand-in catalog, and its rows are the ones `check`
-//! accepts by name: the same function decides which rows have a `Tool` variant, which row
-//! is the search tool and how each row's arguments arrive, for a valid catalog and for
-//! this one. Only the rows' data is placeholder.
+//! accepts by name: the same pass that finds the errors decides which rows have a `Tool`
+//! variant, which row is the search tool and how each row's arguments arrive, for a valid
+//! catalog and for this one. Only the rows' data is placeholder.
 
 use std::collections::BTreeMap;
 
@@ -12,14 +12,13 @@ use proc_macro2::TokenStream;
 
 use super::{Options, expand};
 use crate::check;
-use crate::diag::{Errors, Span};
+use crate::diag::Span;
 use crate::lint;
 use crate::model::{
     Access, Arguments, Catalog, Outline, OutlineTool, Policy, Role, Settings, Tier, Tool,
     ToolSpans, Visibility, query_param, takes_query,
 };
 use crate::names;
-use crate::parse;
 
 /// The same API for a catalog with errors: [`expand`] of a stand-in catalog built from
 /// the outline (every row whose name passes, with no parameters unless they were read
@@ -29,55 +28,62 @@ pub fn skeleton(outline: &Outline, opts: &Options) -> TokenStream {
     expand(&catalog(outline), opts)
 }
 
-/// Reads as much of a catalog with errors as the skeleton needs: the rows whose name
-/// `check` accepts, with the variant it gives them; the search and ask tools it resolves;
-/// and each row's parameters (or `input-schema`) when no error lies inside them or on the
-/// row's name, so a handler written against a row with an unrelated mistake still
-/// compiles. Never fails.
-pub(crate) fn outline(source: &str) -> Outline {
-    let mut errors = Errors::default();
-    let (raw, _) = parse::read(source, &mut errors);
-    let decided = check::decisions(&raw);
+/// The outline of a catalog with errors, from what [`check::lower`] decided about its rows
+/// (`decided`) and where every error found in the file starts (`errors`): the rows whose
+/// name `check`
+/// accepts, with the variant it gives them; the search and ask tools it resolves; and each
+/// row's parameters (or `input-schema`) when no error lies inside them or on the row's
+/// name, so a handler written against a row with an unrelated mistake still compiles.
+pub(crate) fn outline(decided: check::Decisions, errors: &[usize]) -> Outline {
+    let clean = |span: &Span| !errors.iter().any(|start| span.contains(start));
     let mut out = Outline::default();
     let mut index = BTreeMap::new();
-    let mut inputs = Vec::new();
-    for (i, (row, variant)) in raw.tools.iter().zip(&decided.variants).enumerate() {
-        let (Some((name, name_span)), Some(variant)) = (&row.name, variant) else {
+    for (i, row) in decided.rows.into_iter().enumerate() {
+        let Some((name, name_span, variant)) = row.named else {
             continue;
         };
         index.insert(i, out.tools.len());
-        inputs.push((
-            name_span.clone(),
-            row.params.clone(),
-            row.input_schema.clone(),
-        ));
-        out.tools.push(OutlineTool {
-            name: name.clone(),
-            variant: variant.clone(),
-            arguments: decided.arguments[i],
+        let mut tool = OutlineTool {
+            name,
+            variant,
+            arguments: row.arguments,
             ..OutlineTool::default()
-        });
+        };
+        if clean(&name_span) {
+            match (row.params, row.input_schema) {
+                (Some((params, span)), None)
+                    if clean(&span) && check::distinct_fields(&params, &tool.name) =>
+                {
+                    tool.params = params;
+                }
+                (None, Some((schema, span))) if clean(&span) => tool.input_schema = Some(schema),
+                _ => {}
+            }
+        }
+        out.tools.push(tool);
     }
     out.search_tool = decided.search.and_then(|i| index.get(&i).copied());
     out.ask_tool = decided.ask.and_then(|i| index.get(&i).copied());
-    check::lower(raw, &mut errors);
-    let errors = errors.into_sorted();
-    let clean = |span: &Span| !errors.iter().any(|d| span.contains(&d.span.start));
-    for (row, (name_span, params, input_schema)) in out.tools.iter_mut().zip(inputs) {
-        if !clean(&name_span) {
-            continue;
-        }
-        match (params, input_schema) {
-            (Some((params, span)), None)
-                if clean(&span) && check::distinct_fields(&params, &row.name) =>
-            {
-                row.params = params;
-            }
-            (None, Some((schema, span))) if clean(&span) => row.input_schema = Some(schema),
-            _ => {}
-        }
-    }
     out
+}
+
+/// The outline of a valid catalog: every row, with its parameters or `input-schema`.
+pub(crate) fn outline_valid(catalog: Catalog) -> Outline {
+    Outline {
+        search_tool: Some(catalog.settings.search_tool),
+        ask_tool: Some(catalog.settings.ask_tool),
+        tools: catalog
+            .tools
+            .into_iter()
+            .map(|t| OutlineTool {
+                variant: t.variant(),
+                name: t.name,
+                params: t.params,
+                input_schema: t.input_schema,
+                arguments: t.arguments,
+            })
+            .collect(),
+    }
 }
 
 /// The catalog the skeleton is generated from, by the same generator as a valid

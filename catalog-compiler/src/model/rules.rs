@@ -116,6 +116,11 @@ pub(crate) fn query_param() -> Field {
 impl Kind {
     /// Whether a JSON value fits the kind, as a `default` must; the reason when it does not.
     ///
+    /// It accepts what the schema the compiler publishes for the kind accepts (a test holds
+    /// it to the `jsonschema` crate), less what the generated Rust field could not hold: an
+    /// integer is written as one (`2`, not `2.0`) and fits the field's `i64`. The `schema`
+    /// escape hatch accepts any default: its schema is the author's, kept as written.
+    ///
     /// # Errors
     /// Why it does not fit: `is not a string`, `is above the maximum 5`, ...
     pub fn fits(&self, v: &Value) -> Result<(), String> {
@@ -127,8 +132,11 @@ impl Kind {
             | (Kind::Boolean, Value::Bool(_))
             | (Kind::Object(None), Value::Object(_))
             | (Kind::Raw(_), _) => Ok(()),
-            (Kind::Integer { minimum, maximum }, Value::Number(n)) if n.is_i64() || n.is_u64() => {
+            (Kind::Integer { minimum, maximum }, Value::Number(n)) if n.is_i64() => {
                 in_range(n.as_f64().unwrap_or(0.0), *minimum, *maximum)
+            }
+            (Kind::Integer { .. }, Value::Number(n)) if n.is_u64() => {
+                Err("is outside the range of a 64-bit integer".to_string())
             }
             (Kind::Number { minimum, maximum }, Value::Number(n)) => {
                 in_range(n.as_f64().unwrap_or(0.0), *minimum, *maximum)
