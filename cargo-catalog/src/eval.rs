@@ -5,7 +5,7 @@
 use std::process::ExitCode;
 use std::time::Instant;
 
-use catalog_compiler::model::Catalog;
+use catalog_compiler::model::CatalogModel;
 use catalog_compiler::search::Request;
 use catalog_core::search::{OwnedIndex, Scratch, Weights};
 use serde_json::{Value, json};
@@ -54,7 +54,7 @@ pub(crate) fn command(args: &EvalSearch, defaults: &Defaults) -> Result<ExitCode
 }
 
 /// The requests of a `dev.jsonl`-format file.
-fn read_queries(catalog: &Catalog, queries_path: &str) -> Result<Vec<Request>, Usage> {
+fn read_queries(catalog: &CatalogModel, queries_path: &str) -> Result<Vec<Request>, Usage> {
     let text = std::fs::read_to_string(queries_path)
         .map_err(|e| Usage(format!("cannot read `{queries_path}`: {e}")))?;
     let queries = catalog_compiler::search::requests(catalog, &text)
@@ -153,7 +153,7 @@ struct Models {
 fn models(
     _: &EvalSearch,
     _: &str,
-    _: &Catalog,
+    _: &CatalogModel,
     _: &OwnedIndex,
     _: &[Request],
 ) -> Result<Models, Usage> {
@@ -166,7 +166,7 @@ fn models(
 fn models(
     args: &EvalSearch,
     model: &str,
-    catalog: &Catalog,
+    catalog: &CatalogModel,
     index: &OwnedIndex,
     queries: &[Request],
 ) -> Result<Models, Usage> {
@@ -246,7 +246,7 @@ fn figures(queries: &[Request], tops: &[Vec<u32>], which: impl Fn(usize) -> bool
     [recall / n, hit / n, mrr / n]
 }
 
-fn show_misses(catalog: &Catalog, queries: &[Request], tops: &[Vec<u32>], limit: usize) {
+fn show_misses(catalog: &CatalogModel, queries: &[Request], tops: &[Vec<u32>], limit: usize) {
     let names = |docs: &[u32]| {
         let names: Vec<&str> = docs
             .iter()
@@ -280,7 +280,7 @@ fn debug_note() -> &'static str {
 }
 
 /// The figures of BM25F alone, as this command has always printed them.
-fn print_one(catalog: &Catalog, queries: &[Request], r: &Ranking, k: usize, format: Format) {
+fn print_one(catalog: &CatalogModel, queries: &[Request], r: &Ranking, k: usize, format: Format) {
     let [recall, hit, mrr] = figures(queries, &r.tops, |_| true);
     let median = r.median_us;
     match format {
@@ -310,7 +310,7 @@ fn print_one(catalog: &Catalog, queries: &[Request], r: &Ranking, k: usize, form
 /// Each ranker's figures on every request and on the odd and the even ones (first, third,
 /// ... and second, fourth, ...: one half to choose parameters on, the other to report).
 fn print_side_by_side(
-    catalog: &Catalog,
+    catalog: &CatalogModel,
     queries: &[Request],
     rankings: &[Ranking],
     cost: &Cost,

@@ -3,7 +3,7 @@
 
 use std::process::ExitCode;
 
-use catalog_compiler::model::Catalog;
+use catalog_compiler::model::CatalogModel;
 use catalog_core::search::{OwnedIndex, Weights};
 
 /// Compiles a catalog or prints its errors.
@@ -11,7 +11,7 @@ pub(crate) fn load(
     path: &str,
     source: &str,
     weights: Weights,
-) -> Result<(Catalog, OwnedIndex), ExitCode> {
+) -> Result<(CatalogModel, OwnedIndex), ExitCode> {
     match catalog_compiler::compile(source) {
         Ok(c) => {
             let index = catalog_compiler::search::index(&c, weights);

@@ -3,11 +3,11 @@
 use std::fmt::Write as _;
 
 use catalog_compiler::lint::{self, Report};
-use catalog_compiler::model::Catalog;
+use catalog_compiler::model::CatalogModel;
 use serde_json::json;
 
 /// The closing table: every lint, its level here, what it checks, its findings.
-pub(crate) fn lints_table(c: &Catalog, report: &Report) -> String {
+pub(crate) fn lints_table(c: &CatalogModel, report: &Report) -> String {
     let mut out = format!(
         "\n{:<22} {:<7} {:>8}  {}\n",
         "lint", "level", "findings", "checks"
@@ -43,7 +43,7 @@ pub(crate) fn lints_table(c: &Catalog, report: &Report) -> String {
 }
 
 /// The same table as JSON: `findings` is `null` for a lint that did not run.
-pub(crate) fn lints_json(c: &Catalog, report: &Report) -> serde_json::Value {
+pub(crate) fn lints_json(c: &CatalogModel, report: &Report) -> serde_json::Value {
     json!(
         lint::LINTS
             .iter()

@@ -4,13 +4,13 @@
 use std::fmt::Write as _;
 
 use catalog_compiler::lint::Report;
-use catalog_compiler::model::{Catalog, Visibility};
+use catalog_compiler::model::{CatalogModel, Visibility};
 use serde_json::json;
 
 /// The reach report: inline tools that search finds from every example (candidates to
 /// defer), inline tools that some example does not find (the unnamed needs that keep them
 /// inline), and how many examples of discoverable tools search answers.
-pub(crate) fn reach_text(c: &Catalog, report: &Report) -> String {
+pub(crate) fn reach_text(c: &CatalogModel, report: &Report) -> String {
     let Some(reach) = &report.reach else {
         return String::new();
     };
@@ -71,7 +71,7 @@ pub(crate) fn reach_text(c: &Catalog, report: &Report) -> String {
 
 /// Every searched example with its rank, per tool, as JSON; `null` when the lint did not
 /// run.
-pub(crate) fn reach_json(c: &Catalog, report: &Report) -> serde_json::Value {
+pub(crate) fn reach_json(c: &CatalogModel, report: &Report) -> serde_json::Value {
     let Some(reach) = &report.reach else {
         return serde_json::Value::Null;
     };

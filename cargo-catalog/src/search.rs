@@ -3,7 +3,7 @@
 
 use std::process::ExitCode;
 
-use catalog_compiler::model::Catalog;
+use catalog_compiler::model::CatalogModel;
 use catalog_core::search::{Hit, OwnedIndex, Scratch, Weights};
 
 use crate::args::{Search, Usage};
@@ -27,7 +27,7 @@ pub(crate) fn command(args: &Search, defaults: &Defaults) -> Result<ExitCode, Us
 }
 
 #[cfg(not(feature = "embed"))]
-fn fused(_: &Search, _: &str, _: &Catalog, _: &OwnedIndex) -> Result<Vec<Hit>, Usage> {
+fn fused(_: &Search, _: &str, _: &CatalogModel, _: &OwnedIndex) -> Result<Vec<Hit>, Usage> {
     Err(Usage(crate::embed::MISSING.into()))
 }
 
@@ -36,7 +36,7 @@ fn fused(_: &Search, _: &str, _: &Catalog, _: &OwnedIndex) -> Result<Vec<Hit>, U
 fn fused(
     args: &Search,
     model: &str,
-    catalog: &Catalog,
+    catalog: &CatalogModel,
     index: &OwnedIndex,
 ) -> Result<Vec<Hit>, Usage> {
     use catalog_core::search::Ranker as _;
@@ -47,7 +47,7 @@ fn fused(
 }
 
 /// Prints the ranked hits for one request.
-fn print(catalog: &Catalog, hits: &[Hit], query: &str) -> ExitCode {
+fn print(catalog: &CatalogModel, hits: &[Hit], query: &str) -> ExitCode {
     if hits.is_empty() {
         println!("no tool matches {query:?}");
     }

@@ -4,7 +4,7 @@
 use std::fmt::Write as _;
 
 use catalog_compiler::lint::{Level, Report};
-use catalog_compiler::model::{Catalog, DERIVED_SETS};
+use catalog_compiler::model::{CatalogModel, DERIVED_SETS};
 use serde_json::json;
 
 use crate::lints::lints_table;
@@ -12,8 +12,8 @@ use crate::numbers::plural;
 use crate::reach::reach_text;
 use crate::tokens::tokens_table;
 
-/// Derived sets by name, members in catalog order: the list the generated `Catalog` uses.
-fn sets(c: &Catalog) -> Vec<(&'static str, Vec<&str>)> {
+/// Derived sets by name, members in catalog order: the list the generated `CatalogModel` uses.
+fn sets(c: &CatalogModel) -> Vec<(&'static str, Vec<&str>)> {
     DERIVED_SETS
         .iter()
         .map(|d| {
@@ -30,7 +30,7 @@ fn sets(c: &Catalog) -> Vec<(&'static str, Vec<&str>)> {
 }
 
 /// The human report that follows the findings of a valid catalog.
-pub(crate) fn summary(path: &str, c: &Catalog, report: &Report) -> String {
+pub(crate) fn summary(path: &str, c: &CatalogModel, report: &Report) -> String {
     let errors = report
         .findings
         .iter()
@@ -82,7 +82,7 @@ pub(crate) fn summary(path: &str, c: &Catalog, report: &Report) -> String {
 }
 
 /// The derived sets and settings as JSON.
-pub(crate) fn summary_json(c: &Catalog) -> serde_json::Value {
+pub(crate) fn summary_json(c: &CatalogModel) -> serde_json::Value {
     let sets: serde_json::Map<String, serde_json::Value> = sets(c)
         .into_iter()
         .map(|(k, v)| (k.to_string(), json!(v)))

@@ -6,7 +6,7 @@ use std::fmt::Write as _;
 use std::sync::Mutex;
 
 use catalog_compiler::lint::{TokenReport, Tokenizer};
-use catalog_compiler::model::{Catalog, Visibility};
+use catalog_compiler::model::{CatalogModel, Visibility};
 use rustc_hash::FxHashMap;
 use serde_json::json;
 
@@ -138,7 +138,7 @@ fn cut_before(
 
 /// The table of token counts per provider, inline set against every tool, and the
 /// largest inline tools.
-pub(crate) fn tokens_table(c: &Catalog, t: &TokenReport) -> String {
+pub(crate) fn tokens_table(c: &CatalogModel, t: &TokenReport) -> String {
     let inline = c
         .tools
         .iter()

@@ -6,7 +6,7 @@ use std::path::Path;
 use std::process::ExitCode;
 
 use catalog_compiler::import::Offers;
-use catalog_compiler::model::Catalog;
+use catalog_compiler::model::CatalogModel;
 use catalog_upstream::drift::{self, Snapshot};
 use catalog_upstream::{Client, Endpoint, Upstream, overrides};
 use serde_json::Value;
@@ -38,7 +38,7 @@ async fn listing(upstream: &Upstream) -> Result<(Vec<Value>, Offers), String> {
 /// something else than its server (a reviewed description, a stricter access level),
 /// which the gateway then lists from the row; exit 1 when any row drifted or an upstream
 /// is unreachable, as a compile error would.
-pub(crate) fn check(path: &str, catalog: &Catalog) -> ExitCode {
+pub(crate) fn check(path: &str, catalog: &CatalogModel) -> ExitCode {
     let snapshot = match Snapshot::read_for(Path::new(path)) {
         Ok(snapshot) => snapshot,
         Err(message) => {

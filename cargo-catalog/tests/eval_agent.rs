@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::{Arc, Mutex};
 
-use catalog_compiler::model::Catalog;
+use catalog_compiler::model::CatalogModel;
 use catalog_core::provider::Provider;
 use catalog_providers::scripted::{Answer, Model, Received, Turn};
 use serde_json::{Value, json};
@@ -35,13 +35,13 @@ fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
 }
 
-fn catalog() -> Catalog {
+fn catalog() -> CatalogModel {
     let source = std::fs::read_to_string(root().join("catalog.toml")).unwrap();
     catalog_compiler::compile(&source).unwrap()
 }
 
 /// The requests file, and each request's plan by its text.
-fn plans(catalog: &Catalog) -> (Vec<Value>, HashMap<String, Plan>) {
+fn plans(catalog: &CatalogModel) -> (Vec<Value>, HashMap<String, Plan>) {
     let text = std::fs::read_to_string(root().join("example/catalog/requests.jsonl")).unwrap();
     let requests: Vec<Value> = text
         .lines()
@@ -76,7 +76,7 @@ fn plans(catalog: &Catalog) -> (Vec<Value>, HashMap<String, Plan>) {
 /// The model: plays each request's plan, logging what it does.
 fn player(
     provider: Provider,
-    catalog: &Catalog,
+    catalog: &CatalogModel,
     plans: HashMap<String, Plan>,
     log: Log,
     rate_limit_first: bool,

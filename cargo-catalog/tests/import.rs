@@ -7,7 +7,7 @@ use std::process::Command;
 use std::time::Instant;
 
 use catalog_compiler::lint::{self, Level, LintId};
-use catalog_compiler::model::{Access, Catalog, Tier, Visibility};
+use catalog_compiler::model::{Access, CatalogModel, Tier, Visibility};
 use catalog_compiler::schema;
 use serde_json::Value;
 
@@ -43,7 +43,7 @@ fn import(input: &str, out_name: &str) -> (String, String) {
     (text, stderr.replace(out_str, "[out]"))
 }
 
-fn compile(text: &str) -> Catalog {
+fn compile(text: &str) -> CatalogModel {
     catalog_compiler::compile(text).unwrap_or_else(|d| {
         panic!(
             "{}",
@@ -120,7 +120,7 @@ fn normalized(compiled: &Value, original: &Value) -> (Value, Value) {
 /// Every imported tool, in order after the search and ask tools: same name, same
 /// description, discoverable, access from `readOnlyHint`, and an input (and output)
 /// schema equal to the original after [`normalized`].
-fn assert_lossless(doc: &Value, catalog: &Catalog) {
+fn assert_lossless(doc: &Value, catalog: &CatalogModel) {
     let tools = doc["tools"].as_array().unwrap();
     assert_eq!(catalog.tools.len(), tools.len() + 2);
     assert_eq!(catalog.settings.search_tool, 0);

@@ -151,7 +151,7 @@ fn main() {
 }
 
 /// The requests, each with its expected tools' documents.
-fn read_queries(catalog: &catalog_compiler::Catalog, text: &str) -> Vec<(String, Vec<u32>)> {
+fn read_queries(catalog: &catalog_compiler::CatalogModel, text: &str) -> Vec<(String, Vec<u32>)> {
     catalog_compiler::search::requests(catalog, text)
         .unwrap_or_else(|e| panic!("requests, line {e}"))
         .into_iter()

@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use crate::diag::{Diagnostic, Errors, Span};
 use crate::model::{
-    Arguments, Catalog, Field, Policy, Role, Settings, Source, Tool, ToolSpans, Upstream,
+    Arguments, CatalogModel, Field, Policy, Role, SettingsTable, Source, Tool, ToolSpans, Upstream,
     must_be_gated, search_query, takes_query,
 };
 use crate::names::suggest;
@@ -26,7 +26,7 @@ use unique::{
 /// Validates the raw catalog and builds the model. When any rule failed, or `errors` held
 /// errors already, what the rules decided about each row instead: what the skeleton of a
 /// catalog with errors is generated from, so the file is read and checked only once.
-pub(crate) fn lower(raw: RawCatalog, errors: &mut Errors) -> Result<Catalog, Decisions> {
+pub(crate) fn lower(raw: RawCatalog, errors: &mut Errors) -> Result<CatalogModel, Decisions> {
     let row_count = raw.tools.len();
     let names: Vec<Option<&str>> = raw
         .tools
@@ -99,7 +99,7 @@ pub(crate) fn lower(raw: RawCatalog, errors: &mut Errors) -> Result<Catalog, Dec
     json_names_free(tools.iter().filter_map(|t| t.tool.as_ref().ok()), errors);
     let complete = errors.is_empty() && tools.iter().all(|t| t.tool.is_ok());
     match roles.settings {
-        Some(settings) if complete => Ok(Catalog {
+        Some(settings) if complete => Ok(CatalogModel {
             settings,
             tools: tools.into_iter().filter_map(|t| t.tool.ok()).collect(),
             lints,
@@ -277,7 +277,7 @@ fn sources(
 /// that looks like a search tool (no `tier`, no `access`, a `query` parameter), so that one
 /// mistake in `[settings]` does not also report the search row as missing its tier and access.
 struct Resolved {
-    settings: Option<Settings>,
+    settings: Option<SettingsTable>,
     search: Option<usize>,
     ask: Option<usize>,
 }
@@ -357,8 +357,8 @@ fn settings(
                         .help("name a separate row that asks the user a question"),
                 );
             }
-            let defaults = Settings::defaults(s, a);
-            let settings = Settings {
+            let defaults = SettingsTable::defaults(s, a);
+            let settings = SettingsTable {
                 search_results: given(raw.search_results.as_ref(), defaults.search_results),
                 searches_per_turn: given(
                     raw.searches_per_turn.as_ref(),

@@ -34,7 +34,7 @@ mod threads;
 pub use diag::{Diagnostic, Lines, Located, Related, Style, render, render_all};
 pub use editor_schema::{editor_schema, reference};
 pub use expand::{expand, skeleton};
-pub use model::{Catalog, Outline};
+pub use model::{CatalogModel, Outline};
 pub use shape::schema_shape;
 pub use spec::{info, specs};
 pub use threads::with_threads;
@@ -46,7 +46,7 @@ pub use threads::with_threads;
 /// # Errors
 /// The diagnostics, when the text is not valid TOML, breaks any catalog rule, or has a
 /// finding of a denied lint (labelled `error[lint-name]: ...`).
-pub fn compile(source: &str) -> Result<Catalog, Vec<Diagnostic>> {
+pub fn compile(source: &str) -> Result<CatalogModel, Vec<Diagnostic>> {
     let catalog = validate(source)?;
     let denied = lint::run(&catalog, source, &DENIED).errors();
     if denied.is_empty() {
@@ -75,7 +75,7 @@ pub const BUILD_WARNINGS: [lint::LintId; 3] = [
 /// The findings at `warn` of [`BUILD_WARNINGS`] in a catalog that [`compile`] accepted
 /// from `source`: what `catalog!` shows as warnings.
 #[must_use]
-pub fn build_warnings(catalog: &Catalog, source: &str) -> Vec<Diagnostic> {
+pub fn build_warnings(catalog: &CatalogModel, source: &str) -> Vec<Diagnostic> {
     let options = lint::Options {
         tokenizer: None,
         at_least: lint::Level::Warn,
@@ -94,7 +94,7 @@ pub fn build_warnings(catalog: &Catalog, source: &str) -> Vec<Diagnostic> {
 ///
 /// # Errors
 /// The diagnostics, when the text is not valid TOML or breaks any catalog rule.
-pub fn validate(source: &str) -> Result<Catalog, Vec<Diagnostic>> {
+pub fn validate(source: &str) -> Result<CatalogModel, Vec<Diagnostic>> {
     checked(source, false).map_err(|(diagnostics, _)| diagnostics)
 }
 
@@ -104,7 +104,7 @@ pub fn validate(source: &str) -> Result<Catalog, Vec<Diagnostic>> {
 /// # Errors
 /// [`compile`]'s diagnostics, with the outline ([`outline`]'s, which names every row when
 /// only a denied lint failed).
-pub fn compile_or_outline(source: &str) -> Result<Catalog, (Vec<Diagnostic>, Outline)> {
+pub fn compile_or_outline(source: &str) -> Result<CatalogModel, (Vec<Diagnostic>, Outline)> {
     let catalog = checked(source, true)
         .map_err(|(diagnostics, outline)| (diagnostics, outline.unwrap_or_default()))?;
     let denied = lint::run(&catalog, source, &DENIED).errors();
@@ -133,7 +133,10 @@ pub fn outline(source: &str) -> Outline {
 /// error only the syntax is reported; the rows TOML recovery keeps are then still lowered
 /// for the skeleton (and not at all without it), whose parameters stay out where those
 /// rows' rules find an error.
-fn checked(source: &str, skeleton: bool) -> Result<Catalog, (Vec<Diagnostic>, Option<Outline>)> {
+fn checked(
+    source: &str,
+    skeleton: bool,
+) -> Result<CatalogModel, (Vec<Diagnostic>, Option<Outline>)> {
     let mut errors = diag::Errors::default();
     let (raw, syntax_ok) = parse::read(source, &mut errors);
     if !syntax_ok && !skeleton {

@@ -22,11 +22,12 @@ pub use rules::{
 };
 pub(crate) use rules::{SEARCH_QUERY, query_param, search_query, takes_query};
 
-/// A whole catalog.
+/// A whole catalog as the compiler reads and checks it: what `catalog!` expands into the
+/// crate's generated `Catalog`, and what `cargo catalog` lints and renders.
 #[derive(Debug, Clone)]
-pub struct Catalog {
+pub struct CatalogModel {
     /// The `[settings]` table.
-    pub settings: Settings,
+    pub settings: SettingsTable,
     /// Every `[[tool]]` row, in file order.
     pub tools: Vec<Tool>,
     /// The `[lints]` table: levels and settings that differ from the registry's.
@@ -154,12 +155,14 @@ pub struct Source {
     pub digest: String,
 }
 
-/// Catalog-wide settings.
+/// The `[settings]` table as the compiler reads it: what the run time's
+/// [`catalog_core::Settings`] holds, by row index, and what only the compiler uses
+/// (`providers`, `arguments`).
 #[derive(Debug, Clone)]
-pub struct Settings {
-    /// Index of the search tool in [`Catalog::tools`].
+pub struct SettingsTable {
+    /// Index of the search tool in [`CatalogModel::tools`].
     pub search_tool: usize,
-    /// Index of the ask tool in [`Catalog::tools`].
+    /// Index of the ask tool in [`CatalogModel::tools`].
     pub ask_tool: usize,
     /// Hits per search call.
     pub search_results: usize,
@@ -181,7 +184,7 @@ pub struct Settings {
     pub arguments: Arguments,
 }
 
-impl Settings {
+impl SettingsTable {
     /// Whether the catalog's tools go to `provider`.
     #[must_use]
     pub fn targets(&self, provider: Provider) -> bool {
@@ -200,12 +203,12 @@ impl Settings {
     /// **The settings' defaults**: what a `[settings]` that names its search and ask tools
     /// and nothing else means. The check of `[settings]`, the skeleton of a catalog with
     /// errors and the editor schema's defaults read them here.
-    pub(crate) fn defaults(search_tool: usize, ask_tool: usize) -> Settings {
-        Settings {
+    pub(crate) fn defaults(search_tool: usize, ask_tool: usize) -> SettingsTable {
+        SettingsTable {
             search_tool,
             ask_tool,
-            search_results: Settings::DEFAULT_SEARCH_RESULTS,
-            searches_per_turn: Settings::DEFAULT_SEARCHES_PER_TURN,
+            search_results: SettingsTable::DEFAULT_SEARCH_RESULTS,
+            searches_per_turn: SettingsTable::DEFAULT_SEARCHES_PER_TURN,
             keep_discovered: Retention::Conversation,
             language: Language::English,
             scan_results: ScanResults::default(),
@@ -489,7 +492,7 @@ pub type DerivedSet = catalog_core::DerivedSet<Tool>;
 /// generated `Catalog` and `check-catalog` both read.
 pub const DERIVED_SETS: &[DerivedSet] = &catalog_core::derived_sets::<Tool>();
 
-impl Catalog {
+impl CatalogModel {
     /// The search tool's row.
     #[must_use]
     pub fn search_tool(&self) -> &Tool {

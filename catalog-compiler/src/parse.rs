@@ -17,7 +17,7 @@ use toml::de::{DeTable, DeValue};
 
 use crate::diag::{Diagnostic, Errors, Span};
 use crate::lint_config::{self, Level, LintId};
-use crate::model::{Arguments, Field, Kind, Settings, TypeSpec};
+use crate::model::{Arguments, Field, Kind, SettingsTable, TypeSpec};
 use crate::provider::Provider;
 
 mod default;
@@ -252,15 +252,21 @@ fn settings(t: &DeTable<'_>, span: Span, errors: &mut Errors) -> RawSettings {
         ask_tool: t
             .take("ask-tool")
             .and_then(|(v, _)| string(v, "ask-tool", errors)),
-        search_results: t
-            .take("search-results")
-            .and_then(|(v, _)| count(v, "search-results", 1, Settings::MAX_SEARCH_RESULTS, errors)),
+        search_results: t.take("search-results").and_then(|(v, _)| {
+            count(
+                v,
+                "search-results",
+                1,
+                SettingsTable::MAX_SEARCH_RESULTS,
+                errors,
+            )
+        }),
         searches_per_turn: t.take("searches-per-turn").and_then(|(v, _)| {
             count(
                 v,
                 "searches-per-turn",
                 1,
-                Settings::MAX_SEARCHES_PER_TURN,
+                SettingsTable::MAX_SEARCHES_PER_TURN,
                 errors,
             )
         }),

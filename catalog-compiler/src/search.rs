@@ -7,18 +7,18 @@ use catalog_core::search::{Builder, Field as Source, OwnedIndex, Terms, Weights}
 use rustc_hash::FxHashMap;
 use serde_json::Value;
 
-use crate::model::{Catalog, Field, Kind, Tool, TypeSpec, Visibility};
+use crate::model::{CatalogModel, Field, Kind, Tool, TypeSpec, Visibility};
 
 /// Builds the search index of a catalog. Document `i` is tool `i`; the search tool's
 /// document is empty, and the inline tools' are withheld, so a search returns neither.
 #[must_use]
-pub fn index(catalog: &Catalog, weights: Weights) -> OwnedIndex {
+pub fn index(catalog: &CatalogModel, weights: Weights) -> OwnedIndex {
     builder(catalog, weights).build()
 }
 
 /// The builder [`index`] builds from, every tool's text added.
 #[must_use]
-pub fn builder(catalog: &Catalog, weights: Weights) -> Builder {
+pub fn builder(catalog: &CatalogModel, weights: Weights) -> Builder {
     let mut b = Builder::new(weights, catalog.settings.language);
     let mut texts = Texts::default();
     for i in 0..catalog.tools.len() {
@@ -28,7 +28,7 @@ pub fn builder(catalog: &Catalog, weights: Weights) -> Builder {
 }
 
 /// Adds tool `i`'s document to `b`.
-pub fn document(b: &mut Builder, catalog: &Catalog, i: usize) {
+pub fn document(b: &mut Builder, catalog: &CatalogModel, i: usize) {
     Texts::default().document(b, catalog, i);
 }
 
@@ -38,7 +38,7 @@ pub fn document(b: &mut Builder, catalog: &Catalog, i: usize) {
 struct Texts<'a>(FxHashMap<&'a str, Terms>);
 
 impl<'a> Texts<'a> {
-    fn document(&mut self, b: &mut Builder, catalog: &'a Catalog, i: usize) {
+    fn document(&mut self, b: &mut Builder, catalog: &'a CatalogModel, i: usize) {
         let t = &catalog.tools[i];
         b.document(&t.name);
         // The model already has the inline tools: a search's hits are all discoverable.
@@ -62,7 +62,7 @@ impl<'a> Texts<'a> {
 
 /// Calls `f` with each text of tool `i` that search reads, with its field, in the order
 /// [`document`] adds them: what a peer retriever is given to compare with.
-pub fn each_text<'a>(catalog: &'a Catalog, i: usize, mut f: impl FnMut(Source, &'a str)) {
+pub fn each_text<'a>(catalog: &'a CatalogModel, i: usize, mut f: impl FnMut(Source, &'a str)) {
     let t = &catalog.tools[i];
     head(&mut f, t);
     examples(&mut f, t);
@@ -73,7 +73,11 @@ pub fn each_text<'a>(catalog: &'a Catalog, i: usize, mut f: impl FnMut(Source, &
 /// turn, one builder each, in example order: the document's other fields are kept as
 /// they are, and its examples' field is summed again from the other examples, each read
 /// once. Searches score these as [`document`]'s of the tool without that example.
-pub(crate) fn without_each_example(index: &Builder, catalog: &Catalog, i: usize) -> Vec<Builder> {
+pub(crate) fn without_each_example(
+    index: &Builder,
+    catalog: &CatalogModel,
+    i: usize,
+) -> Vec<Builder> {
     let examples: Vec<Terms> = catalog.tools[i]
         .examples
         .iter()
@@ -186,7 +190,7 @@ pub struct Request {
 /// # Errors
 /// `LINE: reason` for the first line that is not such an object, or that expects a tool
 /// the catalog lacks or one that is inline, which no search returns.
-pub fn requests(catalog: &Catalog, jsonl: &str) -> Result<Vec<Request>, String> {
+pub fn requests(catalog: &CatalogModel, jsonl: &str) -> Result<Vec<Request>, String> {
     read_requests(catalog, jsonl, true)
 }
 
@@ -196,12 +200,12 @@ pub fn requests(catalog: &Catalog, jsonl: &str) -> Result<Vec<Request>, String> 
 /// # Errors
 /// `LINE: reason` for the first line that is not such an object, or that expects a tool
 /// the catalog lacks.
-pub fn agent_requests(catalog: &Catalog, jsonl: &str) -> Result<Vec<Request>, String> {
+pub fn agent_requests(catalog: &CatalogModel, jsonl: &str) -> Result<Vec<Request>, String> {
     read_requests(catalog, jsonl, false)
 }
 
 fn read_requests(
-    catalog: &Catalog,
+    catalog: &CatalogModel,
     jsonl: &str,
     discoverable_only: bool,
 ) -> Result<Vec<Request>, String> {

@@ -10,7 +10,7 @@ use catalog_core::{Info, Settings, ToolId, ToolSet, ToolSpec, Visibility};
 use serde_json::Value;
 
 use crate::kept::{Kept, Packed};
-use crate::model::{Catalog, Tool};
+use crate::model::{CatalogModel, Tool};
 use crate::shape::{self, Node};
 use crate::{gemini, schema};
 
@@ -29,7 +29,7 @@ pub(crate) struct Spec<'a> {
 }
 
 /// Every row's spec, in catalog order.
-pub(crate) fn rows(catalog: &Catalog) -> Vec<Spec<'_>> {
+pub(crate) fn rows(catalog: &CatalogModel) -> Vec<Spec<'_>> {
     rows_with(catalog, true, |_, _, _| ()).0
 }
 
@@ -38,7 +38,7 @@ pub(crate) fn rows(catalog: &Catalog) -> Vec<Spec<'_>> {
 /// `shapes`, the shapes verification reads are left as [`Node::Any`] and `None`. Runs of
 /// rows are worked out on every core free.
 fn rows_with<T: Send>(
-    catalog: &Catalog,
+    catalog: &CatalogModel,
     shapes: bool,
     also: impl Fn(usize, &Value, &gemini::Converted) -> T + Sync,
 ) -> (Vec<Spec<'_>>, Vec<T>) {
@@ -123,7 +123,7 @@ pub(crate) fn pack(specs: &[Spec<'_>]) -> (String, Vec<u8>) {
 ///
 /// Never: the packed format reads back what it wrote, which its tests check.
 #[must_use]
-pub fn specs(catalog: &Catalog) -> &'static [ToolSpec] {
+pub fn specs(catalog: &CatalogModel) -> &'static [ToolSpec] {
     decoded(&rows(catalog))
 }
 
@@ -133,7 +133,7 @@ pub fn specs(catalog: &Catalog) -> &'static [ToolSpec] {
 /// [`Shape::Any`](catalog_core::Shape::Any), no output shape), which the renderers do not
 /// read and which take the most time to work out. Kept as [`specs`] are.
 pub(crate) fn rendered_with<T: Send>(
-    catalog: &Catalog,
+    catalog: &CatalogModel,
     also: impl Fn(usize, &Value, &gemini::Converted) -> T + Sync,
 ) -> (&'static [ToolSpec], Vec<T>) {
     let (rows, also) = rows_with(catalog, false, also);
@@ -157,7 +157,7 @@ fn decoded(rows: &[Spec<'_>]) -> &'static [ToolSpec] {
 /// per distinct index). What `catalog!` writes as `Catalog::INFO` for a compiled catalog.
 #[must_use]
 pub fn info<T: ToolId, const W: usize>(
-    catalog: &Catalog,
+    catalog: &CatalogModel,
     specs: &'static [ToolSpec],
     tool: impl Fn(usize) -> T,
 ) -> Info<'static, T, W> {

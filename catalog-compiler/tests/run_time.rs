@@ -6,7 +6,7 @@ use serde_json::json;
 
 const EXAMPLE: &str = include_str!("../../catalog.toml");
 
-fn read(source: &str) -> catalog_compiler::Catalog {
+fn read(source: &str) -> catalog_compiler::CatalogModel {
     catalog_compiler::validate(source).expect("the example catalog is valid")
 }
 

@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 use std::path::Path;
 
-use catalog_compiler::model::{Catalog, Visibility};
+use catalog_compiler::model::{CatalogModel, Visibility};
 use catalog_compiler::search::each_text;
 use catalog_core::search::{Field, Index};
 use safetensors::tensor::{Dtype, SafeTensors, TensorView};
@@ -23,7 +23,7 @@ const TENSOR: &str = "vectors";
 /// reads, in its order (keywords, description, examples, parameters), a line each. Empty
 /// for a tool no search returns (an inline tool, the search tool).
 #[must_use]
-pub fn text(catalog: &Catalog, i: usize) -> String {
+pub fn text(catalog: &CatalogModel, i: usize) -> String {
     if catalog.tools[i].visibility != Visibility::Discoverable || i == catalog.settings.search_tool
     {
         return String::new();
@@ -98,7 +98,11 @@ impl Vectors {
     ///
     /// # Errors
     /// When the model fails.
-    pub fn compute(model: &Model, catalog: &Catalog, index: &Index<'_>) -> Result<Vectors, Error> {
+    pub fn compute(
+        model: &Model,
+        catalog: &CatalogModel,
+        index: &Index<'_>,
+    ) -> Result<Vectors, Error> {
         let texts: Vec<String> = (0..catalog.tools.len()).map(|i| text(catalog, i)).collect();
         let searchable: Vec<usize> = (0..texts.len()).filter(|&i| !texts[i].is_empty()).collect();
         let inputs: Vec<&str> = searchable.iter().map(|&i| texts[i].as_str()).collect();

@@ -5,7 +5,7 @@
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
 
-use catalog_compiler::model::Catalog as Rows;
+use catalog_compiler::model::CatalogModel as Rows;
 use catalog_core::SearchOutcome;
 use catalog_core::search::{OwnedIndex, Ranker as _, Scratch, Weights};
 use catalog_embed::{Error, Hybrid, Model, Vectors};

@@ -7,7 +7,7 @@
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
-use catalog_compiler::model::{Catalog, Tool};
+use catalog_compiler::model::{CatalogModel, Tool};
 use catalog_core::{BoxFuture, Call, Caller, Dispatch, HandledBy, Proof, ToolId, ToolSpec, Value};
 
 /// The most rows a gateway catalog may have: the width of its tool sets.
@@ -20,7 +20,7 @@ pub const WORDS: usize = 400;
 #[derive(Debug)]
 pub struct Loaded {
     /// The catalog as the compiler reads it.
-    pub catalog: Catalog,
+    pub catalog: CatalogModel,
     specs: &'static [ToolSpec],
     names: HashMap<&'static str, u32>,
 }
@@ -31,7 +31,7 @@ static LOADED: OnceLock<Loaded> = OnceLock::new();
 ///
 /// # Errors
 /// A catalog was loaded before, or this one has more than [`MAX_ROWS`] rows.
-pub fn load(catalog: Catalog) -> Result<&'static Loaded, String> {
+pub fn load(catalog: CatalogModel) -> Result<&'static Loaded, String> {
     if catalog.tools.len() > MAX_ROWS {
         return Err(format!(
             "the catalog has {} rows; a gateway serves at most {MAX_ROWS}",

@@ -10,7 +10,7 @@ use std::fmt;
 use std::path::{Path, PathBuf};
 
 use catalog_compiler::import::{Offers, snapshot_key};
-use catalog_compiler::model::Catalog;
+use catalog_compiler::model::CatalogModel;
 use catalog_compiler::pin::{changes, digest};
 use serde_json::Value;
 
@@ -88,7 +88,7 @@ impl Comparison {
 /// Compares the rows pinned to `upstream` with the tools it lists now.
 #[must_use]
 pub fn compare(
-    catalog: &Catalog,
+    catalog: &CatalogModel,
     upstream: &str,
     listed: &[Value],
     snapshot: &Snapshot,
@@ -143,11 +143,11 @@ fn standing(pin: &str, now: Option<&Value>, before: Option<&Value>) -> Standing 
 }
 
 /// How each `[[prompt]]` and `[[resource]]` table pinned to `upstream` (by index in
-/// [`Catalog::offers`]) stands against what it offers now; `offers` is `Err` with why
+/// [`CatalogModel::offers`]) stands against what it offers now; `offers` is `Err` with why
 /// the upstream could not be listed.
 #[must_use]
 pub fn compare_offers(
-    catalog: &Catalog,
+    catalog: &CatalogModel,
     upstream: &str,
     offers: Result<&Offers, &str>,
     snapshot: &Snapshot,
@@ -173,7 +173,7 @@ pub fn compare_offers(
 
 /// Every row pinned to `upstream` withheld because it cannot be reached.
 #[must_use]
-pub fn unreachable(catalog: &Catalog, upstream: &str, why: &str) -> Comparison {
+pub fn unreachable(catalog: &CatalogModel, upstream: &str, why: &str) -> Comparison {
     let rows = catalog
         .tools
         .iter()
@@ -263,7 +263,7 @@ mod tests {
     }
 
     /// A catalog with `echo` and `gone` pinned to upstream `up` as `imported`.
-    fn catalog(imported: &Value) -> Catalog {
+    fn catalog(imported: &Value) -> CatalogModel {
         let source = format!(
             r#"
 [settings]

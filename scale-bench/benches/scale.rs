@@ -24,7 +24,7 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-use catalog_compiler::model::{Catalog, Field, Kind, TypeSpec, Visibility};
+use catalog_compiler::model::{CatalogModel, Field, Kind, TypeSpec, Visibility};
 use catalog_compiler::search::percentile;
 use catalog_core::search::{Scratch, Weights};
 use serde_json::{Value, json};
@@ -106,7 +106,7 @@ fn main() {
 }
 
 /// A catalog file, or an MCP `tools/list` result (`.json`) imported as the compiler would.
-fn load(path: &str, text: &str) -> Catalog {
+fn load(path: &str, text: &str) -> CatalogModel {
     let toml = if std::path::Path::new(path)
         .extension()
         .is_some_and(|e| e.eq_ignore_ascii_case("json"))
@@ -123,7 +123,7 @@ fn load(path: &str, text: &str) -> Catalog {
 }
 
 /// The requests, each with its expected tools' documents.
-fn read_queries(catalog: &Catalog, text: &str) -> Vec<(String, Vec<u32>)> {
+fn read_queries(catalog: &CatalogModel, text: &str) -> Vec<(String, Vec<u32>)> {
     catalog_compiler::search::requests(catalog, text)
         .unwrap_or_else(|e| panic!("requests, line {e}"))
         .into_iter()
@@ -131,7 +131,7 @@ fn read_queries(catalog: &Catalog, text: &str) -> Vec<(String, Vec<u32>)> {
         .collect()
 }
 
-fn ours(catalog: &Catalog, queries: &[(String, Vec<u32>)], rounds: usize) -> Figures {
+fn ours(catalog: &CatalogModel, queries: &[(String, Vec<u32>)], rounds: usize) -> Figures {
     let start = Instant::now();
     let index = catalog_compiler::search::index(catalog, Weights::DEFAULT);
     let index_ms = ms(start);
@@ -156,7 +156,7 @@ fn ours(catalog: &Catalog, queries: &[(String, Vec<u32>)], rounds: usize) -> Fig
     }
 }
 
-fn tantivy(catalog: &Catalog, queries: &[(String, Vec<u32>)], rounds: usize) -> Figures {
+fn tantivy(catalog: &CatalogModel, queries: &[(String, Vec<u32>)], rounds: usize) -> Figures {
     let start = Instant::now();
     let mut schema = Schema::builder();
     let text = TextOptions::default().set_indexing_options(

@@ -6,7 +6,7 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use catalog_compiler::Catalog;
+use catalog_compiler::CatalogModel;
 use catalog_compiler::model::Visibility;
 use serde_json::Value;
 
@@ -27,7 +27,7 @@ fn dir(lang: &str) -> PathBuf {
         .join(lang)
 }
 
-fn catalog(lang: &str) -> Catalog {
+fn catalog(lang: &str) -> CatalogModel {
     let path = dir(lang).join("catalog.toml");
     let source = std::fs::read_to_string(&path).unwrap();
     // `compile` is `validate` plus the lints the catalog denies: what `check-catalog`

@@ -17,7 +17,7 @@
 use std::cell::Cell;
 use std::fmt::Write as _;
 
-use catalog_compiler::model::{Catalog, DERIVED_SETS};
+use catalog_compiler::model::{CatalogModel, DERIVED_SETS};
 use catalog_core::search::Weights;
 use catalog_core::{
     Access, Call, Caller, Decision, Discovery, Info, Retention, Settings, Tier, ToolId, ToolSet,
@@ -150,7 +150,7 @@ impl Call for Called {
 
 type Set = ToolSet<Id, 1>;
 
-fn set(catalog: &Catalog, f: impl Fn(usize) -> bool) -> Set {
+fn set(catalog: &CatalogModel, f: impl Fn(usize) -> bool) -> Set {
     (0..catalog.tools.len()).filter(|&i| f(i)).map(Id).collect()
 }
 

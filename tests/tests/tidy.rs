@@ -2,6 +2,7 @@
 //! "tidy" style). Each failure prints `path:line: reason`.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 fn root() -> PathBuf {
@@ -540,7 +541,7 @@ fn picture(edges: &BTreeMap<String, BTreeSet<String>>) -> String {
     let mut out = String::new();
     for (from, to) in edges.iter().filter(|(_, to)| !to.is_empty()) {
         let to: Vec<&str> = to.iter().map(String::as_str).collect();
-        out.push_str(&format!("{from:width$} → {}\n", to.join(", ")));
+        writeln!(out, "{from:width$} → {}", to.join(", ")).unwrap();
     }
     out
 }

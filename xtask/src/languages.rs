@@ -19,7 +19,7 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use cargo_catalog::Usage;
-use catalog_compiler::Catalog;
+use catalog_compiler::CatalogModel;
 use catalog_compiler::lint::Options;
 use catalog_compiler::search::{Request, percentile};
 use catalog_core::search::{OwnedIndex, Scratch, Weights};
@@ -270,7 +270,7 @@ fn score(
 /// How many of the catalog's examples find their own tool in the top `k` when each is
 /// searched with itself left out of the index, of how many there are: the ranks the
 /// `unnamed-need` lint measures, over every tool with examples.
-fn examples_found(catalog: &Catalog, source: &str, k: usize) -> (usize, usize) {
+fn examples_found(catalog: &CatalogModel, source: &str, k: usize) -> (usize, usize) {
     let report = catalog_compiler::lint::run(catalog, source, &Options::default());
     let examples: Vec<_> = report
         .reach

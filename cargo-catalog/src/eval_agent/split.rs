@@ -9,7 +9,7 @@
 use std::cell::Cell;
 use std::collections::HashMap;
 
-use catalog_compiler::model::{Catalog, Tool};
+use catalog_compiler::model::{CatalogModel, Tool};
 use catalog_core::agent::Tools;
 use catalog_core::{
     BoxFuture, Call, Caller, Dispatch, HandledBy, Info, Proof, ToolId, ToolSpec, Value, Visibility,
@@ -57,7 +57,7 @@ impl Choice {
 
     /// Each row's visibility under this split, or every name of the file the catalog
     /// lacks (with its line and the nearest name).
-    fn visibilities(&self, catalog: &Catalog) -> Result<Vec<Visibility>, Vec<String>> {
+    fn visibilities(&self, catalog: &CatalogModel) -> Result<Vec<Visibility>, Vec<String>> {
         let settings = &catalog.settings;
         let role = |i: usize| i == settings.search_tool || i == settings.ask_tool;
         let all = |inline: &dyn Fn(usize, &Tool) -> bool| {
@@ -133,7 +133,10 @@ impl Split {
     ///
     /// # Errors
     /// The file of a `choice` cannot be read or names tools the catalog lacks (each one).
-    pub(super) fn new(catalog: &Catalog, choice: Choice) -> Result<&'static Split, Vec<String>> {
+    pub(super) fn new(
+        catalog: &CatalogModel,
+        choice: Choice,
+    ) -> Result<&'static Split, Vec<String>> {
         if catalog.tools.len() > MAX_ROWS {
             return Err(vec![format!(
                 "the catalog has {} rows; eval-agent takes at most {MAX_ROWS}",

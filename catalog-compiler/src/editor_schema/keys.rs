@@ -8,7 +8,7 @@ use catalog_core::search::Language;
 use catalog_core::{Access, ScanResults};
 use serde_json::{Value, json};
 
-use crate::model::{Arguments, Settings};
+use crate::model::{Arguments, SettingsTable};
 use crate::parse::{RETENTIONS, TIERS, TYPE_NAMES, VISIBILITIES};
 use crate::provider::Provider;
 
@@ -16,7 +16,7 @@ use crate::provider::Provider;
 pub(super) fn top(key: &str) -> Option<Value> {
     Some(match key {
         "settings" => json!({
-            "description": "Catalog-wide settings: which rows are the search and ask tools, and search limits.",
+            "description": "CatalogModel-wide settings: which rows are the search and ask tools, and search limits.",
             "allOf": [
                 {
                     "$ref": "#/definitions/settings"
@@ -67,7 +67,7 @@ pub(super) fn top(key: &str) -> Option<Value> {
 /// The keys of `[settings]`, with the defaults the compiler applies.
 pub(super) fn settings(key: &str) -> Option<Value> {
     // Whichever rows the search and ask tools are, the other keys default alike.
-    let defaults = Settings::defaults(0, 0);
+    let defaults = SettingsTable::defaults(0, 0);
     Some(match key {
         "search-tool" => json!({
             "description": "Name of the row that is the search tool (inline, no tier or access, required string parameter `query`).",
@@ -80,17 +80,17 @@ pub(super) fn settings(key: &str) -> Option<Value> {
             "pattern": "^[A-Za-z0-9_.-]{1,128}$"
         }),
         "search-results" => json!({
-            "description": format!("Hits per search call, 1 to {}. Default {}.", Settings::MAX_SEARCH_RESULTS, Settings::DEFAULT_SEARCH_RESULTS),
+            "description": format!("Hits per search call, 1 to {}. Default {}.", SettingsTable::MAX_SEARCH_RESULTS, SettingsTable::DEFAULT_SEARCH_RESULTS),
             "type": "integer",
             "minimum": 1,
-            "maximum": Settings::MAX_SEARCH_RESULTS,
+            "maximum": SettingsTable::MAX_SEARCH_RESULTS,
             "default": defaults.search_results
         }),
         "searches-per-turn" => json!({
-            "description": format!("Search calls allowed per user turn, 1 to {}. Default {}.", Settings::MAX_SEARCHES_PER_TURN, Settings::DEFAULT_SEARCHES_PER_TURN),
+            "description": format!("Search calls allowed per user turn, 1 to {}. Default {}.", SettingsTable::MAX_SEARCHES_PER_TURN, SettingsTable::DEFAULT_SEARCHES_PER_TURN),
             "type": "integer",
             "minimum": 1,
-            "maximum": Settings::MAX_SEARCHES_PER_TURN,
+            "maximum": SettingsTable::MAX_SEARCHES_PER_TURN,
             "default": defaults.searches_per_turn
         }),
         "keep-discovered" => json!({

@@ -9,7 +9,7 @@ use catalog_core::search::Language;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use crate::model::{Arguments, Catalog, Tool};
+use crate::model::{Arguments, CatalogModel, Tool};
 
 mod arguments;
 mod call;
@@ -60,7 +60,7 @@ fn doc(text: &str) -> TokenStream {
 
 /// The whole API for a valid catalog.
 #[must_use]
-pub fn expand(catalog: &Catalog, opts: &Options) -> TokenStream {
+pub fn expand(catalog: &CatalogModel, opts: &Options) -> TokenStream {
     let g = Gen {
         c: catalog,
         core: &opts.core,
@@ -109,7 +109,7 @@ fn tracking(opts: &Options) -> TokenStream {
 }
 
 struct Gen<'a> {
-    c: &'a Catalog,
+    c: &'a CatalogModel,
     core: &'a syn::Path,
 }
 

@@ -15,7 +15,7 @@ use crate::check;
 use crate::diag::Span;
 use crate::lint;
 use crate::model::{
-    Access, Arguments, Catalog, Outline, OutlineTool, Policy, Role, Settings, Tier, Tool,
+    Access, Arguments, CatalogModel, Outline, OutlineTool, Policy, Role, SettingsTable, Tier, Tool,
     ToolSpans, Visibility, query_param, takes_query,
 };
 use crate::names;
@@ -68,7 +68,7 @@ pub(crate) fn outline(decided: check::Decisions, errors: &[usize]) -> Outline {
 }
 
 /// The outline of a valid catalog: every row, with its parameters or `input-schema`.
-pub(crate) fn outline_valid(catalog: Catalog) -> Outline {
+pub(crate) fn outline_valid(catalog: CatalogModel) -> Outline {
     Outline {
         search_tool: Some(catalog.settings.search_tool),
         ask_tool: Some(catalog.settings.ask_tool),
@@ -93,7 +93,7 @@ pub(crate) fn outline_valid(catalog: Catalog) -> Outline {
 /// already defines keeps no parameters, or stays out when its arguments type or a
 /// JSON-argument item is taken (errors of the catalog already), so the skeleton itself
 /// compiles whatever the file holds.
-fn catalog(outline: &Outline) -> Catalog {
+fn catalog(outline: &Outline) -> CatalogModel {
     let mut tools: Vec<Tool> = Vec::new();
     let mut index = BTreeMap::new();
     let mut types: Vec<String> = names::RESERVED_TYPES.iter().map(|&t| t.into()).collect();
@@ -143,8 +143,8 @@ fn catalog(outline: &Outline) -> Catalog {
         search.input_schema = None;
         search.params = vec![query_param()];
     }
-    Catalog {
-        settings: Settings::defaults(search_tool, ask_tool),
+    CatalogModel {
+        settings: SettingsTable::defaults(search_tool, ask_tool),
         tools,
         lints: lint::Config::default(),
         upstreams: Vec::new(),

@@ -159,7 +159,7 @@ pub(super) fn tokens(
 
 /// Why the search tool is large, when it is the largest: its description, as the model
 /// reads it, names every discoverable tool.
-fn search_note(catalog: &crate::model::Catalog, largest: &[(usize, usize)]) -> String {
+fn search_note(catalog: &crate::model::CatalogModel, largest: &[(usize, usize)]) -> String {
     let search = catalog.settings.search_tool;
     if largest.first().is_none_or(|(i, _)| *i != search) {
         return String::new();

@@ -38,7 +38,7 @@ pub use reach::{ExampleReach, ToolReach};
 pub use crate::lint_config::{Config, LINTS, Level, Lint, LintId, Scope, Setting};
 
 use crate::diag::{Diagnostic, Lines, Span, Style};
-use crate::model::{Catalog, Language};
+use crate::model::{CatalogModel, Language};
 
 /// One finding of a lint.
 #[derive(Clone, Debug, PartialEq)]
@@ -47,7 +47,7 @@ pub struct Finding {
     pub lint: LintId,
     /// Its level where it was found (a row's `[tool.lints]` may differ from `[lints]`).
     pub level: Level,
-    /// The row it is about, by index in [`Catalog::tools`]; `None` for the catalog.
+    /// The row it is about, by index in [`CatalogModel::tools`]; `None` for the catalog.
     pub tool: Option<usize>,
     /// Where, what, and the fix.
     pub diagnostic: Diagnostic,
@@ -148,7 +148,7 @@ impl Default for Options<'_> {
 /// [`crate::with_threads`] allows (on the calling thread alone without it); their findings
 /// are gathered in the registry's order, as one after the other would give them.
 #[must_use]
-pub fn run(catalog: &Catalog, source: &str, options: &Options<'_>) -> Report {
+pub fn run(catalog: &CatalogModel, source: &str, options: &Options<'_>) -> Report {
     let mut report = Report::default();
     let mut jobs = Vec::new();
     for lint in LintId::ALL {
@@ -280,7 +280,7 @@ impl Job<'_> {
 
 /// What every lint reads.
 pub(crate) struct Ctx<'a> {
-    pub catalog: &'a Catalog,
+    pub catalog: &'a CatalogModel,
     pub source: &'a str,
     /// What the lints read of each row's input schema, worked out by the first that asks.
     schemas: schemas::Lazy,

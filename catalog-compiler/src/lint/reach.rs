@@ -16,7 +16,7 @@ use unicode_segmentation::UnicodeSegmentation;
 
 use super::{Ctx, Found, LintId, stems};
 use crate::diag::{Diagnostic, Span};
-use crate::model::{Catalog, Field, Kind, Language, Tool};
+use crate::model::{CatalogModel, Field, Kind, Language, Tool};
 use crate::search::without_each_example;
 
 /// One example request and where search ranks its tool.
@@ -34,7 +34,7 @@ pub struct ExampleReach {
 /// A tool's examples and their ranks.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ToolReach {
-    /// The tool, by index in [`Catalog::tools`].
+    /// The tool, by index in [`CatalogModel::tools`].
     pub tool: usize,
     /// Its examples, in order.
     pub examples: Vec<ExampleReach>,
@@ -98,7 +98,7 @@ pub(super) fn check(ctx: &Ctx<'_>, found: &mut Vec<Found>) -> Vec<ToolReach> {
 
 /// Each example's rank, searched with that one example left out of the index. The index
 /// is not built again per example: [`LeaveOut`] scores each search as that index would.
-fn ranks(catalog: &Catalog) -> Vec<ToolReach> {
+fn ranks(catalog: &CatalogModel) -> Vec<ToolReach> {
     let index = LeaveOut::new(crate::search::builder(catalog, Weights::DEFAULT));
     let with_examples: Vec<usize> = (0..catalog.tools.len())
         .filter(|&t| t != catalog.settings.search_tool && !catalog.tools[t].examples.is_empty())

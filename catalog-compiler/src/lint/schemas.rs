@@ -9,7 +9,7 @@ use serde_json::Value;
 
 use super::portability::{Issue, issues_with};
 use crate::gemini::{self, Converted};
-use crate::model::Catalog;
+use crate::model::CatalogModel;
 use crate::schema;
 
 /// What the lints read of the rows' input schemas.
@@ -39,7 +39,7 @@ impl Lazy {
     }
 
     /// The schemas' figures; a second thread asking meanwhile waits for the first's.
-    pub(crate) fn get(&self, catalog: &Catalog) -> &Schemas {
+    pub(crate) fn get(&self, catalog: &CatalogModel) -> &Schemas {
         self.done.get_or_init(|| {
             let read = |_, input: &Value, gemini: &Converted| {
                 if self.issues {

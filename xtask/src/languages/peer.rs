@@ -6,7 +6,7 @@ use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-use catalog_compiler::Catalog;
+use catalog_compiler::CatalogModel;
 use catalog_compiler::search::Request;
 use catalog_core::Visibility;
 use serde_json::{Value, json};
@@ -22,7 +22,11 @@ pub(super) struct Figures {
 
 /// Runs the peer on `catalog`'s discoverable tools (all a search may return); `Err` says
 /// why it cannot run.
-pub(super) fn run(catalog: &Catalog, requests: &[Request], k: usize) -> Result<Figures, String> {
+pub(super) fn run(
+    catalog: &CatalogModel,
+    requests: &[Request],
+    k: usize,
+) -> Result<Figures, String> {
     let python = std::env::var("BM25S_PYTHON").unwrap_or_else(|_| "python3".into());
     let importable = Command::new(&python)
         .args(["-c", "import bm25s, Stemmer"])

@@ -4,7 +4,7 @@ use serde_json::{Value, json};
 
 use super::*;
 use crate::TEST_HEAD;
-use crate::model::{Catalog, Source, Upstream};
+use crate::model::{CatalogModel, Source, Upstream};
 
 /// Two tools as `mcp-server-time` lists them, the first with annotations and `_meta`.
 fn time_tools() -> Vec<Value> {
@@ -57,13 +57,13 @@ fn http(name: &str) -> Server {
     }
 }
 
-fn compiled(text: &str) -> Catalog {
+fn compiled(text: &str) -> CatalogModel {
     crate::compile(text)
         .unwrap_or_else(|e| panic!("{}", crate::render_all("catalog.toml", text, &e)))
 }
 
 /// Every row that names an upstream pins the digest of the wire object it names.
-fn assert_pinned(catalog: &Catalog, wire: &BTreeMap<String, Value>, upstream: &str) {
+fn assert_pinned(catalog: &CatalogModel, wire: &BTreeMap<String, Value>, upstream: &str) {
     let sources: Vec<&Source> = catalog
         .tools
         .iter()
@@ -110,7 +110,7 @@ fn a_new_catalog_has_the_rows_of_from_mcp_and_the_upstream() {
     // The same rows as `from_mcp` writes, with the upstream keys added.
     let mcp = crate::import::from_mcp("tools.json", &json!({"tools": tools})).unwrap();
     let plain = compiled(&mcp.toml);
-    let shape = |c: &Catalog| -> Vec<String> {
+    let shape = |c: &CatalogModel| -> Vec<String> {
         c.tools
             .iter()
             .map(|t| {

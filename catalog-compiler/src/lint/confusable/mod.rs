@@ -103,7 +103,7 @@ const LISTED: usize = 5;
 /// word ids, and each one's description as a TF-IDF vector.
 type Features = (Vec<usize>, Vec<Vec<u32>>, Vec<Vec<(u32, f64)>>);
 
-fn features(catalog: &crate::model::Catalog) -> Features {
+fn features(catalog: &crate::model::CatalogModel) -> Features {
     let rows: Vec<usize> = (0..catalog.tools.len())
         .filter(|&i| i != catalog.settings.search_tool)
         .collect();
@@ -318,7 +318,7 @@ mod tests {
         }
     }
 
-    fn catalogs() -> Vec<crate::model::Catalog> {
+    fn catalogs() -> Vec<crate::model::CatalogModel> {
         let bfcl: serde_json::Value =
             serde_json::from_str(include_str!("../../../../tests/data/bfcl/tools.json")).unwrap();
         let bfcl = crate::import::from_mcp("tools.json", &bfcl).unwrap().toml;

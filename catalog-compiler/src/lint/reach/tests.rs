@@ -7,7 +7,7 @@ use super::*;
 
 /// What [`ranks`] stands for: each example searched in an index built without it, its
 /// tool searched even if inline (would search find it if it were discoverable?).
-fn ranks_rebuilt(catalog: &Catalog) -> Vec<ToolReach> {
+fn ranks_rebuilt(catalog: &CatalogModel) -> Vec<ToolReach> {
     let mut work = catalog.clone();
     let mut scratch = Scratch::default();
     let mut out = Vec::new();
