@@ -12,7 +12,7 @@ use crate::numbers::plural;
 use crate::reach::reach_text;
 use crate::tokens::tokens_table;
 
-/// Derived sets by name, members in catalog order: the list the generated `CatalogModel` uses.
+/// Derived sets by name, members in catalog order: the list the generated `Catalog` uses.
 fn sets(c: &CatalogModel) -> Vec<(&'static str, Vec<&str>)> {
     DERIVED_SETS
         .iter()

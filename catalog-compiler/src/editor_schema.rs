@@ -116,7 +116,7 @@ fn properties(keys: &[&str], doc: fn(&str) -> Option<Value>) -> Value {
 fn settings() -> Value {
     definition(
         json!({
-            "description": "CatalogModel-wide settings.",
+            "description": "Catalog-wide settings.",
             "type": "object",
             "required": [
                 "search-tool",

@@ -32,7 +32,7 @@ pub(crate) fn type_name(name: &str, prefix: &str) -> String {
 }
 
 /// Names of the API's own items: no generated type may take one.
-pub const RESERVED_TYPES: &[&str] = &["Tool", "ToolSet", "ToolCall", "CatalogModel", "Handler"];
+pub const RESERVED_TYPES: &[&str] = &["Tool", "ToolSet", "ToolCall", "Catalog", "Handler"];
 
 /// One step from a named thing to a type the generator defines for it.
 #[derive(Clone, Copy, Debug)]

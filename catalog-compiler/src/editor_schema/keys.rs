@@ -16,7 +16,7 @@ use crate::provider::Provider;
 pub(super) fn top(key: &str) -> Option<Value> {
     Some(match key {
         "settings" => json!({
-            "description": "CatalogModel-wide settings: which rows are the search and ask tools, and search limits.",
+            "description": "Catalog-wide settings: which rows are the search and ask tools, and search limits.",
             "allOf": [
                 {
                     "$ref": "#/definitions/settings"
