@@ -60,7 +60,7 @@ pub(crate) fn lower(raw: RawCatalog, errors: &mut Errors) -> Result<CatalogModel
         .as_ref()
         .and_then(|s| s.arguments.as_ref())
         .map_or(Arguments::default(), |(a, _)| *a);
-    // Each row is lowered on its own: runs of rows on every core, each run's errors kept
+    // Each row is lowered on its own: runs of rows on the threads the caller allows, each run's errors kept
     // in row order, so they come out as one loop would push them.
     let rows: Vec<(usize, RawTool, Option<Source>)> = raw
         .tools

@@ -36,7 +36,7 @@ pub(crate) fn rows(catalog: &CatalogModel) -> Vec<Spec<'_>> {
 /// [`rows`], with what `also` gives for each row's input schema and its Gemini form (the
 /// row's index, the schema, the form), for a caller that reads them too; without
 /// `shapes`, the shapes verification reads are left as [`Node::Any`] and `None`. Runs of
-/// rows are worked out on every core free.
+/// rows are worked out on the threads the caller allows (`threads`).
 fn rows_with<T: Send>(
     catalog: &CatalogModel,
     shapes: bool,

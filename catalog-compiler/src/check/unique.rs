@@ -17,7 +17,7 @@ use crate::parse::{RawTool, RawUpstream};
 /// them), and out of the skeleton of a catalog with errors.
 pub(super) fn unique_names(rows: &[RawTool], errors: &mut Errors) -> Vec<Option<String>> {
     let mut passed = vec![None; rows.len()];
-    // Each valid name's Rust identifiers, worked out on every core before the names are
+    // Each valid name's Rust identifiers, worked out on the threads the caller allows before the names are
     // compared in row order.
     let idents: Vec<Option<(String, String)>> = crate::threads::each_row(rows.len(), |i| {
         let row = &rows[i];
@@ -234,7 +234,7 @@ fn fields_distinct(fields: &[Field], tool: &str, parent: Option<&str>, errors: &
 /// Checked on the raw rows whose name passed (`variants`, from [`unique_names`]), so a row
 /// with other errors still has its types checked.
 pub(super) fn type_names(rows: &[RawTool], variants: &[Option<String>], errors: &mut Errors) {
-    // Each row's types are worked out on every core; their names are then compared in row
+    // Each row's types are worked out on the threads the caller allows; their names are then compared in row
     // order, as one loop would compare them.
     let generated: Vec<Vec<model::GeneratedType>> =
         crate::threads::each_row(rows.len(), |i| match (&rows[i].name, &variants[i]) {

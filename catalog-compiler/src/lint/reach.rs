@@ -53,7 +53,7 @@ pub(super) fn check(ctx: &Ctx<'_>, found: &mut Vec<Found>) -> Vec<ToolReach> {
     let catalog = ctx.catalog;
     let k = catalog.settings.search_results;
     let reach = ranks(catalog);
-    // Each tool's findings on its own, runs of tools on every core, kept in tool order.
+    // Each tool's findings on its own, runs of tools on the threads the caller allows, kept in tool order.
     let each = crate::threads::each_row(reach.len(), |i| {
         let r = &reach[i];
         let mut found = Vec::new();
@@ -103,7 +103,7 @@ fn ranks(catalog: &CatalogModel) -> Vec<ToolReach> {
     let with_examples: Vec<usize> = (0..catalog.tools.len())
         .filter(|&t| t != catalog.settings.search_tool && !catalog.tools[t].examples.is_empty())
         .collect();
-    // Most of the lint's time on a large catalog: in runs of tools, on every core free.
+    // Most of the lint's time on a large catalog: in runs of tools, on the threads the caller allows (`threads`).
     let runs = crate::threads::runs(with_examples.len());
     let ranked = crate::threads::map_with(&runs, LeaveOutScratch::default, |scratch, run| {
         let rank = |&t: &usize| {

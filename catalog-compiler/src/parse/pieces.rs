@@ -1,4 +1,4 @@
-//! A large catalog read on every core. The text is cut before `[[tool]]` lines into pieces
+//! A large catalog read in pieces, on the threads the caller allows. The text is cut before `[[tool]]` lines into pieces
 //! of about [`SIZE`] bytes; each piece is parsed and its rows read on their own, and the
 //! rows are put back together in file order. A piece is parsed as a document of its own,
 //! and every span of its tree is then moved to where the piece starts in the file, so the

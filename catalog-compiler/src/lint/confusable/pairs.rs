@@ -25,7 +25,7 @@ const MARGIN: f64 = 1e-9;
 /// What `each(b, close)` gives for every row `b` with the earlier rows that reach either
 /// threshold (in row order), in row order: exactly the pairs comparing every pair would
 /// find, in time close to linear in the catalog, as only pairs that can reach a threshold
-/// are compared. Runs of rows are looked up on every core free.
+/// are compared. Runs of rows are looked up on the threads the caller allows (`threads`).
 ///
 /// Every row orders its words the same way, rarest first (the fewest rows have them), and
 /// earlier rows are looked up by their rarest words only.
