@@ -64,7 +64,8 @@ fuzz_target!(|data: &[u8]| {
                     f.style(false),
                 );
             }
-            let tokens = catalog_compiler::expand(&catalog, &catalog_compiler::expand::Options::default());
+            let tokens =
+                catalog_compiler::expand(&catalog, &catalog_compiler::expand::Options::default());
             if let Err(e) = catalog_compiler::format(tokens) {
                 panic!("the expansion is not Rust: {e}");
             }
