@@ -54,7 +54,7 @@ use crate::{
 };
 
 /// What an agent step needs of a catalog: its tool and its typed call. Every compiled
-/// [`Catalog`] has them; a catalog read at run time (as `cargo catalog eval-agent` reads
+/// [`CompiledCatalog`] has them; a catalog read at run time (as `cargo catalog eval-agent` reads
 /// one) names its own, and starts its [`Agent`] with [`Agent::with_discovery`].
 pub trait Tools<const W: usize>: 'static {
     /// The tool.

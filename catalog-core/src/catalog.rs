@@ -1,4 +1,4 @@
-//! The [`Catalog`] trait: what every compiled catalog provides, so servers, command-line
+//! The [`CompiledCatalog`] trait: what every compiled catalog provides, so servers, command-line
 //! tools and tests are written once for any catalog.
 
 use core::fmt;
