@@ -11,50 +11,47 @@
 //! rather than leaking a copy more: memory grows with the distinct catalogs a process
 //! reads, not with the calls.
 
-use std::collections::BTreeMap;
-use std::hash::{DefaultHasher, Hash, Hasher};
 use std::sync::{Mutex, PoisonError};
 
-/// Values made once per distinct content, filed under the content's hash; each value
-/// holds what it was made from, to tell contents of one hash apart.
+/// Values made once per distinct content. A process reads few distinct catalogs, so a
+/// list searched by content is all the bookkeeping this needs.
 pub(crate) struct Kept<V: 'static> {
-    by_hash: Mutex<BTreeMap<u64, Vec<V>>>,
+    values: Mutex<Vec<V>>,
 }
 
 impl<V: Copy> Kept<V> {
     pub(crate) const fn new() -> Self {
         Kept {
-            by_hash: Mutex::new(BTreeMap::new()),
+            values: Mutex::new(Vec::new()),
         }
     }
 
     /// The value kept for `content`, the one `made_from` says was made from it; else what
     /// `make` makes of it, kept. Concurrent callers wait for one another, so one content
     /// is made once.
-    pub(crate) fn get<C: Hash>(
+    pub(crate) fn get<C>(
         &self,
         content: C,
         made_from: impl Fn(&V, &C) -> bool,
         make: impl FnOnce(C) -> V,
     ) -> V {
-        let mut hasher = DefaultHasher::new();
-        content.hash(&mut hasher);
         // A panic in `make` keeps nothing, and the lock it poisons is taken back.
-        let mut by_hash = self.by_hash.lock().unwrap_or_else(PoisonError::into_inner);
-        let same_hash = by_hash.entry(hasher.finish()).or_default();
-        if let Some(kept) = same_hash.iter().find(|v| made_from(v, &content)) {
+        let mut values = self.values.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(kept) = values.iter().find(|v| made_from(v, &content)) {
             return *kept;
         }
         let value = make(content);
-        same_hash.push(value);
+        values.push(value);
         value
     }
 
     /// How many values are kept.
     #[cfg(test)]
     pub(crate) fn len(&self) -> usize {
-        let by_hash = self.by_hash.lock().unwrap_or_else(PoisonError::into_inner);
-        by_hash.values().map(Vec::len).sum()
+        self.values
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .len()
     }
 }
 
@@ -96,43 +93,17 @@ impl<T: Copy> Packed<T> {
 
 #[cfg(test)]
 mod tests {
-    use std::hash::{Hash, Hasher};
-
     use super::{Kept, Packed};
-
-    /// Content whose every value has the same hash.
-    struct Colliding(u32);
-
-    impl Hash for Colliding {
-        fn hash<H: Hasher>(&self, _: &mut H) {}
-    }
 
     #[test]
     fn the_same_content_is_made_once() {
         let kept: Kept<(u32, &'static str)> = Kept::new();
-        let made_from = |v: &(u32, &str), c: &Colliding| v.0 == c.0;
-        let make = |name: &'static str| move |c: Colliding| (c.0, name);
-        assert_eq!(
-            kept.get(Colliding(1), made_from, make("first")),
-            (1, "first")
-        );
-        assert_eq!(
-            kept.get(Colliding(1), made_from, make("again")),
-            (1, "first")
-        );
-        // Same hash, other content: made, and each found again by its content.
-        assert_eq!(
-            kept.get(Colliding(2), made_from, make("other")),
-            (2, "other")
-        );
-        assert_eq!(
-            kept.get(Colliding(1), made_from, make("third")),
-            (1, "first")
-        );
-        assert_eq!(
-            kept.get(Colliding(2), made_from, make("fourth")),
-            (2, "other")
-        );
+        let made_from = |v: &(u32, &str), c: &u32| v.0 == *c;
+        let make = |name: &'static str| move |c: u32| (c, name);
+        assert_eq!(kept.get(1, made_from, make("first")), (1, "first"));
+        assert_eq!(kept.get(1, made_from, make("again")), (1, "first"));
+        assert_eq!(kept.get(2, made_from, make("other")), (2, "other"));
+        assert_eq!(kept.get(1, made_from, make("third")), (1, "first"));
         assert_eq!(kept.len(), 2);
     }
 

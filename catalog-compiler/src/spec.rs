@@ -2,8 +2,6 @@
 //! packed data, and [`specs`] decodes the same data for a catalog read at run time, so the
 //! two agree.
 
-use std::hash::{Hash, Hasher};
-
 use catalog_core::packed::{self, Writer};
 use catalog_core::search::{OwnedIndex, Weights};
 use catalog_core::{Info, Settings, ToolId, ToolSet, ToolSpec, Visibility};
@@ -190,24 +188,9 @@ pub fn info<T: ToolId, const W: usize>(
 /// `index`, leaked once per distinct content.
 fn kept_index(index: OwnedIndex) -> &'static OwnedIndex {
     static KEPT: Kept<&'static OwnedIndex> = Kept::new();
-    let made_from = |kept: &&OwnedIndex, Tables(new): &Tables| {
-        kept.slots == new.slots
-            && kept.postings == new.postings
-            && kept.name_rank == new.name_rank
-            && kept.withheld == new.withheld
-            && kept.language == new.language
-    };
-    KEPT.get(Tables(index), made_from, |Tables(index)| {
-        Box::leak(Box::new(index))
-    })
-}
-
-/// An index hashed by its tables.
-struct Tables(OwnedIndex);
-
-impl Hash for Tables {
-    fn hash<H: Hasher>(&self, state: &mut H) {
-        let i = &self.0;
-        (&i.slots, &i.postings, &i.name_rank, &i.withheld, i.language).hash(state);
-    }
+    KEPT.get(
+        index,
+        |kept, new| *kept == new,
+        |index| Box::leak(Box::new(index)),
+    )
 }

@@ -323,7 +323,7 @@ pub(super) fn fingerprint(h: u64) -> u32 {
 }
 
 /// An index that owns its tables (built at run time); borrow it with [`OwnedIndex::view`].
-#[derive(Default, Debug, Clone)]
+#[derive(Default, Debug, Clone, PartialEq, Eq)]
 pub struct OwnedIndex {
     /// See [`Index::slots`].
     pub slots: Vec<u8>,
