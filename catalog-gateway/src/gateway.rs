@@ -8,12 +8,12 @@ use std::time::Duration;
 
 use catalog_core::render::mcp;
 use catalog_core::{
-    Access, BoxFuture, Caller, Discovery, Dispatch, ErrorClass, Info, Reach, Rejection,
-    ScanResults, Screened, ToolId, ToolSet, Value, check_output,
+    BoxFuture, Caller, Discovery, Dispatch, ErrorClass, Info, Reach, Rejection, ScanResults,
+    Screened, ToolId, ToolSet, Value, check_output,
 };
 use catalog_mcp::calls::{admit, refuse, respond};
 use catalog_mcp::elicit::Questions;
-use catalog_mcp::{Asker, GatedPolicy};
+use catalog_mcp::{Asker, GatedPolicy, Grant};
 use catalog_scan::Scanner;
 use rmcp::ErrorData;
 use rmcp::model::{
@@ -28,6 +28,7 @@ use catalog_compiler::model::Offered;
 use catalog_upstream::drift::{self, Comparison, Snapshot, Standing};
 use catalog_upstream::{Client, Endpoint, Upstream, overrides};
 
+use crate::config::{Profile, Profiles};
 use crate::rows::{Forward, Loaded, Row, Runs, WORDS};
 
 /// The tool sets of a gateway catalog.
@@ -55,6 +56,24 @@ const CLIENT: Client = Client {
 /// How often, by default, an upstream that cannot be reached or whose session ended is
 /// tried again.
 pub const RETRY: Duration = Duration::from_secs(30);
+
+/// How a gateway serves its catalog: everything [`Gateway::start`] takes besides the
+/// catalog.
+#[derive(Debug, Default)]
+pub struct Serving {
+    /// The upstream snapshot, which names what changed when a row drifts.
+    pub snapshot: Snapshot,
+    /// The gated-tool policy.
+    pub gated: GatedPolicy,
+    /// What results holding injected text get.
+    pub scan_results: ScanResults,
+    /// How clients see the discoverable rows.
+    pub discoverable: Discoverable,
+    /// How often unreachable upstreams are tried again ([`RETRY`] when zero).
+    pub retry: Duration,
+    /// The client profiles credentials may select.
+    pub profiles: Profiles,
+}
 
 /// One governed endpoint over the catalog's upstreams.
 pub struct Gateway {
@@ -85,6 +104,8 @@ pub struct Gateway {
     pub(crate) scanner: Scanner,
     discoverable: Discoverable,
     info: Info<'static, Row, WORDS>,
+    /// The client profiles credentials may select.
+    profiles: Profiles,
 }
 
 impl std::fmt::Debug for Gateway {
@@ -100,16 +121,18 @@ impl std::fmt::Debug for Gateway {
 impl Gateway {
     /// Connects to every upstream a row names, compares each pinned row with what its
     /// upstream lists, and starts watching for tool-list changes. An upstream that cannot
-    /// be reached withholds its rows (logged) and is tried again every `retry` (by default
-    /// [`RETRY`]); the rest are served.
-    pub async fn start(
-        loaded: &'static Loaded,
-        snapshot: Snapshot,
-        gated: GatedPolicy,
-        scan_results: ScanResults,
-        discoverable: Discoverable,
-        retry: Duration,
-    ) -> Arc<Gateway> {
+    /// be reached withholds its rows (logged) and is tried again every `serving.retry`;
+    /// the rest are served.
+    pub async fn start(loaded: &'static Loaded, serving: Serving) -> Arc<Gateway> {
+        let Serving {
+            snapshot,
+            gated,
+            scan_results,
+            discoverable,
+            retry,
+            profiles,
+        } = serving;
+        let retry = if retry.is_zero() { RETRY } else { retry };
         let catalog = &loaded.catalog;
         let endpoints = catalog
             .upstreams
@@ -140,6 +163,7 @@ impl Gateway {
             scanner: Scanner::new(scan_results),
             discoverable,
             info: info(loaded),
+            profiles,
         });
         for name in gateway.endpoints.keys() {
             gateway.refresh(name).await;
@@ -200,19 +224,50 @@ impl Gateway {
             .collect()
     }
 
-    /// The rows a client at `level` may list and call, before discovery.
-    fn callable(&self, level: Access) -> Rows {
+    /// Whether `grant`'s profile, if it names one, passes `sees`. A profile the server
+    /// does not know sees nothing.
+    fn profile_sees(&self, grant: &Grant, sees: impl FnOnce(&Profile) -> bool) -> bool {
+        match &grant.profile {
+            None => true,
+            Some(profile) => self.profiles.get(profile).is_some_and(sees),
+        }
+    }
+
+    /// Whether `grant`'s profile, if any, sees the prompts and resources of `upstream`.
+    pub(crate) fn sees_offers_of(&self, grant: &Grant, upstream: &str) -> bool {
+        self.profile_sees(grant, |p| p.sees_upstream(upstream))
+    }
+
+    /// Whether `grant` may list and call `row`, before discovery: the row's access level
+    /// and MCP exposure admit the grant's level, and its profile sees the row. The one
+    /// rule for tools; listing, search and calls all ask it.
+    fn permits(&self, grant: &Grant, row: Row) -> bool {
+        row.spec().reach(Caller::Mcp(grant.access), false) == Reach::Allowed
+            && self.in_profile(grant, row)
+    }
+
+    /// Whether `grant`'s profile, if any, sees `row`.
+    fn in_profile(&self, grant: &Grant, row: Row) -> bool {
+        let upstream = self.loaded.tool(row).upstream.as_ref();
+        self.profile_sees(grant, |p| {
+            p.sees_tool(row.name(), upstream.map(|s| s.upstream.as_str()))
+        })
+    }
+
+    /// The rows `grant` may list and call now, before discovery.
+    fn callable(&self, grant: &Grant) -> Rows {
         self.servable()
             .iter()
-            .filter(|row| row.spec().reach(Caller::Mcp(level), false) == Reach::Allowed)
+            .filter(|&row| self.permits(grant, row))
             .collect()
     }
 
-    /// What `tools/list` answers a client at `level`; with [`Discoverable::Search`],
+    /// What `tools/list` answers `grant`'s client; with [`Discoverable::Search`],
     /// `active` is the session's active set, and the search tool comes first.
     #[must_use]
-    pub fn list(&self, level: Access, active: Option<Rows>) -> Vec<model::Tool> {
-        let mut rows = self.callable(level);
+    pub fn list(&self, grant: &Grant, active: Option<Rows>) -> Vec<model::Tool> {
+        let level = grant.access;
+        let mut rows = self.callable(grant);
         if let Some(active) = active {
             rows &= active;
         }
@@ -236,14 +291,15 @@ impl Gateway {
         tools
     }
 
-    /// Answers one `tools/call` from a client at `level` that speaks protocol `revision`
+    /// Answers one `tools/call` from `grant`'s client that speaks protocol `revision`
     /// (which decides, in `catalog_mcp::calls::refuse`, how a refusal travels).
     /// `discovery` is the session's state with [`Discoverable::Search`] and the session
     /// to tell when a search adds to its list; `asker` puts the question about a gated
     /// call when the policy is to ask.
     ///
     /// In order: a search is answered here; a withheld row is refused, naming what
-    /// changed; a discoverable row not yet found is refused, naming the search tool; then
+    /// changed; a discoverable row not yet found is refused, naming the search tool; a row
+    /// the grant's profile does not see reads as unknown; then
     /// `catalog_mcp::calls::admit`, the gate of every MCP server here (level, arguments
     /// against the reviewed schema, the gated-tool policy); only then is the call
     /// forwarded to its upstream.
@@ -255,19 +311,19 @@ impl Gateway {
     /// A refusal that `catalog_mcp::calls::refuse` makes a JSON-RPC error on `revision`.
     pub async fn call(
         &self,
-        level: Access,
+        grant: &Grant,
         revision: &ProtocolVersion,
         name: &str,
         arguments: Value,
         asker: &impl Asker<Row>,
         discovery: Option<(&Mutex<Discovery<'static, Row, WORDS>>, &Peer<RoleServer>)>,
     ) -> Result<CallToolResponse, ErrorData> {
-        let reachable = Row::from_name(name)
-            .filter(|row| row.spec().reach(Caller::Mcp(level), false) == Reach::Allowed);
+        let level = grant.access;
+        let reachable = Row::from_name(name).filter(|&row| self.permits(grant, row));
         if let Some((discovery, session)) = discovery {
             if name == self.info.search_tool.name() {
                 return self
-                    .search(level, revision, arguments, discovery, session)
+                    .search(grant, revision, arguments, discovery, session)
                     .map(CallToolResponse::from);
             }
             if let Some(row) = reachable {
@@ -284,15 +340,11 @@ impl Gateway {
         }
         if reachable.is_some_and(|row| self.loaded.tool(row).upstream.is_none()) {
             // The ask tool, or a row of the application's own: nothing to forward it to.
-            return respond(
-                &Rejection {
-                    class: ErrorClass::SchemaResolution,
-                    tool: None,
-                    message: format!("Unknown tool: {name}"),
-                    issues: Vec::new(),
-                },
-                revision,
-            );
+            return respond(&unknown_tool(name), revision);
+        }
+        if Row::from_name(name).is_some_and(|row| !self.in_profile(grant, row)) {
+            // Outside the client's profile: as unknown as a tool the catalog lacks.
+            return respond(&unknown_tool(name), revision);
         }
         let call = match admit::<Forward>(level, revision, name, arguments, self.gated, asker).await
         {
@@ -381,7 +433,7 @@ impl Gateway {
     /// search over what this client may call; discoverable hits join the session's list.
     fn search(
         &self,
-        level: Access,
+        grant: &Grant,
         revision: &ProtocolVersion,
         arguments: Value,
         discovery: &Mutex<Discovery<'static, Row, WORDS>>,
@@ -401,7 +453,7 @@ impl Gateway {
             .as_object()
             .and_then(|args| args.values().find_map(Value::as_str))
             .unwrap_or_default();
-        let allowed = self.callable(level);
+        let allowed = self.callable(grant);
         let mut slot = lock(discovery);
         let before = slot.active();
         let mut state = std::mem::replace(&mut *slot, self.discovery()).restricted_to(allowed);
@@ -666,6 +718,16 @@ pub fn withheld(row: Row, standing: &Standing) -> Rejection {
             "`{}` is withheld: {standing}. It is served again {until}; use another tool meanwhile.",
             row.name()
         ),
+        issues: Vec::new(),
+    }
+}
+
+/// The refusal of a tool the client cannot know of.
+fn unknown_tool(name: &str) -> Rejection {
+    Rejection {
+        class: ErrorClass::SchemaResolution,
+        tool: None,
+        message: format!("Unknown tool: {name}"),
         issues: Vec::new(),
     }
 }

@@ -19,6 +19,7 @@
 //! | module | what it holds |
 //! |---|---|
 //! | [`program`] | the `catalog-gateway` command line |
+//! | [`config`] | the operator's file: tokens and client profiles |
 //! | [`gateway`] | [`Gateway`]: the state, the listing and the one call path |
 //! | [`server`] | [`Session`]: one client session, `rmcp`'s `ServerHandler` |
 //! | [`offered`] | the upstreams' prompts, resources and templates the catalog pins |
@@ -27,11 +28,12 @@
 //! The sessions with the upstreams, the drift comparison and the snapshot file are
 //! `catalog_upstream`'s, which `cargo catalog` uses too.
 
+pub mod config;
 pub mod gateway;
 pub mod offered;
 pub mod program;
 pub mod rows;
 pub mod server;
 
-pub use gateway::{Discoverable, Gateway};
+pub use gateway::{Discoverable, Gateway, Serving};
 pub use server::Session;

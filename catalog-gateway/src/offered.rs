@@ -7,6 +7,7 @@
 
 use catalog_compiler::model::{Offer, Offered};
 use catalog_core::{Access, Screened};
+use catalog_mcp::Grant;
 use rmcp::ErrorData;
 use serde_json::{Map, Value};
 
@@ -24,12 +25,16 @@ enum Refused {
 }
 
 impl Gateway {
-    /// The one rule for prompts and resources: table `i` is served to a client at `level`
-    /// when the level reaches the table's `access` and its upstream's listing is current;
-    /// then its listing, as the upstream gives it.
-    fn offered(&self, level: Access, i: usize) -> Result<Value, Refused> {
+    /// The one rule for prompts and resources: table `i` is served to `grant`'s client
+    /// when its profile, if any, sees the table's upstream (else it reads as unknown), its
+    /// level reaches the table's `access`, and its upstream's listing is current; then its
+    /// listing, as the upstream gives it.
+    fn offered(&self, grant: &Grant, i: usize) -> Result<Value, Refused> {
         let offer = &self.loaded().catalog.offers[i];
-        if level < offer.access {
+        if !self.sees_offers_of(grant, &offer.upstream) {
+            return Err(Refused::Unknown);
+        }
+        if grant.access < offer.access {
             return Err(Refused::Level(offer.access));
         }
         let pinned = crate::gateway::read(&self.offers);
@@ -42,35 +47,35 @@ impl Gateway {
         }
     }
 
-    /// What a listing answers a client at `level`: each table of kind `like` it may read,
-    /// as reviewed.
-    fn listing(&self, level: Access, like: fn(&Offered) -> bool) -> Vec<Value> {
+    /// What a listing answers `grant`'s client: each table of kind `like` it may read, as
+    /// reviewed.
+    fn listing(&self, grant: &Grant, like: fn(&Offered) -> bool) -> Vec<Value> {
         let offers = &self.loaded().catalog.offers;
         (0..offers.len())
             .filter(|&i| like(&offers[i].what))
-            .filter_map(|i| Some(reviewed(&offers[i], self.offered(level, i).ok()?)))
+            .filter_map(|i| Some(reviewed(&offers[i], self.offered(grant, i).ok()?)))
             .collect()
     }
 
-    /// `prompts/list` at `level`.
+    /// `prompts/list` for `grant`'s client.
     #[must_use]
-    pub fn prompts(&self, level: Access) -> Vec<Value> {
-        self.listing(level, |w| matches!(w, Offered::Prompt(_)))
+    pub fn prompts(&self, grant: &Grant) -> Vec<Value> {
+        self.listing(grant, |w| matches!(w, Offered::Prompt(_)))
     }
 
-    /// `resources/list` at `level`.
+    /// `resources/list` for `grant`'s client.
     #[must_use]
-    pub fn resources(&self, level: Access) -> Vec<Value> {
-        self.listing(level, |w| matches!(w, Offered::Resource(_)))
+    pub fn resources(&self, grant: &Grant) -> Vec<Value> {
+        self.listing(grant, |w| matches!(w, Offered::Resource(_)))
     }
 
-    /// `resources/templates/list` at `level`.
+    /// `resources/templates/list` for `grant`'s client.
     #[must_use]
-    pub fn templates(&self, level: Access) -> Vec<Value> {
-        self.listing(level, |w| matches!(w, Offered::Template(_)))
+    pub fn templates(&self, grant: &Grant) -> Vec<Value> {
+        self.listing(grant, |w| matches!(w, Offered::Template(_)))
     }
 
-    /// `prompts/get` of `name` at `level`: the upstream's messages, each text read by the
+    /// `prompts/get` of `name` for `grant`'s client: the upstream's messages, each text read by the
     /// result scanner, with the table's reviewed description.
     ///
     /// # Errors
@@ -78,7 +83,7 @@ impl Gateway {
     /// with the way on.
     pub async fn get_prompt(
         &self,
-        level: Access,
+        grant: &Grant,
         name: &str,
         arguments: Option<Map<String, Value>>,
     ) -> Result<Value, ErrorData> {
@@ -86,7 +91,7 @@ impl Gateway {
         let i = self
             .find(&what)
             .ok_or_else(|| refusal(&what, &Refused::Unknown))?;
-        self.offered(level, i).map_err(|r| refusal(&what, &r))?;
+        self.offered(grant, i).map_err(|r| refusal(&what, &r))?;
         let offer = &self.loaded().catalog.offers[i];
         let session = self.session(&offer.upstream)?;
         let mut result = session
@@ -112,13 +117,13 @@ impl Gateway {
         Ok(result)
     }
 
-    /// `resources/read` of `uri` at `level`: from the upstream of the table that pins the
+    /// `resources/read` of `uri` for `grant`'s client: from the upstream of the table that pins the
     /// URI, or else of the template that matches it; each text read by the result scanner.
     ///
     /// # Errors
     /// A URI no table pins or matches (-32002), a withheld table, a level too low, or the
     /// upstream's own error, each with the way on.
-    pub async fn read_resource(&self, level: Access, uri: &str) -> Result<Value, ErrorData> {
+    pub async fn read_resource(&self, grant: &Grant, uri: &str) -> Result<Value, ErrorData> {
         let offers = &self.loaded().catalog.offers;
         let exact = Offered::Resource(uri.to_owned());
         let i = self.find(&exact).or_else(|| {
@@ -130,7 +135,7 @@ impl Gateway {
             return Err(refusal(&exact, &Refused::Unknown));
         };
         let offer = &offers[i];
-        self.offered(level, i)
+        self.offered(grant, i)
             .map_err(|r| refusal(&offer.what, &r))?;
         let session = self.session(&offer.upstream)?;
         let mut result = session

@@ -7,9 +7,10 @@ use std::time::Duration;
 
 use catalog_mcp::cli::{self, Command, Options, Transport};
 use catalog_mcp::program::{init_logging_with, own_flags, shutdown_signal};
-use catalog_mcp::{Level, Tokens, http, stdio};
+use catalog_mcp::{Grant, Level, Tokens, http, stdio};
 
-use crate::gateway::{Discoverable, Gateway, RETRY};
+use crate::config::Config;
+use crate::gateway::{Discoverable, Gateway, RETRY, Serving};
 use crate::rows;
 use crate::server::Session;
 use catalog_upstream::drift::Snapshot;
@@ -21,8 +22,8 @@ pub fn usage() -> String {
     let options = common.splitn(3, "\n\n").nth(2).unwrap_or(common.as_str());
     format!(
         "\
-usage: catalog-gateway --catalog FILE [--discoverable H] [--retry S] [--access LEVEL] [--gated POLICY]
-       catalog-gateway --catalog FILE [--discoverable H] [--retry S] --http ADDRESS --tokens FILE [--allowed-origin O]... [--gated POLICY]
+usage: catalog-gateway --catalog FILE [--config FILE] [--discoverable H] [--retry S] [--access LEVEL] [--profile P] [--gated POLICY]
+       catalog-gateway --catalog FILE [--config FILE] [--discoverable H] [--retry S] --http ADDRESS [--tokens FILE] [--allowed-origin O]... [--gated POLICY]
 
 Serves the tools of the MCP servers that FILE's [[upstream]] tables name, as FILE's rows
 say: at each client's level, arguments checked against the reviewed schemas, rows whose
@@ -30,6 +31,10 @@ server changed them since import withheld.
 
   --catalog FILE    the catalog (its upstream snapshot, FILE with .upstreams.json, is
                     read when present, to name what changed)
+  --config FILE     the operator's file: [[token]] tables (instead of --tokens) and
+                    [[profile]] tables, the subsets of upstreams and rows a token's
+                    `profile` selects
+  --profile P       stdio: the client sees only profile P of --config
   --discoverable H  how discoverable rows reach a client: listed (default: with the
                     inline ones, for MCP clients that choose tools themselves) or search
                     (the inline rows and the search tool; each search adds its hits)
@@ -69,13 +74,11 @@ pub fn main() -> ExitCode {
 struct Setup {
     path: String,
     loaded: &'static rows::Loaded,
-    snapshot: Snapshot,
+    serving: Serving,
     transport: Transport,
     tokens: Option<Arc<Tokens>>,
-    gated: catalog_mcp::GatedPolicy,
-    scan_results: catalog_core::ScanResults,
-    discoverable: Discoverable,
-    retry: Duration,
+    /// The stdio client's profile.
+    profile: Option<String>,
 }
 
 /// Reads the command line, the catalog and its snapshot, and the tokens file; what is
@@ -97,10 +100,20 @@ fn setup() -> Result<Setup, ExitCode> {
         .and_then(|args| {
             own_flags(
                 args,
-                &[flag("--catalog"), flag("--discoverable"), flag("--retry")],
+                &[
+                    flag("--catalog"),
+                    flag("--discoverable"),
+                    flag("--retry"),
+                    flag("--config"),
+                    flag("--profile"),
+                ],
             )
         })
-        .and_then(|(rest, values)| Ok((cli::parse(rest)?, values)));
+        .and_then(|(rest, values)| {
+            // The configuration file may hold the tokens.
+            let credentials = values[3].is_some();
+            Ok((cli::parse_with(rest, credentials)?, values))
+        });
     let (options, values) = match parsed {
         Ok((Command::Serve(options), values)) => (options, values),
         Ok((Command::Help, _)) => {
@@ -147,6 +160,10 @@ fn setup() -> Result<Setup, ExitCode> {
         ExitCode::from(2)
     })?;
     let snapshot = Snapshot::read_for(Path::new(&path)).map_err(|m| unusable(&m))?;
+    let config = match &values[3] {
+        Some(file) => read_config(file, &catalog)?,
+        None => Config::default(),
+    };
     let Options {
         transport,
         gated,
@@ -154,22 +171,64 @@ fn setup() -> Result<Setup, ExitCode> {
     } = options;
     let scan_results = scan_results.unwrap_or(catalog.settings.scan_results);
     let tokens = match &transport {
-        Transport::Http { tokens, .. } => Some(Arc::new(
-            Tokens::read(tokens).map_err(|e| unusable(&e.to_string()))?,
-        )),
+        Transport::Http {
+            tokens: Some(file), ..
+        } => {
+            if config.tokens.is_some() {
+                return Err(unusable(
+                    "tokens come from --tokens FILE or from the [[token]] tables of --config, not both",
+                ));
+            }
+            Some(Arc::new(
+                Tokens::read(file).map_err(|e| unusable(&e.to_string()))?,
+            ))
+        }
+        Transport::Http { tokens: None, .. } => Some(Arc::new(config.tokens.ok_or_else(|| {
+            unusable("--http needs --tokens FILE, or [[token]] tables in the --config file")
+        })?)),
         Transport::Stdio { .. } => None,
     };
+    let profile = values[4].clone();
+    match (&profile, &transport) {
+        (Some(_), Transport::Http { .. }) => {
+            return Err(unusable(
+                "--profile is for stdio; over HTTP each token's `profile` applies",
+            ));
+        }
+        (Some(name), Transport::Stdio { .. }) if config.profiles.get(name).is_none() => {
+            return Err(unusable(&format!(
+                "--profile {name}: the --config file has no [[profile]] of that name"
+            )));
+        }
+        _ => {}
+    }
     let loaded = rows::load(catalog).map_err(|m| unusable(&m))?;
     Ok(Setup {
         path,
         loaded,
-        snapshot,
+        serving: Serving {
+            snapshot,
+            gated,
+            scan_results,
+            discoverable,
+            retry,
+            profiles: config.profiles,
+        },
         transport,
         tokens,
-        gated,
-        scan_results,
-        discoverable,
-        retry,
+        profile,
+    })
+}
+
+/// Reads and checks the operator's file against the catalog; its mistakes are printed
+/// as the catalog's are.
+fn read_config(file: &str, catalog: &catalog_compiler::CatalogModel) -> Result<Config, ExitCode> {
+    let text = std::fs::read_to_string(file)
+        .map_err(|e| unusable(&format!("cannot read `{file}`: {e}")))?;
+    Config::parse(file, &text, catalog).map_err(|errors| {
+        eprint!("{}", catalog_compiler::render_all(file, &text, &errors.0));
+        eprintln!("catalog-gateway: `{file}` is not a usable configuration; nothing is served");
+        ExitCode::from(2)
     })
 }
 
@@ -179,21 +238,23 @@ async fn serve(setup: Setup) -> Result<(), String> {
     let Setup {
         path,
         loaded,
-        snapshot,
+        serving,
         transport,
         tokens,
-        gated,
-        scan_results,
-        discoverable,
-        retry,
+        profile,
     } = setup;
-    let gateway = Gateway::start(loaded, snapshot, gated, scan_results, discoverable, retry).await;
+    let gated = serving.gated;
+    let gateway = Gateway::start(loaded, serving).await;
     match (transport, tokens) {
         (Transport::Stdio { access }, _) => {
             eprintln!(
                 "catalog-gateway: serving `{path}` over stdio at {access} (gated tools: {gated})"
             );
-            stdio::serve_for(Session::new(gateway, Level::Fixed(access)))
+            let grant = Grant {
+                profile: profile.map(Arc::from),
+                ..Grant::local(access)
+            };
+            stdio::serve_for(Session::new(gateway, Level::Fixed(grant)))
                 .await
                 .map_err(|e| e.to_string())
         }

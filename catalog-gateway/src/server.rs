@@ -97,14 +97,14 @@ impl ServerHandler for Session {
         _request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        let level = self.level.of(&context)?;
+        let grant = self.level.grant(&context)?;
         let active = self.discovery.as_ref().map(|d| {
             d.lock()
                 .unwrap_or_else(std::sync::PoisonError::into_inner)
                 .active()
         });
         Ok(
-            ListToolsResult::with_all_items(self.gateway.list(level, active))
+            ListToolsResult::with_all_items(self.gateway.list(&grant, active))
                 .with_cache_scope(CacheScope::Private),
         )
     }
@@ -114,8 +114,8 @@ impl ServerHandler for Session {
         _request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListPromptsResult, ErrorData> {
-        let level = self.level.of(&context)?;
-        sdk(json!({"prompts": self.gateway.prompts(level)}))
+        let grant = self.level.grant(&context)?;
+        sdk(json!({"prompts": self.gateway.prompts(&grant)}))
     }
 
     async fn get_prompt(
@@ -123,10 +123,10 @@ impl ServerHandler for Session {
         request: GetPromptRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, ErrorData> {
-        let level = self.level.of(&context)?;
+        let grant = self.level.grant(&context)?;
         let result = self
             .gateway
-            .get_prompt(level, &request.name, request.arguments)
+            .get_prompt(&grant, &request.name, request.arguments)
             .await?;
         sdk::<GetPromptResult>(result).map(GetPromptResponse::from)
     }
@@ -136,8 +136,8 @@ impl ServerHandler for Session {
         _request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, ErrorData> {
-        let level = self.level.of(&context)?;
-        sdk(json!({"resources": self.gateway.resources(level)}))
+        let grant = self.level.grant(&context)?;
+        sdk(json!({"resources": self.gateway.resources(&grant)}))
     }
 
     async fn list_resource_templates(
@@ -145,8 +145,8 @@ impl ServerHandler for Session {
         _request: Option<PaginatedRequestParams>,
         context: RequestContext<RoleServer>,
     ) -> Result<ListResourceTemplatesResult, ErrorData> {
-        let level = self.level.of(&context)?;
-        sdk(json!({"resourceTemplates": self.gateway.templates(level)}))
+        let grant = self.level.grant(&context)?;
+        sdk(json!({"resourceTemplates": self.gateway.templates(&grant)}))
     }
 
     async fn read_resource(
@@ -154,8 +154,8 @@ impl ServerHandler for Session {
         request: ReadResourceRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
-        let level = self.level.of(&context)?;
-        let result = self.gateway.read_resource(level, &request.uri).await?;
+        let grant = self.level.grant(&context)?;
+        let result = self.gateway.read_resource(&grant, &request.uri).await?;
         sdk::<ReadResourceResult>(result).map(ReadResourceResponse::from)
     }
 
@@ -176,7 +176,7 @@ impl ServerHandler for Session {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        call_tool(self, self.level, &self.log, request, &context).await
+        call_tool(self, &self.level, &self.log, request, &context).await
     }
 }
 
@@ -189,16 +189,17 @@ impl CallPath for Session {
 
     async fn call(
         &self,
-        level: Access,
+        _: Access,
         revision: &ProtocolVersion,
         name: &str,
         arguments: Value,
         asker: &PeerAsker<'_>,
         context: &RequestContext<RoleServer>,
     ) -> Reply {
+        let grant = self.level.grant(context)?;
         let discovery = self.discovery.as_deref().map(|d| (d, &context.peer));
         self.gateway
-            .call(level, revision, name, arguments, asker, discovery)
+            .call(&grant, revision, name, arguments, asker, discovery)
             .await
     }
 }

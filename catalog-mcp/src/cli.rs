@@ -56,8 +56,9 @@ pub enum Transport {
     Http {
         /// The loopback address to bind.
         address: SocketAddr,
-        /// The tokens file.
-        tokens: PathBuf,
+        /// The tokens file: required by [`parse`], optional for a program with other ways to
+        /// authenticate ([`parse_with`]).
+        tokens: Option<PathBuf>,
         /// The browser origins allowed besides the loopback ones (`--allowed-origin`).
         origins: Vec<String>,
     },
@@ -90,6 +91,19 @@ pub enum Command {
 /// # Errors
 /// A message naming the argument and what would be accepted.
 pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, String> {
+    parse_with(args, false)
+}
+
+/// [`parse`] for a program that can authenticate HTTP clients without a tokens file
+/// (the gateway, from its configuration file): with `other_credentials`, `--http` needs no
+/// `--tokens`, and the program says what it lacks when it has neither.
+///
+/// # Errors
+/// As [`parse`].
+pub fn parse_with(
+    args: impl IntoIterator<Item = String>,
+    other_credentials: bool,
+) -> Result<Command, String> {
     let mut access = None;
     let mut http = None;
     let mut tokens = None;
@@ -164,14 +178,18 @@ pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, String> 
         (None, None, access) => Transport::Stdio {
             access: access.unwrap_or(Access::ReadOnly),
         },
-        (Some(address), Some(tokens), None) => Transport::Http {
-            address,
-            tokens,
-            origins,
-        },
-        (Some(_), None, _) => return Err(String::from("--http needs --tokens FILE")),
+        (Some(address), tokens, None) => {
+            if tokens.is_none() && !other_credentials {
+                return Err(String::from("--http needs --tokens FILE"));
+            }
+            Transport::Http {
+                address,
+                tokens,
+                origins,
+            }
+        }
         (None, Some(_), _) => return Err(String::from("--tokens goes with --http ADDRESS")),
-        (Some(_), Some(_), Some(_)) => {
+        (Some(_), _, Some(_)) => {
             return Err(String::from(
                 "--access is for stdio; over HTTP each token's access in the tokens file applies",
             ));
@@ -241,7 +259,7 @@ mod tests {
             Ok(Command::Serve(Options {
                 transport: Transport::Http {
                     address: "[::1]:0".parse().unwrap(),
-                    tokens: PathBuf::from("t.toml"),
+                    tokens: Some(PathBuf::from("t.toml")),
                     origins: Vec::new(),
                 },
                 gated: GatedPolicy::Allow,
@@ -256,7 +274,7 @@ mod tests {
             Ok(Command::Serve(Options {
                 transport: Transport::Http {
                     address: "127.0.0.1:0".parse().unwrap(),
-                    tokens: PathBuf::from("t"),
+                    tokens: Some(PathBuf::from("t")),
                     origins: vec![
                         "https://app.example:443".into(),
                         "http://tool.internal:*".into()

@@ -14,8 +14,8 @@
 
 use std::collections::{BTreeMap, HashMap};
 use std::hash::{BuildHasher, RandomState};
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use axum::http::request::Parts;
@@ -27,7 +27,7 @@ use rmcp::model::{
 use rmcp::service::{RequestContext, RoleServer};
 
 use crate::gate::{Answer, Asker, question};
-use crate::tokens::Bearer;
+use crate::tokens::Grant;
 
 /// How long a person has to answer before the call is refused; on 2026-07-28, how long
 /// a question waits for the client's retry.
@@ -77,9 +77,9 @@ pub struct Questions {
 struct Open {
     tool: &'static str,
     arguments: Value,
-    /// The bearer token the call came with (its place in the tokens file); `None` over
-    /// stdio, where the process has one client.
-    principal: Option<usize>,
+    /// The client the call came from over HTTP ([`Grant::client`]); `None` over stdio,
+    /// where the process has one client.
+    principal: Option<Arc<str>>,
     asked: Instant,
 }
 
@@ -101,7 +101,7 @@ impl Questions {
     }
 
     /// Opens a question about `tool` with `arguments` for `principal`: its state.
-    fn open(&self, tool: &'static str, arguments: &Value, principal: Option<usize>) -> String {
+    fn open(&self, tool: &'static str, arguments: &Value, principal: Option<Arc<str>>) -> String {
         let n = self.next.fetch_add(1, Ordering::Relaxed);
         let state = format!(
             "{:016x}{:016x}",
@@ -129,12 +129,12 @@ impl Questions {
         state: &str,
         tool: &'static str,
         arguments: &Value,
-        principal: Option<usize>,
+        principal: Option<&str>,
     ) -> bool {
         self.lock().remove(state).is_some_and(|open| {
             open.tool == tool
                 && open.arguments == *arguments
-                && open.principal == principal
+                && open.principal.as_deref() == principal
                 && open.asked.elapsed() < ASK_TIMEOUT
         })
     }
@@ -195,13 +195,13 @@ impl<'a> PeerAsker<'a> {
             .is_some_and(|v| v >= INPUT_REQUIRED_SINCE)
     }
 
-    /// The bearer token of the request, if it came over HTTP.
-    fn principal(&self) -> Option<usize> {
+    /// The client of the request, if it came over HTTP.
+    fn principal(&self) -> Option<Arc<str>> {
         self.context
             .extensions
             .get::<Parts>()
-            .and_then(|parts| parts.extensions.get::<Bearer>())
-            .map(|bearer| bearer.0)
+            .and_then(|parts| parts.extensions.get::<Grant>())
+            .map(|grant| Arc::clone(&grant.client))
     }
 
     /// Asks the 2025 way: a request to the client while the call waits.
@@ -237,7 +237,10 @@ impl<'a> PeerAsker<'a> {
             .retry
             .request_state
             .as_deref()
-            .filter(|state| self.questions.close(state, name, arguments, principal))
+            .filter(|state| {
+                self.questions
+                    .close(state, name, arguments, principal.as_deref())
+            })
             .and_then(|_| self.retry.input_responses.as_ref()?.get(QUESTION))
             .and_then(|answer| answer.get("action")?.as_str());
         match answered {
@@ -296,22 +299,23 @@ mod tests {
     fn a_state_answers_one_call_once_for_its_principal() {
         let questions = Questions::new();
         let arguments = json!({"number": 2});
-        let state = questions.open("closeIssue", &arguments, Some(1));
+        let one = || Some(Arc::from("one"));
+        let state = questions.open("closeIssue", &arguments, one());
         assert_eq!(state.len(), 32);
         assert_eq!(questions.waiting(), 1);
         // Another call, another token, or another tool: the state is spent unanswered.
         for (tool, arguments, principal) in [
-            ("closeIssue", json!({"number": 3}), Some(1)),
-            ("closeIssue", json!({"number": 2}), Some(0)),
+            ("closeIssue", json!({"number": 3}), Some("one")),
+            ("closeIssue", json!({"number": 2}), Some("two")),
             ("closeIssue", json!({"number": 2}), None),
-            ("deleteIssue", json!({"number": 2}), Some(1)),
+            ("deleteIssue", json!({"number": 2}), Some("one")),
         ] {
-            let state = questions.open("closeIssue", &json!({"number": 2}), Some(1));
+            let state = questions.open("closeIssue", &json!({"number": 2}), one());
             assert!(!questions.close(&state, tool, &arguments, principal));
         }
-        assert!(questions.close(&state, "closeIssue", &arguments, Some(1)));
-        assert!(!questions.close(&state, "closeIssue", &arguments, Some(1)));
-        assert!(!questions.close("0123", "closeIssue", &arguments, Some(1)));
+        assert!(questions.close(&state, "closeIssue", &arguments, Some("one")));
+        assert!(!questions.close(&state, "closeIssue", &arguments, Some("one")));
+        assert!(!questions.close("0123", "closeIssue", &arguments, Some("one")));
         assert_eq!(questions.waiting(), 0);
         // States are not guessable from one another.
         let a = questions.open("closeIssue", &arguments, None);

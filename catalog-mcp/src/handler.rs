@@ -22,14 +22,14 @@ use rmcp::{ErrorData, ServerHandler};
 use crate::calls::{Reply, Tools};
 use crate::elicit::{PeerAsker, Questions, Retry};
 use crate::logging::{self, ClientLevel};
-pub use crate::tokens::{Bearer, Granted};
+pub use crate::tokens::Grant;
 
 /// Where a connection's access level comes from.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
 pub enum Level {
-    /// One level for the whole connection: stdio, from the command line.
-    Fixed(Access),
-    /// Each request's own [`Granted`] level: streamable HTTP, from its bearer token.
+    /// One grant for the whole connection: stdio, from the command line.
+    Fixed(Grant),
+    /// Each request's own [`Grant`]: streamable HTTP, from its bearer token.
     PerRequest,
 }
 
@@ -46,7 +46,7 @@ impl<C: CompiledCatalog<W>, H, const W: usize> Clone for CatalogServer<C, H, W> 
     fn clone(&self) -> Self {
         CatalogServer {
             tools: Arc::clone(&self.tools),
-            level: self.level,
+            level: self.level.clone(),
             log: Arc::clone(&self.log),
         }
     }
@@ -75,20 +75,28 @@ impl<C: CompiledCatalog<W>, H, const W: usize> CatalogServer<C, H, W> {
 }
 
 impl Level {
-    /// The level `context`'s request is served at. Over HTTP a request reaches a handler
-    /// only through the token check, so a missing level is a fault: refused, not
+    /// The level `context`'s request is served at.
+    ///
+    /// # Errors
+    /// As [`Level::grant`].
+    pub fn of(&self, context: &RequestContext<RoleServer>) -> Result<Access, ErrorData> {
+        self.grant(context).map(|grant| grant.access)
+    }
+
+    /// Who sent `context`'s request and what it may do. Over HTTP a request reaches a
+    /// handler only through the token check, so a missing grant is a fault: refused, not
     /// defaulted.
     ///
     /// # Errors
-    /// An invalid-request error when a per-request level is missing.
-    pub fn of(self, context: &RequestContext<RoleServer>) -> Result<Access, ErrorData> {
+    /// An invalid-request error when a per-request grant is missing.
+    pub fn grant(&self, context: &RequestContext<RoleServer>) -> Result<Grant, ErrorData> {
         match self {
-            Level::Fixed(level) => Ok(level),
+            Level::Fixed(grant) => Ok(grant.clone()),
             Level::PerRequest => context
                 .extensions
                 .get::<Parts>()
-                .and_then(|parts| parts.extensions.get::<Granted>())
-                .map(|granted| granted.0)
+                .and_then(|parts| parts.extensions.get::<Grant>())
+                .cloned()
                 .ok_or_else(|| {
                     ErrorData::invalid_request("this request carries no access level", None)
                 }),
@@ -130,8 +138,8 @@ where
 {
     fn get_info(&self) -> ServerConfig {
         let identity = self.tools.identity();
-        let level = match self.level {
-            Level::Fixed(level) => format!("This connection has the {level} access level"),
+        let level = match &self.level {
+            Level::Fixed(grant) => format!("This connection has the {} access level", grant.access),
             Level::PerRequest => String::from("Each bearer token has its own access level"),
         };
         let access = format!("{level}; tools/list shows exactly the tools it may call.");
@@ -176,7 +184,7 @@ where
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        call_tool(&*self.tools, self.level, &self.log, request, &context).await
+        call_tool(&*self.tools, &self.level, &self.log, request, &context).await
     }
 }
 
@@ -236,7 +244,7 @@ where
 /// JSON-RPC error.
 pub async fn call_tool(
     path: &impl CallPath,
-    level: Level,
+    level: &Level,
     log: &ClientLevel,
     mut request: CallToolRequestParams,
     context: &RequestContext<RoleServer>,

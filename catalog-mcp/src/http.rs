@@ -26,7 +26,7 @@ use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 
 use crate::calls::Tools;
-use crate::handler::{Bearer, CatalogServer, Granted, Level};
+use crate::handler::{CatalogServer, Level};
 use crate::tokens::Tokens;
 
 /// The path of the MCP endpoint.
@@ -356,7 +356,8 @@ impl Check {
 }
 
 /// The token check: a request with a valid `Authorization: Bearer` token goes on with its
-/// level in its extensions; any other gets 401 with an empty body.
+/// [`Grant`](crate::tokens::Grant) in its extensions; any other gets 401 with an empty
+/// body.
 async fn authorize(State(check): State<Arc<Check>>, mut request: Request, next: Next) -> Response {
     let presented = request
         .headers()
@@ -370,9 +371,8 @@ async fn authorize(State(check): State<Arc<Check>>, mut request: Request, next: 
         tracing::info!("refused a request with an unknown bearer token");
         return unauthorized(check.invalid.clone());
     };
-    tracing::debug!(token = grant.name, access = %grant.access, "authorized");
-    request.extensions_mut().insert(Granted(grant.access));
-    request.extensions_mut().insert(Bearer(grant.index));
+    tracing::debug!(client = %grant.client, access = %grant.access, "authorized");
+    request.extensions_mut().insert(grant.clone());
     next.run(request).await
 }
 

@@ -76,7 +76,7 @@ pub use rmcp;
 
 pub use calls::Tools;
 pub use gate::{Answer, Asker, GatedPolicy, NoAsker};
-pub use handler::{CatalogServer, Granted, Level};
+pub use handler::{CatalogServer, Grant, Level};
 pub use identity::{Identity, VERSION};
 pub use program::{Flag, main, main_with};
 pub use tokens::Tokens;

@@ -111,7 +111,10 @@ where
             address,
             tokens,
             origins,
-        } => match Tokens::read(&tokens) {
+        } => match tokens.map_or_else(
+            || Err(String::from("--http needs --tokens FILE")),
+            |file| Tokens::read(&file).map_err(|e| e.to_string()),
+        ) {
             Ok(tokens) => Listen::Http(address, Arc::new(tokens), http::Origins::new(origins)),
             Err(error) => {
                 eprintln!("{program}: {error}");

@@ -8,7 +8,7 @@ use catalog_core::{Access, CompiledCatalog, HandledBy};
 use rmcp::{ServerHandler, ServiceExt};
 
 use crate::calls::Tools;
-use crate::handler::{CatalogServer, Level};
+use crate::handler::{CatalogServer, Grant, Level};
 
 /// Serves `tools` to the client on standard input and output at `access`, until it
 /// closes its end. Nothing else may write to standard output meanwhile: it is the
@@ -27,7 +27,11 @@ where
     C::Call: HandledBy<H>,
     <C::Call as HandledBy<H>>::Error: fmt::Display,
 {
-    serve_for(CatalogServer::new(tools, Level::Fixed(access))).await
+    serve_for(CatalogServer::new(
+        tools,
+        Level::Fixed(Grant::local(access)),
+    ))
+    .await
 }
 
 /// [`serve`] for any MCP server: `handler` answers the one client on standard input and

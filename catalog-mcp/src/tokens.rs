@@ -4,7 +4,8 @@
 //! [[token]]
 //! value = "a long random string"    # at least 16 characters
 //! access = "read-only"              # read-only | read-and-stage | full-access
-//! name = "ide"                      # optional, shown in the log
+//! name = "ide"                      # optional, shown in the log; unique
+//! profile = "coding"                # optional: the gateway's client profile
 //! ```
 //!
 //! Only SHA-256 digests are kept, and a presented token is compared with every one of
@@ -12,21 +13,39 @@
 //! attacker how close a guess was.
 
 use std::fmt;
+use std::sync::Arc;
 
 use catalog_core::Access;
 use serde::Deserialize;
 use sha2::{Digest, Sha256};
 
-/// The access level an HTTP request was granted by its bearer token; the HTTP layer puts
-/// it in the request's extensions.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub struct Granted(pub Access);
+/// Who sent a request and what it may do, as the server's authentication decided: the
+/// HTTP layer puts it in each request's extensions, and every handler reads it through
+/// [`Level`](crate::Level); nothing else grants a level.
+#[derive(Clone, PartialEq, Eq, Hash, Debug)]
+pub struct Grant {
+    /// The access level granted.
+    pub access: Access,
+    /// Which client this is, unique among the server's credentials: a token's name in
+    /// the tokens file. A question asked on 2026-07-28 is answered only by the client it
+    /// was asked of; logs, the gateway's audit and its rate limits name clients by it.
+    pub client: Arc<str>,
+    /// The client profile the credential selects, if any: a subset of a gateway's
+    /// upstreams and tools, on top of the level. Servers without profiles ignore it.
+    pub profile: Option<Arc<str>>,
+}
 
-/// Which bearer token an HTTP request came with: its place in the tokens file. The HTTP
-/// layer puts it in the request's extensions beside [`Granted`]; a question asked on
-/// 2026-07-28 is answered only with the token that it was asked for.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
-pub struct Bearer(pub usize);
+impl Grant {
+    /// The grant of a connection with one client for its whole life (stdio), at `access`.
+    #[must_use]
+    pub fn local(access: Access) -> Grant {
+        Grant {
+            access,
+            client: Arc::from("stdio"),
+            profile: None,
+        }
+    }
+}
 
 /// The shortest token accepted: shorter ones are guessable.
 pub const MIN_TOKEN_CHARS: usize = 16;
@@ -40,19 +59,16 @@ pub struct Tokens {
 #[derive(Clone)]
 struct Entry {
     digest: [u8; 32],
-    access: Access,
-    name: String,
+    /// What the token grants; its client is the token's name in the file, or `token N`
+    /// (1-based, in file order).
+    grant: Grant,
 }
 
-/// A token the file grants, as the server logs it.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub struct Grant<'a> {
-    /// The level the token grants.
-    pub access: Access,
-    /// The token's name in the file, or `token N` (1-based, in file order).
-    pub name: &'a str,
-    /// The token's place in the file (0-based): which client this is, whatever the names.
-    pub index: usize,
+/// The clients and their grants; never the digests.
+impl fmt::Debug for Tokens {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_list().entries(self.grants()).finish()
+    }
 }
 
 /// Why a tokens file cannot be used.
@@ -71,15 +87,22 @@ impl std::error::Error for TokensError {}
 #[serde(deny_unknown_fields)]
 struct File {
     #[serde(default)]
-    token: Vec<Row>,
+    token: Vec<TokenRow>,
 }
 
-#[derive(Deserialize)]
+/// One `[[token]]` table as written: in a tokens file, or in a file of a server's that
+/// holds them among other tables (the gateway's configuration).
+#[derive(Clone, Deserialize, Debug)]
 #[serde(deny_unknown_fields)]
-struct Row {
-    value: String,
-    access: String,
-    name: Option<String>,
+pub struct TokenRow {
+    /// The token itself.
+    pub value: String,
+    /// The level it grants.
+    pub access: String,
+    /// Its name, unique in the file.
+    pub name: Option<String>,
+    /// The client profile it selects.
+    pub profile: Option<String>,
 }
 
 fn digest(token: &str) -> [u8; 32] {
@@ -100,13 +123,21 @@ impl Tokens {
     /// than [`MIN_TOKEN_CHARS`], the same token twice, an unknown access level.
     pub fn parse(file: &str, text: &str) -> Result<Tokens, TokensError> {
         let parsed: File = toml::from_str(text).map_err(|e| TokensError(format!("{file}: {e}")))?;
-        if parsed.token.is_empty() {
+        Tokens::from_rows(file, parsed.token)
+    }
+
+    /// The tokens of `[[token]]` tables read elsewhere; `file` names their file in errors.
+    ///
+    /// # Errors
+    /// As [`Tokens::parse`], and two tokens of one name.
+    pub fn from_rows(file: &str, rows: Vec<TokenRow>) -> Result<Tokens, TokensError> {
+        if rows.is_empty() {
             return Err(TokensError(format!(
                 "{file}: no tokens; add one [[token]] table per client, with `value` and `access`"
             )));
         }
-        let mut entries: Vec<Entry> = Vec::with_capacity(parsed.token.len());
-        for (i, row) in parsed.token.into_iter().enumerate() {
+        let mut entries: Vec<Entry> = Vec::with_capacity(rows.len());
+        for (i, row) in rows.into_iter().enumerate() {
             let name = row.name.unwrap_or_else(|| format!("token {}", i + 1));
             let access = Access::parse(&row.access).ok_or_else(|| {
                 TokensError(format!(
@@ -123,13 +154,21 @@ impl Tokens {
             if let Some(first) = entries.iter().find(|e| e.digest == digest) {
                 return Err(TokensError(format!(
                     "{file}: `{name}` has the same value as `{}`; give each client its own token",
-                    first.name
+                    first.grant.client
+                )));
+            }
+            if entries.iter().any(|e| *e.grant.client == *name) {
+                return Err(TokensError(format!(
+                    "{file}: two tokens are named `{name}`; give each its own name, which logs and limits tell clients apart by"
                 )));
             }
             entries.push(Entry {
                 digest,
-                access,
-                name,
+                grant: Grant {
+                    access,
+                    client: Arc::from(name),
+                    profile: row.profile.map(Arc::from),
+                },
             });
         }
         Ok(Tokens { entries })
@@ -148,19 +187,20 @@ impl Tokens {
     /// What a presented token grants, if it is one of the file's. Every digest is
     /// compared, whichever matches.
     #[must_use]
-    pub fn check(&self, presented: &str) -> Option<Grant<'_>> {
+    pub fn check(&self, presented: &str) -> Option<&Grant> {
         let presented = digest(presented);
         let mut found = None;
-        for (index, entry) in self.entries.iter().enumerate() {
+        for entry in &self.entries {
             if same(&entry.digest, &presented) {
-                found = Some((index, entry));
+                found = Some(&entry.grant);
             }
         }
-        found.map(|(index, e)| Grant {
-            access: e.access,
-            name: &e.name,
-            index,
-        })
+        found
+    }
+
+    /// What each token grants, in file order.
+    pub fn grants(&self) -> impl Iterator<Item = &Grant> {
+        self.entries.iter().map(|e| &e.grant)
     }
 
     /// How many tokens the file holds.
@@ -185,6 +225,7 @@ mod tests {
 value = "r-0123456789abcdef"
 access = "read-only"
 name = "viewer"
+profile = "support"
 
 [[token]]
 value = "f-0123456789abcdef"
@@ -197,18 +238,18 @@ access = "full-access"
         assert_eq!(tokens.len(), 2);
         assert_eq!(
             tokens.check("r-0123456789abcdef"),
-            Some(Grant {
+            Some(&Grant {
                 access: Access::ReadOnly,
-                name: "viewer",
-                index: 0
+                client: Arc::from("viewer"),
+                profile: Some(Arc::from("support")),
             })
         );
         assert_eq!(
             tokens.check("f-0123456789abcdef"),
-            Some(Grant {
+            Some(&Grant {
                 access: Access::FullAccess,
-                name: "token 2",
-                index: 1
+                client: Arc::from("token 2"),
+                profile: None,
             })
         );
         for wrong in [
@@ -241,6 +282,10 @@ access = "full-access"
             (
                 "[[token]]\nvalue = \"0123456789abcdef\"\naccess = \"read-only\"\n[[token]]\nvalue = \"0123456789abcdef\"\naccess = \"full-access\"",
                 "`token 2` has the same value as `token 1`",
+            ),
+            (
+                "[[token]]\nvalue = \"0123456789abcdef\"\naccess = \"read-only\"\nname = \"a\"\n[[token]]\nvalue = \"1123456789abcdef\"\naccess = \"full-access\"\nname = \"a\"",
+                "two tokens are named `a`",
             ),
         ];
         for (text, expected) in cases {

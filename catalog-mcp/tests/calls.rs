@@ -347,7 +347,7 @@ fn handler_failures_are_tool_errors_that_change_nothing() {
 fn the_server_introduces_itself_as_told() {
     let default = CatalogServer::new(
         std::sync::Arc::new(tools(GatedPolicy::Ask)),
-        Level::Fixed(Access::ReadOnly),
+        Level::Fixed(catalog_mcp::Grant::local(Access::ReadOnly)),
     );
     let info = default.get_info();
     assert_eq!(info.server_info.name, "catalog-mcp");

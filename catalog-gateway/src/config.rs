@@ -1,0 +1,366 @@
+//! The operator's file (`--config FILE`): who may connect and what each client sees.
+//! The catalog says what the tools are; this file says how one deployment serves them.
+//!
+//! ```toml
+//! [[token]]                  # a static bearer token, as in a `--tokens` file
+//! name = "ide"
+//! value = "..."              # 16 characters or more
+//! access = "read-only"
+//! profile = "coding"         # optional: the client sees only this profile's tools
+//!
+//! [[profile]]
+//! name = "coding"
+//! upstreams = ["git", "files"]   # every row, prompt and resource of these upstreams
+//! tools = ["time_now"]           # and these rows, by their catalog names
+//! ```
+//!
+//! Every mistake is reported at once, located, with the fix, as the catalog's are.
+
+use std::collections::BTreeSet;
+use std::ops::Range;
+use std::sync::Arc;
+
+use catalog_compiler::Diagnostic;
+use catalog_compiler::model::CatalogModel;
+use catalog_mcp::tokens::{TokenRow, Tokens};
+use serde::Deserialize;
+use toml::Spanned;
+
+/// The operator's file, read and checked against the catalog it serves.
+#[derive(Debug, Default)]
+pub struct Config {
+    /// The static bearer tokens of its `[[token]]` tables, if it has any.
+    pub tokens: Option<Tokens>,
+    /// The client profiles, by name.
+    pub profiles: Profiles,
+}
+
+/// The `[[profile]]` tables: which upstreams and rows each profile sees.
+#[derive(Debug, Default, Clone)]
+pub struct Profiles {
+    profiles: Vec<Profile>,
+}
+
+/// One profile: a subset of the catalog's upstreams and rows.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Profile {
+    /// Its name, as tokens and scopes select it.
+    pub name: Arc<str>,
+    /// The upstreams whose rows, prompts and resources it sees.
+    pub upstreams: BTreeSet<String>,
+    /// The rows it sees besides, by catalog name.
+    pub tools: BTreeSet<String>,
+}
+
+impl Profiles {
+    /// The profile called `name`.
+    #[must_use]
+    pub fn get(&self, name: &str) -> Option<&Profile> {
+        self.profiles.iter().find(|p| &*p.name == name)
+    }
+
+    /// Whether there are none.
+    #[must_use]
+    pub fn is_empty(&self) -> bool {
+        self.profiles.is_empty()
+    }
+}
+
+impl Profile {
+    /// Whether this profile sees the row `tool` of `upstream` (`None`: a row of the
+    /// catalog's own, such as its search tool).
+    #[must_use]
+    pub fn sees_tool(&self, tool: &str, upstream: Option<&str>) -> bool {
+        self.tools.contains(tool) || upstream.is_some_and(|u| self.upstreams.contains(u))
+    }
+
+    /// Whether this profile sees the prompts and resources of `upstream`.
+    #[must_use]
+    pub fn sees_upstream(&self, upstream: &str) -> bool {
+        self.upstreams.contains(upstream)
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct File {
+    #[serde(default)]
+    token: Vec<Spanned<TokenRow>>,
+    #[serde(default)]
+    profile: Vec<Spanned<ProfileRow>>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ProfileRow {
+    name: Spanned<String>,
+    #[serde(default)]
+    upstreams: Vec<Spanned<String>>,
+    #[serde(default)]
+    tools: Vec<Spanned<String>>,
+}
+
+/// Why the file cannot be used: every mistake, located.
+#[derive(Debug)]
+pub struct Errors(pub Vec<Diagnostic>);
+
+impl Config {
+    /// Reads the text of the file named `file`, checked against `catalog`.
+    ///
+    /// # Errors
+    /// Every mistake: TOML that does not read (the first one, where the reader stops),
+    /// else unknown upstreams, rows and profiles, empty or repeated profiles, and what
+    /// the tokens' own rules refuse.
+    pub fn parse(file: &str, text: &str, catalog: &CatalogModel) -> Result<Config, Errors> {
+        let parsed: File = toml::from_str(text).map_err(|e| {
+            let span = e.span().unwrap_or(0..0);
+            Errors(vec![Diagnostic::new(span, e.message().to_owned()).help(
+                "see the gateway's configuration reference for the tables and keys",
+            )])
+        })?;
+        let mut errors = Vec::new();
+        let profiles = profiles(&parsed.profile, catalog, &mut errors);
+        for row in &parsed.token {
+            if let Some(name) = &row.get_ref().profile
+                && profiles.get(name).is_none()
+            {
+                errors.push(unknown_profile(name, row.span(), &profiles));
+            }
+        }
+        let tokens = if parsed.token.is_empty() {
+            None
+        } else {
+            let rows = parsed.token.iter().map(|r| r.get_ref().clone()).collect();
+            match Tokens::from_rows(file, rows) {
+                Ok(tokens) => Some(tokens),
+                Err(e) => {
+                    let message = e.to_string();
+                    let message = message
+                        .strip_prefix(&format!("{file}: "))
+                        .unwrap_or(&message);
+                    let at = parsed.token.first().map_or(0..0, Spanned::span);
+                    errors.push(Diagnostic::new(at, message));
+                    None
+                }
+            }
+        };
+        if errors.is_empty() {
+            Ok(Config { tokens, profiles })
+        } else {
+            Err(Errors(errors))
+        }
+    }
+}
+
+fn profiles(
+    rows: &[Spanned<ProfileRow>],
+    catalog: &CatalogModel,
+    errors: &mut Vec<Diagnostic>,
+) -> Profiles {
+    let upstreams: Vec<&str> = catalog.upstreams.iter().map(|u| u.name.as_str()).collect();
+    let tools: Vec<&str> = catalog.tools.iter().map(|t| t.name.as_str()).collect();
+    let mut profiles = Vec::new();
+    for row in rows {
+        let row_span = row.span();
+        let row = row.get_ref();
+        let name = row.name.get_ref();
+        if profiles.iter().any(|p: &Profile| &*p.name == name.as_str()) {
+            errors.push(
+                Diagnostic::new(
+                    row.name.span(),
+                    format!("profile `{name}` is declared twice"),
+                )
+                .help("merge the two tables, or rename one"),
+            );
+            continue;
+        }
+        if row.upstreams.is_empty() && row.tools.is_empty() {
+            errors.push(
+                Diagnostic::new(row_span, format!("profile `{name}` sees nothing")).help(
+                    "list what it sees: `upstreams = [\"...\"]`, `tools = [\"...\"]` or both",
+                ),
+            );
+        }
+        for (list, known, what) in [
+            (&row.upstreams, &upstreams, "upstream"),
+            (&row.tools, &tools, "row"),
+        ] {
+            for item in list {
+                if !known.contains(&item.get_ref().as_str()) {
+                    errors.push(unknown(what, item.get_ref(), item.span(), known));
+                }
+            }
+        }
+        profiles.push(Profile {
+            name: Arc::from(name.as_str()),
+            upstreams: row.upstreams.iter().map(|u| u.get_ref().clone()).collect(),
+            tools: row.tools.iter().map(|t| t.get_ref().clone()).collect(),
+        });
+    }
+    Profiles { profiles }
+}
+
+fn unknown(what: &str, name: &str, at: Range<usize>, known: &[&str]) -> Diagnostic {
+    let diagnostic = Diagnostic::new(at, format!("the catalog has no {what} `{name}`"));
+    match nearest(name, known) {
+        Some(near) => diagnostic.help(format!("did you mean `{near}`?")),
+        None => diagnostic.help(format!(
+            "name one the catalog declares ({})",
+            known.join(", ")
+        )),
+    }
+}
+
+/// The error of a credential that selects a profile no table declares.
+pub(crate) fn unknown_profile(name: &str, at: Range<usize>, profiles: &Profiles) -> Diagnostic {
+    let known: Vec<&str> = profiles.profiles.iter().map(|p| &*p.name).collect();
+    let diagnostic = Diagnostic::new(at, format!("no `[[profile]]` is named `{name}`"));
+    match nearest(name, &known) {
+        Some(near) => diagnostic.help(format!("did you mean `{near}`?")),
+        None => diagnostic.help(format!(
+            "add a `[[profile]]` table with `name = \"{name}\"`, or remove `profile`"
+        )),
+    }
+}
+
+fn nearest<'a>(name: &str, known: &[&'a str]) -> Option<&'a str> {
+    catalog_compiler::names::suggest(name, known)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn catalog() -> CatalogModel {
+        let digest = "sha256:4d41fd02ed49812a668b205580a74e06ad61797a560f982ee3275fcad9edd8a6";
+        let source = format!(
+            r#"
+[settings]
+search-tool = "searchTools"
+ask-tool = "ask"
+
+[[tool]]
+name = "searchTools"
+description = "Finds tools."
+[tool.params]
+query = {{ type = "string" }}
+
+[[tool]]
+name = "ask"
+description = "Asks the user a question."
+visibility = "inline"
+tier = "silent"
+access = "read-only"
+
+[[upstream]]
+name = "git"
+command = "mcp-server-git"
+
+[[upstream]]
+name = "files"
+command = "mcp-server-filesystem"
+
+[[tool]]
+name = "git_status"
+description = "Shows the working tree status of a repository."
+visibility = "inline"
+tier = "silent"
+access = "read-only"
+upstream = "git"
+upstream-digest = "{digest}"
+
+[tool.params]
+repo_path = {{ type = "string", description = "The repository." }}
+"#
+        );
+        catalog_compiler::compile(&source).unwrap_or_else(|d| panic!("{d:?}"))
+    }
+
+    #[test]
+    fn tokens_and_profiles_are_read() {
+        let config = Config::parse(
+            "c.toml",
+            r#"
+[[token]]
+name = "coder"
+value = "c-0123456789abcdef"
+access = "full-access"
+profile = "coding"
+
+[[profile]]
+name = "coding"
+upstreams = ["git"]
+tools = ["git_status"]
+"#,
+            &catalog(),
+        )
+        .unwrap();
+        let grant = config
+            .tokens
+            .as_ref()
+            .unwrap()
+            .check("c-0123456789abcdef")
+            .unwrap();
+        assert_eq!(grant.profile.as_deref(), Some("coding"));
+        let coding = config.profiles.get("coding").unwrap();
+        assert!(coding.sees_tool("git_status", Some("git")));
+        assert!(coding.sees_upstream("git"));
+        assert!(!coding.sees_upstream("files"));
+        assert!(!coding.sees_tool("read_file", Some("files")));
+    }
+
+    #[test]
+    fn every_mistake_is_reported_at_once_with_a_fix() {
+        let text = r#"
+[[token]]
+value = "c-0123456789abcdef"
+access = "full-access"
+profile = "codng"
+
+[[profile]]
+name = "coding"
+upstreams = ["gti"]
+tools = ["git_stats"]
+
+[[profile]]
+name = "coding"
+upstreams = ["git"]
+
+[[profile]]
+name = "empty"
+"#;
+        let Errors(errors) = Config::parse("c.toml", text, &catalog()).unwrap_err();
+        let messages: Vec<String> = errors
+            .iter()
+            .map(|d| format!("{} / {}", d.message, d.help.as_deref().unwrap_or_default()))
+            .collect();
+        assert_eq!(
+            messages,
+            [
+                "the catalog has no upstream `gti` / name one the catalog declares (git, files)",
+                "the catalog has no row `git_stats` / did you mean `git_status`?",
+                "profile `coding` is declared twice / merge the two tables, or rename one",
+                "profile `empty` sees nothing / list what it sees: `upstreams = [\"...\"]`, `tools = [\"...\"]` or both",
+                "no `[[profile]]` is named `codng` / did you mean `coding`?",
+            ],
+            "{messages:#?}"
+        );
+        let at = &text[errors[0].span.clone()];
+        assert_eq!(at, "\"gti\"");
+    }
+
+    #[test]
+    fn an_unknown_key_is_named_where_it_is() {
+        let text = "[[profile]]\nname = \"a\"\nupstream = [\"git\"]\n";
+        let Errors(errors) = Config::parse("c.toml", text, &catalog()).unwrap_err();
+        assert_eq!(errors.len(), 1);
+        assert!(
+            errors[0].message.contains("unknown field `upstream`"),
+            "{errors:?}"
+        );
+        assert!(
+            text[errors[0].span.clone()].contains("upstream"),
+            "{errors:?}"
+        );
+    }
+}
