@@ -12,6 +12,15 @@
 //! name = "coding"
 //! upstreams = ["git", "files"]   # every row, prompt and resource of these upstreams
 //! tools = ["time_now"]           # and these rows, by their catalog names
+//!
+//! [audit]                    # one JSON line per call (see `crate::audit`)
+//! file = "/var/log/catalog-gateway/audit.jsonl"
+//!
+//! [metrics]                  # Prometheus, at http://127.0.0.1:9464/metrics
+//! listen = "127.0.0.1:9464"
+//!
+//! [[limit]]                  # token buckets (see `crate::limits`)
+//! rate = "20/second"
 //! ```
 //!
 //! Every mistake is reported at once, located, with the fix, as the catalog's are.
@@ -21,6 +30,8 @@ use std::ops::Range;
 use std::sync::Arc;
 
 use catalog_compiler::Diagnostic;
+
+use crate::limits::{self, LimitRow};
 use catalog_compiler::model::CatalogModel;
 use catalog_mcp::tokens::{TokenRow, Tokens};
 use serde::Deserialize;
@@ -33,6 +44,12 @@ pub struct Config {
     pub tokens: Option<Tokens>,
     /// The client profiles, by name.
     pub profiles: Profiles,
+    /// The `[audit]` table.
+    pub audit: Option<crate::audit::Settings>,
+    /// The `[metrics]` table.
+    pub metrics: Option<crate::metrics::Settings>,
+    /// The `[[limit]]` tables, checked.
+    pub limits: Vec<LimitRow>,
 }
 
 /// The `[[profile]]` tables: which upstreams and rows each profile sees.
@@ -88,6 +105,10 @@ struct File {
     token: Vec<Spanned<TokenRow>>,
     #[serde(default)]
     profile: Vec<Spanned<ProfileRow>>,
+    audit: Option<crate::audit::Settings>,
+    metrics: Option<crate::metrics::Settings>,
+    #[serde(default)]
+    limit: Vec<LimitRow>,
 }
 
 #[derive(Deserialize)]
@@ -144,8 +165,15 @@ impl Config {
                 }
             }
         };
+        check_limits(&parsed.limit, catalog, &mut errors);
         if errors.is_empty() {
-            Ok(Config { tokens, profiles })
+            Ok(Config {
+                tokens,
+                profiles,
+                audit: parsed.audit,
+                metrics: parsed.metrics,
+                limits: parsed.limit,
+            })
         } else {
             Err(Errors(errors))
         }
@@ -198,6 +226,30 @@ fn profiles(
         });
     }
     Profiles { profiles }
+}
+
+/// Each `[[limit]]`'s rate reads, its burst lets a call through, and its tools are rows.
+fn check_limits(rows: &[LimitRow], catalog: &CatalogModel, errors: &mut Vec<Diagnostic>) {
+    let tools: Vec<&str> = catalog.tools.iter().map(|t| t.name.as_str()).collect();
+    for row in rows {
+        if let Err(message) = limits::parse_rate(row.rate.get_ref()) {
+            errors.push(Diagnostic::new(row.rate.span(), message));
+        }
+        if let Some(burst) = &row.burst
+            && *burst.get_ref() == 0
+        {
+            errors.push(
+                Diagnostic::new(burst.span(), "`burst = 0` lets no call through").help(
+                    "give the most calls that may come at once, 1 or more, or leave `burst` out",
+                ),
+            );
+        }
+        for tool in &row.tools {
+            if !tools.contains(&tool.get_ref().as_str()) {
+                errors.push(unknown("row", tool.get_ref(), tool.span(), &tools));
+            }
+        }
+    }
 }
 
 fn unknown(what: &str, name: &str, at: Range<usize>, known: &[&str]) -> Diagnostic {
@@ -291,10 +343,28 @@ profile = "coding"
 name = "coding"
 upstreams = ["git"]
 tools = ["git_status"]
+
+[audit]
+file = "audit.jsonl"
+arguments = "values"
+fsync = "always"
+
+[metrics]
+listen = "127.0.0.1:9464"
+
+[[limit]]
+rate = "1/minute"
+tools = ["git_status"]
 "#,
             &catalog(),
         )
         .unwrap();
+        let audit = config.audit.as_ref().unwrap();
+        assert_eq!(audit.arguments, crate::audit::Arguments::Values);
+        assert_eq!(audit.fsync, crate::audit::Fsync::Always);
+        assert_eq!(audit.keep, 5);
+        assert_eq!(config.metrics.unwrap().listen.port(), 9464);
+        assert_eq!(config.limits.len(), 1);
         let grant = config
             .tokens
             .as_ref()
@@ -328,6 +398,11 @@ upstreams = ["git"]
 
 [[profile]]
 name = "empty"
+
+[[limit]]
+rate = "20/day"
+burst = 0
+tools = ["git_stauts"]
 "#;
         let Errors(errors) = Config::parse("c.toml", text, &catalog()).unwrap_err();
         let messages: Vec<String> = errors
@@ -342,6 +417,9 @@ name = "empty"
                 "profile `coding` is declared twice / merge the two tables, or rename one",
                 "profile `empty` sees nothing / list what it sees: `upstreams = [\"...\"]`, `tools = [\"...\"]` or both",
                 "no `[[profile]]` is named `codng` / did you mean `coding`?",
+                "`20/day` is not a rate; write calls per period, e.g. \"20/second\", \"1/minute\" or \"500/hour\" / ",
+                "`burst = 0` lets no call through / give the most calls that may come at once, 1 or more, or leave `burst` out",
+                "the catalog has no row `git_stauts` / did you mean `git_status`?",
             ],
             "{messages:#?}"
         );

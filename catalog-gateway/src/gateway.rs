@@ -4,7 +4,7 @@
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, PoisonError, RwLock};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use catalog_core::render::mcp;
 use catalog_core::{
@@ -28,7 +28,10 @@ use catalog_compiler::model::Offered;
 use catalog_upstream::drift::{self, Comparison, Snapshot, Standing};
 use catalog_upstream::{Client, Endpoint, Upstream, overrides};
 
+use crate::audit::{self, Audit};
 use crate::config::{Profile, Profiles};
+use crate::limits::Limits;
+use crate::metrics::Metrics;
 use crate::rows::{Forward, Loaded, Row, Runs, WORDS};
 
 /// The tool sets of a gateway catalog.
@@ -73,6 +76,12 @@ pub struct Serving {
     pub retry: Duration,
     /// The client profiles credentials may select.
     pub profiles: Profiles,
+    /// Where each call's audit line goes, if anywhere.
+    pub audit: Option<Audit>,
+    /// The metrics calls and upstreams update, if they are served.
+    pub metrics: Option<Arc<Metrics>>,
+    /// The rate limits.
+    pub limits: Limits,
 }
 
 /// One governed endpoint over the catalog's upstreams.
@@ -106,6 +115,23 @@ pub struct Gateway {
     info: Info<'static, Row, WORDS>,
     /// The client profiles credentials may select.
     profiles: Profiles,
+    audit: Option<Audit>,
+    metrics: Option<Arc<Metrics>>,
+    limits: Limits,
+}
+
+/// What one call did on its way, besides its answer: what its audit line and metrics
+/// need.
+#[derive(Default)]
+struct Trail {
+    /// The upstream of the row called.
+    upstream: Option<&'static str>,
+    /// The call was over a rate limit.
+    limited: bool,
+    /// The upstream answered with its own error result.
+    upstream_error: bool,
+    /// What the result scanner found.
+    findings: Vec<String>,
 }
 
 impl std::fmt::Debug for Gateway {
@@ -131,6 +157,9 @@ impl Gateway {
             discoverable,
             retry,
             profiles,
+            audit,
+            metrics,
+            limits,
         } = serving;
         let retry = if retry.is_zero() { RETRY } else { retry };
         let catalog = &loaded.catalog;
@@ -164,6 +193,9 @@ impl Gateway {
             discoverable,
             info: info(loaded),
             profiles,
+            audit,
+            metrics,
+            limits,
         });
         for name in gateway.endpoints.keys() {
             gateway.refresh(name).await;
@@ -309,7 +341,48 @@ impl Gateway {
     ///
     /// # Errors
     /// A refusal that `catalog_mcp::calls::refuse` makes a JSON-RPC error on `revision`.
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "one call's request, client and session, as the session hands them over"
+    )]
     pub async fn call(
+        &self,
+        grant: &Grant,
+        session_id: Option<&str>,
+        revision: &ProtocolVersion,
+        name: &str,
+        arguments: Value,
+        asker: &impl Asker<Row>,
+        discovery: Option<(&Mutex<Discovery<'static, Row, WORDS>>, &Peer<RoleServer>)>,
+    ) -> Result<CallToolResponse, ErrorData> {
+        let started = Instant::now();
+        // The arguments as sent, for the audit line; only when there is one to write.
+        let sent = self.audit.as_ref().map(|_| arguments.clone());
+        let mut trail = Trail::default();
+        let reply = self
+            .answer(
+                grant, revision, name, arguments, asker, discovery, &mut trail,
+            )
+            .await;
+        self.record(
+            grant,
+            session_id,
+            name,
+            sent.as_ref(),
+            &reply,
+            &trail,
+            started,
+        )
+        .await;
+        reply
+    }
+
+    /// [`Gateway::call`]'s answer, with what happened on the way in `trail`.
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "one call's request and client, and the trail it leaves"
+    )]
+    async fn answer(
         &self,
         grant: &Grant,
         revision: &ProtocolVersion,
@@ -317,6 +390,7 @@ impl Gateway {
         arguments: Value,
         asker: &impl Asker<Row>,
         discovery: Option<(&Mutex<Discovery<'static, Row, WORDS>>, &Peer<RoleServer>)>,
+        trail: &mut Trail,
     ) -> Result<CallToolResponse, ErrorData> {
         let level = grant.access;
         let reachable = Row::from_name(name).filter(|&row| self.permits(grant, row));
@@ -346,6 +420,18 @@ impl Gateway {
             // Outside the client's profile: as unknown as a tool the catalog lacks.
             return respond(&unknown_tool(name), revision);
         }
+        if let Some(row) = reachable {
+            trail.upstream = self
+                .loaded
+                .tool(row)
+                .upstream
+                .as_ref()
+                .map(|s| s.upstream.as_str());
+            if let Err(over) = self.limits.check(&grant.client, name) {
+                trail.limited = true;
+                return respond(&limited(row, &over), revision);
+            }
+        }
         let call = match admit::<Forward>(level, revision, name, arguments, self.gated, asker).await
         {
             Ok(call) => call,
@@ -368,6 +454,7 @@ impl Gateway {
             Ok(result) => result,
             Err(e) => return respond(&Rejection::runtime(row, e), revision),
         };
+        trail.upstream_error = result.is_error == Some(true);
         // A result the upstream marks as an error is the tool's own answer; a success
         // must fit the output the catalog reviewed.
         if result.is_error != Some(true)
@@ -376,7 +463,7 @@ impl Gateway {
         {
             return respond(&rejection, revision);
         }
-        let mut result = match self.screen(row, result) {
+        let mut result = match self.screen(row, result, &mut trail.findings) {
             Ok(result) => result,
             Err(rejection) => return respond(&rejection, revision),
         };
@@ -387,11 +474,74 @@ impl Gateway {
         Ok(result.into())
     }
 
+    /// Writes the call's audit line (before the answer goes out) and counts it in the
+    /// metrics: how it ended, by whom, to which upstream, how long it took.
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "everything one audit line says of one call"
+    )]
+    async fn record(
+        &self,
+        grant: &Grant,
+        session_id: Option<&str>,
+        tool: &str,
+        sent: Option<&Value>,
+        reply: &Result<CallToolResponse, ErrorData>,
+        trail: &Trail,
+        started: Instant,
+    ) {
+        if self.audit.is_none() && self.metrics.is_none() {
+            return;
+        }
+        let (verdict, error) = verdict(reply, trail);
+        let took = started.elapsed();
+        if let Some(metrics) = &self.metrics {
+            metrics.call(tool, verdict, &grant.client, took);
+        }
+        let (Some(audit), Some(sent)) = (&self.audit, sent) else {
+            return;
+        };
+        let line = audit::Line {
+            time: jiff::Timestamp::now().to_string(),
+            client: &grant.client,
+            profile: grant.profile.as_deref(),
+            session: session_id,
+            tool,
+            upstream: trail.upstream,
+            verdict,
+            error: error.as_deref(),
+            arguments_digest: catalog_compiler::pin::digest(sent),
+            arguments: (audit.arguments() == audit::Arguments::Values).then_some(sent),
+            duration_ms: took.as_secs_f64() * 1000.0,
+            result_bytes: match reply {
+                Ok(CallToolResponse::Complete(result)) => {
+                    serde_json::to_vec(result).map_or(0, |b| b.len())
+                }
+                Ok(_) => 0,
+                Err(error) => serde_json::to_vec(error).map_or(0, |b| b.len()),
+            },
+            findings: &trail.findings,
+            trace_id: None,
+        };
+        if let Err(e) = audit.write(&line).await {
+            tracing::error!(error = %e, file = %audit.file().display(), "an audit line could not be written");
+            if let Some(metrics) = &self.metrics {
+                metrics.audit_error();
+            }
+        }
+    }
+
     /// An upstream's result as the client's model reads it, once the result scanner read
     /// each text block and the structured content (an image or a resource passes as it
     /// is): with a notice first when something was found, hidden characters removed under
     /// `strip`, a text cut at the cap; or the rejection that withholds it.
-    fn screen(&self, row: Row, mut result: CallToolResult) -> Result<CallToolResult, Rejection> {
+    /// What the scanner noticed goes to `findings` too.
+    fn screen(
+        &self,
+        row: Row,
+        mut result: CallToolResult,
+        findings: &mut Vec<String>,
+    ) -> Result<CallToolResult, Rejection> {
         let mut notices = Vec::new();
         let mut read = |value: Value| match self.scanner.screen_named(row.name(), value) {
             Screened::Pass(value) => Ok(value),
@@ -399,7 +549,10 @@ impl Gateway {
                 notices.push(notice);
                 Ok(result)
             }
-            Screened::Withheld(rejection) => Err(rejection),
+            Screened::Withheld(rejection) => {
+                findings.push(rejection.message.clone());
+                Err(rejection)
+            }
         };
         for block in &mut result.content {
             if let ContentBlock::Text(text) = block {
@@ -422,6 +575,7 @@ impl Gateway {
         }
         if !notices.is_empty() {
             notices.dedup();
+            findings.extend(notices.iter().cloned());
             result
                 .content
                 .insert(0, ContentBlock::text(notices.join("\n")));
@@ -596,6 +750,13 @@ impl Gateway {
         if changed {
             log(self.loaded, upstream, &comparison, &offered);
         }
+        if let Some(metrics) = &self.metrics {
+            let up = !comparison
+                .rows
+                .iter()
+                .any(|(_, s)| matches!(s, Standing::Unreachable(_)));
+            metrics.upstream(upstream, up, comparison.withheld().count());
+        }
         changed
     }
 
@@ -643,7 +804,12 @@ impl Runs for Gateway {
                 _ => Map::new(),
             };
             tracing::info!(tool = row.name(), upstream = %source.upstream, "forwarding a verified call");
-            let result = session.call(&source.tool, arguments).await?;
+            let sent = Instant::now();
+            let result = session.call(&source.tool, arguments).await;
+            if let Some(metrics) = &self.metrics {
+                metrics.upstream_request(&source.upstream, sent.elapsed());
+            }
+            let result = result?;
             serde_json::to_value(result).map_err(|e| e.to_string())
         })
     }
@@ -717,6 +883,68 @@ pub fn withheld(row: Row, standing: &Standing) -> Rejection {
         message: format!(
             "`{}` is withheld: {standing}. It is served again {until}; use another tool meanwhile.",
             row.name()
+        ),
+        issues: Vec::new(),
+    }
+}
+
+/// How a call ended, as the audit log and the metrics name it, and the class of a
+/// refusal or failure.
+fn verdict(
+    reply: &Result<CallToolResponse, ErrorData>,
+    trail: &Trail,
+) -> (&'static str, Option<String>) {
+    let class = |json: &Value| json.get("error").and_then(Value::as_str).map(str::to_owned);
+    match reply {
+        _ if trail.limited => (
+            "limited",
+            Some(ErrorClass::RuntimeError.as_str().to_owned()),
+        ),
+        Err(error) => (
+            "refused",
+            error
+                .data
+                .as_ref()
+                .and_then(class)
+                .or_else(|| Some(format!("JSON-RPC {}", error.code.0))),
+        ),
+        Ok(CallToolResponse::Complete(result)) if result.is_error == Some(true) => {
+            if trail.upstream_error {
+                return ("tool-error", None);
+            }
+            let json = result
+                .content
+                .first()
+                .and_then(|block| block.as_text())
+                .and_then(|text| serde_json::from_str::<Value>(&text.text).ok());
+            let class = json.as_ref().and_then(class);
+            let verdict = if class.as_deref() == Some(ErrorClass::RuntimeError.as_str()) {
+                "failed"
+            } else {
+                "refused"
+            };
+            (verdict, class)
+        }
+        Ok(CallToolResponse::Complete(_)) => ("ok", None),
+        Ok(_) => ("asked", None),
+    }
+}
+
+/// The refusal of a call over a rate limit: which limit, and when to try again.
+fn limited(row: Row, over: &crate::limits::Over) -> Rejection {
+    let whose = if over.shared {
+        "every client's calls together"
+    } else {
+        "your calls"
+    };
+    Rejection {
+        class: ErrorClass::RuntimeError,
+        tool: Some(row.name()),
+        message: format!(
+            "`{}` is over its rate limit ({} for {whose}): retry after {} s, or use another tool meanwhile.",
+            row.name(),
+            over.rate,
+            over.retry_after
         ),
         issues: Vec::new(),
     }

@@ -19,7 +19,10 @@
 //! | module | what it holds |
 //! |---|---|
 //! | [`program`] | the `catalog-gateway` command line |
-//! | [`config`] | the operator's file: tokens and client profiles |
+//! | [`config`] | the operator's file: tokens, client profiles, audit, metrics, limits |
+//! | [`audit`] | the audit log: a JSON line per call, written before the answer |
+//! | [`metrics`] | Prometheus metrics and their endpoint |
+//! | [`limits`] | rate limits per client and tool |
 //! | [`gateway`] | [`Gateway`]: the state, the listing and the one call path |
 //! | [`server`] | [`Session`]: one client session, `rmcp`'s `ServerHandler` |
 //! | [`offered`] | the upstreams' prompts, resources and templates the catalog pins |
@@ -28,8 +31,11 @@
 //! The sessions with the upstreams, the drift comparison and the snapshot file are
 //! `catalog_upstream`'s, which `cargo catalog` uses too.
 
+pub mod audit;
 pub mod config;
 pub mod gateway;
+pub mod limits;
+pub mod metrics;
 pub mod offered;
 pub mod program;
 pub mod rows;

@@ -9,8 +9,11 @@ use catalog_mcp::cli::{self, Command, Options, Transport};
 use catalog_mcp::program::{init_logging_with, own_flags, shutdown_signal};
 use catalog_mcp::{Grant, Level, Tokens, http, stdio};
 
+use crate::audit::Audit;
 use crate::config::Config;
 use crate::gateway::{Discoverable, Gateway, RETRY, Serving};
+use crate::limits::Limits;
+use crate::metrics::Metrics;
 use crate::rows;
 use crate::server::Session;
 use catalog_upstream::drift::Snapshot;
@@ -79,6 +82,8 @@ struct Setup {
     tokens: Option<Arc<Tokens>>,
     /// The stdio client's profile.
     profile: Option<String>,
+    /// Where `/metrics` is served, if it is.
+    metrics_at: Option<std::net::SocketAddr>,
 }
 
 /// Reads the command line, the catalog and its snapshot, and the tokens file; what is
@@ -202,6 +207,18 @@ fn setup() -> Result<Setup, ExitCode> {
         }
         _ => {}
     }
+    let audit = config
+        .audit
+        .as_ref()
+        .map(|settings| {
+            Audit::open(settings).map_err(|e| {
+                unusable(&format!(
+                    "cannot open the audit log `{}`: {e}",
+                    settings.file.display()
+                ))
+            })
+        })
+        .transpose()?;
     let loaded = rows::load(catalog).map_err(|m| unusable(&m))?;
     Ok(Setup {
         path,
@@ -213,7 +230,11 @@ fn setup() -> Result<Setup, ExitCode> {
             discoverable,
             retry,
             profiles: config.profiles,
+            audit,
+            metrics: config.metrics.as_ref().map(|_| Arc::new(Metrics::new())),
+            limits: Limits::new(&config.limits),
         },
+        metrics_at: config.metrics.map(|m| m.listen),
         transport,
         tokens,
         profile,
@@ -242,8 +263,15 @@ async fn serve(setup: Setup) -> Result<(), String> {
         transport,
         tokens,
         profile,
+        metrics_at,
     } = setup;
     let gated = serving.gated;
+    if let (Some(metrics), Some(listen)) = (&serving.metrics, metrics_at) {
+        let bound =
+            crate::metrics::serve(Arc::clone(metrics), &crate::metrics::Settings { listen })
+                .await?;
+        eprintln!("catalog-gateway: metrics at http://{bound}/metrics");
+    }
     let gateway = Gateway::start(loaded, serving).await;
     match (transport, tokens) {
         (Transport::Stdio { access }, _) => {

@@ -198,8 +198,15 @@ impl CallPath for Session {
     ) -> Reply {
         let grant = self.level.grant(context)?;
         let discovery = self.discovery.as_deref().map(|d| (d, &context.peer));
+        let session_id = context
+            .extensions
+            .get::<axum::http::request::Parts>()
+            .and_then(|parts| parts.headers.get("mcp-session-id"))
+            .and_then(|id| id.to_str().ok());
         self.gateway
-            .call(&grant, revision, name, arguments, asker, discovery)
+            .call(
+                &grant, session_id, revision, name, arguments, asker, discovery,
+            )
             .await
     }
 }
