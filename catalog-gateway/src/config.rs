@@ -21,6 +21,9 @@
 //!
 //! [[limit]]                  # token buckets (see `crate::limits`)
 //! rate = "20/second"
+//!
+//! [traces]                   # OpenTelemetry over OTLP/HTTP (see `crate::traces`)
+//! endpoint = "http://127.0.0.1:4318/v1/traces"
 //! ```
 //!
 //! Every mistake is reported at once, located, with the fix, as the catalog's are.
@@ -50,6 +53,8 @@ pub struct Config {
     pub metrics: Option<crate::metrics::Settings>,
     /// The `[[limit]]` tables, checked.
     pub limits: Vec<LimitRow>,
+    /// The `[traces]` table.
+    pub traces: Option<crate::traces::Settings>,
 }
 
 /// The `[[profile]]` tables: which upstreams and rows each profile sees.
@@ -109,6 +114,7 @@ struct File {
     metrics: Option<crate::metrics::Settings>,
     #[serde(default)]
     limit: Vec<LimitRow>,
+    traces: Option<crate::traces::Settings>,
 }
 
 #[derive(Deserialize)]
@@ -173,6 +179,7 @@ impl Config {
                 audit: parsed.audit,
                 metrics: parsed.metrics,
                 limits: parsed.limit,
+                traces: parsed.traces,
             })
         } else {
             Err(Errors(errors))

@@ -33,6 +33,8 @@ use crate::config::{Profile, Profiles};
 use crate::limits::Limits;
 use crate::metrics::Metrics;
 use crate::rows::{Forward, Loaded, Row, Runs, WORDS};
+use crate::traces::{Carried, Traces};
+use opentelemetry::context::FutureExt as _;
 
 /// The tool sets of a gateway catalog.
 pub type Rows = ToolSet<Row, WORDS>;
@@ -82,6 +84,19 @@ pub struct Serving {
     pub metrics: Option<Arc<Metrics>>,
     /// The rate limits.
     pub limits: Limits,
+    /// Where spans go, if traces are exported.
+    pub traces: Option<Traces>,
+}
+
+/// Who sent a call, on which session, in which trace.
+#[derive(Clone, Debug)]
+pub struct Requester<'a> {
+    /// What the client's credential grants.
+    pub grant: &'a Grant,
+    /// The MCP session, over HTTP with sessions.
+    pub session: Option<&'a str>,
+    /// The W3C trace context the request carried in its `_meta`.
+    pub trace: Carried,
 }
 
 /// One governed endpoint over the catalog's upstreams.
@@ -118,6 +133,7 @@ pub struct Gateway {
     audit: Option<Audit>,
     metrics: Option<Arc<Metrics>>,
     limits: Limits,
+    traces: Option<Traces>,
 }
 
 /// What one call did on its way, besides its answer: what its audit line and metrics
@@ -160,6 +176,7 @@ impl Gateway {
             audit,
             metrics,
             limits,
+            traces,
         } = serving;
         let retry = if retry.is_zero() { RETRY } else { retry };
         let catalog = &loaded.catalog;
@@ -196,12 +213,20 @@ impl Gateway {
             audit,
             metrics,
             limits,
+            traces,
         });
         for name in gateway.endpoints.keys() {
             gateway.refresh(name).await;
         }
         tokio::spawn(watch_upstreams(Arc::clone(&gateway), watch));
         gateway
+    }
+
+    /// Sends the spans still batched: when the gateway stops.
+    pub fn flush(&self) {
+        if let Some(traces) = &self.traces {
+            traces.flush();
+        }
     }
 
     /// The catalog.
@@ -323,7 +348,7 @@ impl Gateway {
         tools
     }
 
-    /// Answers one `tools/call` from `grant`'s client that speaks protocol `revision`
+    /// Answers one `tools/call` from `client` that speaks protocol `revision`
     /// (which decides, in `catalog_mcp::calls::refuse`, how a refusal travels).
     /// `discovery` is the session's state with [`Discoverable::Search`] and the session
     /// to tell when a search adds to its list; `asker` puts the question about a gated
@@ -341,14 +366,9 @@ impl Gateway {
     ///
     /// # Errors
     /// A refusal that `catalog_mcp::calls::refuse` makes a JSON-RPC error on `revision`.
-    #[allow(
-        clippy::too_many_arguments,
-        reason = "one call's request, client and session, as the session hands them over"
-    )]
     pub async fn call(
         &self,
-        grant: &Grant,
-        session_id: Option<&str>,
+        client: &Requester<'_>,
         revision: &ProtocolVersion,
         name: &str,
         arguments: Value,
@@ -359,19 +379,30 @@ impl Gateway {
         // The arguments as sent, for the audit line; only when there is one to write.
         let sent = self.audit.as_ref().map(|_| arguments.clone());
         let mut trail = Trail::default();
-        let reply = self
-            .answer(
-                grant, revision, name, arguments, asker, discovery, &mut trail,
-            )
-            .await;
+        let answering = self.answer(
+            client.grant,
+            revision,
+            name,
+            arguments,
+            asker,
+            discovery,
+            &mut trail,
+        );
+        let (reply, span) = match &self.traces {
+            Some(traces) => {
+                let cx = traces.call(name, &client.grant.client, &client.trace);
+                (answering.with_context(cx.clone()).await, Some(cx))
+            }
+            None => (answering.await, None),
+        };
         self.record(
-            grant,
-            session_id,
+            client,
             name,
             sent.as_ref(),
             &reply,
             &trail,
             started,
+            span.as_ref(),
         )
         .await;
         reply
@@ -482,21 +513,25 @@ impl Gateway {
     )]
     async fn record(
         &self,
-        grant: &Grant,
-        session_id: Option<&str>,
+        client: &Requester<'_>,
         tool: &str,
         sent: Option<&Value>,
         reply: &Result<CallToolResponse, ErrorData>,
         trail: &Trail,
         started: Instant,
+        span: Option<&opentelemetry::Context>,
     ) {
-        if self.audit.is_none() && self.metrics.is_none() {
+        if self.audit.is_none() && self.metrics.is_none() && span.is_none() {
             return;
         }
+        let grant = client.grant;
         let (verdict, error) = verdict(reply, trail);
-        let took = started.elapsed();
+        let elapsed = started.elapsed();
+        if let Some(cx) = span {
+            Traces::end(cx, verdict, error.as_deref());
+        }
         if let Some(metrics) = &self.metrics {
-            metrics.call(tool, verdict, &grant.client, took);
+            metrics.call(tool, verdict, &grant.client, elapsed);
         }
         let (Some(audit), Some(sent)) = (&self.audit, sent) else {
             return;
@@ -505,14 +540,14 @@ impl Gateway {
             time: jiff::Timestamp::now().to_string(),
             client: &grant.client,
             profile: grant.profile.as_deref(),
-            session: session_id,
+            session: client.session,
             tool,
             upstream: trail.upstream,
             verdict,
             error: error.as_deref(),
             arguments_digest: catalog_compiler::pin::digest(sent),
             arguments: (audit.arguments() == audit::Arguments::Values).then_some(sent),
-            duration_ms: took.as_secs_f64() * 1000.0,
+            duration_ms: elapsed.as_secs_f64() * 1000.0,
             result_bytes: match reply {
                 Ok(CallToolResponse::Complete(result)) => {
                     serde_json::to_vec(result).map_or(0, |b| b.len())
@@ -521,7 +556,7 @@ impl Gateway {
                 Err(error) => serde_json::to_vec(error).map_or(0, |b| b.len()),
             },
             findings: &trail.findings,
-            trace_id: None,
+            trace_id: span.map(Traces::trace_id),
         };
         if let Err(e) = audit.write(&line).await {
             tracing::error!(error = %e, file = %audit.file().display(), "an audit line could not be written");
@@ -805,9 +840,20 @@ impl Runs for Gateway {
             };
             tracing::info!(tool = row.name(), upstream = %source.upstream, "forwarding a verified call");
             let sent = Instant::now();
+            let span = self.traces.as_ref().map(|traces| {
+                traces.upstream(
+                    &opentelemetry::Context::current(),
+                    &source.upstream,
+                    &source.tool,
+                )
+            });
             let result = session.call(&source.tool, arguments).await;
             if let Some(metrics) = &self.metrics {
                 metrics.upstream_request(&source.upstream, sent.elapsed());
+            }
+            if let Some(cx) = &span {
+                let failed = result.as_ref().err().map(|_| "upstream_error");
+                Traces::end(cx, if failed.is_some() { "failed" } else { "ok" }, failed);
             }
             let result = result?;
             serde_json::to_value(result).map_err(|e| e.to_string())

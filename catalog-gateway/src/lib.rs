@@ -23,6 +23,7 @@
 //! | [`audit`] | the audit log: a JSON line per call, written before the answer |
 //! | [`metrics`] | Prometheus metrics and their endpoint |
 //! | [`limits`] | rate limits per client and tool |
+//! | [`traces`] | OpenTelemetry spans of calls and upstream requests, over OTLP |
 //! | [`gateway`] | [`Gateway`]: the state, the listing and the one call path |
 //! | [`server`] | [`Session`]: one client session, `rmcp`'s `ServerHandler` |
 //! | [`offered`] | the upstreams' prompts, resources and templates the catalog pins |
@@ -40,6 +41,7 @@ pub mod offered;
 pub mod program;
 pub mod rows;
 pub mod server;
+pub mod traces;
 
 pub use gateway::{Discoverable, Gateway, Serving};
 pub use server::Session;

@@ -1,5 +1,5 @@
 //! Prometheus metrics: what the gateway's clients call and how it goes, how its upstreams
-//! answer, and what is withheld. Served in the OpenMetrics text format at `/metrics` on
+//! answer, and what is withheld. Served in the `OpenMetrics` text format at `/metrics` on
 //! the address of the `[metrics]` table, apart from the MCP endpoint (no bearer token:
 //! keep it on an address only the scraper reaches).
 //!
@@ -135,7 +135,7 @@ impl Metrics {
     }
 
     /// Counts one answered call.
-    pub fn call(&self, tool: &str, verdict: &str, client: &str, took: Duration) {
+    pub fn call(&self, tool: &str, verdict: &str, client: &str, elapsed: Duration) {
         self.calls
             .get_or_create(&CallLabels {
                 tool: tool.to_owned(),
@@ -147,7 +147,7 @@ impl Metrics {
             .get_or_create(&ToolLabel {
                 tool: tool.to_owned(),
             })
-            .observe(took.as_secs_f64());
+            .observe(elapsed.as_secs_f64());
     }
 
     /// Times one request to `upstream`.
@@ -175,7 +175,7 @@ impl Metrics {
         self.audit_errors.inc();
     }
 
-    /// The metrics in the OpenMetrics text format.
+    /// The metrics in the `OpenMetrics` text format.
     #[must_use]
     pub fn encode(&self) -> String {
         let mut text = String::new();

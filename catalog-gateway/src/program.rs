@@ -16,6 +16,7 @@ use crate::limits::Limits;
 use crate::metrics::Metrics;
 use crate::rows;
 use crate::server::Session;
+use crate::traces::Traces;
 use catalog_upstream::drift::Snapshot;
 
 /// What `--help` prints.
@@ -88,6 +89,10 @@ struct Setup {
 
 /// Reads the command line, the catalog and its snapshot, and the tokens file; what is
 /// wrong is printed, and the exit code returned.
+#[allow(
+    clippy::too_many_lines,
+    reason = "the command line, the catalog and the operator's file read in order, each mistake with its message"
+)]
 fn setup() -> Result<Setup, ExitCode> {
     let args: Result<Vec<String>, String> = std::env::args_os()
         .skip(1)
@@ -219,6 +224,11 @@ fn setup() -> Result<Setup, ExitCode> {
             })
         })
         .transpose()?;
+    let traces = config
+        .traces
+        .as_ref()
+        .map(|settings| Traces::start(settings).map_err(|m| unusable(&m)))
+        .transpose()?;
     let loaded = rows::load(catalog).map_err(|m| unusable(&m))?;
     Ok(Setup {
         path,
@@ -233,6 +243,7 @@ fn setup() -> Result<Setup, ExitCode> {
             audit,
             metrics: config.metrics.as_ref().map(|_| Arc::new(Metrics::new())),
             limits: Limits::new(&config.limits),
+            traces,
         },
         metrics_at: config.metrics.map(|m| m.listen),
         transport,
@@ -282,9 +293,14 @@ async fn serve(setup: Setup) -> Result<(), String> {
                 profile: profile.map(Arc::from),
                 ..Grant::local(access)
             };
-            stdio::serve_for(Session::new(gateway, Level::Fixed(grant)))
-                .await
-                .map_err(|e| e.to_string())
+            let served = Box::pin(stdio::serve_for(Session::new(
+                Arc::clone(&gateway),
+                Level::Fixed(grant),
+            )))
+            .await
+            .map_err(|e| e.to_string());
+            gateway.flush();
+            served
         }
         (
             Transport::Http {
@@ -299,16 +315,19 @@ async fn serve(setup: Setup) -> Result<(), String> {
                 http::ENDPOINT,
                 tokens.len()
             );
-            http::serve_for(
+            let serving = Arc::clone(&gateway);
+            let served = http::serve_for(
                 listener,
-                move || Session::new(Arc::clone(&gateway), Level::PerRequest),
+                move || Session::new(Arc::clone(&serving), Level::PerRequest),
                 tokens,
                 "catalog-gateway",
                 &http::Origins::new(origins),
                 shutdown_signal(),
             )
             .await
-            .map_err(|e| format!("the HTTP server stopped: {e}"))
+            .map_err(|e| format!("the HTTP server stopped: {e}"));
+            gateway.flush();
+            served
         }
         (Transport::Http { .. }, None) => Err(String::from("--http needs --tokens FILE")),
     }

@@ -25,8 +25,9 @@ use rmcp::service::{NotificationContext, RequestContext, RoleServer};
 use rmcp::{ErrorData, ServerHandler};
 use serde_json::json;
 
-use crate::gateway::{Discoverable, Gateway};
+use crate::gateway::{Discoverable, Gateway, Requester};
 use crate::rows::{Row, WORDS};
+use crate::traces::Carried;
 
 /// A client session: the shared gateway, where the session's level comes from, and its
 /// discovery state when discoverable rows are found through search.
@@ -198,15 +199,28 @@ impl CallPath for Session {
     ) -> Reply {
         let grant = self.level.grant(context)?;
         let discovery = self.discovery.as_deref().map(|d| (d, &context.peer));
-        let session_id = context
+        let session = context
             .extensions
             .get::<axum::http::request::Parts>()
             .and_then(|parts| parts.headers.get("mcp-session-id"))
             .and_then(|id| id.to_str().ok());
+        let carried = |key: &str| {
+            context
+                .meta
+                .get(key)
+                .and_then(Value::as_str)
+                .map(str::to_owned)
+        };
+        let client = Requester {
+            grant: &grant,
+            session,
+            trace: Carried {
+                traceparent: carried("traceparent"),
+                tracestate: carried("tracestate"),
+            },
+        };
         self.gateway
-            .call(
-                &grant, session_id, revision, name, arguments, asker, discovery,
-            )
+            .call(&client, revision, name, arguments, asker, discovery)
             .await
     }
 }

@@ -2,8 +2,9 @@
 //! profiles, rate limits, the audit log and the metrics; the official Python SDK is the
 //! client, the upstreams are `mcp-server-time` and a server of ours written with the same
 //! SDK (`tests/peers/ops_server.py`), and a real Prometheus (Debian's package) scrapes the
-//! metrics. Then the gateway is killed with `SIGKILL` in the middle of a load: every call
-//! a client was answered has its audit line.
+//! metrics, and an OTLP collector of ours decodes the spans it exports with the official
+//! protobuf definitions. Then the gateway is killed with `SIGKILL` in the middle of a
+//! load: every call a client was answered has its audit line.
 //!
 //! The peers come from `cargo xtask test` (`CATALOG_PEER_PYTHON`, `prometheus` on the
 //! path); without them these tests fail under CI and are skipped, with instructions,
@@ -20,6 +21,11 @@ use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use common::{HttpServer, Peer, run, scratch, token};
+use opentelemetry_proto::tonic::collector::trace::v1::ExportTraceServiceRequest;
+use opentelemetry_proto::tonic::common::v1::any_value::Value as Any;
+use opentelemetry_proto::tonic::trace::v1::Span;
+use opentelemetry_proto::tonic::trace::v1::span::SpanKind;
+use prost::Message as _;
 use serde_json::{Value, json};
 
 const GATEWAY: &str = env!("CARGO_BIN_EXE_catalog-gateway");
@@ -42,7 +48,7 @@ fn python() -> PathBuf {
 }
 
 /// The catalog of the two upstreams, imported as a user would: `ops` (echo, note) and
-/// `time` (get_current_time, convert_time).
+/// `time` (`get_current_time`, `convert_time`).
 fn catalog(dir: &Path) -> PathBuf {
     let catalog = dir.join("gateway.toml");
     let notes = dir.join("notes.txt");
@@ -212,6 +218,10 @@ impl Drop for Prometheus {
 }
 
 #[test]
+#[allow(
+    clippy::too_many_lines,
+    reason = "one deployment followed step by step: clients, then their audit lines, then their metrics"
+)]
 fn profiles_limits_audit_and_metrics_come_from_one_file() {
     let test = "profiles_limits_audit_and_metrics_come_from_one_file";
     let Some(_peer) = Peer::find(test) else {
@@ -552,5 +562,189 @@ fn a_sigkill_under_load_loses_no_audit_line_of_an_answered_call() {
         lost.len(),
         answered.len()
     );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// An OTLP/HTTP collector on a loopback port: every export request it receives, decoded
+/// with the official protobuf definitions (`opentelemetry-proto`).
+struct Collector {
+    port: u16,
+    received: std::sync::Arc<std::sync::Mutex<Vec<ExportTraceServiceRequest>>>,
+}
+
+impl Collector {
+    fn start() -> Collector {
+        let listener = TcpListener::bind("127.0.0.1:0").unwrap();
+        let port = listener.local_addr().unwrap().port();
+        let received = std::sync::Arc::default();
+        let keep = std::sync::Arc::clone(&received);
+        std::thread::spawn(move || {
+            for stream in listener.incoming().map_while(Result::ok) {
+                let keep = std::sync::Arc::clone(&keep);
+                std::thread::spawn(move || serve_export(stream, &keep));
+            }
+        });
+        Collector { port, received }
+    }
+
+    /// Every span received so far.
+    fn spans(&self) -> Vec<Span> {
+        self.received
+            .lock()
+            .unwrap()
+            .iter()
+            .flat_map(|r| &r.resource_spans)
+            .flat_map(|r| &r.scope_spans)
+            .flat_map(|s| s.spans.clone())
+            .collect()
+    }
+}
+
+/// Reads one HTTP/1.1 POST at a time from `stream` and answers each with an empty
+/// `ExportTraceServiceResponse`.
+fn serve_export(stream: TcpStream, received: &std::sync::Mutex<Vec<ExportTraceServiceRequest>>) {
+    let mut reader = BufReader::new(stream);
+    loop {
+        let mut length = 0;
+        let mut line = String::new();
+        loop {
+            line.clear();
+            if reader.read_line(&mut line).unwrap_or(0) == 0 {
+                return;
+            }
+            let header = line.trim_end();
+            if header.is_empty() {
+                break;
+            }
+            if let Some((name, value)) = header.split_once(':')
+                && name.eq_ignore_ascii_case("content-length")
+            {
+                length = value.trim().parse().unwrap_or(0);
+            }
+        }
+        let mut body = vec![0; length];
+        if reader.read_exact(&mut body).is_err() {
+            return;
+        }
+        let request = ExportTraceServiceRequest::decode(body.as_slice())
+            .expect("an OTLP export request, as the protobuf definitions say");
+        received.lock().unwrap().push(request);
+        let _ = reader.get_mut().write_all(
+            b"HTTP/1.1 200 OK\r\ncontent-type: application/x-protobuf\r\ncontent-length: 0\r\n\r\n",
+        );
+    }
+}
+
+fn hex(bytes: &[u8]) -> String {
+    use std::fmt::Write as _;
+    bytes.iter().fold(String::new(), |mut out, b| {
+        let _ = write!(out, "{b:02x}");
+        out
+    })
+}
+
+#[test]
+fn each_call_is_a_span_with_a_child_per_upstream_request_in_the_callers_trace() {
+    let test = "each_call_is_a_span_with_a_child_per_upstream_request_in_the_callers_trace";
+    let Some(_peer) = Peer::find(test) else {
+        return;
+    };
+    let dir = scratch("traces");
+    let catalog = catalog(&dir);
+    let collector = Collector::start();
+    let audit = dir.join("audit.jsonl");
+    let config = dir.join("gateway.config.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "[traces]\nendpoint = \"http://127.0.0.1:{}/v1/traces\"\nbatch-delay-ms = 100\n\n[audit]\nfile = \"{}\"\n",
+            collector.port,
+            audit.display()
+        ),
+    )
+    .unwrap();
+    let trace_id = "4bf92f3577b34da6a3ce929d0e0e4736";
+    let parent_id = "00f067aa0ba902b7";
+    let plan = json!([
+        {"call": "echo", "arguments": {"text": "traced"},
+         "meta": {"traceparent": format!("00-{trace_id}-{parent_id}-01"), "tracestate": "vendor=1"}},
+        {"call": "get_current_time", "arguments": {"timezone": "UTC"}},
+        {"call": "note", "arguments": {"text": "refused below the level"}},
+    ]);
+    let client = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/peers/client.py");
+    let done = run(
+        Command::new(python())
+            .arg(client)
+            .arg(plan.to_string())
+            .arg(GATEWAY)
+            .args(["--catalog", catalog.to_str().unwrap()])
+            .args([
+                "--config",
+                config.to_str().unwrap(),
+                "--access",
+                "read-only",
+            ]),
+        LIMIT,
+    );
+    assert!(done.status.success(), "{}", done.stderr);
+    let seen: Vec<Value> = serde_json::from_str(done.stdout.trim()).unwrap();
+    assert_eq!(seen[0]["text"], "traced", "{}", seen[0]);
+    // The gateway sends what is batched as it stops; wait for the collector to have it.
+    let deadline = Instant::now() + Duration::from_secs(30);
+    let mut spans = collector.spans();
+    while spans.len() < 5 && Instant::now() < deadline {
+        std::thread::sleep(Duration::from_millis(100));
+        spans = collector.spans();
+    }
+    let server: Vec<&Span> = spans
+        .iter()
+        .filter(|s| s.kind == SpanKind::Server as i32)
+        .collect();
+    let upstream: Vec<&Span> = spans
+        .iter()
+        .filter(|s| s.kind == SpanKind::Client as i32)
+        .collect();
+    let names: Vec<&str> = server.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "tools/call echo",
+            "tools/call get_current_time",
+            "tools/call note"
+        ],
+        "{spans:#?}"
+    );
+    // The first call continues the client's trace, under the client's span.
+    assert_eq!(hex(&server[0].trace_id), trace_id);
+    assert_eq!(hex(&server[0].parent_span_id), parent_id);
+    assert_eq!(server[0].trace_state, "vendor=1");
+    // Without a traceparent a call begins a trace of its own.
+    assert_ne!(hex(&server[1].trace_id), trace_id);
+    assert!(server[1].parent_span_id.is_empty());
+    // One upstream request per forwarded call, each a child of its call's span; the
+    // refused write reached no upstream.
+    assert_eq!(upstream.len(), 2, "{spans:#?}");
+    for (call, request) in server.iter().zip(&upstream) {
+        assert_eq!(request.trace_id, call.trace_id);
+        assert_eq!(request.parent_span_id, call.span_id);
+    }
+    let attribute = |span: &Span, key: &str| {
+        span.attributes
+            .iter()
+            .find(|a| a.key == key)
+            .and_then(|a| a.value.as_ref())
+            .and_then(|v| v.value.clone())
+    };
+    assert_eq!(
+        attribute(server[2], "catalog.verdict"),
+        Some(Any::StringValue("refused".into()))
+    );
+    assert_eq!(
+        attribute(server[0], "gen_ai.tool.name"),
+        Some(Any::StringValue("echo".into()))
+    );
+    // The audit line names the trace its call belongs to.
+    let lines = audit_lines(&audit);
+    assert_eq!(lines[0]["trace_id"], trace_id, "{lines:#?}");
     let _ = std::fs::remove_dir_all(&dir);
 }

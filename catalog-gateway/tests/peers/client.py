@@ -10,7 +10,8 @@ saw. Steps:
 - `{"list": true}`: the names `tools/list` answers;
 - `{"definitions": true}`: the tools `tools/list` answers, whole, as the SDK reads them;
 - `{"call": NAME, "arguments": {...}}`: the result (`isError`, text, structured content)
-  or the JSON-RPC error (`code`, `message`);
+  or the JSON-RPC error (`code`, `message`); with `"meta": {...}`, the request's `_meta`
+  (W3C `traceparent`, say);
 - `{"wait_list_changed": SECONDS}`: waits for `notifications/tools/list_changed`;
 - `{"prompts": true}`: the prompts `prompts/list` answers, whole, as the SDK reads them;
 - `{"get_prompt": NAME, "arguments": {...}}`: the prompt's description and messages (each
@@ -82,7 +83,7 @@ async def run(plan: list, revision: str, read, write) -> list:
                 tools = await session.list_tools()
                 seen.append({"tools": [t.name for t in tools.tools]})
             elif "call" in step:
-                seen.append(await call(session, step["call"], step.get("arguments", {})))
+                seen.append(await call(session, step["call"], step.get("arguments", {}), step.get("meta")))
             elif "wait_list_changed" in step:
                 arrived = await wait(changed[TOOLS_CHANGED], step["wait_list_changed"])
                 seen.append({"list_changed": arrived})
@@ -127,9 +128,9 @@ async def initialize_at(session: ClientSession, revision: str) -> None:
     await session.send_notification(types.InitializedNotification())
 
 
-async def call(session: ClientSession, name: str, arguments: dict) -> dict:
+async def call(session: ClientSession, name: str, arguments: dict, meta: dict | None = None) -> dict:
     try:
-        result = await session.call_tool(name, arguments)
+        result = await session.call_tool(name, arguments, meta=meta)
     except MCPError as error:
         return rpc_error(error)
     text = "".join(getattr(c, "text", "") for c in result.content)
