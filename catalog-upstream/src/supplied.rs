@@ -56,28 +56,15 @@ fn one(value: &Supplied) -> Result<OsString, String> {
                         bytes.pop();
                     }
                 }
-                bytes_to_os(bytes).ok_or_else(|| {
-                    format!("reads the file `{path}`, which is not UTF-8 text")
-                })
+                String::from_utf8(bytes)
+                    .map(OsString::from)
+                    .map_err(|_| format!("reads the file `{path}`, which is not UTF-8 text"))
             }
             Err(e) => Err(format!(
                 "reads the file `{path}`, which cannot be read ({}): check the path and that the gateway may read it",
                 e.kind()
             )),
         },
-    }
-}
-
-/// Bytes as an OS string: any bytes on Unix, UTF-8 elsewhere.
-fn bytes_to_os(bytes: Vec<u8>) -> Option<OsString> {
-    #[cfg(unix)]
-    {
-        use std::os::unix::ffi::OsStringExt;
-        Some(OsString::from_vec(bytes))
-    }
-    #[cfg(not(unix))]
-    {
-        String::from_utf8(bytes).ok().map(OsString::from)
     }
 }
 

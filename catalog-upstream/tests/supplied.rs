@@ -43,19 +43,17 @@ const CLIENT: Client = Client {
 };
 
 fn python() -> Option<PathBuf> {
-    match std::env::var_os("CATALOG_PEER_PYTHON").filter(|v| !v.is_empty()) {
-        Some(python) => Some(python.into()),
-        None => {
-            assert!(
-                std::env::var_os("CI").is_none(),
-                "CATALOG_PEER_PYTHON is not set, and CI must run this test (`cargo xtask test` sets it)"
-            );
-            eprintln!(
-                "skipped: CATALOG_PEER_PYTHON is not set (`cargo xtask test` installs the official Python SDK and sets it)"
-            );
-            None
-        }
+    let python = std::env::var_os("CATALOG_PEER_PYTHON").filter(|v| !v.is_empty());
+    if python.is_none() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "CATALOG_PEER_PYTHON is not set, and CI must run this test (`cargo xtask test` sets it)"
+        );
+        eprintln!(
+            "skipped: CATALOG_PEER_PYTHON is not set (`cargo xtask test` installs the official Python SDK and sets it)"
+        );
     }
+    python.map(PathBuf::from)
 }
 
 #[tokio::test]
