@@ -36,7 +36,10 @@ impl Server {
     /// Clap has checked which go together.
     pub(crate) fn from_args(args: Import) -> Result<Server, Usage> {
         let endpoint = match (args.from_url, args.command.split_first()) {
-            (Some(url), _) => Endpoint::Url(url),
+            (Some(url), _) => Endpoint::Url {
+                url,
+                headers: Vec::new(),
+            },
             (None, Some((program, rest))) => Endpoint::Command {
                 program: program.clone(),
                 args: rest.to_vec(),
@@ -80,7 +83,7 @@ fn default_name(endpoint: &Endpoint) -> Option<String> {
             .file_stem()?
             .to_string_lossy()
             .into_owned(),
-        Endpoint::Url(url) => {
+        Endpoint::Url { url, .. } => {
             let rest = url.split_once("://")?.1;
             let host = rest.split(['/', ':']).next()?;
             host.to_owned()
@@ -131,7 +134,28 @@ fn transport(endpoint: &Endpoint) -> Transport {
             args: args.clone(),
             env: env.clone(),
         },
-        Endpoint::Url(url) => Transport::Http { url: url.clone() },
+        Endpoint::Url { url, headers } => Transport::Http {
+            url: url.clone(),
+            headers: headers.clone(),
+        },
+    }
+}
+
+/// On a re-import, the endpoint with the `env` or `headers` that the catalog's table of
+/// the server declares, read as the gateway reads them: a server that wants a credential
+/// is listed with it.
+fn with_declared(endpoint: &Endpoint, name: &str, existing: Option<&str>) -> Endpoint {
+    let declared = existing
+        .and_then(|text| catalog_compiler::validate(text).ok())
+        .and_then(|c| c.upstreams.into_iter().find(|u| u.name == name));
+    match (endpoint.clone(), declared.map(|u| u.transport)) {
+        (Endpoint::Command { program, args, .. }, Some(Transport::Stdio { env, .. })) => {
+            Endpoint::Command { program, args, env }
+        }
+        (Endpoint::Url { url, .. }, Some(Transport::Http { headers, .. })) => {
+            Endpoint::Url { url, headers }
+        }
+        (endpoint, _) => endpoint,
     }
 }
 
@@ -198,7 +222,8 @@ pub(crate) fn command(server: &Server) -> Result<ExitCode, Usage> {
         "listing upstream `{}` ({})",
         server.name, server.endpoint
     ));
-    let listed = crate::upstreams::list(&server.name, &server.endpoint);
+    let endpoint = with_declared(&server.endpoint, &server.name, existing.as_deref());
+    let listed = crate::upstreams::list(&server.name, &endpoint);
     listing.finish_and_clear();
     let (listed, offers) = match listed {
         Ok(listed) => listed,
@@ -318,7 +343,11 @@ mod tests {
             Some("server")
         );
         assert_eq!(
-            default_name(&Endpoint::Url("http://127.0.0.1:8000/mcp".into())).as_deref(),
+            default_name(&Endpoint::Url {
+                url: "http://127.0.0.1:8000/mcp".into(),
+                headers: vec![],
+            })
+            .as_deref(),
             Some("127-0-0-1")
         );
     }

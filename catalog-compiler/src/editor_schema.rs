@@ -31,6 +31,7 @@ pub fn editor_schema() -> String {
     definitions.insert("lintLevel".into(), lint_level());
     definitions.insert("toolLints".into(), tool_lints());
     definitions.insert("upstream".into(), upstream());
+    definitions.insert("supplied".into(), supplied());
     definitions.insert("prompt".into(), prompt());
     definitions.insert("resource".into(), resource());
     definitions.insert("tool".into(), tool());
@@ -131,7 +132,7 @@ fn settings() -> Value {
 fn upstream() -> Value {
     definition(
         json!({
-            "description": "One MCP server: a program started on this machine (`command`, with `args` and `env`) or a streamable HTTP endpoint (`url`), exactly one of the two.",
+            "description": "One MCP server: a program started on this machine (`command`, with `args` and `env`) or a streamable HTTP endpoint (`url`, with `headers`), exactly one of the two.",
             "type": "object",
             "required": [
                 "name"
@@ -140,7 +141,12 @@ fn upstream() -> Value {
                 {
                     "required": [
                         "command"
-                    ]
+                    ],
+                    "not": {
+                        "required": [
+                            "headers"
+                        ]
+                    }
                 },
                 {
                     "required": [
@@ -166,6 +172,37 @@ fn upstream() -> Value {
         }),
         properties(UPSTREAM_KEYS, keys::upstream),
     )
+}
+
+/// A value of `env` or `headers`: a string, or where it is read (one of `REFERENCE_KEYS`).
+fn supplied() -> Value {
+    let keys = crate::parse::REFERENCE_KEYS;
+    let doc = |key: &str| match key {
+        "from-env" => "The variable of the gateway's environment the value is read from.",
+        _ => "The file the value is read from (its trailing line break dropped).",
+    };
+    let properties: Map<String, Value> = keys
+        .iter()
+        .map(|k| {
+            (
+                (*k).to_string(),
+                json!({"description": doc(k), "type": "string", "minLength": 1}),
+            )
+        })
+        .collect();
+    let one_of: Vec<Value> = keys.iter().map(|k| json!({"required": [k]})).collect();
+    json!({
+        "description": "A value written in the catalog, or read when the upstream is started or reached, so a secret is never in the catalog's text.",
+        "anyOf": [
+            {"type": "string"},
+            {
+                "type": "object",
+                "properties": properties,
+                "oneOf": one_of,
+                "additionalProperties": false
+            }
+        ]
+    })
 }
 
 fn prompt() -> Value {

@@ -52,6 +52,8 @@ pub enum LintId {
     DescriptionLength,
     /// What a row's input schema uses that a targeted provider refuses, drops or weakens.
     SchemaPortability,
+    /// A credential written in an `[[upstream]]`'s `env`, `headers` or `url`.
+    SecretInCatalog,
 }
 
 /// What a lint's findings are about: one row, or the catalog as a whole.
@@ -232,11 +234,22 @@ pub const LINTS: &[Lint] = &[
         fix: "rewrite the schema as the finding shows (a type array as `anyOf`, an array with its `items`), or leave the provider out of `[settings] providers` when the tools never go there",
         settings: &[],
     },
+    Lint {
+        id: LintId::SecretInCatalog,
+        name: "secret-in-catalog",
+        default: Level::Warn,
+        family: "secrets",
+        scope: Scope::Catalog,
+        needs_tokenizer: false,
+        checks: "an `[[upstream]]`'s `env` or `headers` value written in the catalog looks like a credential (a known token shape: GitHub, GitLab, Slack, OpenAI, Anthropic, AWS, a JWT, a PEM private key; or a long random-looking value under a name that says secret: TOKEN, SECRET, KEY, PASSWORD, AUTH, ...), or its `url` holds one (a password before `@`, a `token=` or `key=` parameter)",
+        fix: "read the value when the upstream starts: `{ from-env = \"NAME\" }` (the gateway's environment) or `{ from-file = \"PATH\" }`; then revoke the credential, which the catalog's history keeps",
+        settings: &[],
+    },
 ];
 
 impl LintId {
     /// Every lint, in registry order.
-    pub const ALL: [LintId; 8] = [
+    pub const ALL: [LintId; 9] = [
         LintId::InlineToolCount,
         LintId::InlineTokenBudget,
         LintId::UnnamedNeed,
@@ -245,6 +258,7 @@ impl LintId {
         LintId::DescriptionUrl,
         LintId::DescriptionLength,
         LintId::SchemaPortability,
+        LintId::SecretInCatalog,
     ];
 
     /// Its registry entry.

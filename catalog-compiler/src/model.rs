@@ -123,6 +123,8 @@ pub struct Upstream {
     pub transport: Transport,
     /// Its `[[upstream]]` header: where diagnostics about the whole table point.
     pub span: Span,
+    /// From its header to the end of its last value: where lints look for what it says.
+    pub table: Span,
 }
 
 /// How an upstream server is reached.
@@ -135,13 +137,48 @@ pub enum Transport {
         /// Its arguments (`args`), in order.
         args: Vec<String>,
         /// Variables added to its environment (`env`), in file order.
-        env: Vec<(String, String)>,
+        env: Vec<(String, Supplied)>,
     },
     /// A streamable HTTP endpoint (`url`, `http://` or `https://`).
     Http {
         /// The endpoint.
         url: String,
+        /// Headers sent with every request (`headers`), in file order: an
+        /// `Authorization` for a server that wants a credential.
+        headers: Vec<(String, Supplied)>,
     },
+}
+
+/// A value an `[[upstream]]` hands its server (an `env` variable, a header): written in
+/// the catalog, or named there and read when the upstream is started or reached, so that
+/// a secret never has to be in the catalog's text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Supplied {
+    /// A string as written: `TZ = "UTC"`.
+    Literal(String),
+    /// `{ from-env = "NAME" }`: the variable `NAME` of the environment of the program
+    /// that starts or reaches the upstream (the gateway, `cargo catalog`).
+    FromEnv(String),
+    /// `{ from-file = "PATH" }`: the content of the file at `PATH` (relative to that
+    /// program's working directory), without its trailing line break.
+    FromFile(String),
+}
+
+impl Supplied {
+    /// The string as written, when the catalog holds the value itself.
+    #[must_use]
+    pub fn literal(&self) -> Option<&str> {
+        match self {
+            Supplied::Literal(value) => Some(value),
+            Supplied::FromEnv(_) | Supplied::FromFile(_) => None,
+        }
+    }
+}
+
+impl From<&str> for Supplied {
+    fn from(value: &str) -> Supplied {
+        Supplied::Literal(value.to_owned())
+    }
 }
 
 /// Where a row's tool comes from, when an upstream serves it (`upstream`).

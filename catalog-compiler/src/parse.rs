@@ -25,6 +25,7 @@ mod json;
 mod lints;
 mod offers;
 mod pieces;
+mod supplied;
 mod syntax;
 mod table;
 mod types;
@@ -32,6 +33,7 @@ mod upstream;
 mod values;
 
 pub(crate) use offers::{PROMPT_KEYS, RESOURCE_KEYS, RawOffer};
+pub(crate) use supplied::REFERENCE_KEYS;
 pub(crate) use table::Seen;
 pub(crate) use upstream::{RawUpstream, UPSTREAM_KEYS};
 

@@ -7,6 +7,7 @@
 //! stdio the server's output is also read as it passes (`Tee`) and the tools are taken
 //! from the raw JSON; over HTTP the SDK's reading is all there is (see [`Upstream::tools`]).
 
+use std::collections::HashMap;
 use std::io;
 use std::pin::Pin;
 use std::sync::{Arc, Mutex};
@@ -14,6 +15,8 @@ use std::task::{Context, Poll};
 use std::time::Duration;
 
 use catalog_compiler::import::Offers;
+use catalog_compiler::model::Supplied;
+use http::{HeaderName, HeaderValue};
 use rmcp::model::{
     CallToolRequestParams, CallToolResult, ClientConfig, ClientRequest, Implementation, JsonObject,
     ListPromptsRequest, ListResourceTemplatesRequest, ListResourcesRequest, ListToolsRequest,
@@ -21,11 +24,14 @@ use rmcp::model::{
 };
 use rmcp::service::{NotificationContext, RoleClient, RunningService};
 use rmcp::transport::StreamableHttpClientTransport;
+use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use rmcp::{ClientHandler, ServiceExt};
 use serde_json::Value;
 use tokio::io::{AsyncRead, ReadBuf};
 use tokio::process::Child;
 use tokio::sync::mpsc::UnboundedSender;
+
+use crate::supplied;
 
 /// How long an upstream has to start and answer `initialize` or `tools/list`.
 pub const START_TIMEOUT: Duration = Duration::from_secs(60);
@@ -39,11 +45,17 @@ pub enum Endpoint {
         program: String,
         /// Its arguments.
         args: Vec<String>,
-        /// Environment variables added to the connecting program's own.
-        env: Vec<(String, String)>,
+        /// Environment variables added to the connecting program's own, each read when
+        /// the program is started.
+        env: Vec<(String, Supplied)>,
     },
     /// A streamable HTTP endpoint (`http://` only: this build has no TLS).
-    Url(String),
+    Url {
+        /// The endpoint.
+        url: String,
+        /// Headers sent with every request, each read when the endpoint is reached.
+        headers: Vec<(String, Supplied)>,
+    },
 }
 
 impl Endpoint {
@@ -57,7 +69,10 @@ impl Endpoint {
                 args: args.clone(),
                 env: env.clone(),
             },
-            Transport::Http { url } => Endpoint::Url(url.clone()),
+            Transport::Http { url, headers } => Endpoint::Url {
+                url: url.clone(),
+                headers: headers.clone(),
+            },
         }
     }
 }
@@ -72,7 +87,7 @@ impl std::fmt::Display for Endpoint {
                 }
                 Ok(())
             }
-            Endpoint::Url(url) => f.write_str(url),
+            Endpoint::Url { url, .. } => f.write_str(url),
         }
     }
 }
@@ -142,9 +157,14 @@ impl Upstream {
     /// When `changed` is given, the upstream's name is sent on it each time it says its
     /// tools, prompts or resources changed.
     ///
+    /// The `env` and `headers` values written as `from-env` or `from-file` are read now,
+    /// and handed to the server only.
+    ///
     /// # Errors
-    /// The program cannot start, the URL does not answer, or the handshake fails or takes
-    /// longer than [`START_TIMEOUT`]; the message names the upstream and what to check.
+    /// A value's variable is not set or its file cannot be read (the message names each
+    /// one, never a value), the program cannot start, the URL does not answer, or the
+    /// handshake fails or takes longer than [`START_TIMEOUT`]; the message names the
+    /// upstream and what to check.
     pub async fn connect(
         name: &str,
         endpoint: &Endpoint,
@@ -160,6 +180,7 @@ impl Upstream {
         let mut child = None;
         let started = match endpoint {
             Endpoint::Command { program, args, env } => {
+                let env = supplied::read(name, "env", env)?;
                 let mut command = tokio::process::Command::new(program);
                 command
                     .args(args)
@@ -184,8 +205,11 @@ impl Upstream {
                 let transport = (Tee::new(stdout, seen), stdin);
                 tokio::time::timeout(START_TIMEOUT, watcher.serve(transport)).await
             }
-            Endpoint::Url(url) => {
-                let transport = StreamableHttpClientTransport::from_uri(url.as_str());
+            Endpoint::Url { url, headers } => {
+                let headers = http_headers(name, headers)?;
+                let config = StreamableHttpClientTransportConfig::with_uri(url.as_str())
+                    .custom_headers(headers);
+                let transport = StreamableHttpClientTransport::from_config(config);
                 tokio::time::timeout(START_TIMEOUT, watcher.serve(transport)).await
             }
         };
@@ -431,6 +455,45 @@ impl Upstream {
         if let Some(child) = &mut self.child {
             let _ = child.kill().await;
         }
+    }
+}
+
+/// The `headers` of upstream `name`, read and checked as HTTP allows, each value marked
+/// sensitive (so the HTTP stack never prints it).
+fn http_headers(
+    name: &str,
+    headers: &[(String, Supplied)],
+) -> Result<HashMap<HeaderName, HeaderValue>, String> {
+    let mut out = HashMap::new();
+    let mut problems = Vec::new();
+    for (header, value) in supplied::read(name, "headers", headers)? {
+        let Ok(header_name) = HeaderName::from_bytes(header.as_bytes()) else {
+            problems.push(format!("`{header}` is not an HTTP header name"));
+            continue;
+        };
+        let value = value
+            .to_str()
+            .and_then(|v| HeaderValue::from_str(v).ok())
+            .map(|mut v| {
+                v.set_sensitive(true);
+                v
+            });
+        match value {
+            Some(value) => {
+                out.insert(header_name, value);
+            }
+            None => problems.push(format!(
+                "the value of `headers.{header}` is no HTTP header value (it holds a line break or another control character, or is not UTF-8)"
+            )),
+        }
+    }
+    if problems.is_empty() {
+        Ok(out)
+    } else {
+        Err(format!(
+            "upstream `{name}` cannot be reached: {}",
+            problems.join("; ")
+        ))
     }
 }
 

@@ -138,6 +138,7 @@ pub(super) fn unique_upstreams(
             name: name.clone(),
             transport,
             span: u.span,
+            table: u.table,
         });
         out.push((name, span, upstream));
     }

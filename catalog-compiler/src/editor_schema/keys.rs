@@ -208,16 +208,23 @@ pub(super) fn upstream(key: &str) -> Option<Value> {
             }
         }),
         "env" => json!({
-            "description": "Variables added to the program's environment; only with `command`.",
+            "description": "Variables added to the program's environment; only with `command`. Each value is a string, or read when the upstream starts: `{ from-env = \"NAME\" }` (the gateway's environment) or `{ from-file = \"PATH\" }` (a file, its trailing line break dropped), so secrets stay out of the catalog.",
             "type": "object",
             "additionalProperties": {
-                "type": "string"
+                "$ref": "#/definitions/supplied"
             }
         }),
         "url" => json!({
             "description": "The server's streamable HTTP endpoint, instead of `command`.",
             "type": "string",
             "pattern": "^[Hh][Tt][Tt][Pp][Ss]?://\\S+$"
+        }),
+        "headers" => json!({
+            "description": "HTTP headers sent with every request, e.g. `Authorization`; only with `url`. Values as in `env`: a string, `{ from-env = \"NAME\" }` or `{ from-file = \"PATH\" }`, read when the upstream is reached.",
+            "type": "object",
+            "additionalProperties": {
+                "$ref": "#/definitions/supplied"
+            }
         }),
         _ => return None,
     })

@@ -230,7 +230,7 @@ fn check_server(server: &Server) -> Result<(), String> {
         ));
     }
     match &server.transport {
-        Transport::Http { url } if !pin::is_url(url) => Err(format!(
+        Transport::Http { url, .. } if !pin::is_url(url) => Err(format!(
             "`{url}` is not an HTTP address: give the server's streamable HTTP endpoint, starting with `http://` or `https://`"
         )),
         Transport::Stdio { command, .. } if command.trim().is_empty() => {

@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 use serde_json::Value;
 
 use super::model::{Field, Input, Kind, Row, Server, Type};
-use crate::model::{SEARCH_QUERY, Transport};
+use crate::model::{SEARCH_QUERY, Supplied, Transport};
 
 pub(super) const SEARCH_DESCRIPTION: &str = "Finds tools by what they do and adds the best matches to your tool list for the rest of the conversation. Describe the action in plain words; call it whenever none of the tools you already have fits the request.";
 pub(super) const ASK_DESCRIPTION: &str = "Asks the user a clarifying question in the chat and waits for the answer. Use it when a request is ambiguous instead of guessing.";
@@ -347,16 +347,30 @@ pub(super) fn write_upstream(out: &mut String, server: &Server) {
                 let list: Vec<String> = args.iter().map(|a| string(a)).collect();
                 let _ = writeln!(out, "args = [{}]", list.join(", "));
             }
-            if !env.is_empty() {
-                let vars: Vec<String> = env
-                    .iter()
-                    .map(|(k, v)| format!("{} = {}", key(k), string(v)))
-                    .collect();
-                let _ = writeln!(out, "env = {{ {} }}", vars.join(", "));
-            }
+            supplied(out, "env", env);
         }
-        Transport::Http { url } => {
+        Transport::Http { url, headers } => {
             let _ = writeln!(out, "url = {}", string(url));
+            supplied(out, "headers", headers);
         }
     }
+}
+
+/// `env` or `headers` as an inline table, each value as written or as its reference.
+fn supplied(out: &mut String, name: &str, values: &[(String, Supplied)]) {
+    if values.is_empty() {
+        return;
+    }
+    let values: Vec<String> = values
+        .iter()
+        .map(|(k, v)| {
+            let v = match v {
+                Supplied::Literal(v) => string(v),
+                Supplied::FromEnv(var) => format!("{{ from-env = {} }}", string(var)),
+                Supplied::FromFile(path) => format!("{{ from-file = {} }}", string(path)),
+            };
+            format!("{} = {v}", key(k))
+        })
+        .collect();
+    let _ = writeln!(out, "{name} = {{ {} }}", values.join(", "));
 }

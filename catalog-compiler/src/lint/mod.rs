@@ -29,6 +29,7 @@ mod poison;
 mod portability;
 mod reach;
 mod schemas;
+mod secrets;
 #[cfg(test)]
 mod tests;
 
@@ -176,6 +177,7 @@ pub fn run(catalog: &CatalogModel, source: &str, options: &Options<'_>) -> Repor
             LintId::UnnamedNeed => Job::Reach,
             LintId::ConfusableTools => Job::Confusable,
             LintId::SchemaPortability => Job::Portability,
+            LintId::SecretInCatalog => Job::Secrets,
             LintId::PoisonedDescription | LintId::DescriptionUrl | LintId::DescriptionLength => {
                 Job::Poison
             }
@@ -239,6 +241,7 @@ enum Job<'a> {
     Confusable,
     Poison,
     Portability,
+    Secrets,
 }
 
 /// What a job found, and measured.
@@ -259,7 +262,7 @@ impl Job<'_> {
             Job::Tokens(_) => 20,
             Job::Reach => 15,
             Job::Poison | Job::Portability => 6,
-            Job::ToolCount => 0,
+            Job::ToolCount | Job::Secrets => 0,
         }
     }
 
@@ -273,6 +276,7 @@ impl Job<'_> {
             Job::Confusable => confusable::check(ctx, found),
             Job::Poison => poison::check(ctx, found),
             Job::Portability => portability::check(ctx, found),
+            Job::Secrets => secrets::check(ctx, found),
         }
         out
     }

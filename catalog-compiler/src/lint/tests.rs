@@ -708,3 +708,90 @@ fn settings_fall_back_to_the_registry() {
     c.set_level(LintId::UnnamedNeed, Level::Deny);
     assert_eq!(c.level(LintId::UnnamedNeed), Level::Deny);
 }
+
+#[test]
+fn secrets_written_in_upstream_tables_are_found_where_they_are_and_references_are_not() {
+    let source = format!(
+        "{HEAD}{}",
+        r#"
+[[upstream]]
+name = "github"
+command = "github-mcp-server"
+env = { GITHUB_PERSONAL_ACCESS_TOKEN = "ghp_16C7e42F292c6912E7710c838347Ae178B4a", TZ = "Europe/Berlin", GITHUB_HOST = "https://github.example.com", READ_ONLY = "true" }
+
+[[upstream]]
+name = "safe"
+command = "srv"
+env = { API_KEY = { from-env = "API_KEY" }, DB_PASSWORD = { from-file = "/run/secrets/db" }, PROJECT_ID = "3f2b9c1e-7d4a-4b8e-9f6c-2a1d5e8b7c40" }
+
+[[upstream]]
+name = "remote"
+url = "https://mcp.example.com/mcp?api_key=abc123"
+headers = { Authorization = "Bearer 9f8e7d6c5b4a39281706f5e4d3c2b1a0", X-Region = "eu-west-1" }
+
+[[upstream]]
+name = "userinfo"
+url = "https://me:hunter2@mcp.example.com/mcp"
+"#
+    );
+    let found = findings(&source);
+    let secrets: Vec<(usize, &str)> = found
+        .iter()
+        .filter(|(lint, _, _, _)| *lint == LintId::SecretInCatalog)
+        .map(|(_, level, line, message)| {
+            assert_eq!(*level, Level::Warn);
+            (*line, message.as_str())
+        })
+        .collect();
+    assert_eq!(
+        secrets,
+        [
+            (
+                line_of(&source, "\"ghp_"),
+                "`env.GITHUB_PERSONAL_ACCESS_TOKEN` of upstream `github` is written in the catalog and looks like a secret: a GitHub token"
+            ),
+            (
+                line_of(&source, "\"https://mcp.example.com/mcp?api_key"),
+                "the `url` of upstream `remote` holds a credential: the query parameter `api_key`"
+            ),
+            (
+                line_of(&source, "\"Bearer 9f8e"),
+                "`headers.Authorization` of upstream `remote` is written in the catalog and looks like a secret: a long random-looking value under a name that says secret"
+            ),
+            (
+                line_of(&source, "\"https://me:hunter2"),
+                "the `url` of upstream `userinfo` holds a credential: a password before the `@`"
+            ),
+        ]
+    );
+    // The finding points at the value itself, and its help names the form to use.
+    let catalog = crate::validate(&source).unwrap();
+    let report = run(&catalog, &source, &Options::default());
+    let first = &report.findings[0].diagnostic;
+    assert!(source[first.span.clone()].starts_with("ghp_"));
+    assert!(
+        first.help.as_deref().is_some_and(|h| h.contains(
+            "`GITHUB_PERSONAL_ACCESS_TOKEN = { from-env = \"GITHUB_PERSONAL_ACCESS_TOKEN\" }`"
+        ) && h.contains("from-file")),
+        "{first:?}"
+    );
+    // The message never repeats the value.
+    assert!(report.findings.iter().all(
+        |f| !f.diagnostic.message.contains("ghp_") && !f.diagnostic.message.contains("hunter2")
+    ));
+    // `allow` turns it off, `deny` makes the catalog fail.
+    let denied = format!("{source}\n[lints]\nsecret-in-catalog = \"deny\"\n");
+    assert_eq!(
+        errors(&denied)
+            .iter()
+            .filter(|e| e.starts_with("error[secret-in-catalog]"))
+            .count(),
+        4
+    );
+    let allowed = format!("{source}\n[lints]\nsecret-in-catalog = \"allow\"\n");
+    assert!(
+        findings(&allowed)
+            .iter()
+            .all(|(lint, _, _, _)| *lint != LintId::SecretInCatalog)
+    );
+}

@@ -6,18 +6,21 @@ use toml::Spanned;
 use toml::de::{DeTable, DeValue};
 
 use super::At;
+use super::supplied::{Kind, supplied};
 use super::table::{Seen, Table, table};
 use super::values::{string, wrong_type};
 use crate::diag::{Diagnostic, Errors, Span};
-use crate::model::Transport;
+use crate::model::{Supplied, Transport};
 use crate::pin;
 
-pub(crate) const UPSTREAM_KEYS: &[&str] = &["name", "command", "args", "env", "url"];
+pub(crate) const UPSTREAM_KEYS: &[&str] = &["name", "command", "args", "env", "url", "headers"];
 
 /// One `[[upstream]]` table as read.
 pub(crate) struct RawUpstream {
     /// Its `[[upstream]]` header.
     pub span: Span,
+    /// From its header to the end of its last value.
+    pub table: Span,
     /// Its name, when written as a valid one.
     pub name: Option<At<String>>,
     /// How the server is reached, when the table says so without error.
@@ -42,6 +45,13 @@ pub(crate) fn upstreams(v: &Spanned<DeValue<'_>>, errors: &mut Errors) -> Vec<Ra
 }
 
 fn read(t: &DeTable<'_>, span: Span, errors: &mut Errors) -> RawUpstream {
+    let end = t
+        .iter()
+        .map(|(_, v)| v.span().end)
+        .max()
+        .unwrap_or(span.end)
+        .max(span.end);
+    let table = span.start..end;
     let mut t = Table::new(t, span.clone(), "an `[[upstream]]` table");
     let name = t
         .take("name")
@@ -74,7 +84,9 @@ fn read(t: &DeTable<'_>, span: Span, errors: &mut Errors) -> RawUpstream {
         (command, key)
     });
     let args = t.take("args").map(|(v, key)| (arguments(v, errors), key));
-    let env = t.take("env").map(|(v, key)| (environment(v, errors), key));
+    let env = t
+        .take("env")
+        .map(|(v, key)| (supplied(v, Kind::Env, errors), key));
     let url = t.take("url").map(|(v, key)| {
         let url = string(v, "url", errors).filter(|(u, at)| {
             let ok = pin::is_url(u);
@@ -88,6 +100,9 @@ fn read(t: &DeTable<'_>, span: Span, errors: &mut Errors) -> RawUpstream {
         });
         (url, key)
     });
+    let headers = t
+        .take("headers")
+        .map(|(v, key)| (supplied(v, Kind::Headers, errors), key));
     let seen = t.finish(UPSTREAM_KEYS, errors);
     if name.is_none() && !seen.has("name") {
         errors.push(
@@ -103,10 +118,12 @@ fn read(t: &DeTable<'_>, span: Span, errors: &mut Errors) -> RawUpstream {
         args,
         env,
         url,
+        headers,
     };
     let transport = transport(&what, &span, &seen, keys, errors);
     RawUpstream {
         span,
+        table,
         name,
         transport,
     }
@@ -120,11 +137,13 @@ type Keyed<T> = Option<(Option<T>, Span)>;
 struct Keys {
     command: Keyed<At<String>>,
     args: Keyed<Vec<String>>,
-    env: Keyed<Vec<(String, String)>>,
+    env: Keyed<Vec<(String, Supplied)>>,
     url: Keyed<At<String>>,
+    headers: Keyed<Vec<(String, Supplied)>>,
 }
 
-/// Exactly one of `command` and `url`; `args` and `env` only with `command`.
+/// Exactly one of `command` and `url`; `args` and `env` only with `command`, `headers`
+/// only with `url`.
 fn transport(
     what: &str,
     span: &Span,
@@ -137,6 +156,7 @@ fn transport(
         args,
         env,
         url,
+        headers,
     } = keys;
     match (command, url) {
         (Some((_, command)), Some((_, key))) => {
@@ -148,6 +168,13 @@ fn transport(
             None
         }
         (Some((command, _)), None) => {
+            if let Some((_, at)) = headers {
+                errors.push(
+                    Diagnostic::new(at, format!("{what} has `headers` but no `url`"))
+                        .help("`headers` are sent to a server at a `url`: a program the gateway starts takes `env` instead"),
+                );
+                return None;
+            }
             let args = match args {
                 Some((args, _)) => args?,
                 None => Vec::new(),
@@ -172,7 +199,11 @@ fn transport(
                 }
             }
             if let Some((url, _)) = url {
-                return url.map(|(url, _)| Transport::Http { url });
+                let headers = match headers {
+                    Some((headers, _)) => headers?,
+                    None => Vec::new(),
+                };
+                return url.map(|(url, _)| Transport::Http { url, headers });
             }
             if !seen.has("command") && !seen.has("url") {
                 errors.push(
@@ -204,38 +235,11 @@ fn arguments(v: &Spanned<DeValue<'_>>, errors: &mut Errors) -> Option<Vec<String
     valid.then_some(out)
 }
 
-/// `env`: a table of variable names and string values, in file order.
-fn environment(v: &Spanned<DeValue<'_>>, errors: &mut Errors) -> Option<Vec<(String, String)>> {
-    let vars = table(v, "`env`", errors)?;
-    let mut out = Vec::new();
-    let mut valid = true;
-    for (key, value) in vars {
-        let name = key.get_ref().as_ref();
-        if name.is_empty() || name.contains(['=', '\0']) {
-            errors.push(
-                Diagnostic::new(
-                    key.span(),
-                    format!("`{name}` is not an environment variable name"),
-                )
-                .help("use a name without `=`, e.g. `TZ = \"UTC\"`"),
-            );
-            valid = false;
-        }
-        if let Some(s) = value.get_ref().as_str() {
-            out.push((name.to_string(), s.to_string()));
-        } else {
-            errors.push(wrong_type(value, &format!("env.{name}"), "a string"));
-            valid = false;
-        }
-    }
-    valid.then_some(out)
-}
-
 #[cfg(test)]
 mod tests {
     use crate::TEST_HEAD as HEAD;
     use crate::diag::Diagnostic;
-    use crate::model::{Source, Transport};
+    use crate::model::{Source, Supplied, Transport};
 
     const DIGEST: &str = "sha256:4d41fd02ed49812a668b205580a74e06ad61797a560f982ee3275fcad9edd8a6";
 
@@ -293,11 +297,12 @@ mod tests {
 name = "time"
 command = "mcp-server-time"
 args = ["--local-timezone", "UTC"]
-env = { TZ = "UTC", LANG = "C" }
+env = { TZ = "UTC", LANG = "C", GITHUB_TOKEN = { from-env = "GITHUB_TOKEN" }, API_KEY = { from-file = "/run/secrets/api_key" } }
 
 [[upstream]]
 name = "web"
 url = "https://example.com/mcp"
+headers = { Authorization = { from-env = "WEB_TOKEN" }, X-Region = "eu" }
 
 [[upstream]]
 name = "unused"
@@ -322,19 +327,43 @@ url = "http://127.0.0.1:8000/mcp"
             Transport::Stdio {
                 command: "mcp-server-time".into(),
                 args: vec!["--local-timezone".into(), "UTC".into()],
-                env: vec![("TZ".into(), "UTC".into()), ("LANG".into(), "C".into())],
+                env: vec![
+                    ("TZ".into(), "UTC".into()),
+                    ("LANG".into(), "C".into()),
+                    (
+                        "GITHUB_TOKEN".into(),
+                        Supplied::FromEnv("GITHUB_TOKEN".into())
+                    ),
+                    (
+                        "API_KEY".into(),
+                        Supplied::FromFile("/run/secrets/api_key".into())
+                    ),
+                ],
             }
         );
         assert_eq!(
             catalog.upstreams[1].transport,
             Transport::Http {
-                url: "https://example.com/mcp".into()
+                url: "https://example.com/mcp".into(),
+                headers: vec![
+                    (
+                        "Authorization".into(),
+                        Supplied::FromEnv("WEB_TOKEN".into())
+                    ),
+                    ("X-Region".into(), "eu".into()),
+                ],
             }
         );
         let second = source.match_indices("[[upstream]]").nth(1).unwrap().0;
         assert_eq!(
             catalog.upstreams[1].span,
             second..second + "[[upstream]]".len()
+        );
+        let table = &source[catalog.upstreams[1].table.clone()];
+        assert!(
+            table.starts_with("[[upstream]]\nname = \"web\"")
+                && table.ends_with("X-Region = \"eu\" }"),
+            "{table}"
         );
         let sources: Vec<Option<&Source>> =
             catalog.tools.iter().map(|t| t.upstream.as_ref()).collect();
@@ -457,14 +486,113 @@ command = " "
                     "without `=`",
                 ),
                 (
-                    "`env.C` must be a string, found integer",
+                    "`env.C` must be a string, or `{ from-env = \"NAME\" }` or `{ from-file = \"PATH\" }`, found integer",
                     "2",
-                    "as a string",
+                    "`{ from-env = \"NAME\" }`",
                 ),
                 (
                     "the `command` of upstream `empty` is empty",
                     "\" \"",
                     "name the program",
+                ),
+            ],
+        );
+    }
+
+    /// Mistakes in `env` and `headers` values and references, every one in one table.
+    const BAD_SUPPLIED: &str = r#"
+[[upstream]]
+name = "refs"
+command = "srv"
+env = { A = { from-enf = "A" }, B = { from-env = "B", from-file = "/b" }, C = { from-env = "" }, D = { from-file = " " }, E = { from-env = 1 }, F = {}, G = ["x"], "H=" = "h", I = { from-env = "I=1" } }
+
+[[upstream]]
+name = "web"
+url = "http://x"
+headers = { "Bad Header" = "1", Mcp-Session-Id = "s", Accept = "a", X-Multi = "a\nb", Authorization = { from-file = 2 } }
+
+[[upstream]]
+name = "stdio-headers"
+command = "srv"
+headers = { Authorization = { from-env = "T" } }
+"#;
+
+    #[test]
+    fn every_mistake_in_env_and_headers_is_reported_at_once() {
+        let source = format!("{HEAD}{BAD_SUPPLIED}");
+        assert_errors(
+            &source,
+            &[
+                (
+                    "unknown key `from-enf` in `env.A`",
+                    "from-enf",
+                    "did you mean `from-env`?",
+                ),
+                (
+                    "`env.B` has both `from-env` and `from-file`",
+                    "from-file",
+                    "keep one",
+                ),
+                (
+                    "`from-env` of `env.C` is not an environment variable name",
+                    "\"\"",
+                    "name the variable",
+                ),
+                ("`from-file` of `env.D` is empty", "\" \"", "name the file"),
+                (
+                    "`from-env` must be a string, found integer",
+                    "1",
+                    "as a string",
+                ),
+                (
+                    "`env.F` says neither `from-env` nor `from-file`",
+                    "{}",
+                    "`{ from-env = \"NAME\" }`",
+                ),
+                (
+                    "`env.G` must be a string, or `{ from-env = \"NAME\" }` or `{ from-file = \"PATH\" }`, found array",
+                    "[\"x\"]",
+                    "write `env.G` as",
+                ),
+                (
+                    "`H=` is not an environment variable name",
+                    "\"H=\"",
+                    "without `=`",
+                ),
+                (
+                    "`from-env` of `env.I` is not an environment variable name",
+                    "\"I=1\"",
+                    "without `=`",
+                ),
+                (
+                    "`Bad Header` is not an HTTP header name",
+                    "\"Bad Header\"",
+                    "letters, digits and `-`",
+                ),
+                (
+                    "the header `Mcp-Session-Id` is set by the MCP client itself",
+                    "Mcp-Session-Id",
+                    "remove it",
+                ),
+                (
+                    "the header `Accept` is set by the MCP client itself",
+                    "Accept",
+                    "remove it",
+                ),
+                (
+                    "`headers.X-Multi` holds '\\n', which a header value cannot",
+                    "\"a\\nb\"",
+                    "on one line",
+                ),
+                (
+                    "`from-file` must be a string, found integer",
+                    "2",
+                    "as a string",
+                ),
+                (
+                    "upstream `stdio-headers` has `headers` but no `url`",
+                    "headers",
+                    "takes `env` instead",
                 ),
             ],
         );

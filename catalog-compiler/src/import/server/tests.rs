@@ -4,7 +4,7 @@ use serde_json::{Value, json};
 
 use super::*;
 use crate::TEST_HEAD;
-use crate::model::{CatalogModel, Source, Upstream};
+use crate::model::{CatalogModel, Source, Supplied, Upstream};
 
 /// Two tools as `mcp-server-time` lists them, the first with annotations and `_meta`.
 fn time_tools() -> Vec<Value> {
@@ -43,7 +43,10 @@ fn stdio() -> Server {
         transport: Transport::Stdio {
             command: "mcp-server-time".into(),
             args: vec!["--local-timezone".into(), "UTC".into()],
-            env: vec![("TZ".into(), "UTC".into())],
+            env: vec![
+                ("TZ".into(), "UTC".into()),
+                ("API_KEY".into(), Supplied::FromEnv("TIME_API_KEY".into())),
+            ],
         },
     }
 }
@@ -53,6 +56,10 @@ fn http(name: &str) -> Server {
         name: name.into(),
         transport: Transport::Http {
             url: "http://127.0.0.1:8000/mcp".into(),
+            headers: vec![(
+                "Authorization".into(),
+                Supplied::FromFile("/run/secrets/mcp auth".into()),
+            )],
         },
     }
 }
@@ -92,9 +99,10 @@ fn a_new_catalog_has_the_rows_of_from_mcp_and_the_upstream() {
             name: "time".into(),
             transport: stdio().transport,
             span: catalog.upstreams[0].span.clone(),
+            table: catalog.upstreams[0].table.clone(),
         }]
     );
-    assert!(done.imported.toml.contains("\n[[upstream]]\nname = \"time\"\ncommand = \"mcp-server-time\"\nargs = [\"--local-timezone\", \"UTC\"]\nenv = { TZ = \"UTC\" }\n"));
+    assert!(done.imported.toml.contains("\n[[upstream]]\nname = \"time\"\ncommand = \"mcp-server-time\"\nargs = [\"--local-timezone\", \"UTC\"]\nenv = { TZ = \"UTC\", API_KEY = { from-env = \"TIME_API_KEY\" } }\n"));
     let wire: Vec<&Value> = done.wire.values().collect();
     assert_eq!(wire, [&tools[1], &tools[0]], "by name, exactly as sent");
     assert_pinned(&catalog, &done.wire, "time");
@@ -299,6 +307,7 @@ fn bad_inputs_are_errors_that_say_what_to_do() {
     let mut ftp = http("web");
     ftp.transport = Transport::Http {
         url: "ftp://x".into(),
+        headers: vec![],
     };
     assert!(
         from_server(&ftp, &tools, None, None)
