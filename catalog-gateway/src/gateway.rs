@@ -19,7 +19,7 @@ use rmcp::ErrorData;
 use rmcp::model::{
     self, CallToolResponse, CallToolResult, ContentBlock, ProtocolVersion, ResultType,
 };
-use rmcp::service::{Peer, RoleServer};
+use rmcp::service::{Peer, RequestContext, RoleServer};
 use serde_json::Map;
 use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
 
@@ -29,6 +29,8 @@ use catalog_upstream::drift::{self, Comparison, Snapshot, Standing};
 use catalog_upstream::{Client, Endpoint, Upstream, overrides};
 
 use crate::config::{Profile, Profiles};
+use crate::discovered::Discovered;
+use crate::replicas::Redis;
 use crate::rows::{Forward, Loaded, Row, Runs, WORDS};
 
 /// The tool sets of a gateway catalog.
@@ -73,6 +75,8 @@ pub struct Serving {
     pub retry: Duration,
     /// The client profiles credentials may select.
     pub profiles: Profiles,
+    /// The store the replicas share, from `[sessions]` of the operator's file.
+    pub shared: Option<Arc<Redis>>,
 }
 
 /// One governed endpoint over the catalog's upstreams.
@@ -106,6 +110,8 @@ pub struct Gateway {
     info: Info<'static, Row, WORDS>,
     /// The client profiles credentials may select.
     profiles: Profiles,
+    /// The store the replicas share, if there are replicas.
+    shared: Option<Arc<Redis>>,
 }
 
 impl std::fmt::Debug for Gateway {
@@ -131,6 +137,7 @@ impl Gateway {
             discoverable,
             retry,
             profiles,
+            shared,
         } = serving;
         let retry = if retry.is_zero() { RETRY } else { retry };
         let catalog = &loaded.catalog;
@@ -164,6 +171,7 @@ impl Gateway {
             discoverable,
             info: info(loaded),
             profiles,
+            shared,
         });
         for name in gateway.endpoints.keys() {
             gateway.refresh(name).await;
@@ -200,6 +208,19 @@ impl Gateway {
     #[must_use]
     pub fn discovery(&self) -> Discovery<'static, Row, WORDS> {
         Discovery::new(self.info)
+    }
+
+    /// Where a new session keeps what its searches find: the shared store, when the
+    /// replicas have one.
+    #[must_use]
+    pub fn discovered(&self) -> Discovered {
+        Discovered::new(self.shared.clone())
+    }
+
+    /// A session's active rows: the inline ones and those its searches `found`.
+    #[must_use]
+    pub fn active(&self, found: Rows) -> Rows {
+        self.info.inline | found
     }
 
     /// Why `row` is withheld, if it is: a pinned row whose upstream drifted or is gone.
@@ -316,18 +337,19 @@ impl Gateway {
         name: &str,
         arguments: Value,
         asker: &impl Asker<Row>,
-        discovery: Option<(&Mutex<Discovery<'static, Row, WORDS>>, &Peer<RoleServer>)>,
+        discovery: Option<(&Discovered, &RequestContext<RoleServer>)>,
     ) -> Result<CallToolResponse, ErrorData> {
         let level = grant.access;
         let reachable = Row::from_name(name).filter(|&row| self.permits(grant, row));
-        if let Some((discovery, session)) = discovery {
+        if let Some((discovered, context)) = discovery {
             if name == self.info.search_tool.name() {
                 return self
-                    .search(grant, revision, arguments, discovery, session)
+                    .search(grant, revision, arguments, discovered, context)
+                    .await
                     .map(CallToolResponse::from);
             }
             if let Some(row) = reachable {
-                let active = lock(discovery).active();
+                let active = self.active(discovered.rows(context).await?);
                 if !active.contains(row) && self.withheld(row).is_none() {
                     return respond(&undiscovered(row, self.info.search_tool), revision);
                 }
@@ -430,14 +452,15 @@ impl Gateway {
     }
 
     /// A search call: its arguments checked against the search row, then the catalog's
-    /// search over what this client may call; discoverable hits join the session's list.
-    fn search(
+    /// search over what this client may call; discoverable hits join the session's list,
+    /// kept (in the shared store, when there is one) before the answer goes out.
+    async fn search(
         &self,
         grant: &Grant,
         revision: &ProtocolVersion,
         arguments: Value,
-        discovery: &Mutex<Discovery<'static, Row, WORDS>>,
-        session: &Peer<RoleServer>,
+        discovered: &Discovered,
+        context: &RequestContext<RoleServer>,
     ) -> Result<CallToolResult, ErrorData> {
         let search = self.info.search_tool;
         let arguments = if arguments.is_null() {
@@ -454,17 +477,21 @@ impl Gateway {
             .and_then(|args| args.values().find_map(Value::as_str))
             .unwrap_or_default();
         let allowed = self.callable(grant);
-        let mut slot = lock(discovery);
-        let before = slot.active();
-        let mut state = std::mem::replace(&mut *slot, self.discovery()).restricted_to(allowed);
+        let mut state = self.discovery().restricted_to(allowed);
+        for row in &discovered.rows(context).await? {
+            state.load(row);
+        }
+        let before = state.active();
         // MCP has no user turns to renew the budget at: each search is its own turn.
         state.new_turn();
         let outcome = state.search(query);
         let grew = state.active() != before;
-        *slot = state;
-        drop(slot);
+        let found = state.discovered();
+        drop(state);
+        let retention = self.info.settings.keep_discovered;
+        discovered.keep(context, found, retention).await?;
         if grew {
-            notify(vec![session.clone()]);
+            notify(vec![context.peer.clone()]);
         }
         Ok(CallToolResult::success(vec![ContentBlock::text(
             outcome.to_json(),

@@ -19,19 +19,23 @@
 //! | module | what it holds |
 //! |---|---|
 //! | [`program`] | the `catalog-gateway` command line |
-//! | [`config`] | the operator's file: tokens and client profiles |
+//! | [`config`] | the operator's file: tokens, client profiles, the replicas' store |
 //! | [`gateway`] | [`Gateway`]: the state, the listing and the one call path |
 //! | [`server`] | [`Session`]: one client session, `rmcp`'s `ServerHandler` |
 //! | [`offered`] | the upstreams' prompts, resources and templates the catalog pins |
 //! | [`rows`] | the catalog read at start as `catalog_core` tools |
+//! | [`discovered`] | where a session's search finds live: here, or shared |
+//! | [`replicas`] | the Redis store replicas share: sessions and discovery state |
 //!
 //! The sessions with the upstreams, the drift comparison and the snapshot file are
 //! `catalog_upstream`'s, which `cargo catalog` uses too.
 
 pub mod config;
+pub mod discovered;
 pub mod gateway;
 pub mod offered;
 pub mod program;
+pub mod replicas;
 pub mod rows;
 pub mod server;
 

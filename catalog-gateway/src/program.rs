@@ -11,9 +11,11 @@ use catalog_mcp::{Grant, Level, Tokens, http, stdio};
 
 use crate::config::Config;
 use crate::gateway::{Discoverable, Gateway, RETRY, Serving};
+use crate::replicas::{Redis, Sessions};
 use crate::rows;
 use crate::server::Session;
 use catalog_upstream::drift::Snapshot;
+use rmcp::transport::streamable_http_server::session::store::SessionStore;
 
 /// What `--help` prints.
 #[must_use]
@@ -79,6 +81,8 @@ struct Setup {
     tokens: Option<Arc<Tokens>>,
     /// The stdio client's profile.
     profile: Option<String>,
+    /// Where the replicas share sessions, over HTTP.
+    sessions: Option<Sessions>,
 }
 
 /// Reads the command line, the catalog and its snapshot, and the tokens file; what is
@@ -189,6 +193,11 @@ fn setup() -> Result<Setup, ExitCode> {
         Transport::Stdio { .. } => None,
     };
     let profile = values[4].clone();
+    if config.sessions.is_some() && matches!(transport, Transport::Stdio { .. }) {
+        return Err(unusable(
+            "the [sessions] table of --config is for replicas serving --http; remove it for stdio",
+        ));
+    }
     match (&profile, &transport) {
         (Some(_), Transport::Http { .. }) => {
             return Err(unusable(
@@ -213,10 +222,12 @@ fn setup() -> Result<Setup, ExitCode> {
             discoverable,
             retry,
             profiles: config.profiles,
+            shared: None,
         },
         transport,
         tokens,
         profile,
+        sessions: config.sessions,
     })
 }
 
@@ -238,12 +249,20 @@ async fn serve(setup: Setup) -> Result<(), String> {
     let Setup {
         path,
         loaded,
-        serving,
+        mut serving,
         transport,
         tokens,
         profile,
+        sessions,
     } = setup;
     let gated = serving.gated;
+    if let Some(sessions) = &sessions {
+        serving.shared = Some(Arc::new(Redis::connect(sessions).await?));
+    }
+    let store = serving
+        .shared
+        .clone()
+        .map(|redis| redis as Arc<dyn SessionStore>);
     let gateway = Gateway::start(loaded, serving).await;
     match (transport, tokens) {
         (Transport::Stdio { access }, _) => {
@@ -278,6 +297,7 @@ async fn serve(setup: Setup) -> Result<(), String> {
                 "catalog-gateway",
                 &http::Origins::new(origins),
                 shutdown_signal(),
+                store,
             )
             .await
             .map_err(|e| format!("the HTTP server stopped: {e}"))
