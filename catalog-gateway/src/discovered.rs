@@ -40,31 +40,34 @@ impl Discovered {
         let (Some(redis), Some(id)) = (&self.shared, session_id(context)) else {
             return Ok(*self.here.lock().unwrap_or_else(PoisonError::into_inner));
         };
-        let names = redis.found(id).await.map_err(unavailable)?;
+        let names = redis.found(id).await.map_err(|e| unavailable(&e))?;
         // A name the catalog no longer has (another build of it) is left out.
         Ok(names.iter().filter_map(|n| Row::from_name(n)).collect())
     }
 
-    /// Keeps what a search found as `retention` says: added to what the session found
-    /// before (`conversation`), or in its place (`turn`). Done when this returns, so the
-    /// search's answer may say so.
+    /// Keeps what a search `found` (rows by name) as `retention` says: added to what the
+    /// session found before (`conversation`), or in its place (`turn`). Done when this
+    /// returns, so the search's answer may say so.
     ///
     /// # Errors
     /// An internal error when the shared store cannot be written.
     pub async fn keep(
         &self,
         context: &RequestContext<RoleServer>,
-        found: Rows,
+        found: &[&str],
         retention: Retention,
     ) -> Result<(), ErrorData> {
         let replace = retention == Retention::Turn;
         let (Some(redis), Some(id)) = (&self.shared, session_id(context)) else {
+            let found: Rows = found.iter().filter_map(|n| Row::from_name(n)).collect();
             let mut here = self.here.lock().unwrap_or_else(PoisonError::into_inner);
             *here = if replace { found } else { *here | found };
             return Ok(());
         };
-        let names: Vec<&str> = found.iter().map(Row::name).collect();
-        redis.keep(id, &names, replace).await.map_err(unavailable)
+        redis
+            .keep(id, found, replace)
+            .await
+            .map_err(|e| unavailable(&e))
     }
 }
 
@@ -79,7 +82,7 @@ fn session_id(context: &RequestContext<RoleServer>) -> Option<&str> {
         .ok()
 }
 
-fn unavailable(error: redis::RedisError) -> ErrorData {
+fn unavailable(error: &redis::RedisError) -> ErrorData {
     tracing::error!(%error, "the shared session store failed");
     ErrorData::internal_error(
         format!("the gateway's shared session store is unavailable: {error}"),

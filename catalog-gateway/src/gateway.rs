@@ -476,26 +476,38 @@ impl Gateway {
             .as_object()
             .and_then(|args| args.values().find_map(Value::as_str))
             .unwrap_or_default();
-        let allowed = self.callable(grant);
-        let mut state = self.discovery().restricted_to(allowed);
-        for row in &discovered.rows(context).await? {
-            state.load(row);
-        }
-        let before = state.active();
-        // MCP has no user turns to renew the budget at: each search is its own turn.
-        state.new_turn();
-        let outcome = state.search(query);
-        let grew = state.active() != before;
-        let found = state.discovered();
-        drop(state);
+        let (outcome, found, grew) = {
+            let before = discovered.rows(context).await?;
+            self.searched(grant, &before, query)
+        };
         let retention = self.info.settings.keep_discovered;
-        discovered.keep(context, found, retention).await?;
+        discovered.keep(context, &found, retention).await?;
         if grew {
             notify(vec![context.peer.clone()]);
         }
-        Ok(CallToolResult::success(vec![ContentBlock::text(
-            outcome.to_json(),
-        )]))
+        Ok(CallToolResult::success(vec![ContentBlock::text(outcome)]))
+    }
+
+    /// The catalog's search for `query` over what `grant` may call, after the session
+    /// found `before`: the outcome as the client reads it, the names of what the session
+    /// has found now, and whether its active rows grew. Synchronous, and no set comes
+    /// out: the discovery state and its sets are kilobytes, kept out of the futures.
+    fn searched(
+        &self,
+        grant: &Grant,
+        before: &Rows,
+        query: &str,
+    ) -> (String, Vec<&'static str>, bool) {
+        let mut state = self.discovery().restricted_to(self.callable(grant));
+        for row in before {
+            state.load(row);
+        }
+        let active = state.active();
+        // MCP has no user turns to renew the budget at: each search is its own turn.
+        state.new_turn();
+        let outcome = state.search(query).to_json();
+        let found = state.discovered().iter().map(Row::name).collect();
+        (outcome, found, state.active() != active)
     }
 
     /// Remembers a client session, to tell it when the listing changes; sessions that

@@ -193,11 +193,6 @@ fn setup() -> Result<Setup, ExitCode> {
         Transport::Stdio { .. } => None,
     };
     let profile = values[4].clone();
-    if config.sessions.is_some() && matches!(transport, Transport::Stdio { .. }) {
-        return Err(unusable(
-            "the [sessions] table of --config is for replicas serving --http; remove it for stdio",
-        ));
-    }
     match (&profile, &transport) {
         (Some(_), Transport::Http { .. }) => {
             return Err(unusable(
@@ -256,6 +251,11 @@ async fn serve(setup: Setup) -> Result<(), String> {
         sessions,
     } = setup;
     let gated = serving.gated;
+    if sessions.is_some() && matches!(transport, Transport::Stdio { .. }) {
+        return Err(String::from(
+            "the [sessions] table of --config is for replicas serving --http; remove it for stdio",
+        ));
+    }
     if let Some(sessions) = &sessions {
         serving.shared = Some(Arc::new(Redis::connect(sessions).await?));
     }

@@ -95,12 +95,10 @@ impl ServerHandler for Session {
         context: RequestContext<RoleServer>,
     ) -> Result<InitializeResult, ErrorData> {
         // Which replica a session began on, and which took it over, for the operator.
-        match context.extensions.get::<SessionRestoreMarker>() {
-            Some(restored) => tracing::info!(
-                session = %restored.id,
-                "a client session of another replica continues here"
-            ),
-            None => tracing::info!(client = %request.client_info.name, "a client session began"),
+        if let Some(restored) = context.extensions.get::<SessionRestoreMarker>() {
+            tracing::info!(session = %restored.id, "a client session of another replica continues here");
+        } else {
+            tracing::info!(client = %request.client_info.name, "a client session began");
         }
         context.peer.set_peer_info(request.clone());
         self.negotiate_initialize(&request)
