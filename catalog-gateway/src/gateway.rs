@@ -314,9 +314,10 @@ impl Gateway {
 
     /// Answers one `tools/call` from `grant`'s client that speaks protocol `revision`
     /// (which decides, in `catalog_mcp::calls::refuse`, how a refusal travels).
-    /// `discovery` is the session's state with [`Discoverable::Search`] and the session
-    /// to tell when a search adds to its list; `asker` puts the question about a gated
-    /// call when the policy is to ask.
+    /// `discovery`, with [`Discoverable::Search`], is where the session's search finds
+    /// live and the request (which names the session, and the client to tell when a
+    /// search adds to its list); `asker` puts the question about a gated call when the
+    /// policy is to ask.
     ///
     /// In order: a search is answered here; a withheld row is refused, naming what
     /// changed; a discoverable row not yet found is refused, naming the search tool; a row
