@@ -87,6 +87,10 @@ struct Setup {
 
 /// Reads the command line, the catalog and its snapshot, and the tokens file; what is
 /// wrong is printed, and the exit code returned.
+#[allow(
+    clippy::too_many_lines,
+    reason = "one reading of the command line, its checks in the order they are reported"
+)]
 fn setup() -> Result<Setup, ExitCode> {
     let args: Result<Vec<String>, String> = std::env::args_os()
         .skip(1)

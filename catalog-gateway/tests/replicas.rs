@@ -8,6 +8,7 @@
 //! run as root); without them these tests fail under CI and are skipped, with
 //! instructions, elsewhere.
 
+use std::fmt::Write as _;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::path::{Path, PathBuf};
@@ -235,13 +236,14 @@ fn replica(catalog: &Path, config: &Path) -> (Process, u16) {
 /// A replica that stops is retried elsewhere and marked down by the health check.
 fn haproxy(dir: &Path, replicas: &[u16]) -> (Process, u16) {
     let port = free_port();
-    let servers: String = replicas
-        .iter()
-        .enumerate()
-        .map(|(i, p)| {
-            format!("    server replica{i} 127.0.0.1:{p} check inter 300ms fall 1 rise 1\n")
-        })
-        .collect();
+    let mut servers = String::new();
+    for (i, p) in replicas.iter().enumerate() {
+        writeln!(
+            servers,
+            "    server replica{i} 127.0.0.1:{p} check inter 300ms fall 1 rise 1"
+        )
+        .unwrap();
+    }
     let config = dir.join(format!("haproxy-{port}.cfg"));
     std::fs::write(
         &config,
