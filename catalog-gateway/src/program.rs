@@ -35,7 +35,8 @@ server changed them since import withheld.
                     read when present, to name what changed)
   --config FILE     the operator's file: [[token]] tables (instead of --tokens) and
                     [[profile]] tables, the subsets of upstreams and rows a token's
-                    `profile` selects
+                    `profile` selects, and [sessions]: the Redis database that
+                    replicas behind one load balancer share (--http)
   --profile P       stdio: the client sees only profile P of --config
   --discoverable H  how discoverable rows reach a client: listed (default: with the
                     inline ones, for MCP clients that choose tools themselves) or search
