@@ -24,6 +24,9 @@
 //!
 //! [traces]                   # OpenTelemetry over OTLP/HTTP (see `crate::traces`)
 //! endpoint = "http://127.0.0.1:4318/v1/traces"
+//! [sessions]                 # optional: replicas behind one load balancer share
+//! redis = "redis://127.0.0.1:6379/0"   # sessions and search finds here
+//! expire-seconds = 86400     # optional: how long they outlive their last use
 //! ```
 //!
 //! Every mistake is reported at once, located, with the fix, as the catalog's are.
@@ -40,6 +43,8 @@ use catalog_mcp::tokens::{TokenRow, Tokens};
 use serde::Deserialize;
 use toml::Spanned;
 
+use crate::replicas::{EXPIRE, Sessions};
+
 /// The operator's file, read and checked against the catalog it serves.
 #[derive(Debug, Default)]
 pub struct Config {
@@ -55,6 +60,8 @@ pub struct Config {
     pub limits: Vec<LimitRow>,
     /// The `[traces]` table.
     pub traces: Option<crate::traces::Settings>,
+    /// Where the replicas keep what they share, from `[sessions]`.
+    pub sessions: Option<Sessions>,
 }
 
 /// The `[[profile]]` tables: which upstreams and rows each profile sees.
@@ -115,6 +122,14 @@ struct File {
     #[serde(default)]
     limit: Vec<LimitRow>,
     traces: Option<crate::traces::Settings>,
+    sessions: Option<SessionsTable>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields, rename_all = "kebab-case")]
+struct SessionsTable {
+    redis: Spanned<String>,
+    expire_seconds: Option<Spanned<u64>>,
 }
 
 #[derive(Deserialize)]
@@ -172,6 +187,10 @@ impl Config {
             }
         };
         check_limits(&parsed.limit, catalog, &mut errors);
+        let sessions = parsed
+            .sessions
+            .as_ref()
+            .and_then(|table| sessions(table, &mut errors));
         if errors.is_empty() {
             Ok(Config {
                 tokens,
@@ -180,6 +199,7 @@ impl Config {
                 metrics: parsed.metrics,
                 limits: parsed.limit,
                 traces: parsed.traces,
+                sessions,
             })
         } else {
             Err(Errors(errors))
@@ -257,6 +277,36 @@ fn check_limits(rows: &[LimitRow], catalog: &CatalogModel, errors: &mut Vec<Diag
             }
         }
     }
+}
+
+/// The `[sessions]` table: a Redis URL the client library reads, and an expiry of one
+/// second or more.
+fn sessions(table: &SessionsTable, errors: &mut Vec<Diagnostic>) -> Option<Sessions> {
+    let url = table.redis.get_ref();
+    let mut usable = true;
+    if let Err(e) = redis::Client::open(url.as_str()) {
+        errors.push(
+            Diagnostic::new(table.redis.span(), format!("`{url}` is not a usable Redis URL: {e}"))
+                .help("write redis://HOST:PORT/DB, e.g. \"redis://127.0.0.1:6379/0\" (or unix:///path/to/redis.sock)"),
+        );
+        usable = false;
+    }
+    let expire = match &table.expire_seconds {
+        None => EXPIRE,
+        Some(seconds) if *seconds.get_ref() == 0 => {
+            errors.push(
+                Diagnostic::new(seconds.span(), "`expire-seconds` is 0: sessions would expire as they are written")
+                    .help("give the seconds a session's shared state outlives its last use, e.g. 86400 (the default, a day)"),
+            );
+            usable = false;
+            EXPIRE
+        }
+        Some(seconds) => std::time::Duration::from_secs(*seconds.get_ref()),
+    };
+    usable.then(|| Sessions {
+        redis: url.clone(),
+        expire,
+    })
 }
 
 fn unknown(what: &str, name: &str, at: Range<usize>, known: &[&str]) -> Diagnostic {
@@ -432,6 +482,51 @@ tools = ["git_stauts"]
         );
         let at = &text[errors[0].span.clone()];
         assert_eq!(at, "\"gti\"");
+    }
+
+    #[test]
+    fn the_sessions_table_names_a_redis_database() {
+        let text = "[sessions]\nredis = \"redis://127.0.0.1:6390/2\"\nexpire-seconds = 600\n";
+        let config = Config::parse("c.toml", text, &catalog()).unwrap();
+        assert_eq!(
+            config.sessions,
+            Some(Sessions {
+                redis: "redis://127.0.0.1:6390/2".into(),
+                expire: std::time::Duration::from_secs(600),
+            })
+        );
+        let text = "[sessions]\nredis = \"redis://127.0.0.1:6379/0\"\n";
+        let config = Config::parse("c.toml", text, &catalog()).unwrap();
+        assert_eq!(config.sessions.unwrap().expire, EXPIRE);
+        assert!(
+            Config::parse("c.toml", "", &catalog())
+                .unwrap()
+                .sessions
+                .is_none()
+        );
+    }
+
+    #[test]
+    fn a_bad_sessions_table_is_located_with_the_fix() {
+        let text = "[sessions]\nredis = \"http://127.0.0.1:6379\"\nexpire-seconds = 0\n";
+        let Errors(errors) = Config::parse("c.toml", text, &catalog()).unwrap_err();
+        assert_eq!(errors.len(), 2, "{errors:?}");
+        assert_eq!(&text[errors[0].span.clone()], "\"http://127.0.0.1:6379\"");
+        assert!(
+            errors[0].message.contains("not a usable Redis URL"),
+            "{errors:?}"
+        );
+        assert!(
+            errors[0].help.as_deref().unwrap().contains("redis://"),
+            "{errors:?}"
+        );
+        assert_eq!(&text[errors[1].span.clone()], "0");
+        let text = "[sessions]\nredis = \"redis://h\"\nexpire = 5\n";
+        let Errors(errors) = Config::parse("c.toml", text, &catalog()).unwrap_err();
+        assert!(
+            errors[0].message.contains("unknown field `expire`"),
+            "{errors:?}"
+        );
     }
 
     #[test]

@@ -19,7 +19,7 @@ use rmcp::ErrorData;
 use rmcp::model::{
     self, CallToolResponse, CallToolResult, ContentBlock, ProtocolVersion, ResultType,
 };
-use rmcp::service::{Peer, RoleServer};
+use rmcp::service::{Peer, RequestContext, RoleServer};
 use serde_json::Map;
 use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
 
@@ -30,8 +30,10 @@ use catalog_upstream::{Client, Endpoint, Upstream, overrides};
 
 use crate::audit::{self, Audit};
 use crate::config::{Profile, Profiles};
+use crate::discovered::Discovered;
 use crate::limits::Limits;
 use crate::metrics::Metrics;
+use crate::replicas::Redis;
 use crate::rows::{Forward, Loaded, Row, Runs, WORDS};
 use crate::traces::{Carried, Traces};
 use opentelemetry::context::FutureExt as _;
@@ -86,6 +88,8 @@ pub struct Serving {
     pub limits: Limits,
     /// Where spans go, if traces are exported.
     pub traces: Option<Traces>,
+    /// The store the replicas share, from `[sessions]` of the operator's file.
+    pub shared: Option<Arc<Redis>>,
 }
 
 /// Who sent a call, on which session, in which trace.
@@ -134,6 +138,8 @@ pub struct Gateway {
     metrics: Option<Arc<Metrics>>,
     limits: Limits,
     traces: Option<Traces>,
+    /// The store the replicas share, if there are replicas.
+    shared: Option<Arc<Redis>>,
 }
 
 /// What one call did on its way, besides its answer: what its audit line and metrics
@@ -177,6 +183,7 @@ impl Gateway {
             metrics,
             limits,
             traces,
+            shared,
         } = serving;
         let retry = if retry.is_zero() { RETRY } else { retry };
         let catalog = &loaded.catalog;
@@ -214,6 +221,7 @@ impl Gateway {
             metrics,
             limits,
             traces,
+            shared,
         });
         for name in gateway.endpoints.keys() {
             gateway.refresh(name).await;
@@ -257,6 +265,19 @@ impl Gateway {
     #[must_use]
     pub fn discovery(&self) -> Discovery<'static, Row, WORDS> {
         Discovery::new(self.info)
+    }
+
+    /// Where a new session keeps what its searches find: the shared store, when the
+    /// replicas have one.
+    #[must_use]
+    pub fn discovered(&self) -> Discovered {
+        Discovered::new(self.shared.clone())
+    }
+
+    /// A session's active rows: the inline ones and those its searches `found`.
+    #[must_use]
+    pub fn active(&self, found: Rows) -> Rows {
+        self.info.inline | found
     }
 
     /// Why `row` is withheld, if it is: a pinned row whose upstream drifted or is gone.
@@ -350,9 +371,10 @@ impl Gateway {
 
     /// Answers one `tools/call` from `client` that speaks protocol `revision`
     /// (which decides, in `catalog_mcp::calls::refuse`, how a refusal travels).
-    /// `discovery` is the session's state with [`Discoverable::Search`] and the session
-    /// to tell when a search adds to its list; `asker` puts the question about a gated
-    /// call when the policy is to ask.
+    /// `discovery`, with [`Discoverable::Search`], is where the session's search finds
+    /// live and the request (which names the session, and the client to tell when a
+    /// search adds to its list); `asker` puts the question about a gated call when the
+    /// policy is to ask.
     ///
     /// In order: a search is answered here; a withheld row is refused, naming what
     /// changed; a discoverable row not yet found is refused, naming the search tool; a row
@@ -373,7 +395,7 @@ impl Gateway {
         name: &str,
         arguments: Value,
         asker: &impl Asker<Row>,
-        discovery: Option<(&Mutex<Discovery<'static, Row, WORDS>>, &Peer<RoleServer>)>,
+        discovery: Option<(&Discovered, &RequestContext<RoleServer>)>,
     ) -> Result<CallToolResponse, ErrorData> {
         let started = Instant::now();
         // The arguments as sent, for the audit line; only when there is one to write.
@@ -420,19 +442,20 @@ impl Gateway {
         name: &str,
         arguments: Value,
         asker: &impl Asker<Row>,
-        discovery: Option<(&Mutex<Discovery<'static, Row, WORDS>>, &Peer<RoleServer>)>,
+        discovery: Option<(&Discovered, &RequestContext<RoleServer>)>,
         trail: &mut Trail,
     ) -> Result<CallToolResponse, ErrorData> {
         let level = grant.access;
         let reachable = Row::from_name(name).filter(|&row| self.permits(grant, row));
-        if let Some((discovery, session)) = discovery {
+        if let Some((discovered, context)) = discovery {
             if name == self.info.search_tool.name() {
                 return self
-                    .search(grant, revision, arguments, discovery, session)
+                    .search(grant, revision, arguments, discovered, context)
+                    .await
                     .map(CallToolResponse::from);
             }
             if let Some(row) = reachable {
-                let active = lock(discovery).active();
+                let active = self.active(discovered.rows(context).await?);
                 if !active.contains(row) && self.withheld(row).is_none() {
                     return respond(&undiscovered(row, self.info.search_tool), revision);
                 }
@@ -619,14 +642,15 @@ impl Gateway {
     }
 
     /// A search call: its arguments checked against the search row, then the catalog's
-    /// search over what this client may call; discoverable hits join the session's list.
-    fn search(
+    /// search over what this client may call; discoverable hits join the session's list,
+    /// kept (in the shared store, when there is one) before the answer goes out.
+    async fn search(
         &self,
         grant: &Grant,
         revision: &ProtocolVersion,
         arguments: Value,
-        discovery: &Mutex<Discovery<'static, Row, WORDS>>,
-        session: &Peer<RoleServer>,
+        discovered: &Discovered,
+        context: &RequestContext<RoleServer>,
     ) -> Result<CallToolResult, ErrorData> {
         let search = self.info.search_tool;
         let arguments = if arguments.is_null() {
@@ -642,22 +666,38 @@ impl Gateway {
             .as_object()
             .and_then(|args| args.values().find_map(Value::as_str))
             .unwrap_or_default();
-        let allowed = self.callable(grant);
-        let mut slot = lock(discovery);
-        let before = slot.active();
-        let mut state = std::mem::replace(&mut *slot, self.discovery()).restricted_to(allowed);
+        let (outcome, found, grew) = {
+            let before = discovered.rows(context).await?;
+            self.searched(grant, &before, query)
+        };
+        let retention = self.info.settings.keep_discovered;
+        discovered.keep(context, &found, retention).await?;
+        if grew {
+            notify(vec![context.peer.clone()]);
+        }
+        Ok(CallToolResult::success(vec![ContentBlock::text(outcome)]))
+    }
+
+    /// The catalog's search for `query` over what `grant` may call, after the session
+    /// found `before`: the outcome as the client reads it, the names of what the session
+    /// has found now, and whether its active rows grew. Synchronous, and no set comes
+    /// out: the discovery state and its sets are kilobytes, kept out of the futures.
+    fn searched(
+        &self,
+        grant: &Grant,
+        before: &Rows,
+        query: &str,
+    ) -> (String, Vec<&'static str>, bool) {
+        let mut state = self.discovery().restricted_to(self.callable(grant));
+        for row in before {
+            state.load(row);
+        }
+        let active = state.active();
         // MCP has no user turns to renew the budget at: each search is its own turn.
         state.new_turn();
-        let outcome = state.search(query);
-        let grew = state.active() != before;
-        *slot = state;
-        drop(slot);
-        if grew {
-            notify(vec![session.clone()]);
-        }
-        Ok(CallToolResult::success(vec![ContentBlock::text(
-            outcome.to_json(),
-        )]))
+        let outcome = state.search(query).to_json();
+        let found = state.discovered().iter().map(Row::name).collect();
+        (outcome, found, state.active() != active)
     }
 
     /// Remembers a client session, to tell it when the listing changes; sessions that

@@ -19,7 +19,7 @@
 //! | module | what it holds |
 //! |---|---|
 //! | [`program`] | the `catalog-gateway` command line |
-//! | [`config`] | the operator's file: tokens, client profiles, audit, metrics, limits |
+//! | [`config`] | the operator's file: tokens, client profiles, audit, metrics, limits, traces, the replicas' store |
 //! | [`audit`] | the audit log: a JSON line per call, written before the answer |
 //! | [`metrics`] | Prometheus metrics and their endpoint |
 //! | [`limits`] | rate limits per client and tool |
@@ -28,17 +28,21 @@
 //! | [`server`] | [`Session`]: one client session, `rmcp`'s `ServerHandler` |
 //! | [`offered`] | the upstreams' prompts, resources and templates the catalog pins |
 //! | [`rows`] | the catalog read at start as `catalog_core` tools |
+//! | [`discovered`] | where a session's search finds live: here, or shared |
+//! | [`replicas`] | the Redis store replicas share: sessions and discovery state |
 //!
 //! The sessions with the upstreams, the drift comparison and the snapshot file are
 //! `catalog_upstream`'s, which `cargo catalog` uses too.
 
 pub mod audit;
 pub mod config;
+pub mod discovered;
 pub mod gateway;
 pub mod limits;
 pub mod metrics;
 pub mod offered;
 pub mod program;
+pub mod replicas;
 pub mod rows;
 pub mod server;
 pub mod traces;

@@ -14,10 +14,12 @@ use crate::config::Config;
 use crate::gateway::{Discoverable, Gateway, RETRY, Serving};
 use crate::limits::Limits;
 use crate::metrics::Metrics;
+use crate::replicas::{Redis, Sessions};
 use crate::rows;
 use crate::server::Session;
 use crate::traces::Traces;
 use catalog_upstream::drift::Snapshot;
+use rmcp::transport::streamable_http_server::session::store::SessionStore;
 
 /// What `--help` prints.
 #[must_use]
@@ -37,7 +39,8 @@ server changed them since import withheld.
                     read when present, to name what changed)
   --config FILE     the operator's file: [[token]] tables (instead of --tokens) and
                     [[profile]] tables, the subsets of upstreams and rows a token's
-                    `profile` selects
+                    `profile` selects, and [sessions]: the Redis database that
+                    replicas behind one load balancer share (--http)
   --profile P       stdio: the client sees only profile P of --config
   --discoverable H  how discoverable rows reach a client: listed (default: with the
                     inline ones, for MCP clients that choose tools themselves) or search
@@ -85,6 +88,8 @@ struct Setup {
     profile: Option<String>,
     /// Where `/metrics` is served, if it is.
     metrics_at: Option<std::net::SocketAddr>,
+    /// Where the replicas share sessions, over HTTP.
+    sessions: Option<Sessions>,
 }
 
 /// Reads the command line, the catalog and its snapshot, and the tokens file; what is
@@ -244,11 +249,13 @@ fn setup() -> Result<Setup, ExitCode> {
             metrics: config.metrics.as_ref().map(|_| Arc::new(Metrics::new())),
             limits: Limits::new(&config.limits),
             traces,
+            shared: None,
         },
         metrics_at: config.metrics.map(|m| m.listen),
         transport,
         tokens,
         profile,
+        sessions: config.sessions,
     })
 }
 
@@ -270,11 +277,12 @@ async fn serve(setup: Setup) -> Result<(), String> {
     let Setup {
         path,
         loaded,
-        serving,
+        mut serving,
         transport,
         tokens,
         profile,
         metrics_at,
+        sessions,
     } = setup;
     let gated = serving.gated;
     if let (Some(metrics), Some(listen)) = (&serving.metrics, metrics_at) {
@@ -283,6 +291,18 @@ async fn serve(setup: Setup) -> Result<(), String> {
                 .await?;
         eprintln!("catalog-gateway: metrics served on {bound}, path /metrics");
     }
+    if sessions.is_some() && matches!(transport, Transport::Stdio { .. }) {
+        return Err(String::from(
+            "the [sessions] table of --config is for replicas serving --http; remove it for stdio",
+        ));
+    }
+    if let Some(sessions) = &sessions {
+        serving.shared = Some(Arc::new(Redis::connect(sessions).await?));
+    }
+    let store = serving
+        .shared
+        .clone()
+        .map(|redis| redis as Arc<dyn SessionStore>);
     let gateway = Gateway::start(loaded, serving).await;
     match (transport, tokens) {
         (Transport::Stdio { access }, _) => {
@@ -323,6 +343,7 @@ async fn serve(setup: Setup) -> Result<(), String> {
                 "catalog-gateway",
                 &http::Origins::new(origins),
                 shutdown_signal(),
+                store,
             )
             .await
             .map_err(|e| format!("the HTTP server stopped: {e}"));

@@ -1,9 +1,9 @@
 //! One client session of the gateway: `rmcp`'s `ServerHandler` over [`Gateway`].
 
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use catalog_compiler::model::Offered;
-use catalog_core::{Access, Discovery, Value};
+use catalog_core::{Access, Value};
 use catalog_mcp::Level;
 use catalog_mcp::calls::Reply;
 use catalog_mcp::elicit::{PeerAsker, Questions};
@@ -16,17 +16,18 @@ use catalog_mcp::logging::{self, ClientLevel};
 use rmcp::model::SetLevelRequestParams;
 use rmcp::model::{
     CacheScope, CallToolRequestParams, CallToolResponse, GetPromptRequestParams, GetPromptResponse,
-    GetPromptResult, Implementation, ListPromptsResult, ListResourceTemplatesResult,
-    ListResourcesResult, ListToolsResult, PaginatedRequestParams, PromptsCapability,
-    ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult,
-    ResourcesCapability, ServerCapabilities, ServerConfig,
+    GetPromptResult, Implementation, InitializeRequestParams, InitializeResult, ListPromptsResult,
+    ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
+    PromptsCapability, ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse,
+    ReadResourceResult, ResourcesCapability, ServerCapabilities, ServerConfig,
 };
 use rmcp::service::{NotificationContext, RequestContext, RoleServer};
+use rmcp::transport::streamable_http_server::session::SessionRestoreMarker;
 use rmcp::{ErrorData, ServerHandler};
 use serde_json::json;
 
+use crate::discovered::Discovered;
 use crate::gateway::{Discoverable, Gateway, Requester};
-use crate::rows::{Row, WORDS};
 use crate::traces::Carried;
 
 /// A client session: the shared gateway, where the session's level comes from, and its
@@ -35,7 +36,7 @@ pub struct Session {
     gateway: Arc<Gateway>,
     level: Level,
     /// Boxed: a catalog's sets are a few kilobytes, and futures carry the session.
-    discovery: Option<Box<Mutex<Discovery<'static, Row, WORDS>>>>,
+    discovery: Option<Box<Discovered>>,
     /// The level of log messages the session's client asked for.
     log: ClientLevel,
 }
@@ -45,7 +46,7 @@ impl Session {
     #[must_use]
     pub fn new(gateway: Arc<Gateway>, level: Level) -> Session {
         let discovery = (gateway.discoverable() == Discoverable::Search)
-            .then(|| Box::new(Mutex::new(gateway.discovery())));
+            .then(|| Box::new(gateway.discovered()));
         Session {
             gateway,
             level,
@@ -89,6 +90,21 @@ impl ServerHandler for Session {
         ))
     }
 
+    async fn initialize(
+        &self,
+        request: InitializeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<InitializeResult, ErrorData> {
+        // Which replica a session began on, and which took it over, for the operator.
+        if let Some(restored) = context.extensions.get::<SessionRestoreMarker>() {
+            tracing::info!(session = %restored.id, "a client session of another replica continues here");
+        } else {
+            tracing::info!(client = %request.client_info.name, "a client session began");
+        }
+        context.peer.set_peer_info(request.clone());
+        self.negotiate_initialize(&request)
+    }
+
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
         self.gateway.add_peer(context.peer);
     }
@@ -99,11 +115,10 @@ impl ServerHandler for Session {
         context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
         let grant = self.level.grant(&context)?;
-        let active = self.discovery.as_ref().map(|d| {
-            d.lock()
-                .unwrap_or_else(std::sync::PoisonError::into_inner)
-                .active()
-        });
+        let active = match &self.discovery {
+            Some(discovered) => Some(self.gateway.active(discovered.rows(&context).await?)),
+            None => None,
+        };
         Ok(
             ListToolsResult::with_all_items(self.gateway.list(&grant, active))
                 .with_cache_scope(CacheScope::Private),
@@ -198,7 +213,6 @@ impl CallPath for Session {
         context: &RequestContext<RoleServer>,
     ) -> Reply {
         let grant = self.level.grant(context)?;
-        let discovery = self.discovery.as_deref().map(|d| (d, &context.peer));
         let session = context
             .extensions
             .get::<axum::http::request::Parts>()
@@ -219,6 +233,7 @@ impl CallPath for Session {
                 tracestate: carried("tracestate"),
             },
         };
+        let discovery = self.discovery.as_deref().map(|d| (d, context));
         self.gateway
             .call(&client, revision, name, arguments, asker, discovery)
             .await

@@ -21,6 +21,7 @@ use rmcp::ServerHandler;
 use rmcp::model::ClientJsonRpcMessage;
 use rmcp::transport::streamable_http_server::session::SessionManager;
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
+use rmcp::transport::streamable_http_server::session::store::SessionStore;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
@@ -60,12 +61,17 @@ where
         origins,
         bound,
         cancel,
+        None,
     )
 }
 
 /// [`router`] for any MCP server: `make` builds the handler of each new session, which
 /// reads each request's level as [`Level::PerRequest`] does. `realm` names the server in
 /// the token challenges.
+///
+/// `store`, when given, is where sessions are kept for other instances of the server (the
+/// replicas behind one load balancer): a request naming a session this instance does not
+/// hold restores it from there, replaying the client's `initialize`, instead of 404.
 pub fn router_for<S: ServerHandler>(
     make: impl Fn() -> S + Send + Sync + 'static,
     tokens: Arc<Tokens>,
@@ -73,10 +79,12 @@ pub fn router_for<S: ServerHandler>(
     origins: &Origins,
     bound: SocketAddr,
     cancel: &CancellationToken,
+    store: Option<Arc<dyn SessionStore>>,
 ) -> Router {
     let mut config = StreamableHttpServerConfig::default()
         .with_cancellation_token(cancel.child_token())
         .with_allowed_origins(origins.allowed());
+    config.session_store.clone_from(&store);
     let ip = bound.ip().to_string();
     if !config.allowed_hosts.contains(&ip) {
         config.allowed_hosts.push(ip);
@@ -85,6 +93,7 @@ pub fn router_for<S: ServerHandler>(
     let sessions = Arc::new(LocalSessionManager::default());
     let rules = Rules {
         sessions: Arc::clone(&sessions),
+        store,
         max_body: config.max_request_body_bytes,
     };
     let service = StreamableHttpService::new(move || Ok(make()), sessions, config);
@@ -124,11 +133,12 @@ where
         &realm,
         origins,
         shutdown,
+        None,
     )
     .await
 }
 
-/// [`serve`] for any MCP server, as [`router_for`] builds it.
+/// [`serve`] for any MCP server, as [`router_for`] builds it (`store` as it takes it).
 ///
 /// # Errors
 /// What the listener reports.
@@ -139,6 +149,7 @@ pub async fn serve_for<S: ServerHandler>(
     realm: &str,
     origins: &Origins,
     shutdown: impl Future<Output = ()> + Send + 'static,
+    store: Option<Arc<dyn SessionStore>>,
 ) -> io::Result<()> {
     let cancel = CancellationToken::new();
     let app = router_for(
@@ -148,6 +159,7 @@ pub async fn serve_for<S: ServerHandler>(
         origins,
         listener.local_addr()?,
         &cancel,
+        store,
     );
     let closing = cancel.clone();
     axum::serve(listener, app)
@@ -242,10 +254,11 @@ impl Origins {
     }
 }
 
-/// What the transport rules need: the sessions, to tell an unknown one, and how large a
-/// body may be.
+/// What the transport rules need: the sessions, to tell an unknown one (in this instance
+/// or, when there is one, the store the replicas share), and how large a body may be.
 struct Rules {
     sessions: Arc<LocalSessionManager>,
+    store: Option<Arc<dyn SessionStore>>,
     max_body: usize,
 }
 
@@ -291,11 +304,17 @@ async fn transport_rules(
             .get("mcp-session-id")
             .and_then(|v| v.to_str().ok())
     {
-        let known = rules
+        let here = rules
             .sessions
             .has_session(&Arc::from(id))
             .await
             .unwrap_or(false);
+        // Another replica's session is ended here too: the SDK deletes it from the store.
+        let known = here
+            || match &rules.store {
+                Some(store) => matches!(store.load(id).await, Ok(Some(_))),
+                None => false,
+            };
         if !known {
             let mut response = Response::new(Body::from("Not Found: Session not found"));
             *response.status_mut() = StatusCode::NOT_FOUND;

