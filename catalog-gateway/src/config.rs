@@ -14,6 +14,8 @@
 //! tools = ["time_now"]           # and these rows, by their catalog names
 //! ```
 //!
+//! and, for OAuth access tokens, an `[oauth]` table and `[[scope]]` tables (see [`oauth`]).
+//!
 //! Every mistake is reported at once, located, with the fix, as the catalog's are.
 
 use std::collections::BTreeSet;
@@ -26,6 +28,8 @@ use catalog_mcp::tokens::{TokenRow, Tokens};
 use serde::Deserialize;
 use toml::Spanned;
 
+pub mod oauth;
+
 /// The operator's file, read and checked against the catalog it serves.
 #[derive(Debug, Default)]
 pub struct Config {
@@ -33,6 +37,8 @@ pub struct Config {
     pub tokens: Option<Tokens>,
     /// The client profiles, by name.
     pub profiles: Profiles,
+    /// The OAuth settings of its `[oauth]` and `[[scope]]` tables, if it has them.
+    pub oauth: Option<oauth::OAuth>,
 }
 
 /// The `[[profile]]` tables: which upstreams and rows each profile sees.
@@ -88,6 +94,9 @@ struct File {
     token: Vec<Spanned<TokenRow>>,
     #[serde(default)]
     profile: Vec<Spanned<ProfileRow>>,
+    oauth: Option<Spanned<oauth::Table>>,
+    #[serde(default)]
+    scope: Vec<Spanned<oauth::ScopeTable>>,
 }
 
 #[derive(Deserialize)]
@@ -144,8 +153,19 @@ impl Config {
                 }
             }
         };
+        let oauth = oauth::read(
+            file,
+            parsed.oauth.as_ref(),
+            &parsed.scope,
+            &profiles,
+            &mut errors,
+        );
         if errors.is_empty() {
-            Ok(Config { tokens, profiles })
+            Ok(Config {
+                tokens,
+                profiles,
+                oauth,
+            })
         } else {
             Err(Errors(errors))
         }
@@ -360,6 +380,97 @@ name = "empty"
         );
         assert!(
             text[errors[0].span.clone()].contains("upstream"),
+            "{errors:?}"
+        );
+    }
+
+    #[test]
+    fn oauth_and_scopes_are_read() {
+        let config = Config::parse(
+            "c.toml",
+            r#"
+[oauth]
+issuer = "https://auth.example"
+resource = "https://tools.example/mcp"
+required-scopes = ["mcp"]
+
+[[scope]]
+name = "tools:read"
+access = "read-only"
+
+[[scope]]
+name = "coding"
+access = "full-access"
+profile = "coding"
+
+[[profile]]
+name = "coding"
+upstreams = ["git"]
+"#,
+            &catalog(),
+        )
+        .unwrap();
+        let settings = config
+            .oauth
+            .unwrap()
+            .settings("127.0.0.1:1".parse().unwrap());
+        assert_eq!(settings.resource, "https://tools.example/mcp");
+        assert_eq!(settings.scopes.supported(), ["mcp", "tools:read", "coding"]);
+        assert!(settings.introspection.is_none());
+        assert!(config.tokens.is_none());
+    }
+
+    #[test]
+    fn every_oauth_mistake_is_reported_at_once() {
+        let text = r#"
+[oauth]
+issuer = "http://auth.example"
+jwks-uri = "ftp://keys"
+required-scopes = ["two words"]
+client-id = "gateway"
+client-secret-env = "CATALOG_GATEWAY_TEST_UNSET_VARIABLE"
+
+[[scope]]
+name = "tools:read"
+access = "admin"
+
+[[scope]]
+name = "coding"
+access = "full-access"
+profile = "codng"
+
+[[scope]]
+name = "coding"
+access = "read-only"
+
+[[profile]]
+name = "coding"
+upstreams = ["git"]
+"#;
+        let Errors(errors) = Config::parse("c.toml", text, &catalog()).unwrap_err();
+        let messages: Vec<&str> = errors.iter().map(|d| d.message.as_str()).collect();
+        assert_eq!(
+            messages,
+            [
+                "scope `tools:read` has access = \"admin\"",
+                "no `[[profile]]` is named `codng`",
+                "scope `coding` is mapped twice",
+                "`issuer` = \"http://auth.example\": plain http is only for a loopback host",
+                "`jwks-uri` = \"ftp://keys\": it is not an http(s) URL",
+                "`two words` is not a scope",
+                "the environment variable `CATALOG_GATEWAY_TEST_UNSET_VARIABLE` is not set",
+            ],
+            "{errors:#?}"
+        );
+        assert_eq!(&text[errors[1].span.clone()], "\"codng\"");
+        let Errors(errors) = Config::parse(
+            "c.toml",
+            "[[scope]]\nname = \"a\"\naccess = \"read-only\"\n",
+            &catalog(),
+        )
+        .unwrap_err();
+        assert!(
+            errors[0].message.contains("no `[oauth]` table"),
             "{errors:?}"
         );
     }

@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use catalog_mcp::cli::{self, Command, Options, Transport};
 use catalog_mcp::program::{init_logging_with, own_flags, shutdown_signal};
-use catalog_mcp::{Grant, Level, Tokens, http, stdio};
+use catalog_mcp::{Auth, Grant, Level, Tokens, http, stdio};
 
 use crate::config::Config;
 use crate::gateway::{Discoverable, Gateway, RETRY, Serving};
@@ -31,9 +31,10 @@ server changed them since import withheld.
 
   --catalog FILE    the catalog (its upstream snapshot, FILE with .upstreams.json, is
                     read when present, to name what changed)
-  --config FILE     the operator's file: [[token]] tables (instead of --tokens) and
+  --config FILE     the operator's file: [[token]] tables (instead of --tokens),
                     [[profile]] tables, the subsets of upstreams and rows a token's
-                    `profile` selects
+                    `profile` selects, and an [oauth] table with [[scope]] tables for
+                    OAuth access tokens (then --http needs no tokens)
   --profile P       stdio: the client sees only profile P of --config
   --discoverable H  how discoverable rows reach a client: listed (default: with the
                     inline ones, for MCP clients that choose tools themselves) or search
@@ -77,6 +78,8 @@ struct Setup {
     serving: Serving,
     transport: Transport,
     tokens: Option<Arc<Tokens>>,
+    /// The OAuth settings of the --config file.
+    oauth: Option<crate::config::oauth::OAuth>,
     /// The stdio client's profile.
     profile: Option<String>,
 }
@@ -183,9 +186,14 @@ fn setup() -> Result<Setup, ExitCode> {
                 Tokens::read(file).map_err(|e| unusable(&e.to_string()))?,
             ))
         }
-        Transport::Http { tokens: None, .. } => Some(Arc::new(config.tokens.ok_or_else(|| {
-            unusable("--http needs --tokens FILE, or [[token]] tables in the --config file")
-        })?)),
+        Transport::Http { tokens: None, .. } => {
+            if config.tokens.is_none() && config.oauth.is_none() {
+                return Err(unusable(
+                    "--http needs --tokens FILE, or [[token]] tables or an [oauth] table in the --config file",
+                ));
+            }
+            config.tokens.map(Arc::new)
+        }
         Transport::Stdio { .. } => None,
     };
     let profile = values[4].clone();
@@ -216,6 +224,7 @@ fn setup() -> Result<Setup, ExitCode> {
         },
         transport,
         tokens,
+        oauth: config.oauth,
         profile,
     })
 }
@@ -241,12 +250,13 @@ async fn serve(setup: Setup) -> Result<(), String> {
         serving,
         transport,
         tokens,
+        oauth,
         profile,
     } = setup;
     let gated = serving.gated;
     let gateway = Gateway::start(loaded, serving).await;
-    match (transport, tokens) {
-        (Transport::Stdio { access }, _) => {
+    match transport {
+        Transport::Stdio { access } => {
             eprintln!(
                 "catalog-gateway: serving `{path}` over stdio at {access} (gated tools: {gated})"
             );
@@ -258,23 +268,30 @@ async fn serve(setup: Setup) -> Result<(), String> {
                 .await
                 .map_err(|e| e.to_string())
         }
-        (
-            Transport::Http {
-                address, origins, ..
-            },
-            Some(tokens),
-        ) => {
+        Transport::Http {
+            address, origins, ..
+        } => {
             let (listener, bound) = http::bind(address).await?;
+            // The resource URI defaults to the address bound, known only now.
+            let mut auth = match oauth {
+                Some(oauth) => {
+                    Auth::oauth(catalog_mcp::oauth::Verifier::new(oauth.settings(bound))?)
+                }
+                None => Auth::default(),
+            };
+            if let Some(tokens) = tokens {
+                auth = auth.with_tokens(tokens);
+            }
             // The line tests and scripts read the address from.
             eprintln!(
-                "catalog-gateway: serving `{path}` over streamable HTTP at http://{bound}{} ({} tokens, gated tools: {gated})",
+                "catalog-gateway: serving `{path}` over streamable HTTP at http://{bound}{} ({}, gated tools: {gated})",
                 http::ENDPOINT,
-                tokens.len()
+                auth.describe()
             );
             http::serve_for(
                 listener,
                 move || Session::new(Arc::clone(&gateway), Level::PerRequest),
-                tokens,
+                auth,
                 "catalog-gateway",
                 &http::Origins::new(origins),
                 shutdown_signal(),
@@ -282,7 +299,6 @@ async fn serve(setup: Setup) -> Result<(), String> {
             .await
             .map_err(|e| format!("the HTTP server stopped: {e}"))
         }
-        (Transport::Http { .. }, None) => Err(String::from("--http needs --tokens FILE")),
     }
 }
 
