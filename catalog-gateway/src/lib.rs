@@ -19,11 +19,16 @@
 //! | module | what it holds |
 //! |---|---|
 //! | [`program`] | the `catalog-gateway` command line |
-//! | [`config`] | the operator's file: tokens and client profiles |
+//! | [`config`] | the operator's file: tokens, client profiles, and OAuth ([`config::oauth`]) |
 //! | [`gateway`] | [`Gateway`]: the state, the listing and the one call path |
 //! | [`server`] | [`Session`]: one client session, `rmcp`'s `ServerHandler` |
 //! | [`offered`] | the upstreams' prompts, resources and templates the catalog pins |
 //! | [`rows`] | the catalog read at start as `catalog_core` tools |
+//!
+//! Over HTTP, with an `[oauth]` table in its configuration, the gateway is an OAuth 2.1
+//! resource server (MCP authorization 2025-11-25; RFC 9728 metadata, RFC 8707 audience,
+//! RFC 7662 introspection, RFC 8414 discovery): see `catalog_mcp::oauth` and
+//! [`config::oauth`].
 //!
 //! The sessions with the upstreams, the drift comparison and the snapshot file are
 //! `catalog_upstream`'s, which `cargo catalog` uses too.

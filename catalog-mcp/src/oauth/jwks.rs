@@ -34,8 +34,10 @@ struct State {
     keys: HashMap<String, Key>,
     /// Keys without a `kid`, for tokens without one.
     unnamed: Vec<Key>,
-    /// When the set was last fetched (or tried).
-    fetched: Option<Instant>,
+    /// Whether the set was fetched (or tried) at all.
+    fetched: bool,
+    /// When it was last fetched again for a key not in it.
+    refetched: Option<Instant>,
 }
 
 /// Why a key cannot be had.
@@ -50,8 +52,8 @@ pub enum Missing {
 impl Keys {
     /// The key `kid` names (`None`: the token names none, and the set has exactly one
     /// without a name, or exactly one at all), fetching the set from `uri` with `http`
-    /// when it was never fetched, or when the key is unknown and the last fetch is older
-    /// than [`REFETCH_INTERVAL`].
+    /// when it was never fetched, or again when the key is unknown and the last such
+    /// fetch is older than [`REFETCH_INTERVAL`].
     ///
     /// # Errors
     /// [`Missing`].
@@ -66,13 +68,17 @@ impl Keys {
         if let Some(key) = state.find(kid) {
             return Ok(key);
         }
-        let due = state
-            .fetched
-            .is_none_or(|at| at.elapsed() >= REFETCH_INTERVAL);
-        if !due {
-            return Err(Missing::Unknown);
+        if state.fetched {
+            // Fetched before, and the key is not in it: a rotation, or a made-up key.
+            let due = state
+                .refetched
+                .is_none_or(|at| at.elapsed() >= REFETCH_INTERVAL);
+            if !due {
+                return Err(Missing::Unknown);
+            }
+            state.refetched = Some(Instant::now());
         }
-        state.fetched = Some(Instant::now());
+        state.fetched = true;
         let (keys, unnamed) = fetch(http, uri).await.map_err(Missing::Unreachable)?;
         tracing::info!(
             uri,
