@@ -52,7 +52,10 @@ impl AuthServer {
     fn start(node_bin: &Path) -> AuthServer {
         let modules = node_bin.parent().expect("node_modules/.bin has a parent");
         let mut child = Command::new(node_bin.join("node"))
-            .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/peers/auth_server.mjs"))
+            .arg(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/tests/peers/auth_server.mjs"
+            ))
             .arg(modules)
             .arg(SECRET)
             .stdin(Stdio::null())
@@ -200,7 +203,10 @@ fn time_catalog(python: &Path, dir: &Path) -> PathBuf {
 fn client(python: &Path, plan: &Value, connection: &[&str]) -> Vec<Value> {
     let done = run(
         Command::new(python)
-            .arg(concat!(env!("CARGO_MANIFEST_DIR"), "/tests/peers/client.py"))
+            .arg(concat!(
+                env!("CARGO_MANIFEST_DIR"),
+                "/tests/peers/client.py"
+            ))
             .arg(plan.to_string())
             .args(connection),
         LIMIT,
@@ -303,7 +309,13 @@ access = "full-access"
     let seen = client(
         &python,
         &plan,
-        &["--oauth", &gateway.url, &auth.issuer, "sdk-client", "sdk-secret"],
+        &[
+            "--oauth",
+            &gateway.url,
+            &auth.issuer,
+            "sdk-client",
+            "sdk-secret",
+        ],
     );
     let listed = seen[0]["tools"].as_array().unwrap();
     assert!(
@@ -345,7 +357,10 @@ access = "full-access"
         300,
     );
     assert_eq!(initialize(&gateway, &elsewhere), (401, invalid.clone()));
-    assert_eq!(initialize(&gateway, "not-a-token-at-all"), (401, invalid.clone()));
+    assert_eq!(
+        initialize(&gateway, "not-a-token-at-all"),
+        (401, invalid.clone())
+    );
 
     // A required scope missing: 403 insufficient_scope, with the scopes needed.
     let unscoped = auth.jwt(

@@ -71,8 +71,12 @@ async function body(req) {
 }
 
 function json(res, value, status = 200) {
-  res.writeHead(status, { "content-type": "application/json" });
-  res.end(JSON.stringify(value));
+  const text = JSON.stringify(value);
+  res.writeHead(status, {
+    "content-type": "application/json",
+    "content-length": Buffer.byteLength(text),
+  });
+  res.end(text);
 }
 
 const server = http.createServer(async (req, res) => {
