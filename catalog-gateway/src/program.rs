@@ -132,26 +132,7 @@ fn setup() -> Result<Setup, ExitCode> {
     let Some(path) = values[0].clone() else {
         return Err(unusable("--catalog FILE is required"));
     };
-    let discoverable = match values[1].as_deref() {
-        None | Some("listed") => Discoverable::Listed,
-        Some("search") => Discoverable::Search,
-        Some(other) => {
-            return Err(unusable(&format!(
-                "--discoverable {other}: use listed or search"
-            )));
-        }
-    };
-    let retry = match values[2].as_deref() {
-        None => RETRY,
-        Some(seconds) => match seconds.parse::<u64>() {
-            Ok(s) if s > 0 => Duration::from_secs(s),
-            _ => {
-                return Err(unusable(&format!(
-                    "--retry {seconds}: give a whole number of seconds, 1 or more"
-                )));
-            }
-        },
-    };
+    let (discoverable, retry) = listing_and_retry(values[1].as_deref(), values[2].as_deref())?;
     let source = std::fs::read_to_string(&path)
         .map_err(|e| unusable(&format!("cannot read `{path}`: {e}")))?;
     let catalog = catalog_compiler::compile(&source).map_err(|diagnostics| {
@@ -163,7 +144,7 @@ fn setup() -> Result<Setup, ExitCode> {
         ExitCode::from(2)
     })?;
     let snapshot = Snapshot::read_for(Path::new(&path)).map_err(|m| unusable(&m))?;
-    let config = match &values[3] {
+    let mut config = match &values[3] {
         Some(file) => read_config(file, &catalog)?,
         None => Config::default(),
     };
@@ -173,29 +154,7 @@ fn setup() -> Result<Setup, ExitCode> {
         scan_results,
     } = options;
     let scan_results = scan_results.unwrap_or(catalog.settings.scan_results);
-    let tokens = match &transport {
-        Transport::Http {
-            tokens: Some(file), ..
-        } => {
-            if config.tokens.is_some() {
-                return Err(unusable(
-                    "tokens come from --tokens FILE or from the [[token]] tables of --config, not both",
-                ));
-            }
-            Some(Arc::new(
-                Tokens::read(file).map_err(|e| unusable(&e.to_string()))?,
-            ))
-        }
-        Transport::Http { tokens: None, .. } => {
-            if config.tokens.is_none() && config.oauth.is_none() {
-                return Err(unusable(
-                    "--http needs --tokens FILE, or [[token]] tables or an [oauth] table in the --config file",
-                ));
-            }
-            config.tokens.map(Arc::new)
-        }
-        Transport::Stdio { .. } => None,
-    };
+    let tokens = http_tokens(&transport, config.tokens.take(), config.oauth.is_some())?;
     let profile = values[4].clone();
     match (&profile, &transport) {
         (Some(_), Transport::Http { .. }) => {
@@ -226,6 +185,66 @@ fn setup() -> Result<Setup, ExitCode> {
         tokens,
         oauth: config.oauth,
         profile,
+    })
+}
+
+/// `--discoverable` and `--retry`, read.
+fn listing_and_retry(
+    discoverable: Option<&str>,
+    retry: Option<&str>,
+) -> Result<(Discoverable, Duration), ExitCode> {
+    let discoverable = match discoverable {
+        None | Some("listed") => Discoverable::Listed,
+        Some("search") => Discoverable::Search,
+        Some(other) => {
+            return Err(unusable(&format!(
+                "--discoverable {other}: use listed or search"
+            )));
+        }
+    };
+    let retry = match retry {
+        None => RETRY,
+        Some(seconds) => match seconds.parse::<u64>() {
+            Ok(s) if s > 0 => Duration::from_secs(s),
+            _ => {
+                return Err(unusable(&format!(
+                    "--retry {seconds}: give a whole number of seconds, 1 or more"
+                )));
+            }
+        },
+    };
+    Ok((discoverable, retry))
+}
+
+/// The static tokens of an HTTP gateway: from `--tokens FILE` or the config's
+/// `[[token]]` tables (not both); none is fine when the config has `[oauth]`.
+fn http_tokens(
+    transport: &Transport,
+    from_config: Option<Tokens>,
+    oauth: bool,
+) -> Result<Option<Arc<Tokens>>, ExitCode> {
+    Ok(match transport {
+        Transport::Http {
+            tokens: Some(file), ..
+        } => {
+            if from_config.is_some() {
+                return Err(unusable(
+                    "tokens come from --tokens FILE or from the [[token]] tables of --config, not both",
+                ));
+            }
+            Some(Arc::new(
+                Tokens::read(file).map_err(|e| unusable(&e.to_string()))?,
+            ))
+        }
+        Transport::Http { tokens: None, .. } => {
+            if from_config.is_none() && !oauth {
+                return Err(unusable(
+                    "--http needs --tokens FILE, or [[token]] tables or an [oauth] table in the --config file",
+                ));
+            }
+            from_config.map(Arc::new)
+        }
+        Transport::Stdio { .. } => None,
     })
 }
 

@@ -129,7 +129,9 @@ fn exchange(
         body.len()
     );
     if let Some(token) = bearer {
-        head.push_str(&format!("Authorization: Bearer {token}\r\n"));
+        head.push_str("Authorization: Bearer ");
+        head.push_str(token);
+        head.push_str("\r\n");
     }
     head.push_str("\r\n");
     stream.write_all(head.as_bytes()).unwrap();
@@ -221,6 +223,18 @@ fn client(python: &Path, plan: &Value, connection: &[&str]) -> Vec<Value> {
         .unwrap_or_else(|e| panic!("the client's report is not JSON ({e}): {}", done.stdout))
 }
 
+/// What each part of the test needs.
+struct Case {
+    auth: AuthServer,
+    gateway: HttpServer,
+    python: PathBuf,
+    /// The gateway's resource URI: its `/mcp` URL.
+    resource: String,
+    metadata_url: String,
+    /// The challenge for an invalid token.
+    invalid: String,
+}
+
 #[test]
 fn oauth_tokens_are_checked_as_the_authorization_spec_says() {
     let test = "oauth_tokens_are_checked_as_the_authorization_spec_says";
@@ -268,12 +282,41 @@ access = "full-access"
             config.to_str().unwrap(),
         ],
     );
-    let resource = gateway.url.clone();
     let metadata_url = format!(
         "http://{}/.well-known/oauth-protected-resource/mcp",
         gateway.address
     );
+    let invalid = format!(
+        r#"Bearer realm="catalog-gateway", resource_metadata="{metadata_url}", error="invalid_token""#
+    );
+    let case = Case {
+        resource: gateway.url.clone(),
+        auth,
+        gateway,
+        python,
+        metadata_url,
+        invalid,
+    };
+    metadata_and_challenge(&case);
+    clients_connect(&case);
+    bad_tokens_are_refused(&case);
+    keys_rotate(&case);
+    opaque_tokens_are_introspected(&case);
+    // The static token still works beside OAuth.
+    assert_eq!(initialize(&case.gateway, &local).0, 200);
+    let log = case.gateway.log();
+    assert!(log.contains("OAuth, issuer"), "{log}");
+}
 
+/// The 401 without a token and the RFC 9728 document.
+fn metadata_and_challenge(case: &Case) {
+    let Case {
+        auth,
+        gateway,
+        resource,
+        metadata_url,
+        ..
+    } = case;
     // No token: 401, and the challenge names the metadata (RFC 9728 §5.1), no error.
     let (status, challenge, _) = exchange(&gateway.address, "POST", "/mcp", None, INITIALIZE);
     assert_eq!(status, 401);
@@ -298,7 +341,17 @@ access = "full-access"
         );
         assert_eq!(document["bearer_methods_supported"], json!(["header"]));
     }
+}
 
+/// The SDK's OAuth client, and a bearer token from the authorization server, list and call.
+fn clients_connect(case: &Case) {
+    let Case {
+        auth,
+        gateway,
+        python,
+        resource,
+        ..
+    } = case;
     // The SDK's client-credentials provider: 401, the metadata, the authorization server's
     // (its OpenID Connect document: the mock has no RFC 8414 one), a token for this
     // resource, then tools/list and a call.
@@ -307,7 +360,7 @@ access = "full-access"
         {"call": "get_current_time", "arguments": {"timezone": "UTC"}},
     ]);
     let seen = client(
-        &python,
+        python,
         &plan,
         &[
             "--oauth",
@@ -331,7 +384,7 @@ access = "full-access"
         &json!({"sub": "reader", "aud": resource, "scope": "mcp tools:read"}),
         300,
     );
-    let seen = client(&python, &plan, &["--http", &gateway.url, &reader]);
+    let seen = client(python, &plan, &["--http", &gateway.url, &reader]);
     assert!(
         seen[0]["tools"]
             .as_array()
@@ -342,23 +395,31 @@ access = "full-access"
         seen[0]
     );
     assert_eq!(seen[1]["structured"]["timezone"], "UTC", "{}", seen[1]);
+}
 
+/// Expired, misaddressed and unscoped tokens.
+fn bad_tokens_are_refused(case: &Case) {
+    let Case {
+        auth,
+        gateway,
+        resource,
+        metadata_url,
+        invalid,
+        ..
+    } = case;
     // Expired past the leeway, or meant for another resource: 401 invalid_token.
-    let invalid = format!(
-        r#"Bearer realm="catalog-gateway", resource_metadata="{metadata_url}", error="invalid_token""#
-    );
     let expired = auth.jwt(
         &json!({"sub": "late", "aud": resource, "scope": "mcp tools:read"}),
         -120,
     );
-    assert_eq!(initialize(&gateway, &expired), (401, invalid.clone()));
+    assert_eq!(initialize(gateway, &expired), (401, invalid.clone()));
     let elsewhere = auth.jwt(
         &json!({"sub": "lost", "aud": "http://127.0.0.1:1/mcp", "scope": "mcp tools:read"}),
         300,
     );
-    assert_eq!(initialize(&gateway, &elsewhere), (401, invalid.clone()));
+    assert_eq!(initialize(gateway, &elsewhere), (401, invalid.clone()));
     assert_eq!(
-        initialize(&gateway, "not-a-token-at-all"),
+        initialize(gateway, "not-a-token-at-all"),
         (401, invalid.clone())
     );
 
@@ -367,7 +428,7 @@ access = "full-access"
         &json!({"sub": "narrow", "aud": resource, "scope": "tools:read"}),
         300,
     );
-    let (status, challenge) = initialize(&gateway, &unscoped);
+    let (status, challenge) = initialize(gateway, &unscoped);
     assert_eq!(status, 403, "{challenge}");
     assert!(
         challenge.starts_with(&format!(
@@ -375,7 +436,17 @@ access = "full-access"
         )),
         "{challenge}"
     );
+}
 
+/// A rotated key, and a flood of made-up ones.
+fn keys_rotate(case: &Case) {
+    let Case {
+        auth,
+        gateway,
+        resource,
+        invalid,
+        ..
+    } = case;
     // The key rotated: a token signed with the new key is accepted after one fetch of the
     // keys; a flood of tokens naming made-up keys fetches them at most once more.
     let before = auth.stats()["jwks"].as_u64().unwrap();
@@ -384,7 +455,7 @@ access = "full-access"
         &json!({"sub": "rotated", "aud": resource, "scope": "mcp tools:admin"}),
         300,
     );
-    assert_eq!(initialize(&gateway, &rotated).0, 200);
+    assert_eq!(initialize(gateway, &rotated).0, 200);
     let after_rotation = auth.stats()["jwks"].as_u64().unwrap();
     assert_eq!(after_rotation, before + 1, "kid {kid}");
     for i in 0..20 {
@@ -396,11 +467,21 @@ access = "full-access"
             .as_str()
             .unwrap()
             .to_owned();
-        assert_eq!(initialize(&gateway, &forged), (401, invalid.clone()));
+        assert_eq!(initialize(gateway, &forged), (401, invalid.clone()));
     }
     let after_flood = auth.stats()["jwks"].as_u64().unwrap();
     assert!(after_flood <= after_rotation + 1, "{after_flood} fetches");
+}
 
+/// Opaque tokens, introspected.
+fn opaque_tokens_are_introspected(case: &Case) {
+    let Case {
+        auth,
+        gateway,
+        resource,
+        invalid,
+        ..
+    } = case;
     // An opaque token, introspected with the gateway's credentials, the answer cached; one
     // the server does not know, or one for another resource, refused.
     let exp = std::time::SystemTime::now()
@@ -416,8 +497,8 @@ access = "full-access"
         .unwrap()
         .to_owned();
     let asked_before = auth.stats()["introspect"].as_u64().unwrap();
-    assert_eq!(initialize(&gateway, &opaque).0, 200);
-    assert_eq!(initialize(&gateway, &opaque).0, 200);
+    assert_eq!(initialize(gateway, &opaque).0, 200);
+    assert_eq!(initialize(gateway, &opaque).0, 200);
     assert_eq!(
         auth.stats()["introspect"].as_u64().unwrap(),
         asked_before + 1
@@ -429,14 +510,9 @@ access = "full-access"
         .as_str()
         .unwrap()
         .to_owned();
-    assert_eq!(initialize(&gateway, &other), (401, invalid.clone()));
+    assert_eq!(initialize(gateway, &other), (401, invalid.clone()));
     assert_eq!(
-        initialize(&gateway, "0123456789abcdef0123456789abcdef"),
-        (401, invalid)
+        initialize(gateway, "0123456789abcdef0123456789abcdef"),
+        (401, invalid.clone())
     );
-
-    // The static token still works beside OAuth.
-    assert_eq!(initialize(&gateway, &local).0, 200);
-    let log = gateway.log();
-    assert!(log.contains("OAuth, issuer"), "{log}");
 }

@@ -376,7 +376,11 @@ impl Check {
         #[cfg(feature = "oauth")]
         if let Some(verifier) = auth.verifier() {
             let url = crate::oauth::metadata::metadata_url(&verifier.settings().resource);
-            base.push_str(&format!(r#", resource_metadata="{}""#, quotable(&url)));
+            // Writing to a String cannot fail.
+            let _ = std::fmt::Write::write_fmt(
+                &mut base,
+                format_args!(r#", resource_metadata="{}""#, quotable(&url)),
+            );
         }
         let missing = challenge(&base);
         let invalid = challenge(&format!(r#"{base}, error="invalid_token""#));

@@ -1,6 +1,6 @@
 //! The two metadata documents: the one this server publishes about itself (RFC 9728,
 //! protected-resource metadata) and the one it reads about its authorization server
-//! (RFC 8414, falling back to OpenID Connect discovery), for the keys and the
+//! (RFC 8414, falling back to OIDC discovery), for the keys and the
 //! introspection endpoint the configuration does not name.
 
 use serde::Deserialize;
@@ -62,7 +62,7 @@ pub struct ServerMetadata {
 }
 
 /// The URLs to try for `issuer`'s metadata, in order: RFC 8414's (the well-known segment
-/// before the issuer's path), then OpenID Connect discovery's (after it).
+/// before the issuer's path), then OIDC discovery's (after it).
 #[must_use]
 pub fn discovery_urls(issuer: &str) -> [String; 2] {
     let (origin, path) = split(issuer);

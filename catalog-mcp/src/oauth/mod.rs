@@ -13,7 +13,7 @@
 //! - Any other token is asked about at the introspection endpoint (RFC 7662,
 //!   [`introspect`]) with the server's own client credentials, when one is configured.
 //! - The keys' and the endpoint's URLs come from the configuration or from the
-//!   authorization server's metadata (RFC 8414, then OpenID Connect discovery;
+//!   authorization server's metadata (RFC 8414, then OIDC discovery;
 //!   [`metadata`]).
 //! - The token's scopes decide its level and profile ([`scopes`]); a token lacking a scope
 //!   gets 403 with `error="insufficient_scope"` and the `scope` it needs.
@@ -284,11 +284,8 @@ impl Verifier {
                 "the token names no client (no `sub`, no `client_id`)",
             ))
         })?;
-        match self
-            .settings
-            .scopes
-            .grant(scopes.iter().map(String::as_str))
-        {
+        let carried: Vec<&str> = scopes.iter().map(String::as_str).collect();
+        match self.settings.scopes.grant(&carried) {
             scopes::Granted::Level(access, profile) => Ok(Grant {
                 access,
                 client: Arc::from(client),

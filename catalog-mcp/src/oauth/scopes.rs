@@ -60,8 +60,8 @@ impl Scopes {
 
     /// What a token carrying `carried` is granted.
     #[must_use]
-    pub fn grant<'a>(&self, carried: impl IntoIterator<Item = &'a str> + Clone) -> Granted {
-        let has = |scope: &str| carried.clone().into_iter().any(|c| c == scope);
+    pub fn grant(&self, carried: &[&str]) -> Granted {
+        let has = |scope: &str| carried.contains(&scope);
         let missing: Vec<&str> = self
             .required
             .iter()
@@ -139,15 +139,15 @@ mod tests {
     fn the_highest_level_and_the_one_profile_apply() {
         let s = scopes();
         assert_eq!(
-            s.grant(["mcp", "tools:read"]),
+            s.grant(&["mcp", "tools:read"]),
             Granted::Level(Access::ReadOnly, None)
         );
         assert_eq!(
-            s.grant(["mcp", "tools:read", "tools:write"]),
+            s.grant(&["mcp", "tools:read", "tools:write"]),
             Granted::Level(Access::FullAccess, None)
         );
         assert_eq!(
-            s.grant(["tools:read", "coding", "mcp", "other"]),
+            s.grant(&["tools:read", "coding", "mcp", "other"]),
             Granted::Level(Access::ReadAndStage, Some(Arc::from("coding")))
         );
         assert_eq!(
@@ -159,16 +159,16 @@ mod tests {
     #[test]
     fn missing_and_conflicting_scopes_are_refused_with_what_is_needed() {
         let s = scopes();
-        let Granted::Insufficient { needed, why } = s.grant(["tools:write"]) else {
+        let Granted::Insufficient { needed, why } = s.grant(&["tools:write"]) else {
             panic!("granted without `mcp`");
         };
         assert_eq!(needed, "mcp tools:read support");
         assert!(why.contains("required scope `mcp`"), "{why}");
-        let Granted::Insufficient { why, .. } = s.grant(["mcp"]) else {
+        let Granted::Insufficient { why, .. } = s.grant(&["mcp"]) else {
             panic!("granted with no level");
         };
         assert!(why.contains("no scope that grants"), "{why}");
-        let Granted::Insufficient { why, .. } = s.grant(["mcp", "coding", "support"]) else {
+        let Granted::Insufficient { why, .. } = s.grant(&["mcp", "coding", "support"]) else {
             panic!("granted two profiles");
         };
         assert!(why.contains("`coding` and `support`"), "{why}");
