@@ -29,6 +29,8 @@
 //! expire-seconds = 86400     # optional: how long they outlive their last use
 //! ```
 //!
+//! and, for OAuth access tokens, an `[oauth]` table and `[[scope]]` tables (see [`oauth`]).
+//!
 //! Every mistake is reported at once, located, with the fix, as the catalog's are.
 
 use std::collections::BTreeSet;
@@ -44,6 +46,7 @@ use serde::Deserialize;
 use toml::Spanned;
 
 use crate::replicas::{EXPIRE, Sessions};
+pub mod oauth;
 
 /// The operator's file, read and checked against the catalog it serves.
 #[derive(Debug, Default)]
@@ -62,6 +65,8 @@ pub struct Config {
     pub traces: Option<crate::traces::Settings>,
     /// Where the replicas keep what they share, from `[sessions]`.
     pub sessions: Option<Sessions>,
+    /// The OAuth settings of its `[oauth]` and `[[scope]]` tables, if it has them.
+    pub oauth: Option<oauth::OAuth>,
 }
 
 /// The `[[profile]]` tables: which upstreams and rows each profile sees.
@@ -123,6 +128,9 @@ struct File {
     limit: Vec<LimitRow>,
     traces: Option<crate::traces::Settings>,
     sessions: Option<SessionsTable>,
+    oauth: Option<Spanned<oauth::Table>>,
+    #[serde(default)]
+    scope: Vec<Spanned<oauth::ScopeTable>>,
 }
 
 #[derive(Deserialize)]
@@ -191,6 +199,13 @@ impl Config {
             .sessions
             .as_ref()
             .and_then(|table| sessions(table, &mut errors));
+        let oauth = oauth::read(
+            file,
+            parsed.oauth.as_ref(),
+            &parsed.scope,
+            &profiles,
+            &mut errors,
+        );
         if errors.is_empty() {
             Ok(Config {
                 tokens,
@@ -200,6 +215,7 @@ impl Config {
                 limits: parsed.limit,
                 traces: parsed.traces,
                 sessions,
+                oauth,
             })
         } else {
             Err(Errors(errors))
@@ -540,6 +556,97 @@ tools = ["git_stauts"]
         );
         assert!(
             text[errors[0].span.clone()].contains("upstream"),
+            "{errors:?}"
+        );
+    }
+
+    #[test]
+    fn oauth_and_scopes_are_read() {
+        let config = Config::parse(
+            "c.toml",
+            r#"
+[oauth]
+issuer = "https://auth.example"
+resource = "https://tools.example/mcp"
+required-scopes = ["mcp"]
+
+[[scope]]
+name = "tools:read"
+access = "read-only"
+
+[[scope]]
+name = "coding"
+access = "full-access"
+profile = "coding"
+
+[[profile]]
+name = "coding"
+upstreams = ["git"]
+"#,
+            &catalog(),
+        )
+        .unwrap();
+        let settings = config
+            .oauth
+            .unwrap()
+            .settings("127.0.0.1:1".parse().unwrap());
+        assert_eq!(settings.resource, "https://tools.example/mcp");
+        assert_eq!(settings.scopes.supported(), ["mcp", "tools:read", "coding"]);
+        assert!(settings.introspection.is_none());
+        assert!(config.tokens.is_none());
+    }
+
+    #[test]
+    fn every_oauth_mistake_is_reported_at_once() {
+        let text = r#"
+[oauth]
+issuer = "http://auth.example"
+jwks-uri = "ftp://keys"
+required-scopes = ["two words"]
+client-id = "gateway"
+client-secret-env = "CATALOG_GATEWAY_TEST_UNSET_VARIABLE"
+
+[[scope]]
+name = "tools:read"
+access = "admin"
+
+[[scope]]
+name = "coding"
+access = "full-access"
+profile = "codng"
+
+[[scope]]
+name = "coding"
+access = "read-only"
+
+[[profile]]
+name = "coding"
+upstreams = ["git"]
+"#;
+        let Errors(errors) = Config::parse("c.toml", text, &catalog()).unwrap_err();
+        let messages: Vec<&str> = errors.iter().map(|d| d.message.as_str()).collect();
+        assert_eq!(
+            messages,
+            [
+                "scope `tools:read` has access = \"admin\"",
+                "no `[[profile]]` is named `codng`",
+                "scope `coding` is mapped twice",
+                "`issuer` = \"http://auth.example\": plain http is only for a loopback host",
+                "`jwks-uri` = \"ftp://keys\": it is not an http(s) URL",
+                "`two words` is not a scope",
+                "the environment variable `CATALOG_GATEWAY_TEST_UNSET_VARIABLE` is not set",
+            ],
+            "{errors:#?}"
+        );
+        assert_eq!(&text[errors[1].span.clone()], "\"codng\"");
+        let Errors(errors) = Config::parse(
+            "c.toml",
+            "[[scope]]\nname = \"a\"\naccess = \"read-only\"\n",
+            &catalog(),
+        )
+        .unwrap_err();
+        assert!(
+            errors[0].message.contains("no `[oauth]` table"),
             "{errors:?}"
         );
     }

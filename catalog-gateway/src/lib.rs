@@ -19,7 +19,7 @@
 //! | module | what it holds |
 //! |---|---|
 //! | [`program`] | the `catalog-gateway` command line |
-//! | [`config`] | the operator's file: tokens, client profiles, audit, metrics, limits, traces, the replicas' store |
+//! | [`config`] | the operator's file: tokens, OAuth ([`config::oauth`]), client profiles, audit, metrics, limits, traces, the replicas' store |
 //! | [`audit`] | the audit log: a JSON line per call, written before the answer |
 //! | [`metrics`] | Prometheus metrics and their endpoint |
 //! | [`limits`] | rate limits per client and tool |
@@ -30,6 +30,11 @@
 //! | [`rows`] | the catalog read at start as `catalog_core` tools |
 //! | [`discovered`] | where a session's search finds live: here, or shared |
 //! | [`replicas`] | the Redis store replicas share: sessions and discovery state |
+//!
+//! Over HTTP, with an `[oauth]` table in its configuration, the gateway is an OAuth 2.1
+//! resource server (MCP authorization 2025-11-25; RFC 9728 metadata, RFC 8707 audience,
+//! RFC 7662 introspection, RFC 8414 discovery): see `catalog_mcp::oauth` and
+//! [`config::oauth`].
 //!
 //! The sessions with the upstreams, the drift comparison and the snapshot file are
 //! `catalog_upstream`'s, which `cargo catalog` uses too.

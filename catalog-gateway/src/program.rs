@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use catalog_mcp::cli::{self, Command, Options, Transport};
 use catalog_mcp::program::{init_logging_with, own_flags, shutdown_signal};
-use catalog_mcp::{Grant, Level, Tokens, http, stdio};
+use catalog_mcp::{Auth, Grant, Level, Tokens, http, stdio};
 
 use crate::audit::Audit;
 use crate::config::Config;
@@ -37,10 +37,12 @@ server changed them since import withheld.
 
   --catalog FILE    the catalog (its upstream snapshot, FILE with .upstreams.json, is
                     read when present, to name what changed)
-  --config FILE     the operator's file: [[token]] tables (instead of --tokens) and
+  --config FILE     the operator's file: [[token]] tables (instead of --tokens),
                     [[profile]] tables, the subsets of upstreams and rows a token's
-                    `profile` selects, and [sessions]: the Redis database that
-                    replicas behind one load balancer share (--http)
+                    `profile` selects, an [oauth] table with [[scope]] tables for
+                    OAuth access tokens (then --http needs no tokens), [sessions]: the
+                    Redis database that replicas behind one load balancer share
+                    (--http), and [audit], [metrics], [[limit]] and [traces]
   --profile P       stdio: the client sees only profile P of --config
   --discoverable H  how discoverable rows reach a client: listed (default: with the
                     inline ones, for MCP clients that choose tools themselves) or search
@@ -84,6 +86,8 @@ struct Setup {
     serving: Serving,
     transport: Transport,
     tokens: Option<Arc<Tokens>>,
+    /// The OAuth settings of the --config file.
+    oauth: Option<crate::config::oauth::OAuth>,
     /// The stdio client's profile.
     profile: Option<String>,
     /// Where `/metrics` is served, if it is.
@@ -144,26 +148,7 @@ fn setup() -> Result<Setup, ExitCode> {
     let Some(path) = values[0].clone() else {
         return Err(unusable("--catalog FILE is required"));
     };
-    let discoverable = match values[1].as_deref() {
-        None | Some("listed") => Discoverable::Listed,
-        Some("search") => Discoverable::Search,
-        Some(other) => {
-            return Err(unusable(&format!(
-                "--discoverable {other}: use listed or search"
-            )));
-        }
-    };
-    let retry = match values[2].as_deref() {
-        None => RETRY,
-        Some(seconds) => match seconds.parse::<u64>() {
-            Ok(s) if s > 0 => Duration::from_secs(s),
-            _ => {
-                return Err(unusable(&format!(
-                    "--retry {seconds}: give a whole number of seconds, 1 or more"
-                )));
-            }
-        },
-    };
+    let (discoverable, retry) = listing_and_retry(values[1].as_deref(), values[2].as_deref())?;
     let source = std::fs::read_to_string(&path)
         .map_err(|e| unusable(&format!("cannot read `{path}`: {e}")))?;
     let catalog = catalog_compiler::compile(&source).map_err(|diagnostics| {
@@ -175,7 +160,7 @@ fn setup() -> Result<Setup, ExitCode> {
         ExitCode::from(2)
     })?;
     let snapshot = Snapshot::read_for(Path::new(&path)).map_err(|m| unusable(&m))?;
-    let config = match &values[3] {
+    let mut config = match &values[3] {
         Some(file) => read_config(file, &catalog)?,
         None => Config::default(),
     };
@@ -185,24 +170,7 @@ fn setup() -> Result<Setup, ExitCode> {
         scan_results,
     } = options;
     let scan_results = scan_results.unwrap_or(catalog.settings.scan_results);
-    let tokens = match &transport {
-        Transport::Http {
-            tokens: Some(file), ..
-        } => {
-            if config.tokens.is_some() {
-                return Err(unusable(
-                    "tokens come from --tokens FILE or from the [[token]] tables of --config, not both",
-                ));
-            }
-            Some(Arc::new(
-                Tokens::read(file).map_err(|e| unusable(&e.to_string()))?,
-            ))
-        }
-        Transport::Http { tokens: None, .. } => Some(Arc::new(config.tokens.ok_or_else(|| {
-            unusable("--http needs --tokens FILE, or [[token]] tables in the --config file")
-        })?)),
-        Transport::Stdio { .. } => None,
-    };
+    let tokens = http_tokens(&transport, config.tokens.take(), config.oauth.is_some())?;
     let profile = values[4].clone();
     match (&profile, &transport) {
         (Some(_), Transport::Http { .. }) => {
@@ -254,8 +222,69 @@ fn setup() -> Result<Setup, ExitCode> {
         metrics_at: config.metrics.map(|m| m.listen),
         transport,
         tokens,
+        oauth: config.oauth,
         profile,
         sessions: config.sessions,
+    })
+}
+
+/// `--discoverable` and `--retry`, read.
+fn listing_and_retry(
+    discoverable: Option<&str>,
+    retry: Option<&str>,
+) -> Result<(Discoverable, Duration), ExitCode> {
+    let discoverable = match discoverable {
+        None | Some("listed") => Discoverable::Listed,
+        Some("search") => Discoverable::Search,
+        Some(other) => {
+            return Err(unusable(&format!(
+                "--discoverable {other}: use listed or search"
+            )));
+        }
+    };
+    let retry = match retry {
+        None => RETRY,
+        Some(seconds) => match seconds.parse::<u64>() {
+            Ok(s) if s > 0 => Duration::from_secs(s),
+            _ => {
+                return Err(unusable(&format!(
+                    "--retry {seconds}: give a whole number of seconds, 1 or more"
+                )));
+            }
+        },
+    };
+    Ok((discoverable, retry))
+}
+
+/// The static tokens of an HTTP gateway: from `--tokens FILE` or the config's
+/// `[[token]]` tables (not both); none is fine when the config has `[oauth]`.
+fn http_tokens(
+    transport: &Transport,
+    from_config: Option<Tokens>,
+    oauth: bool,
+) -> Result<Option<Arc<Tokens>>, ExitCode> {
+    Ok(match transport {
+        Transport::Http {
+            tokens: Some(file), ..
+        } => {
+            if from_config.is_some() {
+                return Err(unusable(
+                    "tokens come from --tokens FILE or from the [[token]] tables of --config, not both",
+                ));
+            }
+            Some(Arc::new(
+                Tokens::read(file).map_err(|e| unusable(&e.to_string()))?,
+            ))
+        }
+        Transport::Http { tokens: None, .. } => {
+            if from_config.is_none() && !oauth {
+                return Err(unusable(
+                    "--http needs --tokens FILE, or [[token]] tables or an [oauth] table in the --config file",
+                ));
+            }
+            from_config.map(Arc::new)
+        }
+        Transport::Stdio { .. } => None,
     })
 }
 
@@ -280,6 +309,7 @@ async fn serve(setup: Setup) -> Result<(), String> {
         mut serving,
         transport,
         tokens,
+        oauth,
         profile,
         metrics_at,
         sessions,
@@ -304,8 +334,8 @@ async fn serve(setup: Setup) -> Result<(), String> {
         .clone()
         .map(|redis| redis as Arc<dyn SessionStore>);
     let gateway = Gateway::start(loaded, serving).await;
-    match (transport, tokens) {
-        (Transport::Stdio { access }, _) => {
+    match transport {
+        Transport::Stdio { access } => {
             eprintln!(
                 "catalog-gateway: serving `{path}` over stdio at {access} (gated tools: {gated})"
             );
@@ -322,24 +352,31 @@ async fn serve(setup: Setup) -> Result<(), String> {
             gateway.flush();
             served
         }
-        (
-            Transport::Http {
-                address, origins, ..
-            },
-            Some(tokens),
-        ) => {
+        Transport::Http {
+            address, origins, ..
+        } => {
             let (listener, bound) = http::bind(address).await?;
+            // The resource URI defaults to the address bound, known only now.
+            let mut auth = match oauth {
+                Some(oauth) => {
+                    Auth::oauth(catalog_mcp::oauth::Verifier::new(oauth.settings(bound))?)
+                }
+                None => Auth::default(),
+            };
+            if let Some(tokens) = tokens {
+                auth = auth.with_tokens(tokens);
+            }
             // The line tests and scripts read the address from.
             eprintln!(
-                "catalog-gateway: serving `{path}` over streamable HTTP at http://{bound}{} ({} tokens, gated tools: {gated})",
+                "catalog-gateway: serving `{path}` over streamable HTTP at http://{bound}{} ({}, gated tools: {gated})",
                 http::ENDPOINT,
-                tokens.len()
+                auth.describe()
             );
             let serving = Arc::clone(&gateway);
             let served = http::serve_for(
                 listener,
                 move || Session::new(Arc::clone(&serving), Level::PerRequest),
-                tokens,
+                auth,
                 "catalog-gateway",
                 &http::Origins::new(origins),
                 shutdown_signal(),
@@ -350,7 +387,6 @@ async fn serve(setup: Setup) -> Result<(), String> {
             gateway.flush();
             served
         }
-        (Transport::Http { .. }, None) => Err(String::from("--http needs --tokens FILE")),
     }
 }
 

@@ -26,9 +26,9 @@ use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, Stream
 use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 
+use crate::auth::{Auth, Refusal};
 use crate::calls::Tools;
 use crate::handler::{CatalogServer, Level};
-use crate::tokens::Tokens;
 
 /// The path of the MCP endpoint.
 pub const ENDPOINT: &str = "/mcp";
@@ -42,7 +42,7 @@ pub const ENDPOINT: &str = "/mcp";
 /// is one, must be a loopback origin or one of `origins` (see [`Origins`]), else 403.
 pub fn router<C, H, const W: usize>(
     tools: Arc<Tools<C, H, W>>,
-    tokens: Arc<Tokens>,
+    auth: impl Into<Auth>,
     origins: &Origins,
     bound: SocketAddr,
     cancel: &CancellationToken,
@@ -56,7 +56,7 @@ where
     let realm = tools.identity().name.clone();
     router_for(
         move || CatalogServer::new(Arc::clone(&tools), Level::PerRequest),
-        tokens,
+        auth,
         &realm,
         origins,
         bound,
@@ -67,14 +67,15 @@ where
 
 /// [`router`] for any MCP server: `make` builds the handler of each new session, which
 /// reads each request's level as [`Level::PerRequest`] does. `realm` names the server in
-/// the token challenges.
+/// the token challenges. With OAuth, the protected-resource metadata is served, without a
+/// token, at its well-known paths.
 ///
 /// `store`, when given, is where sessions are kept for other instances of the server (the
 /// replicas behind one load balancer): a request naming a session this instance does not
 /// hold restores it from there, replaying the client's `initialize`, instead of 404.
 pub fn router_for<S: ServerHandler>(
     make: impl Fn() -> S + Send + Sync + 'static,
-    tokens: Arc<Tokens>,
+    auth: impl Into<Auth>,
     realm: &str,
     origins: &Origins,
     bound: SocketAddr,
@@ -89,7 +90,9 @@ pub fn router_for<S: ServerHandler>(
     if !config.allowed_hosts.contains(&ip) {
         config.allowed_hosts.push(ip);
     }
-    let check = Check::new(tokens, realm);
+    let auth = auth.into();
+    let published = published(&auth, realm);
+    let check = Check::new(auth, realm);
     let sessions = Arc::new(LocalSessionManager::default());
     let rules = Rules {
         sessions: Arc::clone(&sessions),
@@ -98,13 +101,46 @@ pub fn router_for<S: ServerHandler>(
     };
     let service = StreamableHttpService::new(move || Ok(make()), sessions, config);
     // The token check is the outer layer: nothing else answers a request without one.
-    Router::new()
+    let app = Router::new()
         .nest_service(ENDPOINT, service)
         .layer(middleware::from_fn_with_state(
             Arc::new(rules),
             transport_rules,
         ))
-        .layer(middleware::from_fn_with_state(Arc::new(check), authorize))
+        .layer(middleware::from_fn_with_state(Arc::new(check), authorize));
+    // Added after the token check's layer, so they are outside it.
+    published.into_iter().fold(app, |app, (path, document)| {
+        let document = document.to_string();
+        app.route(
+            &path,
+            axum::routing::get(move || {
+                let mut response = Response::new(Body::from(document.clone()));
+                response
+                    .headers_mut()
+                    .insert(CONTENT_TYPE, HeaderValue::from_static("application/json"));
+                async move { response }
+            }),
+        )
+    })
+}
+
+/// The documents served without a token, by path: the protected-resource metadata
+/// (RFC 9728) at its well-known path, with the resource's path appended and without.
+#[cfg_attr(not(feature = "oauth"), allow(unused_variables))]
+fn published(auth: &Auth, realm: &str) -> Vec<(String, serde_json::Value)> {
+    #[cfg(feature = "oauth")]
+    if let Some(verifier) = auth.verifier() {
+        use crate::oauth::metadata::{WELL_KNOWN, path_of};
+        let document = verifier.metadata(realm);
+        let resource = &verifier.settings().resource;
+        let mut paths = vec![WELL_KNOWN.to_owned(), format!("{WELL_KNOWN}{ENDPOINT}")];
+        let own = path_of(resource).trim_end_matches('/');
+        if !own.is_empty() && !paths.contains(&format!("{WELL_KNOWN}{own}")) {
+            paths.push(format!("{WELL_KNOWN}{own}"));
+        }
+        return paths.into_iter().map(|p| (p, document.clone())).collect();
+    }
+    Vec::new()
 }
 
 /// Serves the application on `listener` until `shutdown` completes, then closes every
@@ -115,7 +151,7 @@ pub fn router_for<S: ServerHandler>(
 pub async fn serve<C, H, const W: usize>(
     listener: TcpListener,
     tools: Arc<Tools<C, H, W>>,
-    tokens: Arc<Tokens>,
+    auth: impl Into<Auth>,
     origins: &Origins,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> io::Result<()>
@@ -129,7 +165,7 @@ where
     serve_for(
         listener,
         move || CatalogServer::new(Arc::clone(&tools), Level::PerRequest),
-        tokens,
+        auth,
         &realm,
         origins,
         shutdown,
@@ -145,7 +181,7 @@ where
 pub async fn serve_for<S: ServerHandler>(
     listener: TcpListener,
     make: impl Fn() -> S + Send + Sync + 'static,
-    tokens: Arc<Tokens>,
+    auth: impl Into<Auth>,
     realm: &str,
     origins: &Origins,
     shutdown: impl Future<Output = ()> + Send + 'static,
@@ -154,7 +190,7 @@ pub async fn serve_for<S: ServerHandler>(
     let cancel = CancellationToken::new();
     let app = router_for(
         make,
-        tokens,
+        auth,
         realm,
         origins,
         listener.local_addr()?,
@@ -345,9 +381,12 @@ fn unreadable(error: &serde_json::Error) -> Response {
     response
 }
 
-/// The tokens, and the two challenges a refused request gets (RFC 6750), built once.
+/// How requests are authenticated, and the challenges a refused request gets (RFC 6750),
+/// their fixed part built once.
 struct Check {
-    tokens: Arc<Tokens>,
+    auth: Auth,
+    /// `Bearer realm="..."`, and `resource_metadata="..."` with OAuth (RFC 9728 §5.1).
+    base: String,
     /// For a request with no bearer token.
     missing: HeaderValue,
     /// For a bearer token that is not one of the file's.
@@ -357,26 +396,45 @@ struct Check {
 impl Check {
     /// The challenges name the server as `realm`, kept to the characters a quoted header
     /// parameter can hold as they are.
-    fn new(tokens: Arc<Tokens>, realm: &str) -> Check {
-        let realm: String = realm
-            .chars()
-            .filter(|&c| c == ' ' || (c.is_ascii_graphic() && c != '"' && c != '\\'))
-            .collect();
-        let challenge = |extra: &str| {
-            HeaderValue::from_str(&format!(r#"Bearer realm="{realm}"{extra}"#))
-                .unwrap_or_else(|_| HeaderValue::from_static("Bearer"))
-        };
+    fn new(auth: Auth, realm: &str) -> Check {
+        #[cfg_attr(not(feature = "oauth"), allow(unused_mut))]
+        let mut base = format!(r#"Bearer realm="{}""#, quotable(realm));
+        #[cfg(feature = "oauth")]
+        if let Some(verifier) = auth.verifier() {
+            let url = crate::oauth::metadata::metadata_url(&verifier.settings().resource);
+            // Writing to a String cannot fail.
+            let _ = std::fmt::Write::write_fmt(
+                &mut base,
+                format_args!(r#", resource_metadata="{}""#, quotable(&url)),
+            );
+        }
+        let missing = challenge(&base);
+        let invalid = challenge(&format!(r#"{base}, error="invalid_token""#));
         Check {
-            tokens,
-            missing: challenge(""),
-            invalid: challenge(r#", error="invalid_token""#),
+            auth,
+            base,
+            missing,
+            invalid,
         }
     }
 }
 
+/// `text` with only the characters a quoted header parameter holds as they are.
+fn quotable(text: &str) -> String {
+    text.chars()
+        .filter(|&c| c == ' ' || (c.is_ascii_graphic() && c != '"' && c != '\\'))
+        .collect()
+}
+
+fn challenge(text: &str) -> HeaderValue {
+    HeaderValue::from_str(text).unwrap_or_else(|_| HeaderValue::from_static("Bearer"))
+}
+
 /// The token check: a request with a valid `Authorization: Bearer` token goes on with its
-/// [`Grant`](crate::tokens::Grant) in its extensions; any other gets 401 with an empty
-/// body.
+/// [`Grant`](crate::tokens::Grant) in its extensions; a request without one, or with one
+/// that is invalid, gets 401, one whose token lacks a scope 403 (`insufficient_scope`), one
+/// that cannot be checked because the authorization server cannot be reached 503; all with
+/// an empty body.
 async fn authorize(State(check): State<Arc<Check>>, mut request: Request, next: Next) -> Response {
     let presented = request
         .headers()
@@ -384,14 +442,37 @@ async fn authorize(State(check): State<Arc<Check>>, mut request: Request, next: 
         .and_then(|v| v.to_str().ok())
         .and_then(bearer);
     let Some(presented) = presented else {
-        return unauthorized(check.missing.clone());
+        return refused(StatusCode::UNAUTHORIZED, check.missing.clone());
     };
-    let Some(grant) = check.tokens.check(presented) else {
-        tracing::info!("refused a request with an unknown bearer token");
-        return unauthorized(check.invalid.clone());
+    let grant = match check.auth.authenticate(presented).await {
+        Ok(grant) => grant,
+        Err(Refusal::Invalid(why)) => {
+            tracing::info!("refused a request with an invalid bearer token: {why}");
+            return refused(StatusCode::UNAUTHORIZED, check.invalid.clone());
+        }
+        Err(Refusal::Scope { needed, why }) => {
+            tracing::info!("refused a request whose token lacks a scope: {why}");
+            let header = challenge(&format!(
+                r#"{}, error="insufficient_scope", scope="{}", error_description="{}""#,
+                check.base,
+                quotable(&needed),
+                quotable(&why)
+            ));
+            return refused(StatusCode::FORBIDDEN, header);
+        }
+        Err(Refusal::Unavailable(why)) => {
+            tracing::warn!("cannot check a bearer token: {why}");
+            let mut response = Response::new(Body::empty());
+            *response.status_mut() = StatusCode::SERVICE_UNAVAILABLE;
+            response.headers_mut().insert(
+                axum::http::header::RETRY_AFTER,
+                HeaderValue::from_static("10"),
+            );
+            return response;
+        }
     };
     tracing::debug!(client = %grant.client, access = %grant.access, "authorized");
-    request.extensions_mut().insert(grant.clone());
+    request.extensions_mut().insert(grant);
     next.run(request).await
 }
 
@@ -403,9 +484,9 @@ fn bearer(header: &str) -> Option<&str> {
     (scheme.eq_ignore_ascii_case("bearer") && !token.is_empty()).then_some(token)
 }
 
-fn unauthorized(challenge: HeaderValue) -> Response {
+fn refused(status: StatusCode, challenge: HeaderValue) -> Response {
     let mut response = Response::new(Body::empty());
-    *response.status_mut() = StatusCode::UNAUTHORIZED;
+    *response.status_mut() = status;
     response.headers_mut().insert(WWW_AUTHENTICATE, challenge);
     response
 }
@@ -413,6 +494,7 @@ fn unauthorized(challenge: HeaderValue) -> Response {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tokens::Tokens;
 
     #[test]
     fn bearer_credentials_are_read_by_scheme() {
@@ -432,13 +514,13 @@ mod tests {
             )
             .unwrap(),
         );
-        let check = Check::new(Arc::clone(&tokens), "app-mcp");
+        let check = Check::new(Auth::tokens(Arc::clone(&tokens)), "app-mcp");
         assert_eq!(check.missing, r#"Bearer realm="app-mcp""#);
         assert_eq!(
             check.invalid,
             r#"Bearer realm="app-mcp", error="invalid_token""#
         );
-        let odd = Check::new(tokens, "my \"odd\"\\ server\u{e9}\n");
+        let odd = Check::new(Auth::tokens(tokens), "my \"odd\"\\ server\u{e9}\n");
         assert_eq!(odd.missing, r#"Bearer realm="my odd server""#);
     }
 }

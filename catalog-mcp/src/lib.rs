@@ -55,8 +55,11 @@
 //! | [`logging`] | the server's events as MCP `notifications/message` to each client |
 //! | [`stdio`] | serving one client on standard input and output |
 //! | [`http`] | the HTTP endpoint and its token check |
+//! | [`auth`] | [`Auth`]: who a request over HTTP is, from static tokens or OAuth access tokens |
 //! | [`tokens`] | bearer tokens and their levels |
+//! | `oauth` | (feature `oauth`) OAuth 2.1 access tokens: the server as a resource server (MCP authorization 2025-11-25; RFC 9728, 8707, 7662, 8414) |
 
+pub mod auth;
 pub mod calls;
 pub mod cli;
 pub mod elicit;
@@ -66,6 +69,8 @@ pub mod http;
 pub mod identity;
 pub mod listing;
 pub mod logging;
+#[cfg(feature = "oauth")]
+pub mod oauth;
 pub mod program;
 pub mod stdio;
 pub mod tokens;
@@ -74,6 +79,7 @@ pub mod tokens;
 /// types, and [`CatalogServer`] is its `ServerHandler`.
 pub use rmcp;
 
+pub use auth::Auth;
 pub use calls::Tools;
 pub use gate::{Answer, Asker, GatedPolicy, NoAsker};
 pub use handler::{CatalogServer, Grant, Level};

@@ -2,7 +2,9 @@
 
 `client.py PLAN COMMAND [ARGS...]` runs a plan of steps, given as JSON, against a gateway
 it starts over stdio; `client.py PLAN --http URL TOKEN` against one serving streamable
-HTTP. `--revision REV` right after PLAN opens the session at protocol revision REV (by
+HTTP; `client.py PLAN --oauth URL ISSUER CLIENT_ID SECRET` against one serving streamable
+HTTP behind OAuth, the token got by the SDK's client-credentials provider (it reads the
+gateway's protected-resource metadata, then the authorization server's). `--revision REV` right after PLAN opens the session at protocol revision REV (by
 default the SDK's newest `initialize` revision). It prints one JSON list: what each step
 saw. Steps:
 
@@ -30,6 +32,7 @@ import sys
 import httpx2
 import mcp.types as types
 from mcp import ClientSession, MCPError, StdioServerParameters, stdio_client
+from mcp.client.auth.extensions.client_credentials import ClientCredentialsOAuthProvider
 from mcp.client.streamable_http import streamable_http_client
 from mcp_types.version import LATEST_HANDSHAKE_VERSION
 
@@ -43,7 +46,20 @@ async def main() -> None:
     revision = LATEST_HANDSHAKE_VERSION
     if command[0] == "--revision":
         revision, command = command[1], command[2:]
-    if command[0] == "--http":
+    if command[0] == "--oauth":
+        url, issuer, client_id, secret = command[1:5]
+        auth = ClientCredentialsOAuthProvider(
+            server_url=url,
+            storage=MemoryStorage(),
+            client_id=client_id,
+            client_secret=secret,
+            issuer=issuer,
+        )
+        timeout = httpx2.Timeout(30.0, read=60.0)
+        async with httpx2.AsyncClient(auth=auth, timeout=timeout) as http:
+            async with streamable_http_client(url, http_client=http) as (read, write):
+                seen = await run(plan, revision, read, write)
+    elif command[0] == "--http":
         headers = {"Authorization": f"Bearer {command[2]}"}
         timeout = httpx2.Timeout(30.0, read=60.0)
         async with httpx2.AsyncClient(headers=headers, timeout=timeout) as http:
@@ -54,6 +70,26 @@ async def main() -> None:
         async with stdio_client(server) as (read, write):
             seen = await run(plan, revision, read, write)
     print(json.dumps(seen))
+
+
+class MemoryStorage:
+    """The SDK's token storage, in memory: one run, one token."""
+
+    def __init__(self) -> None:
+        self.tokens = None
+        self.client = None
+
+    async def get_tokens(self):
+        return self.tokens
+
+    async def set_tokens(self, tokens) -> None:
+        self.tokens = tokens
+
+    async def get_client_info(self):
+        return self.client
+
+    async def set_client_info(self, client) -> None:
+        self.client = client
 
 
 async def run(plan: list, revision: str, read, write) -> list:
