@@ -84,7 +84,7 @@ fn peers(root: &Path) -> Result<PathBuf, String> {
 }
 
 /// `python -m pip install`, quietly.
-fn pip_install(python: &Path) -> Command {
+pub(crate) fn pip_install(python: &Path) -> Command {
     let mut command = Command::new(python);
     command.args([
         "-m",
@@ -165,7 +165,7 @@ fn node_peers(root: &Path) -> Result<PathBuf, String> {
     Ok(bin)
 }
 
-fn step(command: &mut Command, what: &str) -> Result<(), String> {
+pub(crate) fn step(command: &mut Command, what: &str) -> Result<(), String> {
     match command.status() {
         Ok(s) if s.success() => Ok(()),
         Ok(s) => Err(format!("{what} failed ({s})")),
