@@ -63,7 +63,7 @@ pub fn main() -> ExitCode {
         Err(code) => return code,
     };
     init_logging_with("catalog_gateway=info,catalog_mcp=info,rmcp=error");
-    let runtime = match tokio::runtime::Runtime::new() {
+    let runtime = match runtime(&setup.transport) {
         Ok(runtime) => runtime,
         Err(error) => {
             eprintln!("catalog-gateway: cannot start the async runtime: {error}");
@@ -76,6 +76,19 @@ pub fn main() -> ExitCode {
             eprintln!("catalog-gateway: {message}");
             ExitCode::FAILURE
         }
+    }
+}
+
+/// The async runtime for `transport`. Over stdio there is one client, whose requests
+/// and the upstreams' answers are all I/O: one thread serves them without handing each
+/// message across threads, which was most of what the gateway added to a call. Over HTTP
+/// the clients are many, and the worker threads serve them in parallel.
+fn runtime(transport: &Transport) -> std::io::Result<tokio::runtime::Runtime> {
+    match transport {
+        Transport::Stdio { .. } => tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build(),
+        Transport::Http { .. } => tokio::runtime::Runtime::new(),
     }
 }
 

@@ -41,7 +41,10 @@ where
 /// As [`serve`].
 pub async fn serve_for<S: ServerHandler>(handler: S) -> io::Result<()> {
     let service = handler
-        .serve(rmcp::transport::stdio())
+        // Pipes (as MCP clients start servers) are read and written on the runtime's own
+        // I/O driver; the blocking `stdio()` hands every message to another thread and back.
+        // Anything else (a terminal, a file) falls back to the blocking handles.
+        .serve(rmcp::transport::stdio_pipes())
         .await
         .map_err(|e| io::Error::other(format!("the MCP session did not start: {e}")))?;
     service

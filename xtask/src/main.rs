@@ -20,6 +20,7 @@ use clap::{CommandFactory as _, FromArgMatches as _, Parser, Subcommand};
 #[global_allocator]
 static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+mod bench_gateway;
 mod codegen;
 mod r#gen;
 mod languages;
@@ -70,6 +71,24 @@ enum Task {
     Codegen,
     GenCatalog(r#gen::Args),
     BenchScale(scale::Args),
+    /// What a proxy adds to an MCP tool call: the gateway against others, over stdio
+    ///
+    /// Direct to an upstream, then through a release catalog-gateway, a pass-through Rust
+    /// proxy that checks nothing, FastMCP's proxy and fastmcp-gateway, call by call in
+    /// turn: median and p90 per call, the added median and the paired differences, and
+    /// each proxy's processor time per call. Installs the Python contenders into
+    /// target/bench-gateway/venv on the first run.
+    BenchGateway {
+        /// Timed calls per contender
+        #[arg(long, value_name = "N", default_value_t = 300, value_parser = positive)]
+        calls: usize,
+        /// Measure with this upstream only (echo, a minimal server; time, mcp-server-time); repeat for more
+        #[arg(long, value_name = "NAME")]
+        upstream: Vec<String>,
+        /// Another catalog-gateway binary to measure alongside (built from an earlier commit, say)
+        #[arg(long, value_name = "FILE")]
+        baseline: Option<PathBuf>,
+    },
     /// Search on each set of tests/data/languages, as a table
     ///
     /// Japanese, Chinese, Korean, German, French, ...: recall@k and MRR@k on the requests for
@@ -148,6 +167,15 @@ fn run(task: Task) -> Result<ExitCode, Usage> {
         Task::Codegen => codegen::run(&[]),
         Task::GenCatalog(args) => r#gen::run(&args),
         Task::BenchScale(args) => scale::run(&args),
+        Task::BenchGateway {
+            calls,
+            upstream,
+            baseline,
+        } => Ok(bench_gateway::run(&bench_gateway::Options {
+            calls,
+            upstreams: upstream,
+            baseline,
+        })),
         Task::EvalLanguages { k, model, fusion } => languages::run(k, model.as_deref(), &fusion),
         Task::EvalScan => scan::run(),
         Task::Man { out } => man(&out.unwrap_or_else(|| root.join("target/man"))),

@@ -14,7 +14,8 @@
 //! runs `cargo test --workspace ARGS` with the variables set.
 //!
 //! The gateway's operations tests run real services from Debian's packages (Prometheus
-//! scraping its metrics): [`SYSTEM_PEERS`] names them, and a missing one is installed with
+//! scraping its metrics, Redis and HAProxy in front of its replicas): [`SYSTEM_PEERS`]
+//! names them, and a missing one is installed with
 //! `apt-get` when this runs as root (as CI does), or named with its install line.
 //!
 //! The embedding ranker's tests run a real sentence-embedding model: all-MiniLM-L6-v2 as
@@ -65,7 +66,13 @@ pub fn run(args: &[String]) -> ExitCode {
 }
 
 /// The programs from Debian's packages that tests run, each with its package.
-const SYSTEM_PEERS: &[(&str, &str)] = &[("prometheus", "prometheus")];
+const SYSTEM_PEERS: &[(&str, &str)] = &[
+    // Prometheus scrapes the gateway's metrics.
+    ("prometheus", "prometheus"),
+    // The gateway's replicas share sessions through Redis, behind HAProxy.
+    ("redis-server", "redis-server"),
+    ("haproxy", "haproxy"),
+];
 
 /// Installs the [`SYSTEM_PEERS`] missing from the path, with `apt-get` as root; otherwise
 /// says how.
@@ -144,7 +151,7 @@ fn peers(root: &Path) -> Result<PathBuf, String> {
 }
 
 /// `python -m pip install`, quietly.
-fn pip_install(python: &Path) -> Command {
+pub(crate) fn pip_install(python: &Path) -> Command {
     let mut command = Command::new(python);
     command.args([
         "-m",
@@ -225,46 +232,7 @@ fn node_peers(root: &Path) -> Result<PathBuf, String> {
     Ok(bin)
 }
 
-/// The system's programs the tests run, and the Debian package of each.
-const SYSTEM_PEERS: &[(&str, &str)] = &[
-    // The gateway's replicas share sessions through Redis, behind HAProxy.
-    ("redis-server", "redis-server"),
-    ("haproxy", "haproxy"),
-];
-
-/// Installs the packages of the missing [`SYSTEM_PEERS`] when running as root (as on
-/// CI); otherwise names the command that would.
-fn system_peers() -> Result<(), String> {
-    let path = std::env::var_os("PATH").unwrap_or_default();
-    let missing: Vec<&str> = SYSTEM_PEERS
-        .iter()
-        .filter(|(program, _)| !std::env::split_paths(&path).any(|dir| dir.join(program).is_file()))
-        .map(|&(_, package)| package)
-        .collect();
-    if missing.is_empty() {
-        return Ok(());
-    }
-    let root = Command::new("id")
-        .arg("-u")
-        .output()
-        .is_ok_and(|out| out.stdout.trim_ascii() == b"0");
-    if !root {
-        return Err(format!(
-            "the tests need {missing:?}: run `sudo apt-get install -y --no-install-recommends {}`, then this again",
-            missing.join(" ")
-        ));
-    }
-    step(Command::new("apt-get").arg("update"), "apt-get update")?;
-    step(
-        Command::new("apt-get")
-            .args(["install", "-y", "--no-install-recommends"])
-            .args(&missing)
-            .env("DEBIAN_FRONTEND", "noninteractive"),
-        "apt-get install",
-    )
-}
-
-fn step(command: &mut Command, what: &str) -> Result<(), String> {
+pub(crate) fn step(command: &mut Command, what: &str) -> Result<(), String> {
     match command.status() {
         Ok(s) if s.success() => Ok(()),
         Ok(s) => Err(format!("{what} failed ({s})")),

@@ -1,0 +1,537 @@
+//! `cargo xtask bench-gateway`: what a proxy in front of an MCP server adds to a tool call,
+//! for the gateway and for other proxies, measured side by side over stdio.
+//!
+//! Every contender runs at once, each with its own copy of the same upstream behind it:
+//! - `direct`: the client talks to the upstream itself;
+//! - `catalog-gateway`: a release build, on a catalog that `cargo xtask import
+//!   --from-server` wrote from the upstream (every check on: the arguments against the
+//!   reviewed schema, the pins, the result scanner);
+//! - `rust-proxy`: `gateway-bench`'s `bench-proxy`, a pass-through on the same SDK that
+//!   checks nothing, the floor;
+//! - `fastmcp-proxy`: FastMCP's `create_proxy`;
+//! - `fastmcp-gateway`: the tool called through its `execute_tool`.
+//!
+//! Two upstreams: `gateway-bench`'s `bench-upstream` (one `echo` tool that costs next to
+//! nothing, so the overhead shows) and `mcp-server-time`, the server the guide names.
+//!
+//! The client is this process, writing JSON-RPC lines and reading the answers with
+//! blocking pipes: the official Python SDK's client spends about a millisecond and
+//! varies by more than the 0.1 ms difference to be seen, so it is left out. After a
+//! warm-up, call `i` goes to every contender in turn, the order rotating each round, so
+//! drift on the machine hits all alike. Per contender it prints the median and p90 wall
+//! time per call, the added median against `direct` and the median of the paired
+//! differences (call `i` through it minus call `i` direct), and the processor time per
+//! call of the process the client talks to (every thread's, from /proc; for `direct` the
+//! upstream's own). The Python contenders are installed into `target/bench-gateway/venv`
+//! on the first run, from `xtask/src/bench_gateway/requirements.txt`.
+
+use std::io::{BufRead as _, BufReader, Write as _};
+use std::path::{Path, PathBuf};
+use std::process::{Child, ChildStdin, ChildStdout, Command, ExitCode, Stdio};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+
+use crate::test::{pip_install, step};
+
+/// Calls to each contender before the timed ones: sessions, caches and the
+/// interpreters' first paths warmed up.
+const WARMUP: usize = 30;
+/// The longest a run may take; past it every contender is stopped.
+const DEADLINE: Duration = Duration::from_secs(300);
+
+/// The command's arguments.
+pub struct Options {
+    /// Timed calls per contender.
+    pub calls: usize,
+    /// The upstreams to measure with, by name; all when empty.
+    pub upstreams: Vec<String>,
+    /// Another `catalog-gateway` to measure alongside, e.g. one built from an earlier
+    /// commit: before and after a change, in the same alternation.
+    pub baseline: Option<PathBuf>,
+}
+
+/// An upstream the contenders are put in front of.
+struct Upstream {
+    name: &'static str,
+    command: Vec<String>,
+    tool: &'static str,
+    arguments: Value,
+}
+
+pub fn run(options: &Options) -> ExitCode {
+    match measure(options) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(message) => {
+            eprintln!("bench-gateway: {message}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+fn measure(options: &Options) -> Result<(), String> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
+    let target =
+        std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root.join("target"), PathBuf::from);
+    let cargo = std::env::var("CARGO").unwrap_or_else(|_| "cargo".into());
+    step(
+        Command::new(&cargo).current_dir(&root).args([
+            "build",
+            "--release",
+            "--quiet",
+            "-p",
+            "catalog-gateway",
+            "-p",
+            "gateway-bench",
+        ]),
+        "the release build of catalog-gateway and gateway-bench",
+    )?;
+    let release = target.join("release");
+    let work = target.join("bench-gateway");
+    let python = venv(&root, &work)?;
+    let venv_bin = python.parent().unwrap_or(Path::new("."));
+    let upstreams = [
+        Upstream {
+            name: "echo",
+            command: vec![path(&release.join("bench-upstream"))],
+            tool: "echo",
+            arguments: json!({"text": "hello"}),
+        },
+        Upstream {
+            name: "time",
+            command: vec![path(&venv_bin.join("mcp-server-time"))],
+            tool: "get_current_time",
+            arguments: json!({"timezone": "UTC"}),
+        },
+    ];
+    for wanted in &options.upstreams {
+        if !upstreams.iter().any(|u| u.name == wanted) {
+            return Err(format!("--upstream {wanted}: use echo or time"));
+        }
+    }
+    let proxies = path(&root.join("xtask/src/bench_gateway/proxies.py"));
+    println!(
+        "{} timed calls per contender after {WARMUP} to warm up, alternating call by call; times in µs.\n",
+        options.calls
+    );
+    for upstream in upstreams
+        .iter()
+        .filter(|u| options.upstreams.is_empty() || options.upstreams.iter().any(|w| w == u.name))
+    {
+        let catalog = import(&work, upstream)?;
+        let with = |mut first: Vec<String>| {
+            first.extend(upstream.command.iter().cloned());
+            first
+        };
+        let gateway = vec![
+            path(&release.join("catalog-gateway")),
+            "--catalog".into(),
+            path(&catalog),
+            // The echo tool has no hints, so its row is full-access and gated: allowed here,
+            // every other check stays on.
+            "--access".into(),
+            "full-access".into(),
+            "--gated".into(),
+            "allow".into(),
+        ];
+        let mut contenders: Vec<(&str, Vec<String>, Call)> = vec![
+            ("direct", upstream.command.clone(), Call::direct(upstream)),
+            ("catalog-gateway", gateway.clone(), Call::direct(upstream)),
+            (
+                "rust-proxy",
+                with(vec![path(&release.join("bench-proxy"))]),
+                Call::direct(upstream),
+            ),
+            (
+                "fastmcp-proxy",
+                with(vec![path(&python), proxies.clone(), "fastmcp".into()]),
+                Call::direct(upstream),
+            ),
+            (
+                "fastmcp-gateway",
+                with(vec![
+                    path(&python),
+                    proxies.clone(),
+                    "fastmcp-gateway".into(),
+                ]),
+                Call::execute_tool(upstream),
+            ),
+        ];
+        if let Some(baseline) = &options.baseline {
+            let mut command = gateway;
+            command[0] = path(baseline);
+            contenders.insert(2, ("gateway-baseline", command, Call::direct(upstream)));
+        }
+        let logs = work.join("logs");
+        std::fs::create_dir_all(&logs)
+            .map_err(|e| format!("cannot create {}: {e}", logs.display()))?;
+        let measured = alternate(&contenders, &logs, upstream.name, options.calls)?;
+        print_table(upstream, &measured);
+    }
+    Ok(())
+}
+
+/// The bench's own Python environment, installed when missing or stale.
+fn venv(root: &Path, work: &Path) -> Result<PathBuf, String> {
+    let requirements = root.join("xtask/src/bench_gateway/requirements.txt");
+    let wanted = std::fs::read_to_string(&requirements)
+        .map_err(|e| format!("cannot read {}: {e}", requirements.display()))?;
+    let venv = work.join("venv");
+    let python = venv.join("bin/python");
+    let stamp = venv.join("installed.txt");
+    if python.exists() && std::fs::read_to_string(&stamp).is_ok_and(|s| s == wanted) {
+        return Ok(python);
+    }
+    let system = std::env::var("PYTHON").unwrap_or_else(|_| "python3".into());
+    eprintln!(
+        "installing the Python contenders into {} (once) ...",
+        venv.display()
+    );
+    step(
+        Command::new(&system).arg("-m").arg("venv").arg(&venv),
+        &format!("`{system} -m venv` (set PYTHON to a Python 3.11+ with venv)"),
+    )?;
+    step(
+        pip_install(&python).arg("-r").arg(&requirements),
+        "pip install of the bench's Python contenders",
+    )?;
+    std::fs::write(&stamp, wanted).map_err(|e| format!("cannot write {}: {e}", stamp.display()))?;
+    Ok(python)
+}
+
+/// A fresh catalog of `upstream`'s tools, as a user imports one.
+fn import(work: &Path, upstream: &Upstream) -> Result<PathBuf, String> {
+    let dir = work.join(upstream.name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).map_err(|e| format!("cannot create {}: {e}", dir.display()))?;
+    let catalog = dir.join("catalog.toml");
+    let xtask = std::env::current_exe().map_err(|e| format!("cannot find this program: {e}"))?;
+    step(
+        Command::new(xtask)
+            .args(["import", "--from-server", "--name", "bench", "--out"])
+            .arg(&catalog)
+            .arg("--")
+            .args(&upstream.command)
+            .stdout(Stdio::null()),
+        &format!("`import --from-server` of {}", upstream.name),
+    )?;
+    Ok(catalog)
+}
+
+/// What a contender is sent for one call of the upstream's tool.
+struct Call(Value);
+
+impl Call {
+    fn direct(upstream: &Upstream) -> Call {
+        Call(json!({"name": upstream.tool, "arguments": upstream.arguments}))
+    }
+
+    /// fastmcp-gateway serves its meta-tools; an upstream's tool is called through one.
+    fn execute_tool(upstream: &Upstream) -> Call {
+        Call(json!({
+            "name": "execute_tool",
+            "arguments": {"tool_name": upstream.tool, "arguments": upstream.arguments},
+        }))
+    }
+}
+
+/// A contender's process and the client's session with it.
+struct Session {
+    child: Child,
+    input: ChildStdin,
+    output: BufReader<ChildStdout>,
+    next: u64,
+    line: String,
+}
+
+impl Session {
+    fn start(command: &[String], log: &Path) -> Result<Session, String> {
+        let log = std::fs::File::create(log)
+            .map_err(|e| format!("cannot create {}: {e}", log.display()))?;
+        let mut child = Command::new(&command[0])
+            .args(&command[1..])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(log)
+            .spawn()
+            .map_err(|e| format!("cannot start {}: {e}", command[0]))?;
+        let input = child.stdin.take().ok_or("no stdin")?;
+        let output = BufReader::new(child.stdout.take().ok_or("no stdout")?);
+        let mut session = Session {
+            child,
+            input,
+            output,
+            next: 0,
+            line: String::new(),
+        };
+        session.request(
+            "initialize",
+            &json!({
+                "protocolVersion": "2025-06-18",
+                "capabilities": {},
+                "clientInfo": {"name": "bench-gateway", "version": "1"},
+            }),
+        )?;
+        session.send(&json!({"jsonrpc": "2.0", "method": "notifications/initialized"}))?;
+        Ok(session)
+    }
+
+    fn send(&mut self, message: &Value) -> Result<(), String> {
+        let mut text = message.to_string();
+        text.push('\n');
+        self.input
+            .write_all(text.as_bytes())
+            .and_then(|()| self.input.flush())
+            .map_err(|e| format!("cannot write to the contender: {e}"))
+    }
+
+    /// Sends a request and reads lines until its response, which is returned with the
+    /// time from the write to the response's line.
+    fn timed(&mut self, method: &str, params: &Value) -> Result<(Value, Duration), String> {
+        self.next += 1;
+        let id = self.next;
+        let mut text =
+            json!({"jsonrpc": "2.0", "id": id, "method": method, "params": params}).to_string();
+        text.push('\n');
+        let start = Instant::now();
+        self.input
+            .write_all(text.as_bytes())
+            .and_then(|()| self.input.flush())
+            .map_err(|e| format!("cannot write to the contender: {e}"))?;
+        loop {
+            self.line.clear();
+            let read = self
+                .output
+                .read_line(&mut self.line)
+                .map_err(|e| format!("cannot read from the contender: {e}"))?;
+            let elapsed = start.elapsed();
+            if read == 0 {
+                return Err(String::from("the contender closed its output"));
+            }
+            let message: Value = serde_json::from_str(&self.line).map_err(|e| {
+                format!(
+                    "the contender wrote a line that is not JSON ({e}): {}",
+                    self.line
+                )
+            })?;
+            if message.get("id") == Some(&json!(id)) && message.get("method").is_none() {
+                return Ok((message, elapsed));
+            }
+            // A notification, or a request of the server's: not the answer.
+        }
+    }
+
+    fn request(&mut self, method: &str, params: &Value) -> Result<Value, String> {
+        let (message, _) = self.timed(method, params)?;
+        match message.get("result") {
+            Some(result) => Ok(result.clone()),
+            None => Err(format!("{method} failed: {message}")),
+        }
+    }
+
+    /// One call; an error or a result marked as one fails the run.
+    fn call(&mut self, call: &Call) -> Result<Duration, String> {
+        let (message, elapsed) = self.timed("tools/call", &call.0)?;
+        let result = message.get("result");
+        if result.is_none() || result.and_then(|r| r.get("isError")) == Some(&json!(true)) {
+            return Err(format!("the call failed: {message}"));
+        }
+        Ok(elapsed)
+    }
+
+    /// The processor time every live thread of the process has run, from
+    /// /proc/PID/task/*/schedstat (nanoseconds, not the clock ticks of /proc/PID/stat).
+    fn cpu(&self) -> Result<Duration, String> {
+        let tasks = format!("/proc/{}/task", self.child.id());
+        let entries = std::fs::read_dir(&tasks).map_err(|e| format!("cannot read {tasks}: {e}"))?;
+        let mut total = 0u64;
+        for entry in entries.flatten() {
+            let stat = std::fs::read_to_string(entry.path().join("schedstat")).unwrap_or_default();
+            total += stat
+                .split_whitespace()
+                .next()
+                .and_then(|n| n.parse::<u64>().ok())
+                .unwrap_or(0);
+        }
+        Ok(Duration::from_nanos(total))
+    }
+}
+
+impl Drop for Session {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// One contender's figures.
+struct Measured {
+    label: String,
+    /// Each timed call's wall time, in call order.
+    times: Vec<Duration>,
+    cpu: Duration,
+}
+
+/// Starts every contender, warms each up, then times `calls` calls of each, call by call
+/// in a rotating order.
+fn alternate(
+    contenders: &[(&str, Vec<String>, Call)],
+    logs: &Path,
+    upstream: &str,
+    calls: usize,
+) -> Result<Vec<Measured>, String> {
+    let mut sessions = Vec::new();
+    for (label, command, _) in contenders {
+        let log = logs.join(format!("{upstream}-{label}.log"));
+        let session = Session::start(command, &log)
+            .map_err(|e| format!("{label}: {e} (its log: {})", log.display()))?;
+        sessions.push(session);
+    }
+    let watchdog = Watchdog::arm(sessions.iter().map(|s| s.child.id()).collect());
+    for ((label, _, call), session) in contenders.iter().zip(&mut sessions) {
+        for _ in 0..WARMUP {
+            session.call(call).map_err(|e| format!("{label}: {e}"))?;
+        }
+    }
+    let before: Vec<Duration> = sessions
+        .iter()
+        .map(Session::cpu)
+        .collect::<Result<_, _>>()?;
+    let mut times = vec![Vec::with_capacity(calls); contenders.len()];
+    for round in 0..calls {
+        for k in 0..contenders.len() {
+            let c = (round + k) % contenders.len();
+            let elapsed = sessions[c]
+                .call(&contenders[c].2)
+                .map_err(|e| format!("{}: {e}", contenders[c].0))?;
+            times[c].push(elapsed);
+        }
+    }
+    let after: Vec<Duration> = sessions
+        .iter()
+        .map(Session::cpu)
+        .collect::<Result<_, _>>()?;
+    watchdog.disarm();
+    Ok(contenders
+        .iter()
+        .zip(times)
+        .zip(before.into_iter().zip(after))
+        .map(|(((label, _, _), times), (before, after))| Measured {
+            label: (*label).to_owned(),
+            times,
+            cpu: after.saturating_sub(before),
+        })
+        .collect())
+}
+
+/// Stops the contenders when a run passes [`DEADLINE`], so a hung one cannot hold the
+/// bench forever: the blocked read then ends and the run fails.
+struct Watchdog(Arc<Mutex<bool>>);
+
+impl Watchdog {
+    fn arm(pids: Vec<u32>) -> Watchdog {
+        let done = Arc::new(Mutex::new(false));
+        let flag = Arc::clone(&done);
+        std::thread::spawn(move || {
+            let start = Instant::now();
+            while start.elapsed() < DEADLINE {
+                std::thread::sleep(Duration::from_millis(200));
+                if *flag
+                    .lock()
+                    .unwrap_or_else(std::sync::PoisonError::into_inner)
+                {
+                    return;
+                }
+            }
+            eprintln!(
+                "bench-gateway: over {} s; stopping the contenders",
+                DEADLINE.as_secs()
+            );
+            for pid in pids {
+                let _ = Command::new("kill").arg("-9").arg(pid.to_string()).status();
+            }
+        });
+        Watchdog(done)
+    }
+
+    fn disarm(self) {
+        *self
+            .0
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner) = true;
+    }
+}
+
+fn micros(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e6
+}
+
+/// The median and the 90th percentile.
+fn quantiles(mut values: Vec<f64>) -> (f64, f64) {
+    values.sort_by(f64::total_cmp);
+    let n = values.len();
+    let median = if n % 2 == 1 {
+        values[n / 2]
+    } else {
+        (values[n / 2 - 1] + values[n / 2]) / 2.0
+    };
+    (median, values[(n * 9 / 10).min(n - 1)])
+}
+
+fn print_table(upstream: &Upstream, measured: &[Measured]) {
+    let calls = measured[0].times.len();
+    let direct: Vec<f64> = measured[0].times.iter().copied().map(micros).collect();
+    let (direct_median, _) = quantiles(direct.clone());
+    let added =
+        |m: &Measured| quantiles(m.times.iter().copied().map(micros).collect()).0 - direct_median;
+    let gateway_added = measured
+        .iter()
+        .find(|m| m.label == "catalog-gateway")
+        .map(added);
+    let gateway_cpu = measured
+        .iter()
+        .find(|m| m.label == "catalog-gateway")
+        .map(|m| micros(m.cpu));
+    println!("Upstream `{}` (`{}`):\n", upstream.name, upstream.tool);
+    println!(
+        "| contender | median | p90 | added median | paired difference, median (p90) | CPU per call | added ÷ gateway's | CPU ÷ gateway's |"
+    );
+    println!("|---|---:|---:|---:|---:|---:|---:|---:|");
+    for m in measured {
+        let times: Vec<f64> = m.times.iter().copied().map(micros).collect();
+        let (median, p90) = quantiles(times.clone());
+        #[allow(clippy::cast_precision_loss, reason = "a few hundred calls")]
+        let cpu = micros(m.cpu) / calls as f64;
+        let ratio = |value: f64, of: Option<f64>| match of {
+            Some(of) if of > 0.0 && m.label != "direct" => format!("{:.1}×", value / of),
+            _ => String::from("–"),
+        };
+        let (added_text, paired, added_ratio) = if m.label == "direct" {
+            (String::from("–"), String::from("–"), String::from("–"))
+        } else {
+            let differences: Vec<f64> = times.iter().zip(&direct).map(|(t, d)| t - d).collect();
+            let (paired_median, paired_p90) = quantiles(differences);
+            (
+                format!("{:.0}", median - direct_median),
+                format!("{paired_median:.0} ({paired_p90:.0})"),
+                ratio(median - direct_median, gateway_added),
+            )
+        };
+        #[allow(clippy::cast_precision_loss, reason = "a few hundred calls")]
+        let cpu_ratio = ratio(cpu, gateway_cpu.map(|c| c / calls as f64));
+        let label = if m.label == "direct" {
+            String::from("direct (CPU: the upstream's)")
+        } else {
+            m.label.clone()
+        };
+        println!(
+            "| {label} | {median:.0} | {p90:.0} | {added_text} | {paired} | {cpu:.0} | {added_ratio} | {cpu_ratio} |"
+        );
+    }
+    println!();
+}
+
+fn path(p: &Path) -> String {
+    p.to_string_lossy().into_owned()
+}
