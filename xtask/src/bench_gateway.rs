@@ -8,7 +8,7 @@
 //!   reviewed schema, the pins, the result scanner);
 //! - `rust-proxy`: `gateway-bench`'s `bench-proxy`, a pass-through on the same SDK that
 //!   checks nothing, the floor;
-//! - `fastmcp-proxy`: FastMCP's `create_proxy`;
+//! - `fastmcp-proxy`: `FastMCP`'s `create_proxy`;
 //! - `fastmcp-gateway`: the tool called through its `execute_tool`.
 //!
 //! Two upstreams: `gateway-bench`'s `bench-upstream` (one `echo` tool that costs next to
@@ -474,7 +474,7 @@ fn quantiles(mut values: Vec<f64>) -> (f64, f64) {
     let median = if n % 2 == 1 {
         values[n / 2]
     } else {
-        (values[n / 2 - 1] + values[n / 2]) / 2.0
+        f64::midpoint(values[n / 2 - 1], values[n / 2])
     };
     (median, values[(n * 9 / 10).min(n - 1)])
 }

@@ -74,7 +74,7 @@ enum Task {
     /// What a proxy adds to an MCP tool call: the gateway against others, over stdio
     ///
     /// Direct to an upstream, then through a release catalog-gateway, a pass-through Rust
-    /// proxy that checks nothing, FastMCP's proxy and fastmcp-gateway, call by call in
+    /// proxy that checks nothing, `FastMCP`'s proxy and fastmcp-gateway, call by call in
     /// turn: median and p90 per call, the added median and the paired differences, and
     /// each proxy's processor time per call. Installs the Python contenders into
     /// target/bench-gateway/venv on the first run.

@@ -14,7 +14,7 @@
 //! runs `cargo test --workspace ARGS` with the variables set.
 //!
 //! The gateway's operations tests run real services from Debian's packages (Prometheus
-//! scraping its metrics, Redis and HAProxy in front of its replicas): [`SYSTEM_PEERS`]
+//! scraping its metrics, Redis and `HAProxy` in front of its replicas): [`SYSTEM_PEERS`]
 //! names them, and a missing one is installed with
 //! `apt-get` when this runs as root (as CI does), or named with its install line.
 //!
