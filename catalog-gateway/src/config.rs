@@ -356,10 +356,8 @@ fn nearest<'a>(name: &str, known: &[&'a str]) -> Option<&'a str> {
 mod tests {
     use super::*;
 
-    fn catalog() -> CatalogModel {
-        let digest = "sha256:4d41fd02ed49812a668b205580a74e06ad61797a560f982ee3275fcad9edd8a6";
-        let source = format!(
-            r#"
+    /// What every catalog needs besides its upstreams and their rows.
+    const HEAD: &str = r#"
 [settings]
 search-tool = "searchTools"
 ask-tool = "ask"
@@ -368,7 +366,7 @@ ask-tool = "ask"
 name = "searchTools"
 description = "Finds tools."
 [tool.params]
-query = {{ type = "string" }}
+query = { type = "string" }
 
 [[tool]]
 name = "ask"
@@ -376,7 +374,12 @@ description = "Asks the user a question."
 visibility = "inline"
 tier = "silent"
 access = "read-only"
+"#;
 
+    fn catalog() -> CatalogModel {
+        let digest = "sha256:4d41fd02ed49812a668b205580a74e06ad61797a560f982ee3275fcad9edd8a6";
+        let source = format!(
+            r#"{HEAD}
 [[upstream]]
 name = "git"
 command = "mcp-server-git"
@@ -649,5 +652,31 @@ upstreams = ["git"]
             errors[0].message.contains("no `[oauth]` table"),
             "{errors:?}"
         );
+    }
+
+    /// The operator's guide's example file reads as written, against a catalog with the
+    /// upstreams and row it names.
+    #[test]
+    fn the_guides_example_file_reads() {
+        let digest = "sha256:4d41fd02ed49812a668b205580a74e06ad61797a560f982ee3275fcad9edd8a6";
+        let mut source = HEAD.to_owned();
+        for upstream in ["git", "files", "memory", "fetch"] {
+            source.push_str(&format!(
+                "\n[[upstream]]\nname = \"{upstream}\"\ncommand = \"mcp-server-{upstream}\"\n"
+            ));
+        }
+        source.push_str(&format!(
+            "\n[[tool]]\nname = \"git_commit\"\ndescription = \"Records changes to the repository.\"\nvisibility = \"inline\"\ntier = \"gated\"\naccess = \"full-access\"\nupstream = \"git\"\nupstream-digest = \"{digest}\"\n\n[tool.params]\nmessage = {{ type = \"string\", description = \"The message.\" }}\n"
+        ));
+        let catalog = catalog_compiler::compile(&source).unwrap_or_else(|d| panic!("{d:?}"));
+        let text = include_str!("../deploy/gateway.config.toml");
+        let config = Config::parse("gateway.config.toml", text, &catalog)
+            .unwrap_or_else(|e| panic!("{:#?}", e.0));
+        assert!(config.oauth.is_some());
+        assert!(config.tokens.is_some());
+        assert!(config.profiles.get("support").is_some());
+        assert!(config.audit.is_some() && config.metrics.is_some() && config.traces.is_some());
+        assert_eq!(config.limits.len(), 2);
+        assert!(config.sessions.is_some());
     }
 }
