@@ -9,9 +9,9 @@ use http::request::Parts;
 use rmcp::ErrorData;
 use rmcp::service::{RequestContext, RoleServer};
 
-use crate::gateway::Rows;
 use crate::replicas::Redis;
 use crate::rows::Row;
+use crate::rows::Rows;
 
 /// The rows one session's searches found.
 #[derive(Debug)]

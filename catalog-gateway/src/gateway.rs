@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use catalog_core::render::mcp;
 use catalog_core::{
     BoxFuture, Caller, Discovery, Dispatch, ErrorClass, Info, Reach, Rejection, ScanResults,
-    Screened, ToolId, ToolSet, Value, check_output,
+    Screened, ToolId, Value, check_output,
 };
 use catalog_mcp::calls::{admit, refuse, respond};
 use catalog_mcp::elicit::Questions;
@@ -38,8 +38,7 @@ use crate::rows::{Forward, Loaded, Row, Runs, WORDS};
 use crate::traces::{Carried, Traces};
 use opentelemetry::context::FutureExt as _;
 
-/// The tool sets of a gateway catalog.
-pub type Rows = ToolSet<Row, WORDS>;
+pub use crate::rows::Rows;
 
 /// How a client sees the discoverable rows.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]

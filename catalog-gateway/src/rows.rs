@@ -82,6 +82,9 @@ impl Loaded {
     }
 }
 
+/// The tool sets of a gateway catalog.
+pub type Rows = catalog_core::ToolSet<Row, WORDS>;
+
 /// A row of the loaded catalog.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Row(u32);

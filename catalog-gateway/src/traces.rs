@@ -71,6 +71,7 @@ impl Traces {
     /// # Errors
     /// The exporter cannot be built (an endpoint that is not a URL).
     pub fn start(settings: &Settings) -> Result<Traces, String> {
+        catalog_upstream::tls::provider();
         let exporter = opentelemetry_otlp::SpanExporter::builder()
             .with_http()
             .with_protocol(Protocol::HttpBinary)

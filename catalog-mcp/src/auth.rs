@@ -5,6 +5,7 @@
 
 use std::sync::Arc;
 
+pub use crate::tokens::Refusal;
 use crate::tokens::{Grant, Tokens};
 
 /// How the HTTP endpoint authenticates requests.
@@ -13,23 +14,6 @@ pub struct Auth {
     tokens: Option<Arc<Tokens>>,
     #[cfg(feature = "oauth")]
     oauth: Option<Arc<crate::oauth::Verifier>>,
-}
-
-/// Why a presented token grants nothing.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Refusal {
-    /// 401 `invalid_token`: expired, not yet valid, for another audience or issuer, badly
-    /// signed, unknown, inactive; the reason.
-    Invalid(String),
-    /// 403 `insufficient_scope`: the scopes needed, and why.
-    Scope {
-        /// Space-separated, as RFC 6750's `scope` attribute takes them.
-        needed: String,
-        /// The reason.
-        why: String,
-    },
-    /// 503: the authorization server could not be asked; the reason.
-    Unavailable(String),
 }
 
 impl From<Arc<Tokens>> for Auth {

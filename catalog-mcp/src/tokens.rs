@@ -47,6 +47,23 @@ impl Grant {
     }
 }
 
+/// Why a presented token grants nothing.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Refusal {
+    /// 401 `invalid_token`: expired, not yet valid, for another audience or issuer, badly
+    /// signed, unknown, inactive; the reason.
+    Invalid(String),
+    /// 403 `insufficient_scope`: the scopes needed, and why.
+    Scope {
+        /// Space-separated, as RFC 6750's `scope` attribute takes them.
+        needed: String,
+        /// The reason.
+        why: String,
+    },
+    /// 503: the authorization server could not be asked; the reason.
+    Unavailable(String),
+}
+
 /// The shortest token accepted: shorter ones are guessable.
 pub const MIN_TOKEN_CHARS: usize = 16;
 

@@ -206,6 +206,7 @@ impl Upstream {
                 tokio::time::timeout(START_TIMEOUT, watcher.serve(transport)).await
             }
             Endpoint::Url { url, headers } => {
+                crate::tls::provider();
                 let headers = http_headers(name, headers)?;
                 let config = StreamableHttpClientTransportConfig::with_uri(url.as_str())
                     .custom_headers(headers);

@@ -7,6 +7,7 @@
 //! | [`client`] | [`Upstream`]: a session with one server, started (stdio) or reached (streamable HTTP), its listings read as wire objects |
 //! | [`drift`] | each pinned row and offer against what its server lists now; the snapshot file of the definitions as imported |
 //! | [`overrides`] | where a row says something else than its server's definition, named, and applied to what the gateway lists |
+//! | [`tls`] | the TLS crypto provider HTTP clients need |
 //! | `supplied` | the `env` and `headers` values an `[[upstream]]` reads from the environment or a file (`from-env`, `from-file`), read at each connection |
 //!
 //! The digest a row pins and the names of changed fields are the compiler's
@@ -16,5 +17,6 @@ pub mod client;
 pub mod drift;
 pub mod overrides;
 mod supplied;
+pub mod tls;
 
 pub use client::{Client, Endpoint, Upstream};

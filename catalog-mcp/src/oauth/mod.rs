@@ -33,8 +33,8 @@ use jsonwebtoken::{Validation, decode, decode_header};
 use serde::Deserialize;
 use tokio::sync::Mutex;
 
-pub use crate::auth::Refusal;
 use crate::tokens::Grant;
+pub use crate::tokens::Refusal;
 pub use introspect::Endpoint;
 pub use scopes::{ScopeRule, Scopes};
 
