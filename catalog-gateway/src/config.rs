@@ -658,16 +658,19 @@ upstreams = ["git"]
     /// upstreams and row it names.
     #[test]
     fn the_guides_example_file_reads() {
+        use std::fmt::Write as _;
         let digest = "sha256:4d41fd02ed49812a668b205580a74e06ad61797a560f982ee3275fcad9edd8a6";
         let mut source = HEAD.to_owned();
         for upstream in ["git", "files", "memory", "fetch"] {
-            source.push_str(&format!(
+            let _ = write!(
+                source,
                 "\n[[upstream]]\nname = \"{upstream}\"\ncommand = \"mcp-server-{upstream}\"\n"
-            ));
+            );
         }
-        source.push_str(&format!(
+        let _ = write!(
+            source,
             "\n[[tool]]\nname = \"git_commit\"\ndescription = \"Records changes to the repository.\"\nvisibility = \"inline\"\ntier = \"gated\"\naccess = \"full-access\"\nupstream = \"git\"\nupstream-digest = \"{digest}\"\n\n[tool.params]\nmessage = {{ type = \"string\", description = \"The message.\" }}\n"
-        ));
+        );
         let catalog = catalog_compiler::compile(&source).unwrap_or_else(|d| panic!("{d:?}"));
         let text = include_str!("../deploy/gateway.config.toml");
         let config = Config::parse("gateway.config.toml", text, &catalog)
