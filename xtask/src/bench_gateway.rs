@@ -33,7 +33,7 @@ use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 
-use crate::test::{pip_install, step};
+use crate::test::step;
 
 /// Calls to each contender before the timed ones: sessions, caches and the
 /// interpreters' first paths warmed up.
@@ -174,30 +174,11 @@ fn measure(options: &Options) -> Result<(), String> {
 
 /// The bench's own Python environment, installed when missing or stale.
 fn venv(root: &Path, work: &Path) -> Result<PathBuf, String> {
-    let requirements = root.join("xtask/src/bench_gateway/requirements.txt");
-    let wanted = std::fs::read_to_string(&requirements)
-        .map_err(|e| format!("cannot read {}: {e}", requirements.display()))?;
-    let venv = work.join("venv");
-    let python = venv.join("bin/python");
-    let stamp = venv.join("installed.txt");
-    if python.exists() && std::fs::read_to_string(&stamp).is_ok_and(|s| s == wanted) {
-        return Ok(python);
-    }
-    let system = std::env::var("PYTHON").unwrap_or_else(|_| "python3".into());
-    eprintln!(
-        "installing the Python contenders into {} (once) ...",
-        venv.display()
-    );
-    step(
-        Command::new(&system).arg("-m").arg("venv").arg(&venv),
-        &format!("`{system} -m venv` (set PYTHON to a Python 3.11+ with venv)"),
-    )?;
-    step(
-        pip_install(&python).arg("-r").arg(&requirements),
-        "pip install of the bench's Python contenders",
-    )?;
-    std::fs::write(&stamp, wanted).map_err(|e| format!("cannot write {}: {e}", stamp.display()))?;
-    Ok(python)
+    crate::test::venv(
+        &root.join("xtask/src/bench_gateway/requirements.txt"),
+        &work.join("venv"),
+        "the Python contenders",
+    )
 }
 
 /// A fresh catalog of `upstream`'s tools, as a user imports one.

@@ -123,10 +123,19 @@ fn system_peers() -> Result<(), String> {
 
 /// The peers' interpreter, installing the environment first when it is missing or stale.
 fn peers(root: &Path) -> Result<PathBuf, String> {
-    let requirements = root.join("tests/peers/requirements.txt");
-    let wanted = std::fs::read_to_string(&requirements)
+    venv(
+        &root.join("tests/peers/requirements.txt"),
+        &root.join("target/peers"),
+        "the test peers",
+    )
+}
+
+/// The interpreter of a virtual environment at `venv` with the pinned packages of
+/// `requirements` (`what` they are, for messages), installing it first when it is
+/// missing or was made from another requirements file.
+pub(crate) fn venv(requirements: &Path, venv: &Path, what: &str) -> Result<PathBuf, String> {
+    let wanted = std::fs::read_to_string(requirements)
         .map_err(|e| format!("cannot read {}: {e}", requirements.display()))?;
-    let venv = root.join("target/peers");
     let python = venv.join("bin/python");
     // What was installed last, so an edited requirements file reinstalls.
     let stamp = venv.join("installed.txt");
@@ -134,17 +143,14 @@ fn peers(root: &Path) -> Result<PathBuf, String> {
         return Ok(python);
     }
     let system = std::env::var("PYTHON").unwrap_or_else(|_| "python3".into());
-    eprintln!(
-        "installing the test peers into {} (once) ...",
-        venv.display()
-    );
+    eprintln!("installing {what} into {} (once) ...", venv.display());
     step(
-        Command::new(&system).arg("-m").arg("venv").arg(&venv),
+        Command::new(&system).arg("-m").arg("venv").arg(venv),
         &format!("`{system} -m venv` (set PYTHON to a Python 3.10+ with venv)"),
     )?;
     step(
-        pip_install(&python).arg("-r").arg(&requirements),
-        "pip install of the test peers",
+        pip_install(&python).arg("-r").arg(requirements),
+        &format!("pip install of {what}"),
     )?;
     std::fs::write(&stamp, wanted).map_err(|e| format!("cannot write {}: {e}", stamp.display()))?;
     Ok(python)
