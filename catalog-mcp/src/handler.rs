@@ -249,7 +249,9 @@ pub async fn call_tool(
     mut request: CallToolRequestParams,
     context: &RequestContext<RoleServer>,
 ) -> Reply {
-    let answer = async {
+    // Boxed: rmcp moves each handler's future into a task of its own, and a call's
+    // state (the verifier, an upstream's request) is kilobytes, copied on every move.
+    let answer = Box::pin(async {
         let level = level.of(context)?;
         let revision = revision(context);
         let retry = Retry::take(&mut request);
@@ -260,6 +262,6 @@ pub async fn call_tool(
             .await;
         log_call(&request.name, level, &result);
         result
-    };
+    });
     logging::scoped(log.for_request(context), &context.peer, answer).await
 }

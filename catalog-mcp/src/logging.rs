@@ -22,7 +22,7 @@
 use std::collections::HashMap;
 use std::fmt;
 use std::future::Future;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use rmcp::ErrorData;
@@ -160,19 +160,41 @@ pub async fn scoped<F: Future>(
             }
         }
     });
-    sinks()
-        .lock()
-        .unwrap_or_else(PoisonError::into_inner)
-        .insert(id, Arc::new(Sink { level, to }));
+    let registered = Registered::insert(id, Sink { level, to });
     let span = tracing::info_span!(target: "catalog_mcp::logging", SPAN, client_log = id);
     let output = future.instrument(span).await;
     // The span is closed; dropping the sink ends the forwarding once it is done.
-    sinks()
-        .lock()
-        .unwrap_or_else(PoisonError::into_inner)
-        .remove(&id);
+    drop(registered);
     let _ = forward.await;
     output
+}
+
+/// How many sinks are registered: while none is, the filter turns every event away
+/// without looking up its spans, which is the cost of every event otherwise.
+static OPEN: AtomicUsize = AtomicUsize::new(0);
+
+/// A sink in [`sinks`], removed when dropped: also when the request is cancelled.
+struct Registered(u64);
+
+impl Registered {
+    fn insert(id: u64, sink: Sink) -> Registered {
+        sinks()
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .insert(id, Arc::new(sink));
+        OPEN.fetch_add(1, Ordering::Relaxed);
+        Registered(id)
+    }
+}
+
+impl Drop for Registered {
+    fn drop(&mut self) {
+        sinks()
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .remove(&self.0);
+        OPEN.fetch_sub(1, Ordering::Relaxed);
+    }
 }
 
 /// The layer that sends events to the clients of the requests they belong to, with its
@@ -193,6 +215,9 @@ where
     DynFilterFn::new(|meta, cx: &Context<'_, S>| {
         if meta.is_span() {
             return meta.name() == SPAN;
+        }
+        if OPEN.load(Ordering::Relaxed) == 0 {
+            return false;
         }
         cx.lookup_current().is_some_and(|span| {
             span.scope()

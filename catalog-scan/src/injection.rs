@@ -257,7 +257,8 @@ fn patterns(folded: &str) -> Vec<Range<usize>> {
         }
     }
     for (verb, objects) in &table.cjk_overrides {
-        for (at, _) in folded.match_indices(verb.as_str()) {
+        for at in verb.find_iter(folded) {
+            let verb = verb.text();
             let window: String = folded[at + verb.len()..].chars().take(12).collect();
             let before: String = folded[..at]
                 .chars()
@@ -276,8 +277,8 @@ fn patterns(folded: &str) -> Vec<Range<usize>> {
         }
     }
     for phrase in table.cjk_phrases.iter().chain(&table.turn_markers) {
-        for (at, _) in folded.match_indices(phrase.as_str()) {
-            found.push(at..at + phrase.len());
+        for at in phrase.find_iter(folded) {
+            found.push(at..at + phrase.text().len());
         }
     }
     found
@@ -338,14 +339,19 @@ fn addresses(text: &str) -> Vec<Range<usize>> {
             found.push(at..at + head.len() + 1);
         }
     }
-    for phrase in [
-        "if you are an ai",
-        "if you're an ai",
-        "if you are a language model",
-        "if you are an llm",
-    ] {
-        for (at, _) in lower.match_indices(phrase) {
-            found.push(at..at + phrase.len());
+    static QUESTIONS: OnceLock<[Phrase; 4]> = OnceLock::new();
+    let questions = QUESTIONS.get_or_init(|| {
+        [
+            "if you are an ai",
+            "if you're an ai",
+            "if you are a language model",
+            "if you are an llm",
+        ]
+        .map(Phrase::new)
+    });
+    for phrase in questions {
+        for at in phrase.find_iter(&lower) {
+            found.push(at..at + phrase.text().len());
         }
     }
     for (at, _) in text.match_indices("AI") {
@@ -465,9 +471,29 @@ struct Tables {
     /// For each first byte, the lengths (up to 63) of the verbs and first words that start
     /// with it: most words of a text are ruled out without hashing them.
     starts: [u64; 256],
-    cjk_overrides: Vec<(String, Vec<String>)>,
-    cjk_phrases: Vec<String>,
-    turn_markers: Vec<String>,
+    cjk_overrides: Vec<(Phrase, Vec<String>)>,
+    cjk_phrases: Vec<Phrase>,
+    turn_markers: Vec<Phrase>,
+}
+
+/// A literal phrase with its searcher, built once: `str::match_indices` builds one for
+/// every text, which costs more than the search on the short texts most results are.
+struct Phrase(memchr::memmem::Finder<'static>);
+
+impl Phrase {
+    fn new(text: &str) -> Phrase {
+        Phrase(memchr::memmem::Finder::new(text).into_owned())
+    }
+
+    fn text(&self) -> &str {
+        // Built from a `&str` in `new`.
+        std::str::from_utf8(self.0.needle()).unwrap_or_default()
+    }
+
+    /// Where the phrase starts in `text`, matches not overlapping, as `match_indices`.
+    fn find_iter<'t>(&'t self, text: &'t str) -> impl Iterator<Item = usize> + 't {
+        self.0.find_iter(text.as_bytes())
+    }
 }
 
 fn tables() -> &'static Tables {
@@ -492,7 +518,7 @@ fn tables() -> &'static Tables {
         }),
         cjk_overrides: CJK_OVERRIDES
             .iter()
-            .map(|(v, o)| (fold(v), o.iter().map(|s| fold(s)).collect()))
+            .map(|(v, o)| (Phrase::new(&fold(v)), o.iter().map(|s| fold(s)).collect()))
             .collect(),
         starts: OVERRIDE_VERBS
             .iter()
@@ -502,8 +528,8 @@ fn tables() -> &'static Tables {
                 starts[usize::from(word.as_bytes()[0])] |= 1 << word.len().min(63);
                 starts
             }),
-        cjk_phrases: CJK_PHRASES.iter().map(|s| fold(s)).collect(),
-        turn_markers: TURN_MARKERS.iter().map(|s| fold(s)).collect(),
+        cjk_phrases: CJK_PHRASES.iter().map(|s| Phrase::new(&fold(s))).collect(),
+        turn_markers: TURN_MARKERS.iter().map(|s| Phrase::new(&fold(s))).collect(),
     })
 }
 
