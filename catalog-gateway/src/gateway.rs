@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 use catalog_core::render::mcp;
 use catalog_core::{
     BoxFuture, Caller, Discovery, Dispatch, ErrorClass, Info, Reach, Rejection, ScanResults,
-    Screened, ToolId, Value, check_output,
+    Screened, Tier, ToolId, Value, check_output,
 };
 use catalog_mcp::calls::{admit, refuse, respond};
 use catalog_mcp::elicit::Questions;
@@ -313,6 +313,17 @@ impl Gateway {
     /// Whether `grant`'s profile, if any, sees the prompts and resources of `upstream`.
     pub(crate) fn sees_offers_of(&self, grant: &Grant, upstream: &str) -> bool {
         self.profile_sees(grant, |p| p.sees_upstream(upstream))
+    }
+
+    /// Whether a call of `name` can be answered without its client's session: no
+    /// discovery state to read (search finds live in the session) and no question to put
+    /// to the client's user (only a gated row under `--gated ask` has one). The stdio
+    /// express lane answers only those.
+    #[must_use]
+    pub fn sessionless(&self, name: &str) -> bool {
+        self.discoverable != Discoverable::Search
+            && (self.gated != GatedPolicy::Ask
+                || Row::from_name(name).is_none_or(|row| row.spec().tier != Some(Tier::Gated)))
     }
 
     /// Whether `grant` may list and call `row`, before discovery: the row's access level

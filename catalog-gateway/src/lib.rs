@@ -26,6 +26,7 @@
 //! | [`traces`] | OpenTelemetry spans of calls and upstream requests, over OTLP |
 //! | [`gateway`] | [`Gateway`]: the state, the listing and the one call path |
 //! | [`server`] | [`Session`]: one client session, `rmcp`'s `ServerHandler` |
+//! | [`express`] | over stdio, the calls that need nothing of the session, answered beside the SDK |
 //! | [`offered`] | the upstreams' prompts, resources and templates the catalog pins |
 //! | [`rows`] | the catalog read at start as `catalog_core` tools |
 //! | [`discovered`] | where a session's search finds live: here, or shared |
@@ -42,6 +43,7 @@
 pub mod audit;
 pub mod config;
 pub mod discovered;
+pub mod express;
 pub mod gateway;
 pub mod limits;
 pub mod metrics;

@@ -154,7 +154,6 @@ impl Limits {
     /// # Errors
     /// The call is over a limit.
     pub fn check(&self, client: &Arc<str>, tool: &str) -> Result<(), Over> {
-        let clock = DefaultClock::default();
         let mut over: Option<Over> = None;
         for limit in &self.limits {
             let takes = (limit.tools.is_empty() || limit.tools.iter().any(|t| t == tool))
@@ -167,7 +166,8 @@ impl Limits {
                 Buckets::Shared(bucket) => bucket.check(),
             };
             if let Err(not_until) = outcome {
-                let wait = not_until.wait_time_from(clock.now());
+                // Made only here: a clock costs more to make than a call's every check.
+                let wait = not_until.wait_time_from(DefaultClock::default().now());
                 let retry_after = wait.as_secs() + u64::from(wait.subsec_nanos() > 0);
                 let this = Over {
                     retry_after: retry_after.max(1),

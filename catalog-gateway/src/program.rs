@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use catalog_mcp::cli::{self, Command, Options, Transport};
 use catalog_mcp::program::{init_logging_with, own_flags, shutdown_signal};
-use catalog_mcp::{Auth, Grant, Level, Tokens, http, stdio};
+use catalog_mcp::{Auth, Grant, Level, Tokens, http};
 
 use crate::audit::Audit;
 use crate::config::Config;
@@ -356,12 +356,10 @@ async fn serve(setup: Setup) -> Result<(), String> {
                 profile: profile.map(Arc::from),
                 ..Grant::local(access)
             };
-            let served = Box::pin(stdio::serve_for(Session::new(
-                Arc::clone(&gateway),
-                Level::Fixed(grant),
-            )))
-            .await
-            .map_err(|e| e.to_string());
+            let session = Session::new(Arc::clone(&gateway), Level::Fixed(grant.clone()));
+            let served = Box::pin(crate::express::serve(session, Arc::clone(&gateway), grant))
+                .await
+                .map_err(|e| e.to_string());
             gateway.flush();
             served
         }

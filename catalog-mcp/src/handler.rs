@@ -116,7 +116,7 @@ fn revision(context: &RequestContext<RoleServer>) -> ProtocolVersion {
 }
 
 /// One line in the log for each `tools/call`: how it ended.
-fn log_call(tool: &str, level: Access, result: &Reply) {
+pub fn log_call(tool: &str, level: Access, result: &Reply) {
     match result {
         Ok(CallToolResponse::Complete(done)) if done.is_error == Some(true) => {
             tracing::info!(%tool, %level, "tools/call answered with an error result");

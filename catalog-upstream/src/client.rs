@@ -4,14 +4,12 @@
 //!
 //! The digest of a tool covers its definition as the server sent it. The SDK reads a
 //! `tools/list` result into its own types, which keep only the fields they know, so over
-//! stdio the server's output is also read as it passes (`Tee`) and the tools are taken
+//! stdio the server's output is also read as it passes (`Taps`) and the tools are taken
 //! from the raw JSON; over HTTP the SDK's reading is all there is (see [`Upstream::tools`]).
+//! Over stdio a call goes beside the SDK's session (`crate::express`).
 
 use std::collections::HashMap;
-use std::io;
-use std::pin::Pin;
 use std::sync::{Arc, Mutex};
-use std::task::{Context, Poll};
 use std::time::Duration;
 
 use catalog_compiler::import::Offers;
@@ -20,17 +18,18 @@ use http::{HeaderName, HeaderValue};
 use rmcp::model::{
     CallToolRequestParams, CallToolResult, ClientConfig, ClientRequest, Implementation, JsonObject,
     ListPromptsRequest, ListResourceTemplatesRequest, ListResourcesRequest, ListToolsRequest,
-    PaginatedRequestParams, ServerResult,
+    PaginatedRequestParams, ProtocolVersion, ServerResult,
 };
 use rmcp::service::{NotificationContext, RoleClient, RunningService};
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
-use rmcp::{ClientHandler, ServiceExt};
+use rmcp::{ClientHandler, ServiceError, ServiceExt};
 use serde_json::Value;
-use tokio::io::{AsyncRead, ReadBuf};
 use tokio::process::Child;
 use tokio::sync::mpsc::UnboundedSender;
 
+use crate::express::{Closes, Express, Failure, Waiting};
+use crate::lines::{LineReader, Lines};
 use crate::supplied;
 
 /// How long an upstream has to start and answer `initialize` or `tools/list`.
@@ -111,6 +110,8 @@ pub struct Upstream {
     listing: tokio::sync::Mutex<()>,
     /// A stdio server's process, stopped with the session.
     child: Option<Child>,
+    /// Calls to a stdio server, made beside the SDK's session.
+    express: Option<Express>,
 }
 
 /// The client side of one upstream session: introduces the program, and reports what
@@ -178,6 +179,7 @@ impl Upstream {
         };
         let mut raw = None;
         let mut child = None;
+        let mut express = None;
         let started = match endpoint {
             Endpoint::Command { program, args, env } => {
                 let env = supplied::read(name, "env", env)?;
@@ -202,7 +204,17 @@ impl Upstream {
                 let seen = Arc::new(Mutex::new(Vec::new()));
                 raw = Some(Arc::clone(&seen));
                 child = Some(process);
-                let transport = (Tee::new(stdout, seen), stdin);
+                let waiting = Arc::new(Waiting::default());
+                let taps = Taps {
+                    seen,
+                    waiting: Closes(Arc::clone(&waiting)),
+                };
+                let (lines, _) = Lines::spawn(stdin);
+                let transport = (
+                    LineReader::new(stdout, move |line| taps.take(line)),
+                    lines.writer(),
+                );
+                express = Some(Express::new(lines, waiting));
                 tokio::time::timeout(START_TIMEOUT, watcher.serve(transport)).await
             }
             Endpoint::Url { url, headers } => {
@@ -228,12 +240,21 @@ impl Upstream {
                 ));
             }
         };
+        // A session on 2026-07-28 carries its revision in each request, which the SDK
+        // writes: its calls stay with the SDK.
+        let express = express.filter(|_| {
+            service
+                .peer()
+                .peer_info()
+                .is_some_and(|info| info.protocol_version < ProtocolVersion::V_2026_07_28)
+        });
         Ok(Upstream {
             name: name.to_owned(),
             service,
             raw,
             listing: tokio::sync::Mutex::new(()),
             child,
+            express,
         })
     }
 
@@ -442,12 +463,20 @@ impl Upstream {
     /// # Errors
     /// The upstream refused the request or the session failed: the upstream's own message.
     pub async fn call(&self, tool: &str, arguments: JsonObject) -> Result<CallToolResult, String> {
+        let failed = |e: &dyn std::fmt::Display| format!("upstream `{}`: {e}", self.name);
+        if let Some(express) = &self.express {
+            return express.call(tool, arguments).await.map_err(|e| match e {
+                // Worded as the SDK words the same error.
+                Failure::Refused(error) => failed(&ServiceError::McpError(error)),
+                Failure::Session(e) => failed(&e),
+            });
+        }
         let params = CallToolRequestParams::new(tool.to_owned()).with_arguments(arguments);
         self.service
             .peer()
             .call_tool(params)
             .await
-            .map_err(|e| format!("upstream `{}`: {e}", self.name))
+            .map_err(|e| failed(&e))
     }
 
     /// Ends the session (and stops the program of a stdio upstream).
@@ -498,36 +527,21 @@ fn http_headers(
     }
 }
 
-/// A stdio server's output on its way to the SDK, with the tools of each `tools/list`
-/// result kept as the server wrote them. MCP's stdio transport is one JSON-RPC message
-/// per line.
-struct Tee<R> {
-    inner: R,
-    line: Vec<u8>,
+/// What is taken off a stdio server's output on its way to the SDK: the tools of each
+/// `tools/list` result, kept as the server wrote them, and the answers to calls made
+/// beside the SDK. MCP's stdio transport is one JSON-RPC message per line.
+struct Taps {
     seen: Arc<Mutex<Vec<Value>>>,
+    waiting: Closes,
 }
 
-impl<R> Tee<R> {
-    fn new(inner: R, seen: Arc<Mutex<Vec<Value>>>) -> Tee<R> {
-        Tee {
-            inner,
-            line: Vec::new(),
-            seen,
+impl Taps {
+    fn take(&self, line: Vec<u8>) -> Option<Vec<u8>> {
+        // Most lines are not a tools/list result: skip them unparsed.
+        if memchr::memmem::find(&line, b"\"tools\"").is_some() {
+            self.keep(&line);
         }
-    }
-
-    fn take(&mut self, bytes: &[u8]) {
-        for &byte in bytes {
-            if byte == b'\n' {
-                let line = std::mem::take(&mut self.line);
-                // Most lines are not a tools/list result: skip them unparsed.
-                if line.windows(7).any(|w| w == b"\"tools\"") {
-                    self.keep(&line);
-                }
-            } else {
-                self.line.push(byte);
-            }
-        }
+        self.waiting.0.take(line)
     }
 
     fn keep(&self, line: &[u8]) {
@@ -537,22 +551,6 @@ impl<R> Tee<R> {
         if let Some(Value::Array(tools)) = message.pointer_mut("/result/tools").map(Value::take) {
             lock(&self.seen).extend(tools);
         }
-    }
-}
-
-impl<R: AsyncRead + Unpin> AsyncRead for Tee<R> {
-    fn poll_read(
-        mut self: Pin<&mut Self>,
-        cx: &mut Context<'_>,
-        buf: &mut ReadBuf<'_>,
-    ) -> Poll<io::Result<()>> {
-        let before = buf.filled().len();
-        let polled = Pin::new(&mut self.inner).poll_read(cx, buf);
-        if let Poll::Ready(Ok(())) = polled {
-            let fresh = buf.filled()[before..].to_vec();
-            self.take(&fresh);
-        }
-        polled
     }
 }
 
@@ -574,10 +572,30 @@ impl std::fmt::Debug for Upstream {
 mod tests {
     use super::*;
 
-    #[test]
-    fn the_tee_keeps_the_tools_of_list_results_as_written_whatever_the_reads() {
+    /// Reads of at most 7 bytes: they end anywhere, mid-line included.
+    struct Pieces(&'static [u8]);
+
+    impl tokio::io::AsyncRead for Pieces {
+        fn poll_read(
+            mut self: std::pin::Pin<&mut Self>,
+            _: &mut std::task::Context<'_>,
+            buf: &mut tokio::io::ReadBuf<'_>,
+        ) -> std::task::Poll<std::io::Result<()>> {
+            let n = self.0.len().min(7).min(buf.remaining());
+            buf.put_slice(&self.0[..n]);
+            self.0 = &self.0[n..];
+            std::task::Poll::Ready(Ok(()))
+        }
+    }
+
+    #[tokio::test]
+    async fn the_taps_keep_the_tools_of_list_results_as_written_and_pass_every_line_on() {
+        use tokio::io::AsyncReadExt as _;
         let seen = Arc::new(Mutex::new(Vec::new()));
-        let mut tee = Tee::new(tokio::io::empty(), Arc::clone(&seen));
+        let taps = Taps {
+            seen: Arc::clone(&seen),
+            waiting: Closes(Arc::new(Waiting::default())),
+        };
         let output = concat!(
             r#"{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-06-18"}}"#,
             "\n",
@@ -586,10 +604,12 @@ mod tests {
             r#"{"jsonrpc":"2.0","method":"notifications/message","params":{"data":"\"tools\""}}"#,
             "\n",
         );
-        // Reads end anywhere, mid-line included.
-        for piece in output.as_bytes().chunks(7) {
-            tee.take(piece);
-        }
+        let mut passed = String::new();
+        LineReader::new(Pieces(output.as_bytes()), move |line| taps.take(line))
+            .read_to_string(&mut passed)
+            .await
+            .unwrap();
+        assert_eq!(passed, output);
         let kept = lock(&seen).clone();
         assert_eq!(kept.len(), 2);
         assert_eq!(kept[0]["execution"]["taskSupport"], "forbidden");

@@ -5,6 +5,8 @@
 //! | module | what it holds |
 //! |---|---|
 //! | [`client`] | [`Upstream`]: a session with one server, started (stdio) or reached (streamable HTTP), its listings read as wire objects |
+//! | `express` | `tools/call` to a stdio upstream beside the SDK's session, the short way |
+//! | [`lines`] | a process's pipes a line at a time, shared with the SDK's transport |
 //! | [`drift`] | each pinned row and offer against what its server lists now; the snapshot file of the definitions as imported |
 //! | [`overrides`] | where a row says something else than its server's definition, named, and applied to what the gateway lists |
 //! | [`tls`] | the TLS crypto provider HTTP clients need |
@@ -15,6 +17,8 @@
 
 pub mod client;
 pub mod drift;
+mod express;
+pub mod lines;
 pub mod overrides;
 mod supplied;
 pub mod tls;
