@@ -45,7 +45,7 @@ pub async fn serve(session: Session, gateway: Arc<Gateway>, grant: Grant) -> io:
     });
     let front = {
         let lane = Arc::clone(&lane);
-        LineReader::new(input, move |line| lane.take(line))
+        LineReader::spawn(input, move |line| lane.take(line))
     };
     let served = async {
         session
@@ -60,7 +60,7 @@ pub async fn serve(session: Session, gateway: Arc<Gateway>, grant: Grant) -> io:
     // The calls in flight are answered before the output closes.
     let mut running = std::mem::take(&mut lane.lock().running);
     while running.join_next().await.is_some() {}
-    drop((lane, lines));
+    lines.finish();
     let _ = written.await;
     served.map(drop)
 }

@@ -195,7 +195,7 @@ fn the_gateway_keeps_the_protocol() {
     // Log messages: what the gateway logs while it answers a call goes to that client.
     for opening in [vec![], vec!["--modern"]] {
         let calls = steps(&[("list", "list_directory", json!({"path": files}))]);
-        let mut args = vec!["--level".into(), "info".into(), "--calls".into(), calls];
+        let mut args = vec!["--level".into(), "debug".into(), "--calls".into(), calls];
         args.extend(opening.iter().map(|&a| a.to_owned()));
         args.extend(["--http", &server.url, "--token", &full].map(String::from));
         let report = peer.run("logs.py", &args, LIMIT);
@@ -206,7 +206,7 @@ fn the_gateway_keeps_the_protocol() {
             .filter(|m| m["data"]["message"] == "forwarding a verified call")
             .collect();
         assert_eq!(forwarded.len(), 1, "{opening:?}: {report}");
-        assert_eq!(forwarded[0]["level"], "info");
+        assert_eq!(forwarded[0]["level"], "debug");
         assert_eq!(forwarded[0]["logger"], "catalog_gateway::gateway");
         // Over HTTP the message rides the standalone stream, which rmcp does not order
         // against the response: during the call, or just after it.

@@ -215,6 +215,11 @@ fn catalog(peers: &Peers, dir: &Path, redis_port: u16) -> (PathBuf, PathBuf) {
 fn replica(catalog: &Path, config: &Path) -> (Process, u16) {
     let (process, line) = Process::start(
         Command::new(env!("CARGO_BIN_EXE_catalog-gateway"))
+            // A forwarded call is logged at debug.
+            .env(
+                "RUST_LOG",
+                "catalog_gateway=debug,catalog_mcp=info,rmcp=error",
+            )
             .arg("--catalog")
             .arg(catalog)
             .arg("--config")

@@ -142,7 +142,10 @@ fn session_on(
 ) -> (Vec<Value>, String) {
     let client = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/peers/client.py");
     let mut command = Command::new(&peers.python);
-    command.arg(client).arg(plan.to_string());
+    command
+        .env("RUST_LOG", LOG)
+        .arg(client)
+        .arg(plan.to_string());
     if let Some(revision) = revision {
         command.args(["--revision", revision]);
     }
@@ -194,6 +197,9 @@ fn tool_error(seen: &Value) -> &str {
     assert!(rejection["error"].is_string(), "{rejection}");
     text
 }
+
+/// The gateway's log filter in these tests: a forwarded call is logged at debug.
+const LOG: &str = "catalog_gateway=debug,catalog_mcp=info,rmcp=error";
 
 fn forwarded(log: &str) -> usize {
     log.matches("forwarding a verified call").count()
@@ -879,6 +885,7 @@ struct HttpGateway {
 impl HttpGateway {
     fn start(args: &[&str]) -> HttpGateway {
         let mut child = Command::new(env!("CARGO_BIN_EXE_catalog-gateway"))
+            .env("RUST_LOG", LOG)
             .args(args)
             .args(["--http", "127.0.0.1:0"])
             .stdin(Stdio::null())

@@ -9,12 +9,13 @@
 //! Over stdio a call goes beside the SDK's session (`crate::express`).
 
 use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, LazyLock, Mutex};
 use std::time::Duration;
 
 use catalog_compiler::import::Offers;
 use catalog_compiler::model::Supplied;
 use http::{HeaderName, HeaderValue};
+use memchr::memmem::Finder;
 use rmcp::model::{
     CallToolRequestParams, CallToolResult, ClientConfig, ClientRequest, Implementation, JsonObject,
     ListPromptsRequest, ListResourceTemplatesRequest, ListResourcesRequest, ListToolsRequest,
@@ -211,7 +212,7 @@ impl Upstream {
                 };
                 let (lines, _) = Lines::spawn(stdin);
                 let transport = (
-                    LineReader::new(stdout, move |line| taps.take(line)),
+                    LineReader::spawn(stdout, move |line| taps.take(line)),
                     lines.writer(),
                 );
                 express = Some(Express::new(lines, waiting));
@@ -538,7 +539,8 @@ struct Taps {
 impl Taps {
     fn take(&self, line: Vec<u8>) -> Option<Vec<u8>> {
         // Most lines are not a tools/list result: skip them unparsed.
-        if memchr::memmem::find(&line, b"\"tools\"").is_some() {
+        static TOOLS: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"\"tools\""));
+        if TOOLS.find(&line).is_some() {
             self.keep(&line);
         }
         self.waiting.0.take(line)

@@ -10,7 +10,9 @@
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::sync::{Arc, Mutex, PoisonError};
+use std::sync::{Arc, LazyLock, Mutex, PoisonError};
+
+use memchr::memmem::Finder;
 
 use rmcp::ErrorData;
 use rmcp::model::{CallToolResult, JsonObject};
@@ -53,7 +55,9 @@ impl Waiting {
     /// its caller), passes it on otherwise.
     pub(crate) fn take(&self, line: Vec<u8>) -> Option<Vec<u8>> {
         // Nearly every line that is no answer of ours is ruled out unparsed.
-        if memchr::memmem::find(&line, ID_PREFIX.as_bytes()).is_none() {
+        static PREFIX: LazyLock<Finder<'static>> =
+            LazyLock::new(|| Finder::new(ID_PREFIX.as_bytes()));
+        if PREFIX.find(&line).is_none() {
             return Some(line);
         }
         #[derive(Deserialize)]

@@ -20,8 +20,8 @@ pub struct Lines(UnboundedSender<Vec<u8>>);
 
 impl Lines {
     /// Writes the lines sent to it to `out`, on a task of its own. The task ends, and
-    /// the handle completes, once every `Lines` and [`LineWriter`] of it is dropped and
-    /// every line written, or when `out` fails.
+    /// the handle completes, once every line sent before [`Lines::finish`] is written,
+    /// once every `Lines` and [`LineWriter`] of it is dropped, or when `out` fails.
     pub fn spawn<W>(mut out: W) -> (Lines, JoinHandle<()>)
     where
         W: AsyncWrite + Unpin + Send + 'static,
@@ -29,16 +29,26 @@ impl Lines {
         let (to, mut from) = unbounded_channel::<Vec<u8>>();
         let task = tokio::spawn(async move {
             while let Some(mut lines) = from.recv().await {
+                // An empty line is `finish`: no line written is ever empty.
+                let mut finished = lines.is_empty();
                 // What else waits goes out in the same write.
-                while let Ok(more) = from.try_recv() {
+                while !finished && let Ok(more) = from.try_recv() {
+                    finished = more.is_empty();
                     lines.extend(more);
                 }
-                if out.write_all(&lines).await.is_err() || out.flush().await.is_err() {
+                if out.write_all(&lines).await.is_err() || out.flush().await.is_err() || finished {
                     break;
                 }
             }
         });
         (Lines(to), task)
+    }
+
+    /// Ends the writer once the lines sent so far are written, whoever still holds a
+    /// `Lines`.
+    pub fn finish(&self) {
+        // Gone already: then so is the writer.
+        let _ = self.0.send(Vec::new());
     }
 
     /// Sends one whole line, its `\n` included.
@@ -115,6 +125,27 @@ pub struct LineReader<R, F> {
     ended: bool,
     /// Where a read lands, zeroed once rather than at each read.
     chunk: Box<[u8]>,
+}
+
+/// The SDK's end of a [`LineReader`] that runs on a task of its own: the SDK's session
+/// wakes only for the lines passed on, not for every line the filter takes.
+pub type Passed = tokio::io::DuplexStream;
+
+impl<R, F> LineReader<R, F>
+where
+    R: AsyncRead + Unpin + Send + 'static,
+    F: FnMut(Vec<u8>) -> Option<Vec<u8>> + Unpin + Send + 'static,
+{
+    /// Reads `inner` through `filter` on a task of its own, until `inner` ends or the
+    /// returned end is dropped.
+    pub fn spawn(inner: R, filter: F) -> Passed {
+        let (mut to, from) = tokio::io::duplex(1 << 16);
+        let mut reader = LineReader::new(inner, filter);
+        tokio::spawn(async move {
+            let _ = tokio::io::copy(&mut reader, &mut to).await;
+        });
+        from
+    }
 }
 
 impl<R, F> LineReader<R, F> {
@@ -220,8 +251,11 @@ mod tests {
         sdk.write_all(b"{\"sdk\":").await.unwrap();
         lines.send(b"{\"beside\":1}\n".to_vec()).unwrap();
         sdk.write_all(b"2}\n").await.unwrap();
-        drop((lines, sdk));
+        // Finished while the SDK's writer still lives: what was sent is written.
+        lines.finish();
         task.await.unwrap();
+        assert!(lines.send(b"late\n".to_vec()).is_err());
+        drop(sdk);
         let mut out = String::new();
         from.read_to_string(&mut out).await.unwrap();
         assert_eq!(out, "{\"beside\":1}\n{\"sdk\":2}\n");

@@ -7,7 +7,9 @@
 //!   --from-server` wrote from the upstream (every check on: the arguments against the
 //!   reviewed schema, the pins, the result scanner);
 //! - `rust-proxy`: `gateway-bench`'s `bench-proxy`, a pass-through on the same SDK that
-//!   checks nothing, the floor;
+//!   checks nothing;
+//! - `line-pipe`: `gateway-bench`'s `bench-pipe`, which copies lines both ways and reads
+//!   none, the floor of any proxy over stdio: two more processes woken per call;
 //! - `fastmcp-proxy`: `FastMCP`'s `create_proxy`;
 //! - `fastmcp-gateway`: the tool called through its `execute_tool`.
 //!
@@ -141,6 +143,11 @@ fn measure(options: &Options) -> Result<(), String> {
             (
                 "rust-proxy",
                 with(vec![path(&release.join("bench-proxy"))]),
+                Call::direct(upstream),
+            ),
+            (
+                "line-pipe",
+                with(vec![path(&release.join("bench-pipe"))]),
                 Call::direct(upstream),
             ),
             (
