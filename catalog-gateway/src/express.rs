@@ -18,8 +18,8 @@ use std::sync::{Arc, Mutex, PoisonError};
 use catalog_mcp::Grant;
 use catalog_mcp::gate::NoAsker;
 use catalog_upstream::lines::{LineReader, Lines};
-use rmcp::ServiceExt as _;
 use rmcp::model::{ProtocolVersion, RequestId, ServerJsonRpcMessage, ServerResult};
+use rmcp::{ErrorData, ServiceExt as _};
 use serde::Deserialize;
 use serde_json::value::RawValue;
 use serde_json::{Map, Value};
@@ -81,8 +81,8 @@ struct State {
     initialized: bool,
     /// The client set a log level: its calls' log messages go through the SDK's peer.
     logging: bool,
-    /// The calls being answered, by id as the client wrote it, to stop on cancellation.
-    ids: HashMap<String, AbortHandle>,
+    /// The calls being answered, by id, to stop on cancellation.
+    ids: HashMap<RequestId, AbortHandle>,
     running: JoinSet<()>,
 }
 
@@ -149,10 +149,15 @@ impl Lane {
                 return Some(line);
             }
             Some("notifications/cancelled") => {
+                #[derive(Deserialize)]
+                #[serde(rename_all = "camelCase")]
+                struct Cancelled {
+                    request_id: RequestId,
+                }
                 let id = message
                     .params
-                    .and_then(|p| serde_json::from_str::<Value>(p.get()).ok())
-                    .and_then(|p| p.get("requestId").map(Value::to_string));
+                    .and_then(|p| serde_json::from_str::<Cancelled>(p.get()).ok())
+                    .map(|c| c.request_id);
                 if let Some(call) = id.and_then(|id| state.ids.remove(&id)) {
                     call.abort();
                 }
@@ -179,17 +184,17 @@ impl Lane {
         if !self.gateway.sessionless(&params.name) {
             return Some(line);
         }
-        let key = serde_json::from_str::<Value>(raw_id.get())
-            .map_or_else(|_| raw_id.get().to_owned(), |id| id.to_string());
+        tracing::debug!(%id, tool = %params.name, "answered beside the SDK");
         let lane = Arc::clone(self);
         let call = state.running.spawn({
-            let key = key.clone();
+            let id = id.clone();
             async move {
-                lane.answer(id, revision, params).await;
-                lane.lock().ids.remove(&key);
+                // Boxed: a call's state is kilobytes, and the task is small to move.
+                Box::pin(lane.answer(id.clone(), revision, params)).await;
+                lane.lock().ids.remove(&id);
             }
         });
-        state.ids.insert(key, call);
+        state.ids.insert(id, call);
         None
     }
 
@@ -213,8 +218,8 @@ impl Lane {
             .call(&client, &revision, &params.name, arguments, &NoAsker, None)
             .await;
         catalog_mcp::handler::log_call(&params.name, self.grant.access, &reply);
-        let message = match reply {
-            Ok(response) => ServerJsonRpcMessage::response(ServerResult::from(response), id),
+        let message = match reply.and_then(|response| shaped(response.into(), &revision)) {
+            Ok(result) => ServerJsonRpcMessage::response(result, id),
             Err(error) => ServerJsonRpcMessage::error(error, Some(id)),
         };
         let Ok(mut line) = serde_json::to_vec(&message) else {
@@ -224,4 +229,24 @@ impl Lane {
         // A closed output means the client left: nobody is waiting for the answer.
         let _ = self.lines.send(line);
     }
+}
+
+/// A result in the shape the SDK gives it on `revision`, as its request handler does
+/// (`rmcp`'s `handle_request`): on 2026-07-28 and later with its cache hints, before it
+/// without `resultType` and with a tool's output an object; a question to the user only
+/// from 2026-07-28 on.
+fn shaped(mut result: ServerResult, revision: &ProtocolVersion) -> Result<ServerResult, ErrorData> {
+    let modern = revision.as_str() >= ProtocolVersion::V_2026_07_28.as_str();
+    if modern {
+        result.fill_missing_cache_hints();
+    } else if matches!(result, ServerResult::InputRequiredResult(_)) {
+        return Err(ErrorData::invalid_request(
+            "InputRequiredResult requires negotiated protocol version 2026-07-28 or newer",
+            None,
+        ));
+    } else {
+        result.strip_result_type_for_legacy_peer();
+        result.strip_non_object_output_for_legacy_peer();
+    }
+    Ok(result)
 }

@@ -907,8 +907,7 @@ impl Runs for Gateway {
                 let failed = result.as_ref().err().map(|_| "upstream_error");
                 Traces::end(cx, if failed.is_some() { "failed" } else { "ok" }, failed);
             }
-            let result = result?;
-            serde_json::to_value(result).map_err(|e| e.to_string())
+            result
         })
     }
 

@@ -17,7 +17,7 @@ use catalog_compiler::model::Supplied;
 use http::{HeaderName, HeaderValue};
 use memchr::memmem::Finder;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResult, ClientConfig, ClientRequest, Implementation, JsonObject,
+    CallToolRequestParams, ClientConfig, ClientRequest, Implementation, JsonObject,
     ListPromptsRequest, ListResourceTemplatesRequest, ListResourcesRequest, ListToolsRequest,
     PaginatedRequestParams, ProtocolVersion, ServerResult,
 };
@@ -459,11 +459,14 @@ impl Upstream {
         serde_json::to_value(result).map_err(|e| e.to_string())
     }
 
-    /// Forwards one call, already verified, to the upstream tool `tool`.
+    /// Forwards one call, already verified, to the upstream tool `tool`: its result object,
+    /// as a stdio server wrote it, or as the SDK read it over HTTP (as [`Upstream::tools`]).
+    /// It is read as a tool result by whoever takes it: read here too, it would be read
+    /// twice.
     ///
     /// # Errors
     /// The upstream refused the request or the session failed: the upstream's own message.
-    pub async fn call(&self, tool: &str, arguments: JsonObject) -> Result<CallToolResult, String> {
+    pub async fn call(&self, tool: &str, arguments: JsonObject) -> Result<Value, String> {
         let failed = |e: &dyn std::fmt::Display| format!("upstream `{}`: {e}", self.name);
         if let Some(express) = &self.express {
             return express.call(tool, arguments).await.map_err(|e| match e {
@@ -473,11 +476,13 @@ impl Upstream {
             });
         }
         let params = CallToolRequestParams::new(tool.to_owned()).with_arguments(arguments);
-        self.service
+        let result = self
+            .service
             .peer()
             .call_tool(params)
             .await
-            .map_err(|e| failed(&e))
+            .map_err(|e| failed(&e))?;
+        serde_json::to_value(result).map_err(|e| failed(&e))
     }
 
     /// Ends the session (and stops the program of a stdio upstream).

@@ -15,8 +15,9 @@ use std::sync::{Arc, LazyLock, Mutex, PoisonError};
 use memchr::memmem::Finder;
 
 use rmcp::ErrorData;
-use rmcp::model::{CallToolResult, JsonObject};
-use serde::Deserialize;
+use rmcp::model::JsonObject;
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 use serde_json::value::RawValue;
 use tokio::sync::oneshot;
 
@@ -108,19 +109,30 @@ impl Express {
         }
     }
 
-    /// Calls tool `tool` with `arguments`: the server's result, or its error.
-    pub(crate) async fn call(
-        &self,
-        tool: &str,
-        arguments: JsonObject,
-    ) -> Result<CallToolResult, Failure> {
+    /// Calls tool `tool` with `arguments`: the server's result object, or its error.
+    pub(crate) async fn call(&self, tool: &str, arguments: JsonObject) -> Result<Value, Failure> {
         let id = format!("{ID_PREFIX}{}", self.next.fetch_add(1, Ordering::Relaxed));
-        let mut line = serde_json::to_vec(&serde_json::json!({
-            "jsonrpc": "2.0",
-            "id": id,
-            "method": "tools/call",
-            "params": {"name": tool, "arguments": arguments},
-        }))
+        #[derive(Serialize)]
+        struct Request<'a> {
+            jsonrpc: &'static str,
+            id: &'a str,
+            method: &'static str,
+            params: Params<'a>,
+        }
+        #[derive(Serialize)]
+        struct Params<'a> {
+            name: &'a str,
+            arguments: &'a JsonObject,
+        }
+        let mut line = serde_json::to_vec(&Request {
+            jsonrpc: "2.0",
+            id: &id,
+            method: "tools/call",
+            params: Params {
+                name: tool,
+                arguments: &arguments,
+            },
+        })
         .map_err(|e| Failure::Session(e.to_string()))?;
         line.push(b'\n');
         let (to, answer) = oneshot::channel();
@@ -139,7 +151,7 @@ impl Express {
             .map_err(|_| Failure::Session("the server's output ended".into()))?;
         #[derive(Deserialize)]
         struct Answer {
-            result: Option<CallToolResult>,
+            result: Option<Value>,
             error: Option<ErrorData>,
         }
         match serde_json::from_slice::<Answer>(&answer) {

@@ -113,8 +113,7 @@ async fn text_of(upstream: &Upstream, tool: &str, arguments: serde_json::Value) 
         .call(tool, arguments.as_object().cloned().unwrap_or_default())
         .await
         .unwrap();
-    let said = serde_json::to_value(&result).unwrap();
-    said["content"][0]["text"]
+    result["content"][0]["text"]
         .as_str()
         .unwrap_or_default()
         .to_owned()
