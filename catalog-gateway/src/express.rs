@@ -97,6 +97,13 @@ struct Message<'a> {
     params: Option<&'a RawValue>,
 }
 
+/// The `params` of `notifications/cancelled`, as far as the lane reads them.
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Cancelled {
+    request_id: RequestId,
+}
+
 /// The `params` of a call the lane takes: any other field stays with the SDK.
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -149,11 +156,6 @@ impl Lane {
                 return Some(line);
             }
             Some("notifications/cancelled") => {
-                #[derive(Deserialize)]
-                #[serde(rename_all = "camelCase")]
-                struct Cancelled {
-                    request_id: RequestId,
-                }
                 let id = message
                     .params
                     .and_then(|p| serde_json::from_str::<Cancelled>(p.get()).ok())
@@ -185,13 +187,13 @@ impl Lane {
             return Some(line);
         }
         tracing::debug!(%id, tool = %params.name, "answered beside the SDK");
-        let lane = Arc::clone(self);
+        let shared = Arc::clone(self);
         let call = state.running.spawn({
             let id = id.clone();
             async move {
                 // Boxed: a call's state is kilobytes, and the task is small to move.
-                Box::pin(lane.answer(id.clone(), revision, params)).await;
-                lane.lock().ids.remove(&id);
+                Box::pin(shared.answer(id.clone(), revision, params)).await;
+                shared.lock().ids.remove(&id);
             }
         });
         state.ids.insert(id, call);

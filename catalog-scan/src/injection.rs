@@ -339,17 +339,7 @@ fn addresses(text: &str) -> Vec<Range<usize>> {
             found.push(at..at + head.len() + 1);
         }
     }
-    static QUESTIONS: OnceLock<[Phrase; 4]> = OnceLock::new();
-    let questions = QUESTIONS.get_or_init(|| {
-        [
-            "if you are an ai",
-            "if you're an ai",
-            "if you are a language model",
-            "if you are an llm",
-        ]
-        .map(Phrase::new)
-    });
-    for phrase in questions {
+    for phrase in questions() {
         for at in phrase.find_iter(&lower) {
             found.push(at..at + phrase.text().len());
         }
@@ -361,6 +351,20 @@ fn addresses(text: &str) -> Vec<Range<usize>> {
         }
     }
     found
+}
+
+/// Questions that address the model, lowercase.
+fn questions() -> &'static [Phrase; 4] {
+    static QUESTIONS: OnceLock<[Phrase; 4]> = OnceLock::new();
+    QUESTIONS.get_or_init(|| {
+        [
+            "if you are an ai",
+            "if you're an ai",
+            "if you are a language model",
+            "if you are an llm",
+        ]
+        .map(Phrase::new)
+    })
 }
 
 /// Whether the text fakes a new turn: a chat template's token, or the end of a tool's

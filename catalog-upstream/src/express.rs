@@ -61,12 +61,6 @@ impl Waiting {
         if PREFIX.find(&line).is_none() {
             return Some(line);
         }
-        #[derive(Deserialize)]
-        struct Head<'a> {
-            #[serde(borrow)]
-            id: Option<&'a RawValue>,
-            method: Option<&'a RawValue>,
-        }
         let id = match serde_json::from_slice::<Head<'_>>(&line) {
             // A request of the server's own has a method; an answer has none.
             Ok(Head {
@@ -112,18 +106,6 @@ impl Express {
     /// Calls tool `tool` with `arguments`: the server's result object, or its error.
     pub(crate) async fn call(&self, tool: &str, arguments: JsonObject) -> Result<Value, Failure> {
         let id = format!("{ID_PREFIX}{}", self.next.fetch_add(1, Ordering::Relaxed));
-        #[derive(Serialize)]
-        struct Request<'a> {
-            jsonrpc: &'static str,
-            id: &'a str,
-            method: &'static str,
-            params: Params<'a>,
-        }
-        #[derive(Serialize)]
-        struct Params<'a> {
-            name: &'a str,
-            arguments: &'a JsonObject,
-        }
         let mut line = serde_json::to_vec(&Request {
             jsonrpc: "2.0",
             id: &id,
@@ -149,11 +131,6 @@ impl Express {
         let answer = answer
             .await
             .map_err(|_| Failure::Session("the server's output ended".into()))?;
-        #[derive(Deserialize)]
-        struct Answer {
-            result: Option<Value>,
-            error: Option<ErrorData>,
-        }
         match serde_json::from_slice::<Answer>(&answer) {
             Ok(Answer {
                 result: Some(result),
@@ -168,6 +145,37 @@ impl Express {
             Err(e) => Err(Failure::Session(format!("the answer cannot be read: {e}"))),
         }
     }
+}
+
+/// The parts of a line off the server's output that tell an answer to a call made here.
+#[derive(Deserialize)]
+struct Head<'a> {
+    #[serde(borrow)]
+    id: Option<&'a RawValue>,
+    #[serde(borrow)]
+    method: Option<&'a RawValue>,
+}
+
+/// A `tools/call` request, as written to the server.
+#[derive(Serialize)]
+struct Request<'a> {
+    jsonrpc: &'static str,
+    id: &'a str,
+    method: &'static str,
+    params: Params<'a>,
+}
+
+#[derive(Serialize)]
+struct Params<'a> {
+    name: &'a str,
+    arguments: &'a JsonObject,
+}
+
+/// The server's answer to a call.
+#[derive(Deserialize)]
+struct Answer {
+    result: Option<Value>,
+    error: Option<ErrorData>,
 }
 
 /// Why an express call has no result.

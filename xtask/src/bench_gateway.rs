@@ -126,6 +126,8 @@ fn measure(options: &Options) -> Result<(), String> {
             first.extend(upstream.command.iter().cloned());
             first
         };
+        // One of `gateway-bench`'s programs in front of the upstream.
+        let proxy = |program: &str| with(vec![path(&release.join(program))]);
         let gateway = vec![
             path(&release.join("catalog-gateway")),
             "--catalog".into(),
@@ -140,16 +142,8 @@ fn measure(options: &Options) -> Result<(), String> {
         let mut contenders: Vec<(&str, Vec<String>, Call)> = vec![
             ("direct", upstream.command.clone(), Call::direct(upstream)),
             ("catalog-gateway", gateway.clone(), Call::direct(upstream)),
-            (
-                "rust-proxy",
-                with(vec![path(&release.join("bench-proxy"))]),
-                Call::direct(upstream),
-            ),
-            (
-                "line-pipe",
-                with(vec![path(&release.join("bench-pipe"))]),
-                Call::direct(upstream),
-            ),
+            ("rust-proxy", proxy("bench-proxy"), Call::direct(upstream)),
+            ("line-pipe", proxy("bench-pipe"), Call::direct(upstream)),
             (
                 "fastmcp-proxy",
                 with(vec![path(&python), proxies.clone(), "fastmcp".into()]),
