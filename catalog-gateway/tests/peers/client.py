@@ -27,6 +27,7 @@ saw. Steps:
 
 import asyncio
 import json
+import os
 import sys
 
 import httpx2
@@ -66,7 +67,10 @@ async def main() -> None:
             async with streamable_http_client(command[1], http_client=http) as (read, write):
                 seen = await run(plan, revision, read, write)
     else:
-        server = StdioServerParameters(command=command[0], args=command[1:])
+        # The SDK starts the server with a few variables of its own choosing: the
+        # gateway's log filter is passed on, for the tests that read its log.
+        env = {"RUST_LOG": os.environ["RUST_LOG"]} if "RUST_LOG" in os.environ else None
+        server = StdioServerParameters(command=command[0], args=command[1:], env=env)
         async with stdio_client(server) as (read, write):
             seen = await run(plan, revision, read, write)
     print(json.dumps(seen))
