@@ -256,6 +256,10 @@ fn patterns(folded: &str) -> Vec<Range<usize>> {
             }
         }
     }
+    // One pass over the text for every phrase at once: nearly every text holds none.
+    if !table.any_phrase.is_match(folded) {
+        return found;
+    }
     for (verb, objects) in &table.cjk_overrides {
         for at in verb.find_iter(folded) {
             let verb = verb.text();
@@ -303,6 +307,11 @@ fn addresses(text: &str) -> Vec<Range<usize>> {
         let trimmed = rest.trim_start_matches(|c: char| {
             c.is_whitespace() || matches!(c, '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2069}' | '\u{FEFF}')
         });
+        // Every prefix and model word below starts with a letter: a clause that does not
+        // (a date's `-03`, a number) addresses nobody.
+        if !trimmed.starts_with(|c: char| c.is_ascii_lowercase()) {
+            continue;
+        }
         let at = clause_start + (rest.len() - trimmed.len());
         for prefix in [
             "note to the ",
@@ -478,6 +487,8 @@ struct Tables {
     cjk_overrides: Vec<(Phrase, Vec<String>)>,
     cjk_phrases: Vec<Phrase>,
     turn_markers: Vec<Phrase>,
+    /// Whether a text holds any of the three above.
+    any_phrase: aho_corasick::AhoCorasick,
 }
 
 /// A literal phrase with its searcher, built once: `str::match_indices` builds one for
@@ -509,31 +520,47 @@ fn tables() -> &'static Tables {
             Folded::new(s).text
         }
     };
-    TABLES.get_or_init(|| Tables {
-        verbs: OVERRIDE_VERBS.iter().map(|s| fold(s)).collect(),
-        objects: OVERRIDE_OBJECTS.iter().map(|s| fold(s)).collect(),
-        conceal: CONCEAL.iter().fold(HashMap::new(), |mut by_first, p| {
-            let pattern: Vec<String> = p.iter().map(|s| fold(s)).collect();
-            by_first
-                .entry(pattern[0].clone())
-                .or_insert_with(Vec::new)
-                .push(pattern);
-            by_first
-        }),
-        cjk_overrides: CJK_OVERRIDES
+    TABLES.get_or_init(|| {
+        let cjk_overrides: Vec<(Phrase, Vec<String>)> = CJK_OVERRIDES
             .iter()
             .map(|(v, o)| (Phrase::new(&fold(v)), o.iter().map(|s| fold(s)).collect()))
-            .collect(),
-        starts: OVERRIDE_VERBS
-            .iter()
-            .chain(CONCEAL.iter().map(|p| &p[0]))
-            .fold([0; 256], |mut starts, word| {
-                let word = fold(word);
-                starts[usize::from(word.as_bytes()[0])] |= 1 << word.len().min(63);
-                starts
+            .collect();
+        let cjk_phrases: Vec<Phrase> = CJK_PHRASES.iter().map(|s| Phrase::new(&fold(s))).collect();
+        let turn_markers: Vec<Phrase> =
+            TURN_MARKERS.iter().map(|s| Phrase::new(&fold(s))).collect();
+        let any_phrase = aho_corasick::AhoCorasick::new(
+            cjk_overrides
+                .iter()
+                .map(|(verb, _)| verb)
+                .chain(&cjk_phrases)
+                .chain(&turn_markers)
+                .map(Phrase::text),
+        )
+        .expect("a few hundred short phrases make an automaton");
+        Tables {
+            verbs: OVERRIDE_VERBS.iter().map(|s| fold(s)).collect(),
+            objects: OVERRIDE_OBJECTS.iter().map(|s| fold(s)).collect(),
+            conceal: CONCEAL.iter().fold(HashMap::new(), |mut by_first, p| {
+                let pattern: Vec<String> = p.iter().map(|s| fold(s)).collect();
+                by_first
+                    .entry(pattern[0].clone())
+                    .or_insert_with(Vec::new)
+                    .push(pattern);
+                by_first
             }),
-        cjk_phrases: CJK_PHRASES.iter().map(|s| Phrase::new(&fold(s))).collect(),
-        turn_markers: TURN_MARKERS.iter().map(|s| Phrase::new(&fold(s))).collect(),
+            cjk_overrides,
+            starts: OVERRIDE_VERBS
+                .iter()
+                .chain(CONCEAL.iter().map(|p| &p[0]))
+                .fold([0; 256], |mut starts, word| {
+                    let word = fold(word);
+                    starts[usize::from(word.as_bytes()[0])] |= 1 << word.len().min(63);
+                    starts
+                }),
+            cjk_phrases,
+            turn_markers,
+            any_phrase,
+        }
     })
 }
 
