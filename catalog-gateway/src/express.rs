@@ -115,7 +115,7 @@ struct Params {
 }
 
 /// The `_meta` of a call the lane takes: the trace context only.
-#[derive(Deserialize)]
+#[derive(Deserialize, Default)]
 #[serde(deny_unknown_fields)]
 struct Meta {
     traceparent: Option<String>,
@@ -202,10 +202,7 @@ impl Lane {
 
     /// Answers one call through the gateway's call path and writes the answer.
     async fn answer(&self, id: RequestId, revision: ProtocolVersion, params: Params) {
-        let meta = params.meta.unwrap_or(Meta {
-            traceparent: None,
-            tracestate: None,
-        });
+        let meta = params.meta.unwrap_or_default();
         let client = Requester {
             grant: &self.grant,
             session: None,

@@ -7,41 +7,18 @@
 
 #[path = "../../catalog-mcp/tests/common/mod.rs"]
 mod common;
+mod support;
 
 use std::collections::HashMap;
 use std::io::{BufRead as _, BufReader, Write as _};
 use std::path::{Path, PathBuf};
 use std::process::{Child, ChildStdin, ChildStdout, Command, Stdio};
-use std::time::Duration;
 
-use common::{Peer, run, scratch};
+use common::{Peer, scratch};
 use serde_json::{Value, json};
+use support::time_catalog;
 
 const GATEWAY: &str = env!("CARGO_BIN_EXE_catalog-gateway");
-const LIMIT: Duration = Duration::from_secs(120);
-
-/// A catalog of `mcp-server-time`'s tools, imported as a user would.
-fn time_catalog(python: &Path, dir: &Path) -> PathBuf {
-    let cargo_catalog =
-        Path::new(GATEWAY).with_file_name(format!("cargo-catalog{}", std::env::consts::EXE_SUFFIX));
-    assert!(
-        cargo_catalog.is_file(),
-        "{} is not built: run `cargo build -p cargo-catalog --features upstreams` (or `cargo xtask test`)",
-        cargo_catalog.display()
-    );
-    let catalog = dir.join("catalog.toml");
-    let done = run(
-        Command::new(cargo_catalog)
-            .args(["import", "--from-server", "--name", "time", "--out"])
-            .arg(&catalog)
-            .arg("--")
-            .arg(python.with_file_name("mcp-server-time"))
-            .args(["--local-timezone", "UTC"]),
-        LIMIT,
-    );
-    assert!(done.status.success(), "import: {}", done.stderr);
-    catalog
-}
 
 /// A client of the gateway over stdio, writing and reading lines itself.
 struct Client {

@@ -12,6 +12,7 @@
 
 #[path = "../../catalog-mcp/tests/common/mod.rs"]
 mod common;
+mod support;
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::TcpStream;
@@ -21,6 +22,7 @@ use std::time::Duration;
 
 use common::{HttpServer, Peer, run, scratch, token};
 use serde_json::{Value, json};
+use support::time_catalog;
 
 const LIMIT: Duration = Duration::from_secs(120);
 
@@ -174,30 +176,6 @@ fn initialize(gateway: &HttpServer, token: &str) -> (u16, String) {
     let (status, challenge, _) =
         exchange(&gateway.address, "POST", "/mcp", Some(token), INITIALIZE);
     (status, challenge)
-}
-
-/// A catalog of `mcp-server-time`'s tools, imported over stdio: its path.
-fn time_catalog(python: &Path, dir: &Path) -> PathBuf {
-    let gateway = PathBuf::from(env!("CARGO_BIN_EXE_catalog-gateway"));
-    let cargo_catalog =
-        gateway.with_file_name(format!("cargo-catalog{}", std::env::consts::EXE_SUFFIX));
-    assert!(
-        cargo_catalog.is_file(),
-        "{} is not built: run `cargo build -p cargo-catalog --features upstreams` (or `cargo xtask test`)",
-        cargo_catalog.display()
-    );
-    let catalog = dir.join("catalog.toml");
-    let done = run(
-        Command::new(cargo_catalog)
-            .args(["import", "--from-server", "--name", "time", "--out"])
-            .arg(&catalog)
-            .arg("--")
-            .arg(python.with_file_name("mcp-server-time"))
-            .args(["--local-timezone", "UTC"]),
-        LIMIT,
-    );
-    assert!(done.status.success(), "import: {}", done.stderr);
-    catalog
 }
 
 /// The official SDK's client (`tests/peers/client.py`) on `plan`, with `connection`'s

@@ -12,6 +12,7 @@
 
 #[path = "../../catalog-mcp/tests/common/mod.rs"]
 mod common;
+mod support;
 
 use std::collections::BTreeSet;
 use std::io::{BufRead, BufReader, Read, Write};
@@ -27,21 +28,10 @@ use opentelemetry_proto::tonic::trace::v1::Span;
 use opentelemetry_proto::tonic::trace::v1::span::SpanKind;
 use prost::Message as _;
 use serde_json::{Value, json};
+use support::cargo_catalog;
 
 const GATEWAY: &str = env!("CARGO_BIN_EXE_catalog-gateway");
 const LIMIT: Duration = Duration::from_secs(120);
-
-/// `cargo-catalog`, which `cargo test --workspace` builds beside this package's binary.
-fn cargo_catalog() -> PathBuf {
-    let binary =
-        Path::new(GATEWAY).with_file_name(format!("cargo-catalog{}", std::env::consts::EXE_SUFFIX));
-    assert!(
-        binary.is_file(),
-        "{} is not built: run `cargo build -p cargo-catalog --features upstreams` (or `cargo xtask test`)",
-        binary.display()
-    );
-    binary
-}
 
 fn python() -> PathBuf {
     PathBuf::from(std::env::var_os("CATALOG_PEER_PYTHON").expect("checked by Peer::find"))

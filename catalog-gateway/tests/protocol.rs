@@ -11,6 +11,7 @@
 
 #[path = "../../catalog-mcp/tests/common/mod.rs"]
 mod common;
+mod support;
 
 use std::io::{Read, Write};
 use std::net::TcpStream;
@@ -22,20 +23,9 @@ use common::conformance::{Suite, check};
 use common::report::{Cause, assert_refused_gated, steps};
 use common::{HttpServer, Peer, run, scratch, token};
 use serde_json::{Value, json};
+use support::cargo_catalog;
 
 const LIMIT: Duration = Duration::from_secs(120);
-
-/// `cargo-catalog`, which `cargo test --workspace` builds beside this package's binary.
-fn cargo_catalog() -> PathBuf {
-    let gateway = PathBuf::from(env!("CARGO_BIN_EXE_catalog-gateway"));
-    let binary = gateway.with_file_name(format!("cargo-catalog{}", std::env::consts::EXE_SUFFIX));
-    assert!(
-        binary.is_file(),
-        "{} is not built: run `cargo build -p cargo-catalog --features upstreams` (or `cargo xtask test`)",
-        binary.display()
-    );
-    binary
-}
 
 /// A catalog of the filesystem server's tools, imported over stdio, serving `files`, and
 /// of the conformance reference server's (`tests/peers/reference_server.py`): its path.

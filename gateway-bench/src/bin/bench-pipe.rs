@@ -2,8 +2,19 @@
 //! copies each line the client writes to it, and each line it writes back, reading
 //! nothing: one blocking thread for each direction.
 
-use std::io::{BufRead as _, BufReader, Write as _};
+use std::io::{self, BufRead, BufReader, Write};
 use std::process::{Command, Stdio};
+
+/// Copies `from` to `to` a line at a time, each line flushed as it comes.
+fn pass(mut from: impl BufRead, mut to: impl Write) -> io::Result<()> {
+    let mut line = Vec::new();
+    while from.read_until(b'\n', &mut line)? > 0 {
+        to.write_all(&line)?;
+        to.flush()?;
+        line.clear();
+    }
+    Ok(())
+}
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let mut args = std::env::args().skip(1);
@@ -13,29 +24,12 @@ fn main() -> Result<(), Box<dyn std::error::Error>> {
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()?;
-    let (Some(mut to_server), Some(from_server)) = (server.stdin.take(), server.stdout.take())
-    else {
+    let (Some(to_server), Some(from_server)) = (server.stdin.take(), server.stdout.take()) else {
         return Err("the server's streams are not piped".into());
     };
-    let back = std::thread::spawn(move || -> std::io::Result<()> {
-        let mut lines = BufReader::new(from_server);
-        let mut out = std::io::stdout().lock();
-        let mut line = Vec::new();
-        while lines.read_until(b'\n', &mut line)? > 0 {
-            out.write_all(&line)?;
-            out.flush()?;
-            line.clear();
-        }
-        Ok(())
-    });
-    let mut lines = std::io::stdin().lock();
-    let mut line = Vec::new();
-    while lines.read_until(b'\n', &mut line)? > 0 {
-        to_server.write_all(&line)?;
-        to_server.flush()?;
-        line.clear();
-    }
-    drop(to_server);
+    let back = std::thread::spawn(move || pass(BufReader::new(from_server), io::stdout().lock()));
+    // Ends with the client's input; dropping the server's input then ends the server.
+    pass(io::stdin().lock(), to_server)?;
     back.join().map_err(|_| "the copying thread panicked")??;
     server.wait()?;
     Ok(())
