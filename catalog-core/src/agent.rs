@@ -47,10 +47,11 @@ use core::task::Poll;
 
 use crate::provider::{self, Outcome, Provider, Reply, ReplyError, ToolResult, ToolUse};
 use crate::render::{self, RenderError};
+use crate::talk::{NoPeer, Peer};
 use crate::{Call, Discovery};
 use crate::{
-    CompiledCatalog, Dispatch, HandledBy, NoScreen, PendingCall, Permission, Rejection, Saved,
-    Screen, Screened, ToolId, Value, Verified, VerifiedCall, Via, verify,
+    CompiledCatalog, Dispatch, HandledBy, NoScreen, Output, PendingCall, Permission, Rejection,
+    Saved, Screen, Screened, ToolId, Value, Verified, VerifiedCall, Via, verify,
 };
 
 /// What an agent step needs of a catalog: its tool and its typed call. Every compiled
@@ -74,6 +75,7 @@ pub struct Agent<C: Tools<W>, const W: usize> {
     provider: Provider,
     discovery: Discovery<'static, C::Tool, W>,
     screen: Arc<dyn Screen<C::Tool>>,
+    peer: Arc<dyn Peer>,
 }
 
 impl<C: Tools<W>, const W: usize> fmt::Debug for Agent<C, W> {
@@ -110,7 +112,18 @@ impl<C: Tools<W>, const W: usize> Agent<C, W> {
             provider,
             discovery,
             screen: Arc::new(NoScreen),
+            peer: Arc::new(NoPeer),
         }
+    }
+
+    /// The same conversation with handlers talking back through `peer`: the
+    /// application's user and model, as the handlers' [`Context`](crate::Context) reaches
+    /// them (progress to show, a form or URL to put to the user, a sampling of its
+    /// model). Without one, a handler can ask nothing of the caller.
+    #[must_use]
+    pub fn with_peer(mut self, peer: Arc<dyn Peer>) -> Self {
+        self.peer = peer;
+        self
     }
 
     /// The same conversation with every handler result read by `screen` before the model
@@ -201,6 +214,7 @@ impl<C: Tools<W>, const W: usize> Agent<C, W> {
             entries,
             ask_tool: self.discovery.info().ask_tool,
             screen: Arc::clone(&self.screen),
+            peer: Arc::clone(&self.peer),
         }
     }
 
@@ -250,6 +264,7 @@ pub struct Step<C: Call> {
     entries: Vec<(ToolUse, Entry<C>)>,
     ask_tool: C::Tool,
     screen: Arc<dyn Screen<C::Tool>>,
+    peer: Arc<dyn Peer>,
 }
 
 impl<C: Call> fmt::Debug for Step<C>
@@ -307,7 +322,11 @@ impl<C: Call> Step<C> {
         let mut calls = Vec::with_capacity(self.entries.len());
         let mut outcomes: Vec<Option<Outcome<C::Tool>>> = Vec::with_capacity(calls.capacity());
         let mut reads = Vec::new();
-        let screen = &*self.screen;
+        let runner = Runner {
+            handler,
+            screen: &*self.screen,
+            peer: &self.peer,
+        };
         for (i, (call, entry)) in self.entries.into_iter().enumerate() {
             calls.push(call);
             match entry {
@@ -316,15 +335,15 @@ impl<C: Call> Step<C> {
                 Entry::Run(verified) => {
                     outcomes.push(None);
                     if verified.tool().spec().writes() {
-                        run_all(core::mem::take(&mut reads), handler, screen, &mut outcomes).await;
-                        run_all(alloc::vec![(i, verified)], handler, screen, &mut outcomes).await;
+                        runner.all(core::mem::take(&mut reads), &mut outcomes).await;
+                        runner.all(alloc::vec![(i, verified)], &mut outcomes).await;
                     } else {
                         reads.push((i, verified));
                     }
                 }
             }
         }
-        run_all(reads, handler, screen, &mut outcomes).await;
+        runner.all(reads, &mut outcomes).await;
         calls
             .into_iter()
             .zip(outcomes)
@@ -338,36 +357,50 @@ impl<C: Call> Step<C> {
     }
 }
 
-/// Runs `calls` at the same time, each outcome into its place.
-async fn run_all<C, H>(
-    calls: Vec<(usize, VerifiedCall<C>)>,
-    handler: &H,
-    screen: &dyn Screen<C::Tool>,
-    outcomes: &mut [Option<Outcome<C::Tool>>],
-) where
-    H: ?Sized,
-    C: HandledBy<H>,
-    C::Error: fmt::Display,
-{
-    let runs = calls.into_iter().map(|(i, call)| async move {
-        let tool = call.tool();
-        let outcome = match call.run(handler).await {
-            Dispatch::Ran(Ok(value)) => match screen.screen(tool, value) {
-                Screened::Pass(value) => Outcome::Ran(value),
-                Screened::Flagged { result, notice } => Outcome::Flagged { result, notice },
-                Screened::Withheld(rejection) => Outcome::Rejected(rejection),
-            },
-            Dispatch::Ran(Err(rejection)) => Outcome::Rejected(rejection),
-            // The step answers the search tool before anything runs.
-            Dispatch::Search(_) => Outcome::Rejected(Rejection::runtime(
-                tool,
-                "the search tool is answered by the agent step, not a handler",
-            )),
-        };
-        (i, outcome)
-    });
-    for (i, outcome) in join_all(runs.collect()).await {
-        outcomes[i] = Some(outcome);
+/// What runs one step's calls: the handler, the screen its results pass, and the peer
+/// its handlers talk back to.
+struct Runner<'r, H: ?Sized, T> {
+    handler: &'r H,
+    screen: &'r dyn Screen<T>,
+    peer: &'r Arc<dyn Peer>,
+}
+
+impl<H: ?Sized, T: ToolId> Runner<'_, H, T> {
+    /// Runs `calls` at the same time, each outcome into its place.
+    async fn all<C>(
+        &self,
+        calls: Vec<(usize, VerifiedCall<C>)>,
+        outcomes: &mut [Option<Outcome<T>>],
+    ) where
+        C: HandledBy<H> + Call<Tool = T>,
+        C::Error: fmt::Display,
+    {
+        let runs = calls.into_iter().map(|(i, call)| async move {
+            let tool = call.tool();
+            let outcome = match call.run_with(self.handler, Arc::clone(self.peer)).await {
+                Dispatch::Ran(Ok(Output::NeedsUrl(urls))) => {
+                    Outcome::Rejected(Rejection::needs_url(tool, &urls))
+                }
+                Dispatch::Ran(Ok(output)) => {
+                    let value = output.into_model_value().unwrap_or(Value::Null);
+                    match self.screen.screen(tool, value) {
+                        Screened::Pass(value) => Outcome::Ran(value),
+                        Screened::Flagged { result, notice } => Outcome::Flagged { result, notice },
+                        Screened::Withheld(rejection) => Outcome::Rejected(rejection),
+                    }
+                }
+                Dispatch::Ran(Err(rejection)) => Outcome::Rejected(rejection),
+                // The step answers the search tool before anything runs.
+                Dispatch::Search(_) => Outcome::Rejected(Rejection::runtime(
+                    tool,
+                    "the search tool is answered by the agent step, not a handler",
+                )),
+            };
+            (i, outcome)
+        });
+        for (i, outcome) in join_all(runs.collect()).await {
+            outcomes[i] = Some(outcome);
+        }
     }
 }
 

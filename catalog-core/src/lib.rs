@@ -15,6 +15,7 @@ mod args;
 mod call;
 mod catalog;
 mod discovery;
+mod output;
 #[doc(hidden)]
 pub mod packed;
 pub mod provider;
@@ -25,6 +26,7 @@ mod set;
 pub mod shape;
 mod spec;
 mod table;
+pub mod talk;
 mod verify;
 
 pub use access::{Access, Caller, Reach, reach};
@@ -32,12 +34,14 @@ pub use args::{ArgError, FromJson};
 pub use call::{CallError, Dispatch};
 pub use catalog::{CompiledCatalog, DerivedSet, Row, Sets, derived_sets};
 pub use discovery::{Discovery, Found, Info, Retention, Saved, SearchOutcome, Unavailable};
+pub use output::{Content, Output, UrlElicitation};
 pub use screen::{NoScreen, Screen, Screened};
 /// JSON values as handlers return them and as free-form arguments arrive.
 pub use serde_json::{Map, Value};
 pub use set::{Iter, ToolId, ToolSet};
 pub use shape::Shape;
 pub use spec::{Policy, Role, ScanResults, Settings, Tier, ToolSpec, Visibility};
+pub use talk::Context;
 pub use verify::{
     AllowAll, BoxFuture, Call, Decision, DenyAll, ErrorClass, HandledBy, Issue, MAX_CHECK_DEPTH,
     MAX_CHECK_ISSUES, PendingCall, Permission, Proof, Rejection, Verified, VerifiedCall, Via,

@@ -24,6 +24,7 @@ pub(crate) mod words;
 
 use alloc::boxed::Box;
 use alloc::string::{String, ToString};
+use alloc::sync::Arc;
 use core::fmt;
 use core::future::Future;
 use core::marker::PhantomData;
@@ -33,7 +34,10 @@ pub use permission::{AllowAll, Decision, DenyAll, Permission};
 pub use rejection::{ErrorClass, Issue, Rejection};
 pub use walk::{MAX_CHECK_DEPTH, MAX_CHECK_ISSUES, check_value};
 
-use crate::{Access, Caller, Discovery, Dispatch, Map, Reach, Tier, ToolId, Value};
+use crate::talk::{NoPeer, Peer};
+use crate::{
+    Access, Caller, Context, Discovery, Dispatch, Map, Output, Reach, Tier, ToolId, Value,
+};
 
 /// A typed call of a generated catalog (`ToolCall`): what the verifier produces once a
 /// call's arguments fit its tool's schema.
@@ -80,13 +84,14 @@ pub trait HandledBy<H: ?Sized>: Call {
     /// The search tool's arguments, which the agent loop answers, not a handler.
     type Search;
 
-    /// Starts the handler method of the call's tool, or hands a search back.
+    /// Starts the handler method of the call's tool with `context`, or hands a search
+    /// back.
     fn dispatch<'h>(
         self,
         handler: &'h H,
-        caller: Caller,
+        context: Context,
         proof: Proof<'_>,
-    ) -> Dispatch<BoxFuture<'h, Result<Value, Self::Error>>, Self::Search>;
+    ) -> Dispatch<BoxFuture<'h, Result<Output, Self::Error>>, Self::Search>;
 }
 
 /// The way a call comes in, with what decides which tools it may reach: checked before
@@ -235,17 +240,33 @@ impl<C: Call> VerifiedCall<C> {
     }
 
     /// Runs the call: the tool's handler method, or hands a search back to the agent loop.
+    /// The handler's [`Context`] can ask nothing of the caller: see
+    /// [`VerifiedCall::dispatch_with`].
     pub async fn dispatch<H: ?Sized>(
         self,
         handler: &H,
-    ) -> Dispatch<Result<Value, C::Error>, C::Search>
+    ) -> Dispatch<Result<Output, C::Error>, C::Search>
     where
         C: HandledBy<H>,
     {
+        self.dispatch_with(handler, Arc::new(NoPeer)).await
+    }
+
+    /// [`VerifiedCall::dispatch`], with the handler talking back to the caller through
+    /// `peer`: the [`Context`] it gets names this call's caller and reaches `peer`.
+    pub async fn dispatch_with<H: ?Sized>(
+        self,
+        handler: &H,
+        peer: Arc<dyn Peer>,
+    ) -> Dispatch<Result<Output, C::Error>, C::Search>
+    where
+        C: HandledBy<H>,
+    {
+        let context = Context::new(self.caller, peer);
         // The match ends before the await: a scrutinee's temporary lives to the end of its
         // match, and one holding `C::Search` across the await would make this future
         // `Send` only when the search arguments are, which generic callers cannot show.
-        let ran = match self.call.dispatch(handler, self.caller, Proof(PhantomData)) {
+        let ran = match self.call.dispatch(handler, context, Proof(PhantomData)) {
             Dispatch::Search(search) => return Dispatch::Search(search),
             Dispatch::Ran(ran) => ran,
         };
@@ -255,19 +276,47 @@ impl<C: Call> VerifiedCall<C> {
     /// [`VerifiedCall::dispatch`], then the result held to the tool's declared output: a
     /// handler error, or a result that breaks the output, becomes a `RUNTIME_ERROR`
     /// rejection for the model.
-    pub async fn run<H: ?Sized>(self, handler: &H) -> Dispatch<Result<Value, Rejection>, C::Search>
+    pub async fn run<H: ?Sized>(self, handler: &H) -> Dispatch<Result<Output, Rejection>, C::Search>
+    where
+        C: HandledBy<H>,
+        C::Error: fmt::Display,
+    {
+        self.run_with(handler, Arc::new(NoPeer)).await
+    }
+
+    /// [`VerifiedCall::run`], with the handler talking back through `peer` (see
+    /// [`VerifiedCall::dispatch_with`]).
+    pub async fn run_with<H: ?Sized>(
+        self,
+        handler: &H,
+        peer: Arc<dyn Peer>,
+    ) -> Dispatch<Result<Output, Rejection>, C::Search>
     where
         C: HandledBy<H>,
         C::Error: fmt::Display,
     {
         let tool = self.tool();
-        match self.dispatch(handler).await {
+        match self.dispatch_with(handler, peer).await {
             Dispatch::Search(search) => Dispatch::Search(search),
-            Dispatch::Ran(Ok(result)) => {
-                Dispatch::Ran(check_output(tool, &result).map(|()| result))
-            }
+            Dispatch::Ran(Ok(output)) => Dispatch::Ran(check_ran(tool, output)),
             Dispatch::Ran(Err(e)) => Dispatch::Ran(Err(Rejection::runtime(tool, e))),
         }
+    }
+}
+
+/// A handler's output held to `tool`'s declared output: its value, or the structured
+/// content beside its blocks. A user sent to a URL has no result yet to hold.
+fn check_ran<T: ToolId>(tool: T, output: Output) -> Result<Output, Rejection> {
+    if tool.spec().output.is_none() || matches!(output, Output::NeedsUrl(_)) {
+        return Ok(output);
+    }
+    match output.checked() {
+        Some(value) => check_output(tool, value).map(|()| output),
+        None => Err(Rejection::runtime(
+            tool,
+            "the handler answered with content blocks and no structured content, but the row \
+             declares an output: give the content its structured content (`Output::with_structured`)",
+        )),
     }
 }
 

@@ -8,8 +8,8 @@ use std::time::{Duration, Instant};
 
 use catalog_core::render::mcp;
 use catalog_core::{
-    BoxFuture, Caller, Discovery, Dispatch, ErrorClass, Info, Reach, Rejection, ScanResults,
-    Screened, Tier, ToolId, Value, check_output,
+    BoxFuture, Caller, Discovery, Dispatch, ErrorClass, Info, Reach, Rejection, ScanResults, Tier,
+    ToolId, Value, check_output,
 };
 use catalog_mcp::calls::{admit, refuse, respond};
 use catalog_mcp::elicit::Questions;
@@ -511,7 +511,8 @@ impl Gateway {
                 ));
             }
         };
-        let result = match ran.and_then(|value| {
+        let result = match ran.and_then(|output| {
+            let value = output.into_model_value().unwrap_or_default();
             serde_json::from_value::<CallToolResult>(value)
                 .map_err(|e| format!("the upstream's result is not a tool result: {e}"))
         }) {
@@ -599,56 +600,14 @@ impl Gateway {
         }
     }
 
-    /// An upstream's result as the client's model reads it, once the result scanner read
-    /// each text block and the structured content (an image or a resource passes as it
-    /// is): with a notice first when something was found, hidden characters removed under
-    /// `strip`, a text cut at the cap; or the rejection that withholds it.
-    /// What the scanner noticed goes to `findings` too.
+    /// An upstream's result as the client's model reads it ([`catalog_mcp::calls::screen`]).
     fn screen(
         &self,
         row: Row,
-        mut result: CallToolResult,
+        result: CallToolResult,
         findings: &mut Vec<String>,
     ) -> Result<CallToolResult, Rejection> {
-        let mut notices = Vec::new();
-        let mut read = |value: Value| match self.scanner.screen_named(row.name(), value) {
-            Screened::Pass(value) => Ok(value),
-            Screened::Flagged { result, notice } => {
-                notices.push(notice);
-                Ok(result)
-            }
-            Screened::Withheld(rejection) => {
-                findings.push(rejection.message.clone());
-                Err(rejection)
-            }
-        };
-        for block in &mut result.content {
-            if let ContentBlock::Text(text) = block {
-                let value = read(Value::String(std::mem::take(&mut text.text)))?;
-                text.text = match value {
-                    Value::String(s) => s,
-                    other => other.to_string(),
-                };
-            }
-        }
-        if let Some(structured) = result.structured_content.take() {
-            let screened = read(structured.clone())?;
-            // A structured result keeps its shape: cut, it would break the output schema
-            // the reviewer pinned, so the text blocks carry the cut and the notice.
-            result.structured_content = Some(if screened.is_object() {
-                screened
-            } else {
-                structured
-            });
-        }
-        if !notices.is_empty() {
-            notices.dedup();
-            findings.extend(notices.iter().cloned());
-            result
-                .content
-                .insert(0, ContentBlock::text(notices.join("\n")));
-        }
-        Ok(result)
+        catalog_mcp::calls::screen(&self.scanner, row.name(), result, findings)
     }
 
     /// A search call: its arguments checked against the search row, then the catalog's

@@ -8,7 +8,9 @@ use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use catalog_compiler::model::{CatalogModel, Tool};
-use catalog_core::{BoxFuture, Call, Caller, Dispatch, HandledBy, Proof, ToolId, ToolSpec, Value};
+use catalog_core::{
+    BoxFuture, Call, Context, Dispatch, HandledBy, Output, Proof, ToolId, ToolSpec, Value,
+};
 
 /// The most rows a gateway catalog may have: the width of its tool sets.
 pub const MAX_ROWS: usize = 64 * WORDS;
@@ -163,13 +165,14 @@ impl<R: Runs> HandledBy<R> for Forward {
     fn dispatch<'h>(
         self,
         handler: &'h R,
-        _: Caller,
+        _: Context,
         _: Proof<'_>,
-    ) -> Dispatch<BoxFuture<'h, Result<Value, String>>, Value> {
+    ) -> Dispatch<BoxFuture<'h, Result<Output, String>>, Value> {
         if handler.is_search(self.row) {
             Dispatch::Search(self.arguments)
         } else {
-            Dispatch::Ran(handler.forward(self.row, self.arguments))
+            let forwarded = handler.forward(self.row, self.arguments);
+            Dispatch::Ran(Box::pin(async move { forwarded.await.map(Output::from) }))
         }
     }
 }

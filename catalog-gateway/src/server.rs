@@ -3,6 +3,7 @@
 use std::sync::Arc;
 
 use catalog_compiler::model::Offered;
+use catalog_core::talk::Peer;
 use catalog_core::{Access, Value};
 use catalog_mcp::Level;
 use catalog_mcp::calls::Reply;
@@ -210,6 +211,7 @@ impl CallPath for Session {
         name: &str,
         arguments: Value,
         asker: &PeerAsker<'_>,
+        _: Arc<dyn Peer>,
         context: &RequestContext<RoleServer>,
     ) -> Reply {
         let grant = self.level.grant(context)?;

@@ -14,9 +14,10 @@ use std::fmt;
 use std::marker::PhantomData;
 use std::sync::Arc;
 
+use catalog_core::talk::Peer;
 use catalog_core::{
-    Access, Call, CompiledCatalog, Dispatch, ErrorClass, HandledBy, Rejection, ScanResults, Screen,
-    Screened, Value, Verified, VerifiedCall, Via, verify,
+    Access, Call, CompiledCatalog, Dispatch, ErrorClass, HandledBy, Output, Rejection, ScanResults,
+    Screen, Screened, UrlElicitation, Value, Verified, VerifiedCall, Via, verify,
 };
 use catalog_scan::Scanner;
 use rmcp::ErrorData;
@@ -109,24 +110,130 @@ impl<C: CompiledCatalog<W>, H, const W: usize> Tools<C, H, W> {
         self.listing.tools(level)
     }
 
-    /// A result as the model reads it, once the result scanner read it (see
-    /// [`catalog_scan::Scanner`]): as text (the JSON, after the scanner's notice when it
-    /// found something), and as `structuredContent` when the tool's listing declares an
-    /// output schema, or a rejection when the policy withholds it.
-    fn deliver(&self, tool: C::Tool, value: Value) -> Result<CallToolResult, Rejection> {
-        let (value, mut content) = match self.scanner.screen(tool, value) {
-            Screened::Pass(value) => (value, Vec::new()),
-            Screened::Flagged { result, notice } => (result, vec![ContentBlock::text(notice)]),
-            Screened::Withheld(rejection) => return Err(rejection),
-        };
-        content.push(ContentBlock::text(value.to_string()));
-        let mut result = CallToolResult::success(content);
-        if self.listing.publishes_output(tool) && value.is_object() {
-            result.structured_content = Some(value);
+    /// A handler's output as the client's model reads it, once the result scanner read
+    /// it (see [`catalog_scan::Scanner`]): a value as text (the JSON, after the scanner's
+    /// notice when it found something), and as `structuredContent` when the tool's
+    /// listing declares an output schema; content blocks as they are, each text and the
+    /// structured content read by the scanner ([`screen`]); or a rejection when the
+    /// policy withholds it.
+    fn deliver(&self, tool: C::Tool, output: Output) -> Result<CallToolResult, Rejection> {
+        match output {
+            Output::Value(value) => {
+                let (value, mut content) = match self.scanner.screen(tool, value) {
+                    Screened::Pass(value) => (value, Vec::new()),
+                    Screened::Flagged { result, notice } => {
+                        (result, vec![ContentBlock::text(notice)])
+                    }
+                    Screened::Withheld(rejection) => return Err(rejection),
+                };
+                content.push(ContentBlock::text(value.to_string()));
+                let mut result = CallToolResult::success(content);
+                if self.listing.publishes_output(tool) && value.is_object() {
+                    result.structured_content = Some(value);
+                }
+                Ok(result)
+            }
+            Output::Content {
+                content,
+                structured,
+            } => {
+                let blocks = content
+                    .into_iter()
+                    .map(|block| {
+                        serde_json::from_value(block.into_json()).map_err(|e| {
+                            Rejection::runtime(tool, format!("a content block is not MCP's: {e}"))
+                        })
+                    })
+                    .collect::<Result<Vec<ContentBlock>, Rejection>>()?;
+                let mut result = CallToolResult::success(blocks);
+                result.structured_content = structured;
+                screen(
+                    &self.scanner,
+                    catalog_core::ToolId::name(tool),
+                    result,
+                    &mut Vec::new(),
+                )
+            }
+            // Answered before it gets here: it is an error, not a result.
+            Output::NeedsUrl(urls) => Err(Rejection::needs_url(tool, &urls)),
         }
-        Ok(result)
     }
 }
+
+/// An MCP tool result as the client's model reads it, once the result scanner read each
+/// text block and the structured content (an image or a resource passes as it is): with
+/// a notice first when something was found, hidden characters removed under `strip`, a
+/// text cut at the cap; or the rejection that withholds it. What the scanner noticed goes
+/// to `findings` too. The one reading of a result for every server here, the gateway's
+/// forwarded ones included.
+///
+/// # Errors
+/// The rejection that withholds the result.
+pub fn screen(
+    scanner: &Scanner,
+    tool: &'static str,
+    mut result: CallToolResult,
+    findings: &mut Vec<String>,
+) -> Result<CallToolResult, Rejection> {
+    let mut notices = Vec::new();
+    let mut read = |value: Value| match scanner.screen_named(tool, value) {
+        Screened::Pass(value) => Ok(value),
+        Screened::Flagged { result, notice } => {
+            notices.push(notice);
+            Ok(result)
+        }
+        Screened::Withheld(rejection) => {
+            findings.push(rejection.message.clone());
+            Err(rejection)
+        }
+    };
+    for block in &mut result.content {
+        if let ContentBlock::Text(text) = block {
+            let value = read(Value::String(std::mem::take(&mut text.text)))?;
+            text.text = match value {
+                Value::String(s) => s,
+                other => other.to_string(),
+            };
+        }
+    }
+    if let Some(structured) = result.structured_content.take() {
+        let screened = read(structured.clone())?;
+        // A structured result keeps its shape: cut, it would break the output schema
+        // the reviewer pinned, so the text blocks carry the cut and the notice.
+        result.structured_content = Some(if screened.is_object() {
+            screened
+        } else {
+            structured
+        });
+    }
+    if !notices.is_empty() {
+        notices.dedup();
+        findings.extend(notices.iter().cloned());
+        result
+            .content
+            .insert(0, ContentBlock::text(notices.join("\n")));
+    }
+    Ok(result)
+}
+
+/// The JSON-RPC error that sends the user to `urls` before a call can go on: MCP's
+/// `URLElicitationRequiredError` (`-32042`), with each URL-mode elicitation in `data`.
+#[must_use]
+pub fn needs_url(urls: &[UrlElicitation]) -> ErrorData {
+    let elicitations: Vec<Value> = urls.iter().map(UrlElicitation::to_json).collect();
+    let message = match urls {
+        [one] => one.message.clone(),
+        _ => String::from("This request needs the user to complete elicitations first."),
+    };
+    ErrorData::new(
+        ErrorCode(URL_ELICITATION_REQUIRED),
+        message,
+        Some(serde_json::json!({ "elicitations": elicitations })),
+    )
+}
+
+/// MCP's code for an error that needs URL-mode elicitations completed first.
+pub const URL_ELICITATION_REQUIRED: i32 = -32042;
 
 impl<C, H, const W: usize> Tools<C, H, W>
 where
@@ -135,14 +242,15 @@ where
     <C::Call as HandledBy<H>>::Error: fmt::Display,
 {
     /// Answers one `tools/call` from a client at `level` that speaks protocol `revision`;
-    /// `asker` puts the question when the policy is to ask. On 2026-07-28 the question
-    /// itself may be the answer: an input-required result, which the client's retry of
-    /// the call answers.
+    /// `asker` puts the question when the policy is to ask, and `peer` is the client as
+    /// the handler's context reaches it. On 2026-07-28 the question itself may be the
+    /// answer: an input-required result, which the client's retry of the call answers.
     ///
     /// # Errors
     /// A refusal that [`refuse`] makes a JSON-RPC error on `revision`: an unknown tool or
     /// one kept from MCP, a level too low, and, before 2025-11-25, arguments that do not
-    /// fit and a gated call refused.
+    /// fit and a gated call refused; and a handler's [`Output::NeedsUrl`], as
+    /// [`needs_url`].
     pub async fn call(
         &self,
         level: Access,
@@ -150,6 +258,7 @@ where
         name: &str,
         arguments: Value,
         asker: &impl Asker<C::Tool>,
+        peer: Arc<dyn Peer>,
     ) -> Result<CallToolResponse, ErrorData> {
         let call = match admit::<C::Call>(level, revision, name, arguments, self.gated, asker).await
         {
@@ -159,7 +268,7 @@ where
         let tool = call.tool();
         // `run` is dispatch plus the output check: a failed handler or a result that
         // breaks its declared output comes back as a runtime rejection.
-        let ran = match call.run(&self.handler).await {
+        let ran = match call.run_with(&self.handler, peer).await {
             Dispatch::Ran(ran) => ran,
             // The search tool has no MCP level, so the verifier never lets it through.
             Dispatch::Search(_) => {
@@ -169,7 +278,10 @@ where
                 ));
             }
         };
-        match ran.and_then(|value| self.deliver(tool, value)) {
+        if let Ok(Output::NeedsUrl(urls)) = &ran {
+            return Err(needs_url(urls));
+        }
+        match ran.and_then(|output| self.deliver(tool, output)) {
             Ok(result) => Ok(result.into()),
             Err(rejection) => respond(&rejection, revision),
         }

@@ -6,6 +6,7 @@ use std::future::Future;
 use std::sync::Arc;
 
 use axum::http::request::Parts;
+use catalog_core::talk::Peer;
 use catalog_core::{Access, CompiledCatalog, HandledBy, Value};
 #[allow(
     deprecated,
@@ -13,8 +14,8 @@ use catalog_core::{Access, CompiledCatalog, HandledBy, Value};
 )]
 use rmcp::model::SetLevelRequestParams;
 use rmcp::model::{
-    CacheScope, CallToolRequestParams, CallToolResponse, Implementation, ListToolsResult,
-    PaginatedRequestParams, ProtocolVersion, ServerCapabilities, ServerConfig,
+    CacheScope, CallToolRequestParams, CallToolResponse, ErrorCode, Implementation,
+    ListToolsResult, PaginatedRequestParams, ProtocolVersion, ServerCapabilities, ServerConfig,
 };
 use rmcp::service::{RequestContext, RoleServer};
 use rmcp::{ErrorData, ServerHandler};
@@ -22,6 +23,7 @@ use rmcp::{ErrorData, ServerHandler};
 use crate::calls::{Reply, Tools};
 use crate::elicit::{PeerAsker, Questions, Retry};
 use crate::logging::{self, ClientLevel};
+use crate::talk::ClientPeer;
 pub use crate::tokens::Grant;
 
 /// Where a connection's access level comes from.
@@ -196,8 +198,12 @@ pub trait CallPath: Sync {
     fn questions(&self) -> &Questions;
 
     /// Answers one call of tool `name` with `arguments` from a client at `level` on
-    /// protocol `revision`; `asker` puts the question about a gated call, and `context`
-    /// is the request's.
+    /// protocol `revision`; `asker` puts the question about a gated call, `peer` is the
+    /// client as a handler's context reaches it, and `context` is the request's.
+    #[allow(
+        clippy::too_many_arguments,
+        reason = "one request's call and its client"
+    )]
     fn call(
         &self,
         level: Access,
@@ -205,6 +211,7 @@ pub trait CallPath: Sync {
         name: &str,
         arguments: Value,
         asker: &PeerAsker<'_>,
+        peer: Arc<dyn Peer>,
         context: &RequestContext<RoleServer>,
     ) -> impl Future<Output = Reply> + Send;
 }
@@ -227,9 +234,10 @@ where
         name: &str,
         arguments: Value,
         asker: &PeerAsker<'_>,
+        peer: Arc<dyn Peer>,
         _: &RequestContext<RoleServer>,
     ) -> impl Future<Output = Reply> + Send {
-        Tools::call(self, level, revision, name, arguments, asker)
+        Tools::call(self, level, revision, name, arguments, asker, peer)
     }
 }
 
@@ -237,11 +245,13 @@ where
 /// gives the request, in the protocol revision it speaks, with the retry of a question
 /// (2026-07-28) taken out of it and the client to ask behind it; answered by `path`,
 /// logged in one line, and with the events inside it sent to the client at the level
-/// `log` holds.
+/// `log` holds. When the client cancels the request, the answer is dropped where it
+/// stands (the handler's future with it) and the request ends with an error the client
+/// no longer waits for.
 ///
 /// # Errors
-/// A request without its level over HTTP, or the refusal `path` answers with as a
-/// JSON-RPC error.
+/// A request without its level over HTTP, the refusal `path` answers with as a
+/// JSON-RPC error, or the cancellation.
 pub async fn call_tool(
     path: &impl CallPath,
     level: &Level,
@@ -257,11 +267,27 @@ pub async fn call_tool(
         let retry = Retry::take(&mut request);
         let arguments = request.arguments.take().map_or(Value::Null, Value::Object);
         let asker = PeerAsker::new(context, path.questions(), retry);
+        let peer = Arc::new(ClientPeer::new(context, log.for_request(context)));
         let result = path
-            .call(level, &revision, &request.name, arguments, &asker, context)
+            .call(
+                level,
+                &revision,
+                &request.name,
+                arguments,
+                &asker,
+                peer,
+                context,
+            )
             .await;
         log_call(&request.name, level, &result);
         result
     });
-    logging::scoped(log.for_request(context), &context.peer, answer).await
+    let answer = logging::scoped(log.for_request(context), &context.peer, answer);
+    tokio::select! {
+        result = answer => result,
+        () = context.ct.cancelled() => {
+            tracing::info!(request = %context.id, "tools/call cancelled by the client");
+            Err(ErrorData::new(ErrorCode::INVALID_REQUEST, "the client cancelled the request", None))
+        }
+    }
 }

@@ -54,6 +54,7 @@
 //! | [`identity`] | how the server introduces itself |
 //! | [`logging`] | the server's events as MCP `notifications/message` to each client |
 //! | [`stdio`] | serving one client on standard input and output |
+//! | [`talk`] | a handler's context over MCP: progress, log messages, questions, sampling, roots, cancellation |
 //! | [`http`] | the HTTP endpoint and its token check |
 //! | [`auth`] | [`Auth`]: who a request over HTTP is, from static tokens or OAuth access tokens |
 //! | [`tokens`] | bearer tokens and their levels |
@@ -73,6 +74,7 @@ pub mod logging;
 pub mod oauth;
 pub mod program;
 pub mod stdio;
+pub mod talk;
 pub mod tokens;
 
 /// The MCP SDK this crate is built on: [`Tools::call`] and [`Tools::list`] answer in its

@@ -102,6 +102,12 @@ pub fn declared(mut capabilities: ServerCapabilities) -> ServerCapabilities {
     capabilities
 }
 
+/// Whether a client that wants messages at `wanted` and above gets one at `level`.
+#[must_use]
+pub fn admits(wanted: LoggingLevel, level: LoggingLevel) -> bool {
+    rank(level) >= rank(wanted)
+}
+
 /// MCP's levels, least severe first.
 fn rank(level: LoggingLevel) -> u8 {
     match level {
@@ -263,7 +269,7 @@ where
         };
         let meta = event.metadata();
         let level = mcp_level(*meta.level());
-        if rank(level) < rank(sink.level) {
+        if !admits(sink.level, level) {
             return;
         }
         let mut fields = Fields(Map::new());

@@ -4,8 +4,9 @@
 //! scanning, and how the server introduces itself. What holds for any catalog is tested
 //! here once; the example app's tests (`example/mcp`) keep to its own calls.
 
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 
+use catalog_core::talk::NoPeer;
 use catalog_core::{Access, Value};
 use catalog_mcp::rmcp::ErrorData;
 use catalog_mcp::rmcp::ServerHandler;
@@ -58,7 +59,8 @@ where
     ToolCall: catalog_core::HandledBy<H>,
     <ToolCall as catalog_core::HandledBy<H>>::Error: std::fmt::Display,
 {
-    pollster::block_on(tools.call(level, revision, name, arguments, asker)).map(complete)
+    pollster::block_on(tools.call(level, revision, name, arguments, asker, Arc::new(NoPeer)))
+        .map(complete)
 }
 
 /// The result of a call that did not wait for an answer.

@@ -9,7 +9,7 @@ use std::task::{Context, Poll};
 
 use catalog_core::provider::{Outcome, Provider, Reply, ToolUse};
 use catalog_core::render::ToolSearch;
-use catalog_core::{Caller, Decision, ErrorClass, Value};
+use catalog_core::{Caller, Decision, ErrorClass, Output, Value};
 use serde_json::json;
 
 catalog_macros::catalog!("fixtures/reach.toml");
@@ -20,11 +20,11 @@ catalog_macros::catalog!("fixtures/reach.toml");
 struct Log(Mutex<Vec<String>>);
 
 impl Log {
-    async fn call(&self, n: i64) -> Result<Value, &'static str> {
+    async fn call(&self, n: i64) -> Result<Output, &'static str> {
         self.0.lock().unwrap().push(format!("start {n}"));
         YieldOnce(false).await;
         self.0.lock().unwrap().push(format!("end {n}"));
-        Ok(json!({"n": n}))
+        Ok(json!({"n": n}).into())
     }
 }
 
@@ -47,11 +47,11 @@ macro_rules! logging {
     ($($method:ident($args:ident)),* $(,)?) => {
         impl Handler for Log {
             type Error = &'static str;
-            async fn ask(&self, _: Caller, _: AskArgs) -> Result<Value, &'static str> {
-                Ok(json!({"answer": "yes"}))
+            async fn ask(&self, _: catalog_core::Context, _: AskArgs) -> Result<Output, &'static str> {
+                Ok(json!({"answer": "yes"}).into())
             }
             $(
-                async fn $method(&self, _: Caller, args: $args) -> Result<Value, &'static str> {
+                async fn $method(&self, _: catalog_core::Context, args: $args) -> Result<Output, &'static str> {
                     self.call(args.n).await
                 }
             )*

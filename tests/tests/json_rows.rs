@@ -4,7 +4,7 @@
 
 use std::sync::Mutex;
 
-use catalog_core::{AllowAll, Caller, Dispatch, ErrorClass, Map, Value, Verified, Via};
+use catalog_core::{AllowAll, Context, Dispatch, ErrorClass, Map, Output, Value, Verified, Via};
 use serde_json::json;
 
 catalog_macros::catalog!("fixtures/mixed.toml");
@@ -19,24 +19,24 @@ struct Recorder {
 impl Handler for Recorder {
     type Error = String;
 
-    async fn ask(&self, _: Caller, _: AskArgs) -> Result<Value, String> {
+    async fn ask(&self, _: Context, _: AskArgs) -> Result<Output, String> {
         self.typed.lock().unwrap().push("ask");
-        Ok(Value::Null)
+        Ok(Value::Null.into())
     }
 
-    async fn export_csv(&self, _: Caller, args: ExportCsvArgs) -> Result<Value, String> {
+    async fn export_csv(&self, _: Context, args: ExportCsvArgs) -> Result<Output, String> {
         self.typed.lock().unwrap().push("exportCsv");
-        Ok(json!({ "table": args.table }))
+        Ok(json!({ "table": args.table }).into())
     }
 
     async fn call_json(
         &self,
-        _: Caller,
+        _: Context,
         tool: Tool,
         arguments: Map<String, Value>,
-    ) -> Result<Value, String> {
+    ) -> Result<Output, String> {
         self.json.lock().unwrap().push((tool, arguments));
-        Ok(json!({ "ran": tool.name() }))
+        Ok(json!({ "ran": tool.name() }).into())
     }
 }
 
@@ -54,7 +54,7 @@ fn call(recorder: &Recorder, name: &str, arguments: Value) -> Result<Value, Erro
         Err(rejection) => return Err(rejection.class),
     };
     match pollster::block_on(call.run(recorder)) {
-        Dispatch::Ran(result) => Ok(result.unwrap()),
+        Dispatch::Ran(result) => Ok(result.unwrap().into_model_value().unwrap()),
         Dispatch::Search(_) => panic!("not a search"),
     }
 }

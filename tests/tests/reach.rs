@@ -8,7 +8,8 @@ use std::sync::Mutex;
 
 use catalog_core::render::{Format, render};
 use catalog_core::{
-    Access, Caller, Decision, Dispatch, Info, Reach, Tier, ToolId, Value, Verified, Via, reach,
+    Access, Caller, Context, Decision, Dispatch, Info, Output, Reach, Tier, ToolId, Value,
+    Verified, Via, reach,
 };
 use serde_json::json;
 
@@ -32,8 +33,8 @@ macro_rules! recording {
         impl Handler for Recorder {
             type Error = &'static str;
             $(
-                async fn $method(&self, caller: Caller, _args: $args) -> Result<Value, &'static str> {
-                    Ok(self.record(caller))
+                async fn $method(&self, context: Context, _args: $args) -> Result<Output, &'static str> {
+                    Ok(self.record(context.caller()).into())
                 }
             )*
         }
@@ -160,7 +161,7 @@ fn run(
     };
     match pollster::block_on(call.run(recorder)) {
         Dispatch::Ran(result) => {
-            assert_eq!(result, Ok(Value::Null));
+            assert_eq!(result, Ok(Output::Value(Value::Null)));
             Outcome::HandlerRan
         }
         Dispatch::Search(_) => Outcome::SearchHandedBack,

@@ -12,7 +12,8 @@ use std::collections::HashMap;
 use catalog_compiler::model::{CatalogModel, Tool};
 use catalog_core::agent::Tools;
 use catalog_core::{
-    BoxFuture, Call, Caller, Dispatch, HandledBy, Info, Proof, ToolId, ToolSpec, Value, Visibility,
+    BoxFuture, Call, Context, Dispatch, HandledBy, Info, Output, Proof, ToolId, ToolSpec, Value,
+    Visibility,
 };
 
 /// The 64-bit words of an evaluated catalog's tool sets.
@@ -255,14 +256,14 @@ impl HandledBy<Fixed> for Answered {
     fn dispatch<'h>(
         self,
         _: &'h Fixed,
-        _: Caller,
+        _: Context,
         _: Proof<'_>,
-    ) -> Dispatch<BoxFuture<'h, Result<Value, String>>, ()> {
+    ) -> Dispatch<BoxFuture<'h, Result<Output, String>>, ()> {
         let split = current();
         let value = match &split.outputs[self.0.index()] {
             Some(schema) => catalog_compiler::schema::sample(schema),
             None => serde_json::json!({"ok": true}),
         };
-        Dispatch::Ran(Box::pin(async move { Ok(value) }))
+        Dispatch::Ran(Box::pin(async move { Ok(Output::from(value)) }))
     }
 }

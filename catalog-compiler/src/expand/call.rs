@@ -33,7 +33,7 @@ impl Gen<'_> {
                 },
                 quote! { ToolCall::Json { tool, .. } => *tool, },
                 quote! {
-                    ToolCall::Json { tool, arguments } => #core::__private::Box::pin(H::call_json(handler, caller, tool, arguments)),
+                    ToolCall::Json { tool, arguments } => #core::__private::Box::pin(H::call_json(handler, context, tool, arguments)),
                 },
                 quote! {
                     _ => #core::__private::arguments(arguments).map(|arguments| ToolCall::Json { tool, arguments }),
@@ -91,14 +91,14 @@ impl Gen<'_> {
                 fn dispatch<'h>(
                     self,
                     handler: &'h H,
-                    caller: #core::Caller,
+                    context: #core::Context,
                     _proof: #core::Proof<'_>,
-                ) -> #core::Dispatch<#core::BoxFuture<'h, ::core::result::Result<#core::__private::Value, H::Error>>, #search_args> {
+                ) -> #core::Dispatch<#core::BoxFuture<'h, ::core::result::Result<#core::Output, H::Error>>, #search_args> {
                     // One boxed future, not one await per tool: rustc lays out a future over
                     // all its awaits, and with one per arm that grew with the square of the catalog.
                     #core::Dispatch::Ran(match self {
                         ToolCall::#search(args) => return #core::Dispatch::Search(args),
-                        #( ToolCall::#h_variants(args) => #core::__private::Box::pin(H::#h_methods(handler, caller, args)), )*
+                        #( ToolCall::#h_variants(args) => #core::__private::Box::pin(H::#h_methods(handler, context, args)), )*
                         #json_dispatch
                     })
                 }
@@ -132,9 +132,9 @@ impl Gen<'_> {
                 #d
                 fn #m(
                     &self,
-                    caller: Caller,
+                    context: Context,
                     args: #args,
-                ) -> impl Future<Output = Result<Value, Self::Error>> + Send;
+                ) -> impl Future<Output = Result<Output, Self::Error>> + Send;
             }
         });
         let json = self.has_json().then(|| {
@@ -143,15 +143,17 @@ impl Gen<'_> {
                 /// arguments exactly as the verifier checked them against its schema.
                 fn call_json(
                     &self,
-                    caller: Caller,
+                    context: Context,
                     tool: super::Tool,
                     arguments: Map<String, Value>,
-                ) -> impl Future<Output = Result<Value, Self::Error>> + Send;
+                ) -> impl Future<Output = Result<Output, Self::Error>> + Send;
             }
         });
         quote! {
             /// The implementation of every tool but the search tool (the agent loop answers
-            /// that one). A row without its method here does not compile.
+            /// that one). A row without its method here does not compile. Each method gets
+            /// the call's [`Context`]: who calls, and the way to report progress, log, ask
+            /// the user or sample the caller's model.
             pub trait Handler: Sync {
                 /// What a handler returns when it fails.
                 type Error;

@@ -82,7 +82,7 @@ pub fn expand(catalog: &CatalogModel, opts: &Options) -> TokenStream {
         pub mod __arguments {
             #![allow(unused_imports)]
             use #core::__private::{Fields, Map, String, Value, Vec, serde_json, variant};
-            use #core::{ArgError, Caller, FromJson};
+            use #core::{ArgError, Context, FromJson, Output};
             use ::core::convert::From;
             use ::core::future::Future;
             use ::core::marker::{Send, Sync};

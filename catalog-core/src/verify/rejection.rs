@@ -252,6 +252,28 @@ impl Rejection {
         }
     }
 
+    /// A call that cannot go on until the user completes what each of `urls` shows: the
+    /// model reads where, tells the user, and calls again once they are done.
+    #[must_use]
+    pub fn needs_url<T: ToolId>(tool: T, urls: &[crate::UrlElicitation]) -> Rejection {
+        let name = tool.name();
+        let mut steps = String::new();
+        for (i, url) in urls.iter().enumerate() {
+            if i > 0 {
+                steps.push_str("; ");
+            }
+            steps.push_str(&format!("{} ({})", url.url, url.message));
+        }
+        Rejection {
+            class: ErrorClass::PermissionDenied,
+            tool: Some(name),
+            message: format!(
+                "`{name}` needs the user to open {steps} first: show them, and call `{name}` again once they are done."
+            ),
+            issues: Vec::new(),
+        }
+    }
+
     /// The rejection as the model reads it: compact JSON with the keys `error`, `tool`,
     /// `message`, `issues` (each `path`, `class`, `message`), always in that order.
     #[must_use]

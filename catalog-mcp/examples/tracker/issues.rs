@@ -4,7 +4,7 @@
 use std::fmt;
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
-use catalog_core::{Caller, Value};
+use catalog_core::{Context, Output, Value};
 use serde_json::json;
 
 use crate::{
@@ -116,7 +116,7 @@ impl Issues {
 impl Handler for Issues {
     type Error = Error;
 
-    async fn ask(&self, _: Caller, args: AskArgs) -> Result<Value, Error> {
+    async fn ask(&self, _: Context, args: AskArgs) -> Result<Output, Error> {
         // This example has no chat window to put the question in.
         Err(Error(format!(
             "no one can be asked `{}` here; decide with what the issues say",
@@ -124,7 +124,7 @@ impl Handler for Issues {
         )))
     }
 
-    async fn list_issues(&self, _: Caller, args: ListIssuesArgs) -> Result<Value, Error> {
+    async fn list_issues(&self, _: Context, args: ListIssuesArgs) -> Result<Output, Error> {
         let state = self.state();
         let listed = state
             .newest()
@@ -135,10 +135,10 @@ impl Handler for Issues {
             })
             .map(Issue::summary)
             .collect();
-        Ok(Value::Array(listed))
+        Ok(Value::Array(listed).into())
     }
 
-    async fn search_issues(&self, _: Caller, args: SearchIssuesArgs) -> Result<Value, Error> {
+    async fn search_issues(&self, _: Context, args: SearchIssuesArgs) -> Result<Output, Error> {
         let words: Vec<String> = args
             .query
             .split_whitespace()
@@ -160,10 +160,10 @@ impl Handler for Issues {
             .take(limit)
             .map(Issue::summary)
             .collect();
-        Ok(Value::Array(found))
+        Ok(Value::Array(found).into())
     }
 
-    async fn get_issue(&self, _: Caller, args: GetIssueArgs) -> Result<Value, Error> {
+    async fn get_issue(&self, _: Context, args: GetIssueArgs) -> Result<Output, Error> {
         let mut state = self.state();
         let issue = state.find(args.number)?;
         Ok(json!({
@@ -172,17 +172,22 @@ impl Handler for Issues {
             "body": issue.body,
             "state": issue.state(),
             "comments": issue.comments,
-        }))
+        })
+        .into())
     }
 
-    async fn show_issue(&self, _: Caller, args: ShowIssueArgs) -> Result<Value, Error> {
+    async fn show_issue(&self, _: Context, args: ShowIssueArgs) -> Result<Output, Error> {
         // The window is the app's; here, showing is only checking the issue is there.
         let mut state = self.state();
         let issue = state.find(args.number)?;
-        Ok(json!({"shown": issue.number}))
+        Ok(json!({"shown": issue.number}).into())
     }
 
-    async fn comment_on_issue(&self, _: Caller, args: CommentOnIssueArgs) -> Result<Value, Error> {
+    async fn comment_on_issue(
+        &self,
+        _: Context,
+        args: CommentOnIssueArgs,
+    ) -> Result<Output, Error> {
         if args.text.trim().is_empty() {
             return Err(Error(String::from(
                 "the comment is empty; write what it should say",
@@ -191,10 +196,10 @@ impl Handler for Issues {
         let mut state = self.state();
         let issue = state.find(args.number)?;
         issue.comments.push(args.text);
-        Ok(json!({"number": issue.number, "comments": issue.comments.len()}))
+        Ok(json!({"number": issue.number, "comments": issue.comments.len()}).into())
     }
 
-    async fn close_issue(&self, _: Caller, args: CloseIssueArgs) -> Result<Value, Error> {
+    async fn close_issue(&self, _: Context, args: CloseIssueArgs) -> Result<Output, Error> {
         let mut state = self.state();
         let issue = state.find(args.number)?;
         if let Some(reason) = issue.closed {
@@ -205,13 +210,16 @@ impl Handler for Issues {
             )));
         }
         issue.closed = Some(args.reason);
-        Ok(json!({"number": issue.number, "state": "closed", "reason": args.reason.as_str()}))
+        Ok(
+            json!({"number": issue.number, "state": "closed", "reason": args.reason.as_str()})
+                .into(),
+        )
     }
 
-    async fn delete_issue(&self, _: Caller, args: DeleteIssueArgs) -> Result<Value, Error> {
+    async fn delete_issue(&self, _: Context, args: DeleteIssueArgs) -> Result<Output, Error> {
         let mut state = self.state();
         state.find(args.number)?;
         state.issues.retain(|issue| issue.number != args.number);
-        Ok(json!({"deleted": args.number}))
+        Ok(json!({"deleted": args.number}).into())
     }
 }

@@ -2,7 +2,9 @@
 //! listing of a level, the probe of every tool, refusals by level.
 
 use std::fmt::Display;
+use std::sync::Arc;
 
+use catalog_core::talk::NoPeer;
 use catalog_core::{Access, Caller, CompiledCatalog, HandledBy, Reach, ToolId};
 use catalog_mcp::rmcp::model::{CallToolResponse, ProtocolVersion};
 use catalog_mcp::{NoAsker, Tools};
@@ -254,7 +256,7 @@ where
         .chain(["noSuchTool"])
         .map(|name| {
             let probe = json!({"catalogProbe": true});
-            let called = tools.call(level, revision, name, probe, &NoAsker);
+            let called = tools.call(level, revision, name, probe, &NoAsker, Arc::new(NoPeer));
             let outcome = match super::block_on(called) {
                 Err(e) => {
                     json!({"error": {"code": e.code.0, "message": e.message, "data": e.data}})

@@ -2,7 +2,7 @@
 //! through the module that holds the tool's work, and the UI events it causes.
 
 use app_catalog::{self as cat, Handler, Tool};
-use catalog_core::Caller;
+use catalog_core::{Caller, Context, Output};
 use rusqlite::Connection;
 use serde_json::{Value, json};
 
@@ -21,19 +21,19 @@ fn author(caller: Caller) -> String {
 
 impl Backend {
     /// Records the redraws a successful call causes, and passes its result on.
-    fn done(&self, tool: Tool, result: Result<Value, Error>) -> Result<Value, Error> {
+    fn done(&self, tool: Tool, result: Result<Value, Error>) -> Result<Output, Error> {
         if result.is_ok() {
             self.ui()
                 .extend(refreshes(tool).iter().copied().map(UiEvent::Refresh));
         }
-        result
+        result.map(Output::from)
     }
 
     fn read(
         &self,
         tool: Tool,
         f: impl FnOnce(&Connection) -> Result<Value, Error>,
-    ) -> Result<Value, Error> {
+    ) -> Result<Output, Error> {
         let result = self.store.read(f);
         self.done(tool, result)
     }
@@ -42,7 +42,7 @@ impl Backend {
         &self,
         tool: Tool,
         f: impl FnOnce(&mut Connection) -> Result<Value, Error>,
-    ) -> Result<Value, Error> {
+    ) -> Result<Output, Error> {
         let result = self.store.write(f);
         self.done(tool, result)
     }
@@ -52,7 +52,7 @@ impl Backend {
         &self,
         tool: Tool,
         f: impl FnOnce(&Connection) -> Result<(UiEvent, Value), Error>,
-    ) -> Result<Value, Error> {
+    ) -> Result<Output, Error> {
         let (event, value) = self.store.read(f)?;
         self.ui().push(event);
         self.done(tool, Ok(value))
@@ -64,7 +64,7 @@ impl Backend {
         tool: Tool,
         caller: Caller,
         f: impl FnOnce(&mut Connection, &Actor<'_>) -> Result<Value, Error>,
-    ) -> Result<Value, Error> {
+    ) -> Result<Output, Error> {
         let now = self.clock.now();
         let author = author(caller);
         let actor = Actor {
@@ -78,7 +78,7 @@ impl Backend {
 impl Handler for Backend {
     type Error = Error;
 
-    async fn ask(&self, _caller: Caller, args: cat::AskArgs) -> Result<Value, Error> {
+    async fn ask(&self, _cx: Context, args: cat::AskArgs) -> Result<Output, Error> {
         let choices = args.choices.unwrap_or_default();
         if choices.len() > 6 {
             return Err(Error::invalid(
@@ -98,30 +98,33 @@ impl Handler for Backend {
 
     async fn get_current_time(
         &self,
-        _caller: Caller,
+        _cx: Context,
         _args: cat::GetCurrentTimeArgs,
-    ) -> Result<Value, Error> {
+    ) -> Result<Output, Error> {
         let now = self.clock.now();
-        Ok(json!({ "now": now.iso(), "weekday": now.weekday(), "timeZone": now.time_zone() }))
+        Ok(
+            json!({ "now": now.iso(), "weekday": now.weekday(), "timeZone": now.time_zone() })
+                .into(),
+        )
     }
 
     async fn list_attachments(
         &self,
-        _caller: Caller,
+        _cx: Context,
         _args: cat::ListAttachmentsArgs,
-    ) -> Result<Value, Error> {
+    ) -> Result<Output, Error> {
         self.read(Tool::ListAttachments, attachments::list)
     }
 
     async fn read_attachment(
         &self,
-        _caller: Caller,
+        _cx: Context,
         args: cat::ReadAttachmentArgs,
-    ) -> Result<Value, Error> {
+    ) -> Result<Output, Error> {
         self.read(Tool::ReadAttachment, |c| attachments::read(c, &args))
     }
 
-    async fn open_table(&self, _caller: Caller, args: cat::OpenTableArgs) -> Result<Value, Error> {
+    async fn open_table(&self, _cx: Context, args: cat::OpenTableArgs) -> Result<Output, Error> {
         let result = self.intent(Tool::OpenTable, |c| {
             let t = schema::load(c, &args.table)?;
             let row_key = match &args.row_key {
@@ -153,9 +156,9 @@ impl Handler for Backend {
 
     async fn propose_open_table(
         &self,
-        _caller: Caller,
+        _cx: Context,
         args: cat::ProposeOpenTableArgs,
-    ) -> Result<Value, Error> {
+    ) -> Result<Output, Error> {
         self.intent(Tool::ProposeOpenTable, |c| {
             schema::load(c, &args.table)?;
             let label = args.label.unwrap_or_else(|| args.table.clone());
@@ -169,23 +172,19 @@ impl Handler for Backend {
         })
     }
 
-    async fn list_tables(
-        &self,
-        _caller: Caller,
-        args: cat::ListTablesArgs,
-    ) -> Result<Value, Error> {
+    async fn list_tables(&self, _cx: Context, args: cat::ListTablesArgs) -> Result<Output, Error> {
         self.read(Tool::ListTables, |c| reads::list_tables(c, &args))
     }
 
     async fn describe_table(
         &self,
-        _caller: Caller,
+        _cx: Context,
         args: cat::DescribeTableArgs,
-    ) -> Result<Value, Error> {
+    ) -> Result<Output, Error> {
         self.read(Tool::DescribeTable, |c| reads::describe_table(c, &args))
     }
 
-    async fn query_rows(&self, _caller: Caller, args: cat::QueryRowsArgs) -> Result<Value, Error> {
+    async fn query_rows(&self, _cx: Context, args: cat::QueryRowsArgs) -> Result<Output, Error> {
         self.read(Tool::QueryRows, |c| {
             reads::query_rows(&self.store, c, &args)
         })
@@ -193,9 +192,9 @@ impl Handler for Backend {
 
     async fn propose_join_view(
         &self,
-        _caller: Caller,
+        _cx: Context,
         args: cat::ProposeJoinViewArgs,
-    ) -> Result<Value, Error> {
+    ) -> Result<Output, Error> {
         let tool = Tool::ProposeJoinView;
         self.intent(tool, |c| {
             let left = schema::load(c, &args.left_table)?;
@@ -251,19 +250,19 @@ impl Handler for Backend {
         })
     }
 
-    async fn stage_item(&self, _caller: Caller, args: cat::StageItemArgs) -> Result<Value, Error> {
+    async fn stage_item(&self, _cx: Context, args: cat::StageItemArgs) -> Result<Output, Error> {
         self.write(Tool::StageItem, |c| edits::stage_item(c, args))
     }
 
-    async fn bulk_edit(&self, _caller: Caller, args: cat::BulkEditArgs) -> Result<Value, Error> {
+    async fn bulk_edit(&self, _cx: Context, args: cat::BulkEditArgs) -> Result<Output, Error> {
         self.write(Tool::BulkEdit, |c| edits::bulk_edit(c, args))
     }
 
     async fn show_staging(
         &self,
-        _caller: Caller,
+        _cx: Context,
         args: cat::ShowStagingArgs,
-    ) -> Result<Value, Error> {
+    ) -> Result<Output, Error> {
         let result = self.read(Tool::ShowStaging, |c| staging::show(c, &args));
         if result.is_ok() && args.open_panel {
             self.ui().push(UiEvent::OpenStagingPanel);
@@ -271,29 +270,25 @@ impl Handler for Backend {
         result
     }
 
-    async fn undo_staged(
-        &self,
-        _caller: Caller,
-        args: cat::UndoStagedArgs,
-    ) -> Result<Value, Error> {
+    async fn undo_staged(&self, _cx: Context, args: cat::UndoStagedArgs) -> Result<Output, Error> {
         self.write(Tool::UndoStaged, |c| staging::undo(c, &args))
     }
 
     async fn discard_staged(
         &self,
-        _caller: Caller,
+        _cx: Context,
         args: cat::DiscardStagedArgs,
-    ) -> Result<Value, Error> {
+    ) -> Result<Output, Error> {
         self.write(Tool::DiscardStaged, |c| staging::discard(c, args))
     }
 
     async fn commit_staged(
         &self,
-        caller: Caller,
+        cx: Context,
         args: cat::CommitStagedArgs,
-    ) -> Result<Value, Error> {
+    ) -> Result<Output, Error> {
         let now = self.clock.now();
-        let author = author(caller);
+        let author = author(cx.caller());
         self.write(Tool::CommitStaged, |c| {
             history::commit(c, &args, &now, &author, self.embedder.as_ref())
         })
@@ -301,22 +296,22 @@ impl Handler for Backend {
 
     async fn list_commits(
         &self,
-        _caller: Caller,
+        _cx: Context,
         args: cat::ListCommitsArgs,
-    ) -> Result<Value, Error> {
+    ) -> Result<Output, Error> {
         let now = self.clock.now();
         self.read(Tool::ListCommits, |c| history::list(c, &args, &now))
     }
 
     async fn revert_commit(
         &self,
-        _caller: Caller,
+        _cx: Context,
         args: cat::RevertCommitArgs,
-    ) -> Result<Value, Error> {
+    ) -> Result<Output, Error> {
         self.write(Tool::RevertCommit, |c| history::revert(c, &args))
     }
 
-    async fn export_csv(&self, _caller: Caller, args: cat::ExportCsvArgs) -> Result<Value, Error> {
+    async fn export_csv(&self, _cx: Context, args: cat::ExportCsvArgs) -> Result<Output, Error> {
         let export = self.store.read(|c| csv_io::export(c, &args))?;
         self.ui().push(UiEvent::SaveFile {
             file_name: export.file_name,
@@ -326,19 +321,19 @@ impl Handler for Backend {
         self.done(Tool::ExportCsv, Ok(export.result))
     }
 
-    async fn import_csv(&self, _caller: Caller, args: cat::ImportCsvArgs) -> Result<Value, Error> {
+    async fn import_csv(&self, _cx: Context, args: cat::ImportCsvArgs) -> Result<Output, Error> {
         self.write(Tool::ImportCsv, |c| csv_io::import(c, &args))
     }
 
-    async fn aggregate(&self, _caller: Caller, args: cat::AggregateArgs) -> Result<Value, Error> {
+    async fn aggregate(&self, _cx: Context, args: cat::AggregateArgs) -> Result<Output, Error> {
         self.read(Tool::Aggregate, |c| reads::aggregate(&self.store, c, &args))
     }
 
     async fn propose_chart(
         &self,
-        _caller: Caller,
+        _cx: Context,
         args: cat::ProposeChartArgs,
-    ) -> Result<Value, Error> {
+    ) -> Result<Output, Error> {
         self.intent(Tool::ProposeChart, |c| {
             let result = chart::propose(&self.store, c, &args)?;
             let event = UiEvent::ChartPreview {
@@ -350,9 +345,9 @@ impl Handler for Backend {
 
     async fn find_duplicates(
         &self,
-        _caller: Caller,
+        _cx: Context,
         args: cat::FindDuplicatesArgs,
-    ) -> Result<Value, Error> {
+    ) -> Result<Output, Error> {
         self.read(Tool::FindDuplicates, |c| {
             reads::find_duplicates(&self.store, c, &args)
         })
@@ -360,25 +355,21 @@ impl Handler for Backend {
 
     async fn vector_search(
         &self,
-        _caller: Caller,
+        _cx: Context,
         args: cat::VectorSearchArgs,
-    ) -> Result<Value, Error> {
+    ) -> Result<Output, Error> {
         self.read(Tool::VectorSearch, |c| {
             vectors::search(c, &args, self.embedder.as_ref())
         })
     }
 
-    async fn run_sql(&self, _caller: Caller, args: cat::RunSqlArgs) -> Result<Value, Error> {
+    async fn run_sql(&self, _cx: Context, args: cat::RunSqlArgs) -> Result<Output, Error> {
         self.read(Tool::RunSql, |c| {
             sql::run(&self.store, c, &args, self.sql_time_limit)
         })
     }
 
-    async fn index_stats(
-        &self,
-        _caller: Caller,
-        args: cat::IndexStatsArgs,
-    ) -> Result<Value, Error> {
+    async fn index_stats(&self, _cx: Context, args: cat::IndexStatsArgs) -> Result<Output, Error> {
         self.read(Tool::IndexStats, |c| {
             index_stats::stats(&self.store, c, &args)
         })
@@ -386,13 +377,13 @@ impl Handler for Backend {
 
     async fn list_saved_specs(
         &self,
-        _caller: Caller,
+        _cx: Context,
         args: cat::ListSavedSpecsArgs,
-    ) -> Result<Value, Error> {
+    ) -> Result<Output, Error> {
         self.read(Tool::ListSavedSpecs, |c| specs::list(c, &args))
     }
 
-    async fn load_spec(&self, _caller: Caller, args: cat::LoadSpecArgs) -> Result<Value, Error> {
+    async fn load_spec(&self, _cx: Context, args: cat::LoadSpecArgs) -> Result<Output, Error> {
         let result = self.intent(Tool::LoadSpec, |c| {
             let spec = specs::load(c, &args.name)?;
             let table = spec["table"].as_str().unwrap_or_default().to_owned();
@@ -406,13 +397,13 @@ impl Handler for Backend {
                 value,
             ))
         });
-        if let Ok(value) = &result {
+        if let Ok(Output::Value(value)) = &result {
             *recover(self.view.lock()) = Some(value["spec"].clone());
         }
         result
     }
 
-    async fn save_spec(&self, _caller: Caller, args: cat::SaveSpecArgs) -> Result<Value, Error> {
+    async fn save_spec(&self, _cx: Context, args: cat::SaveSpecArgs) -> Result<Output, Error> {
         let now = self.clock.now();
         let current = recover(self.view.lock()).clone();
         self.write(Tool::SaveSpec, |c| specs::save(c, args, current, &now))
@@ -420,65 +411,69 @@ impl Handler for Backend {
 
     async fn create_table(
         &self,
-        _caller: Caller,
+        _cx: Context,
         args: cat::CreateTableArgs,
-    ) -> Result<Value, Error> {
+    ) -> Result<Output, Error> {
         self.write(Tool::CreateTable, |c| ddl::create_table(c, args))
     }
 
-    async fn add_column(&self, _caller: Caller, args: cat::AddColumnArgs) -> Result<Value, Error> {
+    async fn add_column(&self, _cx: Context, args: cat::AddColumnArgs) -> Result<Output, Error> {
         self.write(Tool::AddColumn, |c| ddl::add_column(c, args))
     }
 
     async fn rename_column(
         &self,
-        _caller: Caller,
+        _cx: Context,
         args: cat::RenameColumnArgs,
-    ) -> Result<Value, Error> {
+    ) -> Result<Output, Error> {
         self.write(Tool::RenameColumn, |c| ddl::rename_column(c, args))
     }
 
     async fn find_replace(
         &self,
-        _caller: Caller,
+        _cx: Context,
         args: cat::FindReplaceArgs,
-    ) -> Result<Value, Error> {
+    ) -> Result<Output, Error> {
         self.write(Tool::FindReplace, |c| edits::find_replace(c, args))
     }
 
     async fn create_index(
         &self,
-        _caller: Caller,
+        _cx: Context,
         args: cat::CreateIndexArgs,
-    ) -> Result<Value, Error> {
+    ) -> Result<Output, Error> {
         self.write(Tool::CreateIndex, |c| ddl::create_index(c, args))
     }
 
-    async fn drop_index(&self, caller: Caller, args: cat::DropIndexArgs) -> Result<Value, Error> {
-        self.immediate(Tool::DropIndex, caller, |c, a| ddl::drop_index(c, &args, a))
+    async fn drop_index(&self, cx: Context, args: cat::DropIndexArgs) -> Result<Output, Error> {
+        self.immediate(Tool::DropIndex, cx.caller(), |c, a| {
+            ddl::drop_index(c, &args, a)
+        })
     }
 
     async fn delete_column(
         &self,
-        caller: Caller,
+        cx: Context,
         args: cat::DeleteColumnArgs,
-    ) -> Result<Value, Error> {
-        self.immediate(Tool::DeleteColumn, caller, |c, a| {
+    ) -> Result<Output, Error> {
+        self.immediate(Tool::DeleteColumn, cx.caller(), |c, a| {
             ddl::delete_column(c, &args, a)
         })
     }
 
     async fn truncate_table(
         &self,
-        caller: Caller,
+        cx: Context,
         args: cat::TruncateTableArgs,
-    ) -> Result<Value, Error> {
-        self.immediate(Tool::TruncateTable, caller, |c, a| {
+    ) -> Result<Output, Error> {
+        self.immediate(Tool::TruncateTable, cx.caller(), |c, a| {
             ddl::truncate_table(c, &args, a)
         })
     }
 
-    async fn drop_table(&self, caller: Caller, args: cat::DropTableArgs) -> Result<Value, Error> {
-        self.immediate(Tool::DropTable, caller, |c, a| ddl::drop_table(c, &args, a))
+    async fn drop_table(&self, cx: Context, args: cat::DropTableArgs) -> Result<Output, Error> {
+        self.immediate(Tool::DropTable, cx.caller(), |c, a| {
+            ddl::drop_table(c, &args, a)
+        })
     }
 }

@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 
 use app_backend::{Backend, Error};
 use app_catalog::{Catalog, ToolCall};
-use catalog_core::{Access, AllowAll, Dispatch, Verified, Via};
+use catalog_core::{Access, AllowAll, Dispatch, Output, Verified, Via};
 use serde_json::{Value, json};
 
 /// Names of the rows the stager inserts start with this.
@@ -26,7 +26,10 @@ fn run(backend: &Backend, name: &str, args: Value) -> Result<Value, Error> {
             other => panic!("{name} not verified: {:?}", other.err()),
         };
     match pollster::block_on(call.dispatch(backend)) {
-        Dispatch::Ran(result) => result,
+        Dispatch::Ran(result) => result.map(|output| match output {
+            Output::Value(value) => value,
+            other => panic!("{name} answered with {other:?}, not a value"),
+        }),
         Dispatch::Search(_) => panic!("{name} is not the search tool"),
     }
 }

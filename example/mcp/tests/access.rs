@@ -7,8 +7,11 @@
 //! catalog-mcp's `tests/calls.rs`, on its tracker example; the example catalog's listing
 //! and probes at each level run over a real client in `tests/peers.rs`.
 
+use std::sync::Arc;
+
 use app_backend::{Backend, FixedClock};
 use app_catalog::{Catalog, Tool};
+use catalog_core::talk::NoPeer;
 use catalog_core::{Access, Value};
 use catalog_mcp::rmcp::ErrorData;
 use catalog_mcp::rmcp::model::{CallToolResponse, CallToolResult, ProtocolVersion};
@@ -31,12 +34,12 @@ fn call(
     asker: &impl Asker<Tool>,
 ) -> Result<CallToolResult, ErrorData> {
     let revision = ProtocolVersion::V_2025_11_25;
-    pollster::block_on(tools.call(level, &revision, name, arguments, asker)).map(|response| {
-        match response {
+    pollster::block_on(tools.call(level, &revision, name, arguments, asker, Arc::new(NoPeer))).map(
+        |response| match response {
             CallToolResponse::Complete(result) => result,
             other => panic!("not a complete result: {other:?}"),
-        }
-    })
+        },
+    )
 }
 
 fn text(result: &CallToolResult) -> Value {

@@ -5,7 +5,7 @@
 catalog_macros::catalog!("ui/cascade/uses_after_error.toml");
 
 use catalog_core::__private::Value;
-use catalog_core::Caller;
+use catalog_core::{Context, Output};
 
 const LOOKING: ToolSet = tools![openTable, ask];
 
@@ -14,12 +14,12 @@ struct App;
 impl Handler for App {
     type Error = &'static str;
 
-    async fn ask(&self, _caller: Caller, _args: AskArgs) -> Result<Value, &'static str> {
-        Ok(Value::Null)
+    async fn ask(&self, _context: Context, _args: AskArgs) -> Result<Output, &'static str> {
+        Ok(Value::Null.into())
     }
 
-    async fn open_table(&self, _caller: Caller, args: OpenTableArgs) -> Result<Value, &'static str> {
-        Ok(Value::String(args.table))
+    async fn open_table(&self, _context: Context, args: OpenTableArgs) -> Result<Output, &'static str> {
+        Ok(Value::String(args.table).into())
     }
 }
 
@@ -28,7 +28,7 @@ async fn step(app: &App, name: &str, arguments: Value) -> Option<Value> {
     let via = catalog_core::Via::Chat(&chat);
     match Catalog::verify(via, name, arguments, &mut catalog_core::DenyAll) {
         Ok(catalog_core::Verified::Run(call)) => match call.run(app).await {
-            catalog_core::Dispatch::Ran(result) => result.ok(),
+            catalog_core::Dispatch::Ran(result) => result.ok()?.into_model_value(),
             catalog_core::Dispatch::Search(args) => Some(Value::String(args.query)),
         },
         _ => None,

@@ -2,15 +2,15 @@
 catalog_macros::catalog!("ui/drift/fixture.toml");
 
 use catalog_core::__private::Value;
-use catalog_core::Caller;
+use catalog_core::{Context, Output};
 
 struct App;
 
 impl Handler for App {
     type Error = ();
 
-    async fn ask(&self, _caller: Caller, _args: AskArgs) -> Result<Value, ()> {
-        Ok(Value::Null)
+    async fn ask(&self, _context: Context, _args: AskArgs) -> Result<Output, ()> {
+        Ok(Value::Null.into())
     }
 }
 

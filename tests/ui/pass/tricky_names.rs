@@ -6,36 +6,36 @@
 catalog_macros::catalog!("ui/pass/tricky_names.toml");
 
 use catalog_core::__private::Value;
-use catalog_core::Caller;
+use catalog_core::{Context, Output};
 
 struct App;
 
 impl Handler for App {
     type Error = ();
 
-    async fn ask(&self, _: Caller, _: AskArgs) -> Result<Value, ()> {
-        Ok(Value::Null)
+    async fn ask(&self, _: Context, _: AskArgs) -> Result<Output, ()> {
+        Ok(Value::Null.into())
     }
-    async fn tool_self(&self, _: Caller, _: ToolSelfArgs) -> Result<Value, ()> {
-        Ok(Value::Null)
+    async fn tool_self(&self, _: Context, _: ToolSelfArgs) -> Result<Output, ()> {
+        Ok(Value::Null.into())
     }
-    async fn crate_(&self, _: Caller, _: CrateArgs) -> Result<Value, ()> {
-        Ok(Value::Null)
+    async fn crate_(&self, _: Context, _: CrateArgs) -> Result<Output, ()> {
+        Ok(Value::Null.into())
     }
-    async fn super_(&self, _: Caller, _: SuperArgs) -> Result<Value, ()> {
-        Ok(Value::Null)
+    async fn super_(&self, _: Context, _: SuperArgs) -> Result<Output, ()> {
+        Ok(Value::Null.into())
     }
-    async fn r#type(&self, _: Caller, _: TypeArgs) -> Result<Value, ()> {
-        Ok(Value::Null)
+    async fn r#type(&self, _: Context, _: TypeArgs) -> Result<Output, ()> {
+        Ok(Value::Null.into())
     }
-    async fn tool3d(&self, _: Caller, _: Tool3dArgs) -> Result<Value, ()> {
-        Ok(Value::Null)
+    async fn tool3d(&self, _: Context, _: Tool3dArgs) -> Result<Output, ()> {
+        Ok(Value::Null.into())
     }
-    async fn abc(&self, _: Caller, _: ABCArgs) -> Result<Value, ()> {
-        Ok(Value::Null)
+    async fn abc(&self, _: Context, _: ABCArgs) -> Result<Output, ()> {
+        Ok(Value::Null.into())
     }
-    async fn tool(&self, _: Caller, args: ToolArgs) -> Result<Value, ()> {
-        Ok(Value::from(args.mode.as_str()))
+    async fn tool(&self, _: Context, args: ToolArgs) -> Result<Output, ()> {
+        Ok(Value::from(args.mode.as_str()).into())
     }
 }
 

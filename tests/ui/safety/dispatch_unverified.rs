@@ -5,28 +5,28 @@
 catalog_macros::catalog!("ui/safety/tracker.toml");
 
 use catalog_core::__private::Value;
-use catalog_core::{Access, Caller, HandledBy};
+use catalog_core::{Access, Caller, Context, HandledBy, Output};
 
 struct Tracker;
 
 impl Handler for Tracker {
     type Error = &'static str;
 
-    async fn ask(&self, _caller: Caller, args: AskArgs) -> Result<Value, &'static str> {
-        Ok(Value::String(args.question))
+    async fn ask(&self, _context: Context, args: AskArgs) -> Result<Output, &'static str> {
+        Ok(Value::String(args.question).into())
     }
 
-    async fn close_issue(&self, _caller: Caller, _args: CloseIssueArgs) -> Result<Value, &'static str> {
-        Ok(Value::Bool(true))
+    async fn close_issue(&self, _context: Context, _args: CloseIssueArgs) -> Result<Output, &'static str> {
+        Ok(Value::Bool(true).into())
     }
 }
 
 fn main() {
     let arguments = catalog_core::__private::serde_json::json!({"id": 7});
     let call = ToolCall::parse("close_issue", arguments).unwrap();
-    let caller = Caller::Mcp(Access::ReadOnly);
+    let context = Context::detached(Caller::Mcp(Access::ReadOnly));
     // The old bypass: no such method.
-    let _ = call.clone().dispatch(&Tracker, caller);
+    let _ = call.clone().dispatch(&Tracker, context.clone());
     // Through the trait: the proof cannot be made outside the verifier.
-    let _ = <ToolCall as HandledBy<Tracker>>::dispatch(call, &Tracker, caller, catalog_core::Proof(::core::marker::PhantomData));
+    let _ = <ToolCall as HandledBy<Tracker>>::dispatch(call, &Tracker, context, catalog_core::Proof(::core::marker::PhantomData));
 }

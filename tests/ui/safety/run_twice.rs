@@ -3,19 +3,19 @@
 catalog_macros::catalog!("ui/safety/tracker.toml");
 
 use catalog_core::__private::Value;
-use catalog_core::{AllowAll, Caller, Via, Verified};
+use catalog_core::{AllowAll, Context, Output, Via, Verified};
 
 struct Tracker;
 
 impl Handler for Tracker {
     type Error = &'static str;
 
-    async fn ask(&self, _caller: Caller, args: AskArgs) -> Result<Value, &'static str> {
-        Ok(Value::String(args.question))
+    async fn ask(&self, _context: Context, args: AskArgs) -> Result<Output, &'static str> {
+        Ok(Value::String(args.question).into())
     }
 
-    async fn close_issue(&self, _caller: Caller, _args: CloseIssueArgs) -> Result<Value, &'static str> {
-        Ok(Value::Bool(true))
+    async fn close_issue(&self, _context: Context, _args: CloseIssueArgs) -> Result<Output, &'static str> {
+        Ok(Value::Bool(true).into())
     }
 }
 

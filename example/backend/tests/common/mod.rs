@@ -79,7 +79,11 @@ pub fn verify_as(caller: Caller, name: &str, args: Value) -> VerifiedCall<ToolCa
 pub fn call_as(backend: &Backend, caller: Caller, name: &str, args: Value) -> Result<Value, Error> {
     let call = verify_as(caller, name, args);
     match pollster::block_on(call.dispatch(backend)) {
-        Dispatch::Ran(result) => result,
+        // Every tool of the backend answers with a JSON value.
+        Dispatch::Ran(result) => result.map(|output| match output {
+            catalog_core::Output::Value(value) => value,
+            other => panic!("{name} answered with {other:?}, not a value"),
+        }),
         Dispatch::Search(args) => panic!("{name} dispatched as a search for {:?}", args.query),
     }
 }

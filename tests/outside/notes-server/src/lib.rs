@@ -3,7 +3,7 @@
 use std::fmt;
 use std::sync::{Mutex, MutexGuard, PoisonError};
 
-use catalog_core::{Caller, Value};
+use catalog_core::{Context, Output, Value};
 use notes_catalog::{
     AddNoteArgs, AskUserArgs, DeleteNoteArgs, ExportNotesArgs, ExportNotesFormat, Handler,
     ListNotesArgs, ReadNoteArgs,
@@ -86,11 +86,11 @@ impl Notes {
 impl Handler for Notes {
     type Error = Error;
 
-    async fn ask_user(&self, _caller: Caller, _args: AskUserArgs) -> Result<Value, Error> {
+    async fn ask_user(&self, _context: Context, _args: AskUserArgs) -> Result<Output, Error> {
         Err(Error::NoAnswer)
     }
 
-    async fn list_notes(&self, _caller: Caller, args: ListNotesArgs) -> Result<Value, Error> {
+    async fn list_notes(&self, _context: Context, args: ListNotesArgs) -> Result<Output, Error> {
         let notes = self.lock();
         let listed: Vec<Value> = notes
             .iter()
@@ -99,20 +99,23 @@ impl Handler for Notes {
             .take(usize::try_from(args.limit).unwrap_or(usize::MAX))
             .map(|n| json!({"id": n.id, "title": n.title, "draft": n.draft}))
             .collect();
-        Ok(Value::Array(listed))
+        Ok(Value::Array(listed).into())
     }
     // ANCHOR_END: handler
 
-    async fn read_note(&self, _caller: Caller, args: ReadNoteArgs) -> Result<Value, Error> {
+    async fn read_note(&self, _context: Context, args: ReadNoteArgs) -> Result<Output, Error> {
         let notes = self.lock();
         let note = notes
             .iter()
             .find(|n| n.id == args.id)
             .ok_or(Error::NoSuchNote(args.id))?;
-        Ok(json!({"id": note.id, "title": note.title, "text": note.text, "tags": note.tags}))
+        Ok(
+            json!({"id": note.id, "title": note.title, "text": note.text, "tags": note.tags})
+                .into(),
+        )
     }
 
-    async fn add_note(&self, _caller: Caller, args: AddNoteArgs) -> Result<Value, Error> {
+    async fn add_note(&self, _context: Context, args: AddNoteArgs) -> Result<Output, Error> {
         let mut notes = self.lock();
         let id = notes.iter().map(|n| n.id).max().unwrap_or(0) + 1;
         notes.push(Note {
@@ -122,20 +125,24 @@ impl Handler for Notes {
             tags: args.tags,
             draft: true,
         });
-        Ok(json!({"id": id, "draft": true}))
+        Ok(json!({"id": id, "draft": true}).into())
     }
 
-    async fn delete_note(&self, _caller: Caller, args: DeleteNoteArgs) -> Result<Value, Error> {
+    async fn delete_note(&self, _context: Context, args: DeleteNoteArgs) -> Result<Output, Error> {
         let mut notes = self.lock();
         let before = notes.len();
         notes.retain(|n| n.id != args.id);
         if notes.len() == before {
             return Err(Error::NoSuchNote(args.id));
         }
-        Ok(json!({"deleted": args.id}))
+        Ok(json!({"deleted": args.id}).into())
     }
 
-    async fn export_notes(&self, _caller: Caller, args: ExportNotesArgs) -> Result<Value, Error> {
+    async fn export_notes(
+        &self,
+        _context: Context,
+        args: ExportNotesArgs,
+    ) -> Result<Output, Error> {
         let notes = self.lock();
         let text: String = notes
             .iter()
@@ -144,6 +151,6 @@ impl Handler for Notes {
                 ExportNotesFormat::Text => format!("{}\n{}\n\n", n.title, n.text),
             })
             .collect();
-        Ok(json!({"file": text}))
+        Ok(json!({"file": text}).into())
     }
 }

@@ -12,7 +12,8 @@ use serde_json::json;
 
 fn run(notes: &Notes, call: VerifiedCall<ToolCall>) -> Result<Value, Rejection> {
     match pollster::block_on(call.run(notes)) {
-        Dispatch::Ran(result) => result,
+        // Every notes tool answers with a JSON value.
+        Dispatch::Ran(result) => result.map(|output| output.into_model_value().unwrap_or_default()),
         Dispatch::Search(args) => panic!("a search for {:?} reached the handler path", args.query),
     }
 }

@@ -1,0 +1,232 @@
+use alloc::string::String;
+use alloc::sync::Arc;
+use alloc::vec::Vec;
+use core::future::Future;
+use core::pin::pin;
+use core::task::{Context as TaskContext, Poll, Waker};
+use std::sync::Mutex;
+
+use serde_json::json;
+
+use super::*;
+use crate::Access;
+
+extern crate std;
+
+/// Runs a future that never waits.
+fn now<F: Future>(future: F) -> F::Output {
+    let mut future = pin!(future);
+    match future
+        .as_mut()
+        .poll(&mut TaskContext::from_waker(Waker::noop()))
+    {
+        Poll::Ready(output) => output,
+        Poll::Pending => panic!("the future waited"),
+    }
+}
+
+/// A peer that declares `declared` and records what reaches it.
+struct Recording {
+    declared: Declared,
+    seen: Mutex<Vec<String>>,
+}
+
+impl Recording {
+    fn new(declared: Declared) -> Arc<Recording> {
+        Arc::new(Recording {
+            declared,
+            seen: Mutex::new(Vec::new()),
+        })
+    }
+
+    fn seen(&self) -> Vec<String> {
+        self.seen.lock().unwrap().clone()
+    }
+
+    fn saw(&self, what: String) {
+        self.seen.lock().unwrap().push(what);
+    }
+}
+
+impl Peer for Recording {
+    fn declared(&self) -> Declared {
+        self.declared
+    }
+
+    fn progress(&self, progress: Progress) -> BoxFuture<'_, Result<(), TalkError>> {
+        self.saw(alloc::format!("progress {}", progress.progress));
+        Box::pin(core::future::ready(Ok(())))
+    }
+
+    fn elicit_form(
+        &self,
+        message: String,
+        _: Map<String, Value>,
+    ) -> BoxFuture<'_, Result<Elicited, TalkError>> {
+        self.saw(alloc::format!("form {message}"));
+        Box::pin(core::future::ready(Ok(Elicited::Declined)))
+    }
+
+    fn elicit_url(&self, request: UrlElicitation) -> BoxFuture<'_, Result<Elicited, TalkError>> {
+        self.saw(alloc::format!("url {}", request.url));
+        Box::pin(core::future::ready(Ok(Elicited::Accepted(Map::new()))))
+    }
+
+    fn sample(&self, request: Sampling) -> BoxFuture<'_, Result<Sampled, TalkError>> {
+        self.saw(alloc::format!("sample {}", request.has_tools()));
+        let result =
+            json!({"role": "assistant", "model": "m", "content": {"type": "text", "text": "blue"}});
+        let Value::Object(result) = result else {
+            unreachable!()
+        };
+        Box::pin(core::future::ready(Ok(Sampled::from_json(result))))
+    }
+
+    fn roots(&self) -> BoxFuture<'_, Result<Vec<Root>, TalkError>> {
+        self.saw(String::from("roots"));
+        Box::pin(core::future::ready(Ok(Vec::new())))
+    }
+}
+
+fn url() -> UrlElicitation {
+    UrlElicitation {
+        message: "Sign in".into(),
+        url: "https://example.com/sign-in".into(),
+        id: "e1".into(),
+    }
+}
+
+#[test]
+fn nothing_is_asked_of_a_caller_that_did_not_declare_it() {
+    let peer = Recording::new(Declared::NONE);
+    let context = Context::new(Caller::Mcp(Access::ReadOnly), peer.clone());
+    fn undeclared<T>(capability: Capability) -> Result<T, TalkError> {
+        Err(TalkError::Undeclared(capability))
+    }
+    assert_eq!(
+        now(context.elicit("Which?", json!({"type": "object", "properties": {}}))),
+        undeclared(Capability::ElicitationForm)
+    );
+    assert_eq!(
+        now(context.elicit_url(url())),
+        undeclared(Capability::ElicitationUrl)
+    );
+    assert_eq!(
+        now(context.sample(Sampling::new(10).user("hi"))),
+        undeclared(Capability::Sampling)
+    );
+    assert_eq!(now(context.roots()), undeclared(Capability::Roots));
+    assert!(peer.seen().is_empty(), "{:?}", peer.seen());
+    // Being told things needs no capability.
+    assert_eq!(now(context.progress(1.0, None, None)), Ok(()));
+    assert_eq!(peer.seen(), ["progress 1"]);
+}
+
+#[test]
+fn what_was_declared_is_asked_and_sampling_with_tools_needs_its_own_capability() {
+    let declared = Declared::of(&[
+        Capability::Sampling,
+        Capability::ElicitationForm,
+        Capability::ElicitationUrl,
+        Capability::Roots,
+    ]);
+    let peer = Recording::new(declared);
+    let context = Context::new(Caller::Chat, peer.clone());
+    assert_eq!(
+        now(context.elicit("Which?", json!({"type": "object", "properties": {}}))),
+        Ok(Elicited::Declined)
+    );
+    assert!(now(context.elicit_url(url())).unwrap().is_accepted());
+    let sampled = now(context.sample(Sampling::new(10).user("Sky?"))).unwrap();
+    assert_eq!(sampled.text().as_deref(), Some("blue"));
+    assert_eq!(now(context.roots()), Ok(Vec::new()));
+    let with_tools = Sampling::new(10).user("Sky?").tools(alloc::vec![
+        json!({"name": "look", "inputSchema": {"type": "object"}})
+    ]);
+    assert_eq!(
+        now(context.sample(with_tools.clone())),
+        Err(TalkError::Undeclared(Capability::SamplingTools))
+    );
+    assert_eq!(
+        peer.seen(),
+        [
+            "form Which?",
+            "url https://example.com/sign-in",
+            "sample false",
+            "roots"
+        ]
+    );
+    let both = Recording::new(declared.with(Capability::SamplingTools));
+    let context = Context::new(Caller::Chat, both.clone());
+    assert!(now(context.sample(with_tools)).is_ok());
+    assert_eq!(both.seen(), ["sample true"]);
+}
+
+#[test]
+fn progress_grows_with_each_report_and_forms_are_object_schemas() {
+    let peer = Recording::new(Declared::of(&[Capability::ElicitationForm]));
+    let context = Context::new(Caller::Chat, peer.clone());
+    assert_eq!(now(context.progress(0.5, Some(2.0), Some("half"))), Ok(()));
+    // A clone reports on the same call.
+    let clone = context.clone();
+    assert!(matches!(
+        now(clone.progress(0.5, None, None)),
+        Err(TalkError::Invalid(_))
+    ));
+    assert!(matches!(
+        now(context.progress(f64::NAN, None, None)),
+        Err(TalkError::Invalid(_))
+    ));
+    assert_eq!(now(context.progress(2.0, Some(2.0), None)), Ok(()));
+    assert_eq!(peer.seen(), ["progress 0.5", "progress 2"]);
+    for schema in [json!("name"), json!({"type": "string"})] {
+        assert!(matches!(
+            now(context.elicit("?", schema)),
+            Err(TalkError::Invalid(_))
+        ));
+    }
+}
+
+#[test]
+fn a_detached_context_names_its_caller_and_asks_nobody() {
+    let context = Context::detached(Caller::Mcp(Access::FullAccess));
+    assert_eq!(context.caller(), Caller::Mcp(Access::FullAccess));
+    assert_eq!(context.declared(), Declared::NONE);
+    assert!(!context.is_cancelled());
+    assert_eq!(
+        now(context.roots()),
+        Err(TalkError::Undeclared(Capability::Roots))
+    );
+    assert_eq!(now(context.log(LogLevel::Info, Some("t"), "x")), Ok(()));
+}
+
+#[test]
+fn answers_read_and_write_mcp_shapes() {
+    for answer in [
+        Elicited::Accepted(Map::from_iter([("name".into(), json!("Ada"))])),
+        Elicited::Declined,
+        Elicited::Cancelled,
+    ] {
+        assert_eq!(Elicited::from_json(&answer.to_json()), Some(answer));
+    }
+    assert_eq!(Elicited::from_json(&json!({"action": "maybe"})), None);
+    let Value::Object(result) = json!({
+        "role": "assistant", "model": "m", "stopReason": "toolUse",
+        "content": [{"type": "text", "text": "Let me look. "},
+                    {"type": "tool_use", "id": "c1", "name": "look", "input": {"at": "sky"}}]
+    }) else {
+        unreachable!()
+    };
+    let sampled = Sampled::from_json(result);
+    assert_eq!(sampled.stop_reason(), Some("toolUse"));
+    assert_eq!(sampled.text().as_deref(), Some("Let me look. "));
+    assert_eq!(sampled.tool_uses(), [("c1", "look", &json!({"at": "sky"}))]);
+    for level in LogLevel::ALL {
+        assert_eq!(LogLevel::parse(level.as_str()), Some(level));
+    }
+    assert!(LogLevel::Debug < LogLevel::Emergency);
+    assert_eq!(
+        alloc::format!("{:?}", Declared::of(&[Capability::Roots])),
+        "{Roots}"
+    );
+}
