@@ -78,7 +78,7 @@ impl Output {
                     structured,
                 }
             }
-            needs => needs,
+            needs @ Output::NeedsUrl(_) => needs,
         }
     }
 
@@ -94,7 +94,7 @@ impl Output {
                 content,
                 structured: Some(structured),
             },
-            needs => needs,
+            needs @ Output::NeedsUrl(_) => needs,
         }
     }
 

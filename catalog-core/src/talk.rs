@@ -293,6 +293,7 @@ impl Context {
     }
 
     /// Resolves once the caller cancels the call.
+    #[must_use]
     pub fn cancelled(&self) -> BoxFuture<'static, ()> {
         self.peer.cancelled()
     }

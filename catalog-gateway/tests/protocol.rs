@@ -118,7 +118,7 @@ fn the_gateway_keeps_the_protocol() {
 
     // The official suite.
     let outcomes = suite.run(&server.url, &full);
-    check("catalog-gateway", &outcomes);
+    check("catalog-gateway", &suite.scored(), &outcomes);
 
     // The transport's rules, as catalog-mcp's HTTP layer keeps them for the gateway too.
     let initialize = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}"#;

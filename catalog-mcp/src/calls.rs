@@ -29,6 +29,7 @@ use crate::elicit::Questions;
 use crate::gate::{Answer, Asker, GatedPolicy};
 use crate::identity::Identity;
 use crate::listing::Listing;
+use crate::offers::Offers;
 
 /// Catalog `C`'s tools, the handler `H` that runs them, and the gated-tool policy;
 /// shared by every connection, so every client reaches the same handler.
@@ -39,6 +40,7 @@ pub struct Tools<C: CompiledCatalog<W>, H, const W: usize> {
     identity: Identity,
     questions: Questions,
     scanner: Scanner,
+    offers: Option<Arc<dyn Offers>>,
     catalog: PhantomData<fn() -> C>,
 }
 
@@ -61,8 +63,23 @@ impl<C: CompiledCatalog<W>, H, const W: usize> Tools<C, H, W> {
             identity: Identity::default(),
             questions: Questions::new(),
             scanner: Scanner::new(C::INFO.settings.scan_results),
+            offers: None,
             catalog: PhantomData,
         }
+    }
+
+    /// The same tools, with `offers` served beside them: the server's own prompts,
+    /// resources, templates, completions and subscriptions.
+    #[must_use]
+    pub fn with_offers(mut self, offers: impl Offers) -> Self {
+        self.offers = Some(Arc::new(offers));
+        self
+    }
+
+    /// What the server offers besides its tools, if anything.
+    #[must_use]
+    pub fn offers(&self) -> Option<&dyn Offers> {
+        self.offers.as_deref()
     }
 
     /// The same tools with results scanned under `policy` instead of the catalog's

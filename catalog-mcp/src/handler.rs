@@ -3,7 +3,7 @@
 
 use std::fmt;
 use std::future::Future;
-use std::sync::Arc;
+use std::sync::{Arc, OnceLock};
 
 use axum::http::request::Parts;
 use catalog_core::talk::Peer;
@@ -14,8 +14,12 @@ use catalog_core::{Access, CompiledCatalog, HandledBy, Value};
 )]
 use rmcp::model::SetLevelRequestParams;
 use rmcp::model::{
-    CacheScope, CallToolRequestParams, CallToolResponse, ErrorCode, Implementation,
-    ListToolsResult, PaginatedRequestParams, ProtocolVersion, ServerCapabilities, ServerConfig,
+    CacheScope, CallToolRequestParams, CallToolResponse, CompleteRequestParams, CompleteResult,
+    ErrorCode, GetPromptRequestParams, GetPromptResponse, Implementation, ListPromptsResult,
+    ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
+    ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse, ServerCapabilities,
+    ServerConfig, SubscribeRequestMethod, SubscribeRequestParams, UnsubscribeRequestMethod,
+    UnsubscribeRequestParams,
 };
 use rmcp::service::{RequestContext, RoleServer};
 use rmcp::{ErrorData, ServerHandler};
@@ -23,6 +27,7 @@ use rmcp::{ErrorData, ServerHandler};
 use crate::calls::{Reply, Tools};
 use crate::elicit::{PeerAsker, Questions, Retry};
 use crate::logging::{self, ClientLevel};
+use crate::offers::{self, Offered, Offers};
 use crate::talk::ClientPeer;
 pub use crate::tokens::Grant;
 
@@ -42,6 +47,8 @@ pub struct CatalogServer<C: CompiledCatalog<W>, H, const W: usize> {
     level: Level,
     /// The level of log messages the session's client asked for.
     log: Arc<ClientLevel>,
+    /// The session's number in the server's subscriptions, once it subscribed.
+    subscriber: Arc<OnceLock<u64>>,
 }
 
 impl<C: CompiledCatalog<W>, H, const W: usize> Clone for CatalogServer<C, H, W> {
@@ -50,6 +57,7 @@ impl<C: CompiledCatalog<W>, H, const W: usize> Clone for CatalogServer<C, H, W> 
             tools: Arc::clone(&self.tools),
             level: self.level.clone(),
             log: Arc::clone(&self.log),
+            subscriber: Arc::clone(&self.subscriber),
         }
     }
 }
@@ -60,11 +68,31 @@ impl<C: CompiledCatalog<W>, H, const W: usize> fmt::Debug for CatalogServer<C, H
             .field("tools", &self.tools)
             .field("level", &self.level)
             .field("log", &self.log)
-            .finish()
+            .finish_non_exhaustive()
     }
 }
 
 impl<C: CompiledCatalog<W>, H, const W: usize> CatalogServer<C, H, W> {
+    /// The offers and the request's grant, when the server declares what `declared`
+    /// reads from its offers.
+    ///
+    /// # Errors
+    /// Method not found for what the server does not declare; as [`Level::grant`].
+    fn offering(
+        &self,
+        context: &RequestContext<RoleServer>,
+        declared: impl FnOnce(Offered) -> bool,
+    ) -> Result<(&dyn Offers, Grant), ErrorData> {
+        match self.tools.offers() {
+            Some(offers) if declared(offers.offered()) => Ok((offers, self.level.grant(context)?)),
+            _ => Err(ErrorData::new(
+                ErrorCode::METHOD_NOT_FOUND,
+                "this server declares no such capability",
+                None,
+            )),
+        }
+    }
+
     /// A handler whose calls reach `tools` at `level`.
     #[must_use]
     pub fn new(tools: Arc<Tools<C, H, W>>, level: Level) -> Self {
@@ -72,6 +100,7 @@ impl<C: CompiledCatalog<W>, H, const W: usize> CatalogServer<C, H, W> {
             tools,
             level,
             log: Arc::default(),
+            subscriber: Arc::default(),
         }
     }
 }
@@ -149,11 +178,113 @@ where
             Some(own) => format!("{own} {access}"),
             None => access,
         };
-        ServerConfig::new(logging::declared(
-            ServerCapabilities::builder().enable_tools().build(),
+        let mut capabilities = ServerCapabilities::builder().enable_tools().build();
+        if let Some(offers) = self.tools.offers() {
+            offers::declare(offers, &mut capabilities);
+        }
+        ServerConfig::new(logging::declared(capabilities))
+            .with_server_info(Implementation::new(&identity.name, &identity.version))
+            .with_instructions(instructions)
+    }
+
+    async fn list_prompts(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, ErrorData> {
+        let (offers, grant) = self.offering(&context, |o| o.prompts)?;
+        Ok(ListPromptsResult::with_all_items(offers.prompts(&grant)))
+    }
+
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, ErrorData> {
+        let (offers, grant) = self.offering(&context, |o| o.prompts)?;
+        offers.get_prompt(&grant, request).await.map(Into::into)
+    }
+
+    async fn list_resources(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, ErrorData> {
+        let (offers, grant) = self.offering(&context, |o| o.resources)?;
+        Ok(ListResourcesResult::with_all_items(
+            offers.resources(&grant),
         ))
-        .with_server_info(Implementation::new(&identity.name, &identity.version))
-        .with_instructions(instructions)
+    }
+
+    async fn list_resource_templates(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListResourceTemplatesResult, ErrorData> {
+        let (offers, grant) = self.offering(&context, |o| o.resources)?;
+        Ok(ListResourceTemplatesResult::with_all_items(
+            offers.templates(&grant),
+        ))
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, ErrorData> {
+        let (offers, grant) = self.offering(&context, |o| o.resources)?;
+        offers.read(&grant, request).await.map(Into::into)
+    }
+
+    async fn complete(
+        &self,
+        request: CompleteRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CompleteResult, ErrorData> {
+        let (offers, grant) = self.offering(&context, |o| o.completions)?;
+        offers.complete(&grant, request).await
+    }
+
+    #[allow(
+        deprecated,
+        reason = "resources/subscribe: legacy on 2026-07-28, served up to it"
+    )]
+    async fn subscribe(
+        &self,
+        request: SubscribeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        let (offers, grant) = self.offering(&context, |o| o.resources)?;
+        let Some(subscriptions) = offers.subscriptions() else {
+            return Err(ErrorData::method_not_found::<SubscribeRequestMethod>());
+        };
+        if !offers.may_subscribe(&grant, &request.uri) {
+            return Err(offers::not_found(&request.uri));
+        }
+        let session = *self
+            .subscriber
+            .get_or_init(|| subscriptions.session(context.peer.clone()));
+        subscriptions.subscribe(session, &request.uri);
+        Ok(())
+    }
+
+    #[allow(
+        deprecated,
+        reason = "resources/subscribe: legacy on 2026-07-28, served up to it"
+    )]
+    async fn unsubscribe(
+        &self,
+        request: UnsubscribeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        let (offers, _) = self.offering(&context, |o| o.resources)?;
+        let Some(subscriptions) = offers.subscriptions() else {
+            return Err(ErrorData::method_not_found::<UnsubscribeRequestMethod>());
+        };
+        if let Some(session) = self.subscriber.get() {
+            subscriptions.unsubscribe(*session, &request.uri);
+        }
+        Ok(())
     }
 
     #[allow(

@@ -53,6 +53,7 @@
 //! | [`handler`] | [`CatalogServer`], `rmcp`'s `ServerHandler`, and [`handler::call_tool`], the `tools/call` of every server here |
 //! | [`identity`] | how the server introduces itself |
 //! | [`logging`] | the server's events as MCP `notifications/message` to each client |
+//! | [`offers`] | [`Offers`]: a server's own prompts, resources, templates, completions and subscriptions |
 //! | [`stdio`] | serving one client on standard input and output |
 //! | [`talk`] | a handler's context over MCP: progress, log messages, questions, sampling, roots, cancellation |
 //! | [`http`] | the HTTP endpoint and its token check |
@@ -72,6 +73,7 @@ pub mod listing;
 pub mod logging;
 #[cfg(feature = "oauth")]
 pub mod oauth;
+pub mod offers;
 pub mod program;
 pub mod stdio;
 pub mod talk;
@@ -86,5 +88,6 @@ pub use calls::Tools;
 pub use gate::{Answer, Asker, GatedPolicy, NoAsker};
 pub use handler::{CatalogServer, Grant, Level};
 pub use identity::{Identity, VERSION};
-pub use program::{Flag, main, main_with};
+pub use offers::{Offered, Offers, Subscriptions};
+pub use program::{Flag, main, main_offering, main_with};
 pub use tokens::Tokens;

@@ -1,6 +1,6 @@
 //! The ready-made program: [`main`] reads the command line, sets up logging and serves;
 //! [`main_with`] does the same for a program with flags of its own that build its
-//! handler. An application that needs more composes the same pieces ([`cli::parse`],
+//! handler, [`main_offering`] for one with prompts or resources of its own. An application that needs more composes the same pieces ([`cli::parse`],
 //! [`Tools`], [`stdio::serve`], [`http::serve`]) as this module does.
 
 use std::ffi::OsString;
@@ -14,6 +14,7 @@ use tracing_subscriber::EnvFilter;
 use crate::calls::Tools;
 use crate::cli::{self, Command, Options, Transport};
 use crate::identity::{Identity, VERSION};
+use crate::offers::Offers;
 use crate::tokens::Tokens;
 use crate::{http, stdio};
 
@@ -40,6 +41,23 @@ where
     main_with(catalog, program, &[], |_| Ok(handler))
 }
 
+/// [`main`] for a server that also serves prompts, resources, templates or completions
+/// of its own: `offers` (see [`Offers`]).
+pub fn main_offering<C, H, const W: usize>(
+    catalog: C,
+    program: &str,
+    handler: H,
+    offers: impl Offers,
+) -> ExitCode
+where
+    C: CompiledCatalog<W>,
+    H: Send + Sync + 'static,
+    C::Call: HandledBy<H>,
+    <C::Call as HandledBy<H>>::Error: fmt::Display,
+{
+    serve_program(catalog, program, &[], |_| Ok(handler), Some(offers))
+}
+
 /// A flag of the program's own for [`main_with`], given as `NAME VALUE` or `NAME=VALUE`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Flag {
@@ -62,6 +80,32 @@ pub fn main_with<C, H, const W: usize>(
     program: &str,
     flags: &[Flag],
     handler: impl FnOnce(&[Option<String>]) -> Result<H, String>,
+) -> ExitCode
+where
+    C: CompiledCatalog<W>,
+    H: Send + Sync + 'static,
+    C::Call: HandledBy<H>,
+    <C::Call as HandledBy<H>>::Error: fmt::Display,
+{
+    serve_program(catalog, program, flags, handler, None::<NoOffers>)
+}
+
+/// What a server without offers of its own offers: nothing.
+struct NoOffers;
+
+impl Offers for NoOffers {
+    fn offered(&self) -> crate::Offered {
+        crate::Offered::default()
+    }
+}
+
+/// [`main_with`], and `offers` when there are some.
+fn serve_program<C, H, const W: usize>(
+    catalog: C,
+    program: &str,
+    flags: &[Flag],
+    handler: impl FnOnce(&[Option<String>]) -> Result<H, String>,
+    offers: Option<impl Offers>,
 ) -> ExitCode
 where
     C: CompiledCatalog<W>,
@@ -141,6 +185,9 @@ where
         Tools::new(catalog, handler, gated).with_identity(Identity::new(program, VERSION));
     if let Some(policy) = scan_results {
         tools = tools.with_scan_results(policy);
+    }
+    if let Some(offers) = offers {
+        tools = tools.with_offers(offers);
     }
     match runtime.block_on(run(Arc::new(tools), listen, program)) {
         Ok(()) => ExitCode::SUCCESS,

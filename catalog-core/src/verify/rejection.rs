@@ -257,13 +257,11 @@ impl Rejection {
     #[must_use]
     pub fn needs_url<T: ToolId>(tool: T, urls: &[crate::UrlElicitation]) -> Rejection {
         let name = tool.name();
-        let mut steps = String::new();
-        for (i, url) in urls.iter().enumerate() {
-            if i > 0 {
-                steps.push_str("; ");
-            }
-            steps.push_str(&format!("{} ({})", url.url, url.message));
-        }
+        let steps: Vec<String> = urls
+            .iter()
+            .map(|url| format!("{} ({})", url.url, url.message))
+            .collect();
+        let steps = steps.join("; ");
         Rejection {
             class: ErrorClass::PermissionDenied,
             tool: Some(name),

@@ -1,9 +1,14 @@
 //! The official MCP conformance suite (`@modelcontextprotocol/conformance`, pinned in
 //! `tests/peers/package.json`) run against a server over streamable HTTP, its result read
 //! per scenario and held against `tests/peers/conformance.json`: the scenarios a server
-//! cannot pass, each with the reason. A scenario that fails and is not listed fails the
-//! test, and so does one listed that passes (the list must stay true) or that no longer
-//! runs.
+//! cannot pass because of a defect of the suite itself, each named. A scored scenario
+//! that fails and is not listed fails the test, and so does one listed that passes (the
+//! list must stay true) or that no longer runs.
+//!
+//! The suite runs what a protocol revision requires ([`REVISION`]'s requirement set,
+//! `requirements/<revision>.yaml` in the package): its scored scenarios are held, the
+//! ones it runs without scoring (drafts, and scenarios added after the revision) are
+//! printed only.
 //!
 //! The suite needs a Node.js newer than many machines have, so `tests/peers/package.json`
 //! installs one (the `node` package) beside it; both are found through
@@ -24,6 +29,9 @@ pub struct Suite {
 
 /// How long the whole suite may take against one server.
 const LIMIT: Duration = Duration::from_secs(300);
+
+/// The protocol revision whose requirement set the suite runs.
+pub const REVISION: &str = "2025-11-25";
 
 impl Suite {
     /// The suite from `CATALOG_PEER_NODE_BIN`. Unset, a test using it fails under CI and
@@ -60,13 +68,56 @@ impl Suite {
         Some(suite)
     }
 
-    /// Runs every scenario of the suite's active set against the MCP endpoint `url` with
-    /// bearer `token`; what each scenario came to.
+    /// Runs what [`REVISION`] requires of a server against the MCP endpoint `url` with
+    /// bearer `token`: what each scenario came to, the scored ones and those run without
+    /// scoring.
     ///
     /// # Panics
     /// When the suite cannot run, or ran no scenario.
     #[must_use]
     pub fn run(&self, url: &str, token: &str) -> BTreeMap<String, Outcome> {
+        self.run_with(url, token, &["--requirements", REVISION])
+    }
+
+    /// Runs only `scenarios`, each on [`REVISION`]'s wire.
+    ///
+    /// # Panics
+    /// As [`Suite::run`].
+    #[must_use]
+    pub fn run_scenarios(
+        &self,
+        url: &str,
+        token: &str,
+        scenarios: &[&str],
+    ) -> BTreeMap<String, Outcome> {
+        let mut outcomes = BTreeMap::new();
+        for scenario in scenarios {
+            outcomes.extend(self.run_with(
+                url,
+                token,
+                &["--scenario", scenario, "--spec-version", REVISION],
+            ));
+        }
+        outcomes
+    }
+
+    /// The scenarios [`REVISION`] scores for a server, from the suite's requirement set.
+    ///
+    /// # Panics
+    /// When the set cannot be read.
+    #[must_use]
+    pub fn scored(&self) -> Vec<String> {
+        let path = self
+            .package
+            .parent()
+            .expect("the package file is in its folder")
+            .join(format!("requirements/{REVISION}.yaml"));
+        let text = std::fs::read_to_string(&path)
+            .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+        scored_servers(&text)
+    }
+
+    fn run_with(&self, url: &str, token: &str, what: &[&str]) -> BTreeMap<String, Outcome> {
         let out = super::scratch("conformance");
         let bearer = super::workspace().join("catalog-mcp/tests/clients/bearer.mjs");
         let done = super::run(
@@ -74,7 +125,9 @@ impl Suite {
                 .arg("--import")
                 .arg(&bearer)
                 .arg(&self.cli)
-                .args(["server", "--url", url, "--output-dir"])
+                .args(["server", "--url", url])
+                .args(what)
+                .arg("--output-dir")
                 .arg(&out)
                 .env("CONFORMANCE_BEARER", token)
                 .env("CONFORMANCE_PACKAGE", &self.package)
@@ -91,6 +144,30 @@ impl Suite {
         );
         outcomes
     }
+}
+
+/// The `server:` list of a requirement set: YAML of the simplest kind, a key and its
+/// `- name` items.
+fn scored_servers(yaml: &str) -> Vec<String> {
+    let mut scored = Vec::new();
+    let mut inside = false;
+    for line in yaml.lines() {
+        if line.trim().is_empty() || line.trim_start().starts_with('#') {
+            continue;
+        }
+        if !line.starts_with(' ') && !line.starts_with('-') {
+            inside = line.trim_end() == "server:";
+            continue;
+        }
+        if inside && let Some(item) = line.trim().strip_prefix("- ") {
+            scored.push(item.trim().to_owned());
+        }
+    }
+    assert!(
+        !scored.is_empty(),
+        "the requirement set scores no server scenario"
+    );
+    scored
 }
 
 /// What one scenario came to: its checks that failed or warned, each as `id: message`.
@@ -147,8 +224,8 @@ fn read_outcomes(out: &Path) -> BTreeMap<String, Outcome> {
     outcomes
 }
 
-/// The scenarios `server` is expected to fail, with the reasons, from
-/// `tests/peers/conformance.json`.
+/// The scenarios `server` is expected to fail, each with the defect of the suite that
+/// makes it fail, from `tests/peers/conformance.json`.
 ///
 /// # Panics
 /// When the file has no table for `server`, or a reason is empty.
@@ -176,15 +253,20 @@ pub fn expected_failures(server: &str) -> BTreeMap<String, String> {
     expected
 }
 
-/// Holds what the suite found for `server` against its list: every scenario passed or is
-/// listed, every listed one ran and failed. Every mismatch is named at once.
+/// Holds what the suite found for `server` against its list: every scored scenario ran,
+/// and passed or is listed; every listed one ran and failed. The scenarios run without
+/// scoring are printed, not held. Every mismatch is named at once.
 ///
 /// # Panics
 /// On any mismatch.
-pub fn check(server: &str, outcomes: &BTreeMap<String, Outcome>) {
+pub fn check(server: &str, scored: &[String], outcomes: &BTreeMap<String, Outcome>) {
     let expected = expected_failures(server);
     let mut wrong = Vec::new();
-    for (scenario, outcome) in outcomes {
+    for scenario in scored {
+        let Some(outcome) = outcomes.get(scenario) else {
+            wrong.push(format!("{scenario} is scored but did not run"));
+            continue;
+        };
         match (outcome.passed(), expected.get(scenario)) {
             (false, None) => wrong.push(format!(
                 "{scenario} failed and is not listed: {}",
@@ -196,15 +278,23 @@ pub fn check(server: &str, outcomes: &BTreeMap<String, Outcome>) {
             _ => {}
         }
     }
-    for scenario in expected.keys().filter(|s| !outcomes.contains_key(*s)) {
-        wrong.push(format!(
-            "{scenario} is listed but the suite no longer runs it"
-        ));
+    for scenario in expected.keys().filter(|s| !scored.contains(*s)) {
+        wrong.push(format!("{scenario} is listed but not scored"));
     }
-    let passed = outcomes.values().filter(|o| o.passed()).count();
+    for (scenario, outcome) in outcomes.iter().filter(|(s, _)| !scored.contains(*s)) {
+        let how = if outcome.passed() { "passed" } else { "failed" };
+        eprintln!(
+            "{server}: {scenario} (not scored) {how} {}",
+            outcome.failed.join("; ")
+        );
+    }
+    let passed = scored
+        .iter()
+        .filter(|s| outcomes.get(*s).is_some_and(Outcome::passed))
+        .count();
     eprintln!(
-        "{server}: {passed} of {} conformance scenarios passed, {} listed as not passable",
-        outcomes.len(),
+        "{server}: {passed} of {} scored conformance scenarios passed, {} listed as defects of the suite",
+        scored.len(),
         expected.len()
     );
     assert!(

@@ -1,0 +1,255 @@
+//! The reference tools, as the conformance suite's scenarios ask each to answer.
+
+use std::time::Duration;
+
+use catalog_core::talk::{LogLevel, Sampling};
+use catalog_core::{Content, Context, Output};
+use serde_json::json;
+
+use crate::{
+    AskArgs, Handler, TestAudioContentArgs, TestElicitationArgs,
+    TestElicitationSep1034DefaultsArgs, TestElicitationSep1330EnumsArgs, TestEmbeddedResourceArgs,
+    TestErrorHandlingArgs, TestImageContentArgs, TestMultipleContentTypesArgs, TestSamplingArgs,
+    TestSimpleTextArgs, TestToolWithLoggingArgs, TestToolWithProgressArgs,
+};
+
+/// A 1x1 PNG and a WAV of one sample: the smallest valid media.
+pub const PNG: &str = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==";
+const WAV: &str = "UklGRiYAAABXQVZFZm10IBAAAAABAAEAQB8AAAB9AAACABAAZGF0YQIAAAA=";
+
+/// How long the tools that talk back wait between two messages.
+const PAUSE: Duration = Duration::from_millis(50);
+
+/// The reference tools' handler: nothing to keep between calls.
+pub struct Reference;
+
+impl Handler for Reference {
+    type Error = String;
+
+    async fn ask(&self, _: Context, args: AskArgs) -> Result<Output, String> {
+        Err(format!("no one can be asked `{}` here", args.question))
+    }
+
+    async fn test_simple_text(&self, _: Context, _: TestSimpleTextArgs) -> Result<Output, String> {
+        Ok(Output::text("This is a simple text response for testing."))
+    }
+
+    async fn test_image_content(
+        &self,
+        _: Context,
+        _: TestImageContentArgs,
+    ) -> Result<Output, String> {
+        Ok(Output::content(vec![Content::image(PNG, "image/png")]))
+    }
+
+    async fn test_audio_content(
+        &self,
+        _: Context,
+        _: TestAudioContentArgs,
+    ) -> Result<Output, String> {
+        Ok(Output::content(vec![Content::audio(WAV, "audio/wav")]))
+    }
+
+    async fn test_embedded_resource(
+        &self,
+        _: Context,
+        _: TestEmbeddedResourceArgs,
+    ) -> Result<Output, String> {
+        Ok(Output::content(vec![Content::resource_text(
+            "test://embedded-resource",
+            "text/plain",
+            "This is an embedded resource content.",
+        )]))
+    }
+
+    async fn test_multiple_content_types(
+        &self,
+        _: Context,
+        _: TestMultipleContentTypesArgs,
+    ) -> Result<Output, String> {
+        Ok(Output::content(vec![
+            Content::text("Multiple content types test:"),
+            Content::image(PNG, "image/png"),
+            Content::resource_text(
+                "test://mixed-content-resource",
+                "application/json",
+                r#"{"test":"data","value":123}"#,
+            ),
+        ]))
+    }
+
+    async fn test_tool_with_logging(
+        &self,
+        context: Context,
+        _: TestToolWithLoggingArgs,
+    ) -> Result<Output, String> {
+        let steps = [
+            "Tool execution started",
+            "Tool processing data",
+            "Tool execution completed",
+        ];
+        for (i, step) in steps.into_iter().enumerate() {
+            if i > 0 {
+                tokio::time::sleep(PAUSE).await;
+            }
+            context
+                .log(LogLevel::Info, Some("test_tool_with_logging"), step)
+                .await
+                .map_err(|e| e.to_string())?;
+        }
+        Ok(Output::text("Tool with logging executed successfully"))
+    }
+
+    async fn test_error_handling(
+        &self,
+        _: Context,
+        _: TestErrorHandlingArgs,
+    ) -> Result<Output, String> {
+        Err(String::from(
+            "This tool intentionally returns an error for testing",
+        ))
+    }
+
+    async fn test_tool_with_progress(
+        &self,
+        context: Context,
+        _: TestToolWithProgressArgs,
+    ) -> Result<Output, String> {
+        for (i, done) in [0.0, 50.0, 100.0].into_iter().enumerate() {
+            if i > 0 {
+                tokio::time::sleep(PAUSE).await;
+            }
+            context
+                .progress(done, Some(100.0), Some(&format!("{done}% done")))
+                .await
+                .map_err(|e| e.to_string())?;
+        }
+        Ok(Output::text("Tool with progress completed"))
+    }
+
+    async fn test_sampling(
+        &self,
+        context: Context,
+        args: TestSamplingArgs,
+    ) -> Result<Output, String> {
+        let sampled = context
+            .sample(Sampling::new(100).user(&args.prompt))
+            .await
+            .map_err(|e| e.to_string())?;
+        let text = sampled.text().unwrap_or_default();
+        Ok(Output::text(format!("LLM response: {text}")))
+    }
+
+    async fn test_elicitation(
+        &self,
+        context: Context,
+        args: TestElicitationArgs,
+    ) -> Result<Output, String> {
+        let schema = json!({
+            "type": "object",
+            "properties": {
+                "username": {"type": "string", "description": "User's response"},
+                "email": {"type": "string", "description": "User's email address"},
+            },
+            "required": ["username", "email"],
+        });
+        let answer = context
+            .elicit(&args.message, schema)
+            .await
+            .map_err(|e| e.to_string())?;
+        Ok(Output::text(format!(
+            "User response: {}",
+            described(&answer)
+        )))
+    }
+
+    async fn test_elicitation_sep1034_defaults(
+        &self,
+        context: Context,
+        _: TestElicitationSep1034DefaultsArgs,
+    ) -> Result<Output, String> {
+        let schema = json!({
+            "type": "object",
+            "properties": {
+                "name": {"type": "string", "description": "User name", "default": "John Doe"},
+                "age": {"type": "integer", "description": "User age", "default": 30},
+                "score": {"type": "number", "description": "User score", "default": 95.5},
+                "status": {
+                    "type": "string", "description": "User status",
+                    "enum": ["active", "inactive", "pending"], "default": "active",
+                },
+                "verified": {"type": "boolean", "description": "Verification status", "default": true},
+            },
+            "required": [],
+        });
+        let answer = context
+            .elicit(
+                "Please review and update the form fields with defaults",
+                schema,
+            )
+            .await
+            .map_err(|e| e.to_string())?;
+        Ok(Output::text(format!(
+            "Elicitation completed: {}",
+            described(&answer)
+        )))
+    }
+
+    async fn test_elicitation_sep1330_enums(
+        &self,
+        context: Context,
+        _: TestElicitationSep1330EnumsArgs,
+    ) -> Result<Output, String> {
+        let titled = |values: [(&str, &str); 3]| {
+            values
+                .into_iter()
+                .map(|(value, title)| json!({"const": value, "title": title}))
+                .collect::<Vec<_>>()
+        };
+        let schema = json!({
+            "type": "object",
+            "properties": {
+                "untitledSingle": {
+                    "type": "string", "description": "Select one option",
+                    "enum": ["option1", "option2", "option3"],
+                },
+                "titledSingle": {
+                    "type": "string", "description": "Select one option with titles",
+                    "oneOf": titled([("value1", "First Option"), ("value2", "Second Option"), ("value3", "Third Option")]),
+                },
+                "legacyEnum": {
+                    "type": "string", "description": "Select one option (legacy)",
+                    "enum": ["opt1", "opt2", "opt3"],
+                    "enumNames": ["Option One", "Option Two", "Option Three"],
+                },
+                "untitledMulti": {
+                    "type": "array", "description": "Select multiple options", "minItems": 1, "maxItems": 3,
+                    "items": {"type": "string", "enum": ["option1", "option2", "option3"]},
+                },
+                "titledMulti": {
+                    "type": "array", "description": "Select multiple options with titles", "minItems": 1, "maxItems": 3,
+                    "items": {"anyOf": titled([("value1", "First Choice"), ("value2", "Second Choice"), ("value3", "Third Choice")])},
+                },
+            },
+            "required": [],
+        });
+        let answer = context
+            .elicit("Please select options from the enum fields", schema)
+            .await
+            .map_err(|e| e.to_string())?;
+        Ok(Output::text(format!(
+            "Elicitation completed: {}",
+            described(&answer)
+        )))
+    }
+}
+
+/// How the user answered, as the suite's reference server words it.
+fn described(answer: &catalog_core::talk::Elicited) -> String {
+    let json = answer.to_json();
+    let content = json.get("content").cloned().unwrap_or_else(|| json!({}));
+    format!(
+        "action={}, content={content}",
+        json["action"].as_str().unwrap_or_default()
+    )
+}

@@ -1,0 +1,309 @@
+//! What a server serves besides its catalog's tools: prompts, resources and resource
+//! templates, completions of their arguments, and subscriptions to resources. The tools
+//! come from the catalog; these are the crate's own, in `rmcp`'s types, through
+//! [`Offers`] (`Tools::with_offers`). A server without any serves tools only, and
+//! declares no capability for the rest.
+
+// MCP 2026-07-28 makes `resources/subscribe` legacy; clients of 2025-11-25 use it.
+#![allow(deprecated)]
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::{Arc, Mutex, PoisonError};
+
+use catalog_core::BoxFuture;
+use rmcp::ErrorData;
+use rmcp::model::{
+    CompleteRequestParams, CompleteResult, GetPromptRequestParams, GetPromptResult, Prompt,
+    ReadResourceRequestParams, ReadResourceResult, Resource, ResourceTemplate,
+    ResourceUpdatedNotificationParam,
+};
+use rmcp::service::{Peer, RoleServer};
+
+use crate::tokens::Grant;
+
+/// Which of MCP's capabilities a server's [`Offers`] declare.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+pub struct Offered {
+    /// `prompts/list` and `prompts/get`.
+    pub prompts: bool,
+    /// `resources/list`, `resources/templates/list` and `resources/read`.
+    pub resources: bool,
+    /// `completion/complete`.
+    pub completions: bool,
+}
+
+/// A server's own prompts, resources, templates and completions, answered for the
+/// client whose credential is `grant` (a server decides what each level may read).
+/// Every method has a default: nothing listed, nothing found.
+pub trait Offers: Send + Sync + 'static {
+    /// What the server declares.
+    fn offered(&self) -> Offered;
+
+    /// The prompts `grant` may list.
+    fn prompts(&self, grant: &Grant) -> Vec<Prompt> {
+        let _ = grant;
+        Vec::new()
+    }
+
+    /// One prompt, its arguments filled in.
+    fn get_prompt(
+        &self,
+        grant: &Grant,
+        request: GetPromptRequestParams,
+    ) -> BoxFuture<'_, Result<GetPromptResult, ErrorData>> {
+        let _ = grant;
+        let error = ErrorData::invalid_params(format!("no prompt named `{}`", request.name), None);
+        Box::pin(std::future::ready(Err(error)))
+    }
+
+    /// The resources `grant` may list.
+    fn resources(&self, grant: &Grant) -> Vec<Resource> {
+        let _ = grant;
+        Vec::new()
+    }
+
+    /// The resource templates `grant` may list.
+    fn templates(&self, grant: &Grant) -> Vec<ResourceTemplate> {
+        let _ = grant;
+        Vec::new()
+    }
+
+    /// One resource's contents.
+    fn read(
+        &self,
+        grant: &Grant,
+        request: ReadResourceRequestParams,
+    ) -> BoxFuture<'_, Result<ReadResourceResult, ErrorData>> {
+        let _ = grant;
+        Box::pin(std::future::ready(Err(not_found(&request.uri))))
+    }
+
+    /// Completions of a prompt's or a template's argument: none, by default.
+    fn complete(
+        &self,
+        grant: &Grant,
+        request: CompleteRequestParams,
+    ) -> BoxFuture<'_, Result<CompleteResult, ErrorData>> {
+        let _ = (grant, request);
+        Box::pin(std::future::ready(Ok(CompleteResult::default())))
+    }
+
+    /// Where the server tells subscribers that a resource changed: with one, clients may
+    /// subscribe (MCP `resources.subscribe`) and the server calls
+    /// [`Subscriptions::updated`] when one changes.
+    fn subscriptions(&self) -> Option<&Subscriptions> {
+        None
+    }
+
+    /// Whether `grant` may subscribe to `uri`: by default, to what it may read.
+    fn may_subscribe(&self, grant: &Grant, uri: &str) -> bool {
+        self.resources(grant).iter().any(|r| r.uri == uri)
+            || self
+                .templates(grant)
+                .iter()
+                .any(|t| template_matches(&t.uri_template, uri))
+    }
+}
+
+/// Declares in `capabilities` what `offers` offer.
+pub fn declare(offers: &dyn Offers, capabilities: &mut rmcp::model::ServerCapabilities) {
+    let offered = offers.offered();
+    if offered.prompts {
+        capabilities.prompts = Some(rmcp::model::PromptsCapability::default());
+    }
+    if offered.resources {
+        let mut resources = rmcp::model::ResourcesCapability::default();
+        resources.subscribe = offers.subscriptions().map(|_| true);
+        capabilities.resources = Some(resources);
+    }
+    if offered.completions {
+        capabilities.completions = Some(serde_json::Map::new());
+    }
+}
+
+/// The error for a resource no one may read here: `-32002`, with the URI.
+#[must_use]
+pub fn not_found(uri: &str) -> ErrorData {
+    ErrorData::resource_not_found(
+        format!(
+            "no resource `{uri}` here; `resources/list` and `resources/templates/list` name what there is"
+        ),
+        Some(serde_json::json!({ "uri": uri })),
+    )
+}
+
+/// Whether `uri` is one of the URIs RFC 6570 template `template` makes, for the simple
+/// expansions MCP servers use (`{name}` stands for one or more characters other than
+/// `/`, `?` and `#`).
+#[must_use]
+pub fn template_matches(template: &str, uri: &str) -> bool {
+    let mut rest = uri;
+    let mut parts = template.split('{');
+    let Some(first) = parts.next() else {
+        return false;
+    };
+    let Some(after) = rest.strip_prefix(first) else {
+        return false;
+    };
+    rest = after;
+    for part in parts {
+        let Some((_, literal)) = part.split_once('}') else {
+            return false;
+        };
+        let value_end = rest.find(['/', '?', '#']).unwrap_or(rest.len());
+        let value = &rest[..value_end];
+        // The variable takes what it can up to the next literal.
+        let taken = if literal.is_empty() {
+            value.len()
+        } else {
+            match rest[..].find(literal) {
+                Some(at) if at > 0 && at <= value_end => at,
+                _ => return false,
+            }
+        };
+        if taken == 0 {
+            return false;
+        }
+        rest = &rest[taken..];
+        let Some(after) = rest.strip_prefix(literal) else {
+            return false;
+        };
+        rest = after;
+    }
+    rest.is_empty()
+}
+
+/// Who subscribed to which resource, by session; shared by every session of a server.
+/// Cloning it shares the same subscriptions.
+#[derive(Clone, Default)]
+pub struct Subscriptions {
+    inner: Arc<Mutex<Subscribed>>,
+}
+
+#[derive(Default)]
+struct Subscribed {
+    /// Each session's peer, by the number it was given.
+    peers: BTreeMap<u64, Peer<RoleServer>>,
+    /// The sessions subscribed to each URI.
+    uris: BTreeMap<String, BTreeSet<u64>>,
+    next: u64,
+}
+
+impl std::fmt::Debug for Subscriptions {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let subscribed = self.lock();
+        f.debug_struct("Subscriptions")
+            .field("uris", &subscribed.uris)
+            .finish_non_exhaustive()
+    }
+}
+
+impl Subscriptions {
+    /// No one subscribed.
+    #[must_use]
+    pub fn new() -> Subscriptions {
+        Subscriptions::default()
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, Subscribed> {
+        self.inner.lock().unwrap_or_else(PoisonError::into_inner)
+    }
+
+    /// A number for a new session, whose `peer` is told of the updates it subscribes to.
+    #[must_use]
+    pub fn session(&self, peer: Peer<RoleServer>) -> u64 {
+        let mut subscribed = self.lock();
+        subscribed.next += 1;
+        let id = subscribed.next;
+        subscribed.peers.insert(id, peer);
+        id
+    }
+
+    /// Session `session` subscribes to `uri`.
+    pub fn subscribe(&self, session: u64, uri: &str) {
+        self.lock()
+            .uris
+            .entry(uri.to_owned())
+            .or_default()
+            .insert(session);
+    }
+
+    /// Session `session` no longer wants `uri`'s updates.
+    pub fn unsubscribe(&self, session: u64, uri: &str) {
+        let mut subscribed = self.lock();
+        if let Some(sessions) = subscribed.uris.get_mut(uri) {
+            sessions.remove(&session);
+            if sessions.is_empty() {
+                subscribed.uris.remove(uri);
+            }
+        }
+    }
+
+    /// Whether session `session` subscribed to `uri`.
+    #[must_use]
+    pub fn subscribed(&self, session: u64, uri: &str) -> bool {
+        self.lock()
+            .uris
+            .get(uri)
+            .is_some_and(|sessions| sessions.contains(&session))
+    }
+
+    /// Tells every session subscribed to `uri` that it changed
+    /// (`notifications/resources/updated`); sessions that ended are forgotten. How many
+    /// were told.
+    pub async fn updated(&self, uri: &str) -> usize {
+        let peers: Vec<(u64, Peer<RoleServer>)> = {
+            let mut subscribed = self.lock();
+            let closed: Vec<u64> = subscribed
+                .peers
+                .iter()
+                .filter(|(_, peer)| peer.is_transport_closed())
+                .map(|(id, _)| *id)
+                .collect();
+            for id in &closed {
+                subscribed.peers.remove(id);
+                for sessions in subscribed.uris.values_mut() {
+                    sessions.remove(id);
+                }
+            }
+            subscribed.uris.retain(|_, sessions| !sessions.is_empty());
+            let sessions = subscribed.uris.get(uri).cloned().unwrap_or_default();
+            sessions
+                .iter()
+                .filter_map(|id| Some((*id, subscribed.peers.get(id)?.clone())))
+                .collect()
+        };
+        let mut told = 0;
+        for (_, peer) in peers {
+            let update = ResourceUpdatedNotificationParam::new(uri.to_owned());
+            if peer.notify_resource_updated(update).await.is_ok() {
+                told += 1;
+            }
+        }
+        told
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::template_matches;
+
+    #[test]
+    fn templates_match_the_uris_they_make() {
+        let template = "test://template/{id}/data";
+        assert!(template_matches(template, "test://template/123/data"));
+        for other in [
+            "test://template//data",
+            "test://template/1/2/data",
+            "test://template/123/data/more",
+            "test://other/123/data",
+        ] {
+            assert!(!template_matches(template, other), "{other}");
+        }
+        assert!(template_matches("demo://text/{n}", "demo://text/7"));
+        assert!(!template_matches("demo://text/{n}", "demo://text/"));
+        assert!(template_matches("file:///{path}", "file:///notes"));
+        assert!(template_matches("plain://fixed", "plain://fixed"));
+        assert!(!template_matches("plain://fixed", "plain://fixed2"));
+    }
+}
