@@ -21,7 +21,7 @@ const CLIENT: Client = Client {
 /// and resource templates as wire objects.
 pub(crate) fn list(name: &str, endpoint: &Endpoint) -> Result<(Vec<Value>, Offers), String> {
     runtime()?.block_on(async {
-        let upstream = Upstream::connect(name, endpoint, CLIENT, None).await?;
+        let upstream = Upstream::connect(name, endpoint, CLIENT, None, None).await?;
         let listed = listing(&upstream).await;
         upstream.close().await;
         listed
@@ -59,15 +59,15 @@ pub(crate) fn check(path: &str, catalog: &CatalogModel) -> ExitCode {
         let name = declared.name.as_str();
         let comparing = crate::progress::spinner(format!("listing upstream `{name}`"));
         let (comparison, listed, offered) = runtime.block_on(async {
-            let listed = match Upstream::connect(name, &Endpoint::of(declared), CLIENT, None).await
-            {
-                Ok(upstream) => {
-                    let listed = listing(&upstream).await;
-                    upstream.close().await;
-                    listed
-                }
-                Err(why) => Err(why),
-            };
+            let listed =
+                match Upstream::connect(name, &Endpoint::of(declared), CLIENT, None, None).await {
+                    Ok(upstream) => {
+                        let listed = listing(&upstream).await;
+                        upstream.close().await;
+                        listed
+                    }
+                    Err(why) => Err(why),
+                };
             match listed {
                 Ok((tools, offers)) => (
                     drift::compare(catalog, name, &tools, &snapshot),

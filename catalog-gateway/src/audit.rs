@@ -1,5 +1,7 @@
 //! The audit log: one JSON line per `tools/call`, answered or refused, written before the
-//! client gets its answer.
+//! client gets its answer; and one per request an upstream made of a client (a relayed
+//! question: sampling, elicitation, roots), written once the client answered, before the
+//! upstream gets the answer.
 //!
 //! One thread owns the file. Calls hand it their line through a bounded queue and wait
 //! for its word that the line is written: when the queue is full, calls wait (the log
@@ -125,6 +127,39 @@ pub struct Line<'a> {
     pub trace_id: Option<String>,
 }
 
+/// One line for a request an upstream made of a client, and the client's answer.
+#[derive(Serialize, Debug)]
+pub struct Relayed<'a> {
+    /// When the client answered, RFC 3339 in UTC.
+    pub time: String,
+    /// The client asked: its token's name, or its access token's subject.
+    pub client: &'a str,
+    /// The client's profile, if its credential selects one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub profile: Option<&'a str>,
+    /// The MCP session, over HTTP with sessions.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub session: Option<&'a str>,
+    /// The request, as MCP names it: `sampling/createMessage`, `elicitation/create`,
+    /// `roots/list`, or another.
+    pub relayed: &'a str,
+    /// The upstream that asked.
+    pub upstream: &'a str,
+    /// The tool whose call it was asked during, when it is known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tool: Option<&'a str>,
+    /// How the client answered: `accept`, `decline` or `cancel` (elicitation), `answered`,
+    /// or `refused` (an error, the client's or the gateway's).
+    pub answer: &'a str,
+    /// The error, when refused.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<&'a str>,
+    /// The digest of the request's params (as of the arguments of a call).
+    pub request_digest: String,
+    /// From the question to its answer, in milliseconds.
+    pub duration_ms: f64,
+}
+
 /// A line waiting for the writer, and who waits for its word.
 struct Entry {
     line: Vec<u8>,
@@ -173,7 +208,7 @@ impl Audit {
     ///
     /// # Errors
     /// The writer could not write it, or has stopped.
-    pub async fn write(&self, line: &Line<'_>) -> io::Result<()> {
+    pub async fn write(&self, line: &impl Serialize) -> io::Result<()> {
         let mut bytes = serde_json::to_vec(line).map_err(io::Error::other)?;
         bytes.push(b'\n');
         let (written, done) = oneshot::channel();

@@ -26,6 +26,7 @@ use serde_json::{Map, Value};
 use tokio::task::{AbortHandle, JoinSet};
 
 use crate::gateway::{Gateway, Requester};
+use crate::relay::Link;
 use crate::server::Session;
 use crate::traces::Carried;
 
@@ -40,6 +41,7 @@ pub async fn serve(session: Session, gateway: Arc<Gateway>, grant: Grant) -> io:
     let lane = Arc::new(Lane {
         gateway,
         grant,
+        link: Arc::clone(session.link()),
         lines: lines.clone(),
         state: Mutex::new(State::default()),
     });
@@ -69,6 +71,8 @@ pub async fn serve(session: Session, gateway: Arc<Gateway>, grant: Grant) -> io:
 struct Lane {
     gateway: Arc<Gateway>,
     grant: Grant,
+    /// The session's link to the upstreams, whose relays reach its client.
+    link: Arc<Link>,
     lines: Lines,
     state: Mutex<State>,
 }
@@ -210,6 +214,9 @@ impl Lane {
                 traceparent: meta.traceparent,
                 tracestate: meta.tracestate,
             },
+            link: &self.link,
+            // A call with a progress token stays with the SDK.
+            request: Some((id.clone(), None)),
         };
         let arguments = params.arguments.map_or(Value::Null, Value::Object);
         let reply = self

@@ -26,13 +26,15 @@ use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
 use catalog_compiler::import::Offers;
 use catalog_compiler::model::Offered;
 use catalog_upstream::drift::{self, Comparison, Snapshot, Standing};
-use catalog_upstream::{Client, Endpoint, Upstream, overrides};
+use catalog_upstream::relay::Origin;
+use catalog_upstream::{Endpoint, Upstream, overrides};
 
 use crate::audit::{self, Audit};
 use crate::config::{Profile, Profiles};
 use crate::discovered::Discovered;
 use crate::limits::Limits;
 use crate::metrics::Metrics;
+use crate::relay::{self as relays, CLIENT, Link};
 use crate::replicas::Redis;
 use crate::rows::{Forward, Loaded, Row, Runs, WORDS};
 use crate::traces::{Carried, Traces};
@@ -52,12 +54,6 @@ pub enum Discoverable {
     /// `notifications/tools/list_changed`. For chat agents, as the catalog's own loop.
     Search,
 }
-
-/// How the gateway introduces itself to its upstreams.
-const CLIENT: Client = Client {
-    name: "catalog-gateway",
-    version: env!("CARGO_PKG_VERSION"),
-};
 
 /// How often, by default, an upstream that cannot be reached or whose session ended is
 /// tried again.
@@ -91,7 +87,7 @@ pub struct Serving {
     pub shared: Option<Arc<Redis>>,
 }
 
-/// Who sent a call, on which session, in which trace.
+/// Who sent a call, on which session, in which trace, and the way back to them.
 #[derive(Clone, Debug)]
 pub struct Requester<'a> {
     /// What the client's credential grants.
@@ -100,6 +96,10 @@ pub struct Requester<'a> {
     pub session: Option<&'a str>,
     /// The W3C trace context the request carried in its `_meta`.
     pub trace: Carried,
+    /// How the client reaches the upstreams, and what they send back reaches it.
+    pub link: &'a Link,
+    /// The client's request, and its progress token if it asked for progress.
+    pub request: Option<(rmcp::model::RequestId, Option<rmcp::model::ProgressToken>)>,
 }
 
 /// One governed endpoint over the catalog's upstreams.
@@ -124,6 +124,9 @@ pub struct Gateway {
     snapshot: Snapshot,
     /// Every client session, told when the listing changes.
     peers: Mutex<Vec<Peer<RoleServer>>>,
+    /// The client of the gateway's own sessions with the upstreams: over stdio, the
+    /// gateway's one client, whom their relays reach.
+    solo: Arc<relays::Client>,
     /// Questions about gated calls that wait for a client's retry (2026-07-28).
     questions: Questions,
     gated: GatedPolicy,
@@ -133,7 +136,7 @@ pub struct Gateway {
     info: Info<'static, Row, WORDS>,
     /// The client profiles credentials may select.
     profiles: Profiles,
-    audit: Option<Audit>,
+    audit: Option<Arc<Audit>>,
     metrics: Option<Arc<Metrics>>,
     limits: Limits,
     traces: Option<Traces>,
@@ -199,6 +202,7 @@ impl Gateway {
             .map(|declared| (declared.name.clone(), Endpoint::of(declared)))
             .collect();
         let (changed, watch) = unbounded_channel();
+        let audit = audit.map(Arc::new);
         let gateway = Arc::new(Gateway {
             loaded,
             endpoints,
@@ -210,6 +214,7 @@ impl Gateway {
             offers: RwLock::new(BTreeMap::new()),
             snapshot,
             peers: Mutex::new(Vec::new()),
+            solo: Arc::new(relays::Client::new(audit.clone())),
             questions: Questions::new(),
             gated,
             scanner: Scanner::new(scan_results),
@@ -258,6 +263,63 @@ impl Gateway {
     #[must_use]
     pub fn questions(&self) -> &Questions {
         &self.questions
+    }
+
+    /// The link of the gateway's one client (stdio): the gateway's own sessions with the
+    /// upstreams are its.
+    #[must_use]
+    pub fn solo(&self) -> Link {
+        Link::shared(Arc::clone(&self.solo))
+    }
+
+    /// The link of one client among many (HTTP): sessions of its own with the upstreams.
+    #[must_use]
+    pub fn own_link(&self) -> Link {
+        Link::own(Arc::new(relays::Client::new(self.audit.clone())))
+    }
+
+    /// `link`'s session with `upstream`: the client's own, or the gateway's.
+    ///
+    /// # Errors
+    /// The upstream is not declared or cannot be reached: why.
+    pub async fn session_for(&self, link: &Link, upstream: &str) -> Result<Arc<Upstream>, String> {
+        let endpoint = self
+            .endpoints
+            .get(upstream)
+            .ok_or_else(|| format!("upstream `{upstream}` is not declared"))?;
+        let shared = read(&self.sessions).get(upstream).cloned();
+        link.session(upstream, endpoint, shared).await
+    }
+
+    /// The sessions through which `link`'s client reaches upstreams now: its own, or the
+    /// gateway's.
+    pub async fn sessions_of(&self, link: &Link) -> Vec<Arc<Upstream>> {
+        if link.is_own() {
+            link.open().await
+        } else {
+            read(&self.sessions).values().cloned().collect()
+        }
+    }
+
+    /// Whether the upstream of some pinned prompt, resource or template declares what
+    /// `declared` reads of its capabilities.
+    #[must_use]
+    pub fn offers_declare(
+        &self,
+        pinned: impl Fn(&Offered) -> bool,
+        declared: impl Fn(&rmcp::model::ServerCapabilities) -> bool,
+    ) -> bool {
+        let sessions = read(&self.sessions);
+        self.loaded
+            .catalog
+            .offers
+            .iter()
+            .filter(|o| pinned(&o.what))
+            .any(|o| {
+                sessions
+                    .get(&o.upstream)
+                    .is_some_and(|s| s.declares(&declared))
+            })
     }
 
     /// A new session's discovery state: the inline rows active.
@@ -412,13 +474,7 @@ impl Gateway {
         let sent = self.audit.as_ref().map(|_| arguments.clone());
         let mut trail = Trail::default();
         let answering = self.answer(
-            client.grant,
-            revision,
-            name,
-            arguments,
-            asker,
-            discovery,
-            &mut trail,
+            client, revision, name, arguments, asker, discovery, &mut trail,
         );
         let (reply, span) = match &self.traces {
             Some(traces) => {
@@ -447,7 +503,7 @@ impl Gateway {
     )]
     async fn answer(
         &self,
-        grant: &Grant,
+        client: &Requester<'_>,
         revision: &ProtocolVersion,
         name: &str,
         arguments: Value,
@@ -455,6 +511,7 @@ impl Gateway {
         discovery: Option<(&Discovered, &RequestContext<RoleServer>)>,
         trail: &mut Trail,
     ) -> Result<CallToolResponse, ErrorData> {
+        let grant = client.grant;
         let level = grant.access;
         let reachable = Row::from_name(name).filter(|&row| self.permits(grant, row));
         if let Some((discovered, context)) = discovery {
@@ -502,7 +559,16 @@ impl Gateway {
             Err(answer) => return answer,
         };
         let row = call.tool();
-        let ran = match call.dispatch(self).await {
+        let forwarder = Forwarder {
+            gateway: self,
+            link: client.link,
+            origin: client.request.clone().map(|(request, progress)| Origin {
+                request,
+                progress,
+                tool: name.to_owned(),
+            }),
+        };
+        let ran = match call.dispatch(&forwarder).await {
             Dispatch::Ran(ran) => ran,
             Dispatch::Search(_) => {
                 return Err(ErrorData::internal_error(
@@ -532,6 +598,14 @@ impl Gateway {
             Ok(result) => result,
             Err(rejection) => return respond(&rejection, revision),
         };
+        // The resources the result links to are this client's to read.
+        if let Some(upstream) = trail.upstream {
+            for block in &result.content {
+                if let ContentBlock::ResourceLink(link) = block {
+                    client.link.handed(&link.uri, upstream, row.name());
+                }
+            }
+        }
         // The result as the upstream's session with the gateway read it; to this client it
         // is a complete result, which 2026-07-28 says in `resultType` (the SDK leaves the
         // field out for older revisions).
@@ -706,6 +780,17 @@ impl Gateway {
         });
     }
 
+    /// Opens the gateway's own session with `upstream`, which reports the changes it
+    /// announces and whose relay reaches the gateway's one client (stdio), if any.
+    async fn connect(&self, upstream: &str, endpoint: &Endpoint) -> Result<Arc<Upstream>, String> {
+        let changed = Some(self.changed.clone());
+        let relay = Some(self.solo().relay(upstream));
+        let session =
+            Arc::new(Upstream::connect(upstream, endpoint, CLIENT, changed, relay).await?);
+        write(&self.sessions).insert(upstream.to_owned(), Arc::clone(&session));
+        Ok(session)
+    }
+
     /// Lists `upstream`'s tools again (through a new session when there is none or it
     /// ended) and compares them with the pins. Whether what is served changed.
     async fn refresh(&self, upstream: &str) -> bool {
@@ -718,13 +803,7 @@ impl Gateway {
             .cloned();
         let session = match open {
             Some(session) => Ok(session),
-            None => Upstream::connect(upstream, endpoint, CLIENT, Some(self.changed.clone()))
-                .await
-                .map(|session| {
-                    let session = Arc::new(session);
-                    write(&self.sessions).insert(upstream.to_owned(), Arc::clone(&session));
-                    session
-                }),
+            None => self.connect(upstream, endpoint).await,
         };
         let catalog = &self.loaded.catalog;
         let offers_pinned = catalog.offers.iter().any(|o| o.upstream == upstream);
@@ -830,19 +909,25 @@ impl Gateway {
     }
 }
 
-impl Runs for Gateway {
+/// What forwards one verified call: the gateway, through the calling client's link, for
+/// the client request that made it.
+struct Forwarder<'a> {
+    gateway: &'a Gateway,
+    link: &'a Link,
+    origin: Option<Origin>,
+}
+
+impl Runs for Forwarder<'_> {
     fn forward(&self, row: Row, arguments: Value) -> BoxFuture<'_, Result<Value, String>> {
         Box::pin(async move {
-            let source = self
+            let gateway = self.gateway;
+            let source = gateway
                 .loaded
                 .tool(row)
                 .upstream
                 .as_ref()
                 .ok_or_else(|| format!("`{}` has no upstream", row.name()))?;
-            let session = read(&self.sessions)
-                .get(&source.upstream)
-                .cloned()
-                .ok_or_else(|| format!("upstream `{}` is not connected", source.upstream))?;
+            let session = gateway.session_for(self.link, &source.upstream).await?;
             let arguments = match arguments {
                 Value::Object(map) => map,
                 _ => Map::new(),
@@ -851,15 +936,17 @@ impl Runs for Gateway {
             // standard error costs more than the rest of the call does.
             tracing::debug!(tool = row.name(), upstream = %source.upstream, "forwarding a verified call");
             let sent = Instant::now();
-            let span = self.traces.as_ref().map(|traces| {
+            let span = gateway.traces.as_ref().map(|traces| {
                 traces.upstream(
                     &opentelemetry::Context::current(),
                     &source.upstream,
                     &source.tool,
                 )
             });
-            let result = session.call(&source.tool, arguments).await;
-            if let Some(metrics) = &self.metrics {
+            let result = session
+                .call(&source.tool, arguments, self.origin.clone())
+                .await;
+            if let Some(metrics) = &gateway.metrics {
                 metrics.upstream_request(&source.upstream, sent.elapsed());
             }
             if let Some(cx) = &span {
@@ -871,7 +958,7 @@ impl Runs for Gateway {
     }
 
     fn is_search(&self, row: Row) -> bool {
-        row == self.info.search_tool
+        row == self.gateway.info.search_tool
     }
 }
 

@@ -49,6 +49,7 @@ pub mod limits;
 pub mod metrics;
 pub mod offered;
 pub mod program;
+pub mod relay;
 pub mod replicas;
 pub mod rows;
 pub mod server;

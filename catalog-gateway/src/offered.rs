@@ -9,9 +9,12 @@ use catalog_compiler::model::{Offer, Offered};
 use catalog_core::{Access, Screened};
 use catalog_mcp::Grant;
 use rmcp::ErrorData;
+use rmcp::model::{CompleteRequestParams, CompleteResult, Reference};
 use serde_json::{Map, Value};
 
 use crate::gateway::Gateway;
+use crate::relay::Link;
+use catalog_mcp::offers::template_matches;
 use catalog_upstream::drift::Standing;
 
 /// Why a table is not served to a client: the refusal it is given.
@@ -84,6 +87,7 @@ impl Gateway {
     pub async fn get_prompt(
         &self,
         grant: &Grant,
+        link: &Link,
         name: &str,
         arguments: Option<Map<String, Value>>,
     ) -> Result<Value, ErrorData> {
@@ -93,7 +97,7 @@ impl Gateway {
             .ok_or_else(|| refusal(&what, &Refused::Unknown))?;
         self.offered(grant, i).map_err(|r| refusal(&what, &r))?;
         let offer = &self.loaded().catalog.offers[i];
-        let session = self.session(&offer.upstream)?;
+        let session = self.session(link, &offer.upstream).await?;
         let mut result = session
             .get_prompt(name, arguments)
             .await
@@ -110,8 +114,8 @@ impl Gateway {
         for message in messages.into_iter().flatten() {
             let content = message.get_mut("content");
             for block in content.into_iter().flat_map(blocks) {
-                self.screen_text(offer, block.get_mut("text"))?;
-                self.screen_text(offer, block.pointer_mut("/resource/text"))?;
+                self.screen_text(offer.what.id(), block.get_mut("text"))?;
+                self.screen_text(offer.what.id(), block.pointer_mut("/resource/text"))?;
             }
         }
         Ok(result)
@@ -123,7 +127,35 @@ impl Gateway {
     /// # Errors
     /// A URI no table pins or matches (-32002), a withheld table, a level too low, or the
     /// upstream's own error, each with the way on.
-    pub async fn read_resource(&self, grant: &Grant, uri: &str) -> Result<Value, ErrorData> {
+    pub async fn read_resource(
+        &self,
+        grant: &Grant,
+        link: &Link,
+        uri: &str,
+    ) -> Result<Value, ErrorData> {
+        let (upstream, scanned_as) = match self.resource_offer(grant, uri) {
+            Ok(offer) => (offer.upstream.clone(), offer.what.id()),
+            // A resource a result handed this client links to is the result's own.
+            Err(refused) => link.linked(uri).ok_or(refused)?,
+        };
+        let session = self.session(link, &upstream).await?;
+        let mut result = session
+            .read_resource(uri)
+            .await
+            .map_err(|e| ErrorData::internal_error(e, None))?;
+        let contents = result.get_mut("contents").and_then(Value::as_array_mut);
+        for content in contents.into_iter().flatten() {
+            self.screen_text(scanned_as, content.get_mut("text"))?;
+        }
+        Ok(result)
+    }
+
+    /// The table that pins resource `uri`, or else the template that matches it, when
+    /// `grant`'s client is served it.
+    ///
+    /// # Errors
+    /// A URI no table pins or matches (-32002), a withheld table, or a level too low.
+    fn resource_offer(&self, grant: &Grant, uri: &str) -> Result<&'static Offer, ErrorData> {
         let offers = &self.loaded().catalog.offers;
         let exact = Offered::Resource(uri.to_owned());
         let i = self.find(&exact).or_else(|| {
@@ -137,16 +169,87 @@ impl Gateway {
         let offer = &offers[i];
         self.offered(grant, i)
             .map_err(|r| refusal(&offer.what, &r))?;
-        let session = self.session(&offer.upstream)?;
+        Ok(offer)
+    }
+
+    /// `completion/complete` for `grant`'s client: the argument of a prompt or template
+    /// the client is served, completed by that table's upstream.
+    ///
+    /// # Errors
+    /// A prompt or template the client is not served, as for `prompts/get` or
+    /// `resources/read`, or the upstream's own error.
+    pub async fn complete(
+        &self,
+        grant: &Grant,
+        link: &Link,
+        request: CompleteRequestParams,
+    ) -> Result<CompleteResult, ErrorData> {
+        let what = match &request.r#ref {
+            Reference::Prompt(prompt) => Offered::Prompt(prompt.name.clone()),
+            Reference::Resource(resource) => Offered::Template(resource.uri.clone()),
+            _ => {
+                return Err(ErrorData::invalid_params(
+                    "completion/complete names a prompt or a resource template",
+                    None,
+                ));
+            }
+        };
+        let i = self
+            .find(&what)
+            .ok_or_else(|| refusal(&what, &Refused::Unknown))?;
+        self.offered(grant, i).map_err(|r| refusal(&what, &r))?;
+        let upstream = &self.loaded().catalog.offers[i].upstream;
+        let session = self.session(link, upstream).await?;
         let mut result = session
-            .read_resource(uri)
+            .complete(request)
             .await
             .map_err(|e| ErrorData::internal_error(e, None))?;
-        let contents = result.get_mut("contents").and_then(Value::as_array_mut);
-        for content in contents.into_iter().flatten() {
-            self.screen_text(offer, content.get_mut("text"))?;
+        // What the upstream proposes is text the client's model may read.
+        let offer = &self.loaded().catalog.offers[i];
+        let mut kept = Vec::with_capacity(result.completion.values.len());
+        for value in std::mem::take(&mut result.completion.values) {
+            let mut value = Value::String(value);
+            if self.screen_text(offer.what.id(), Some(&mut value)).is_ok()
+                && let Value::String(value) = value
+            {
+                kept.push(value);
+            }
         }
+        result.completion.values = kept;
         Ok(result)
+    }
+
+    /// `resources/subscribe` for `grant`'s client: to a resource it is served, through
+    /// its session with that resource's upstream, whose updates reach it alone.
+    ///
+    /// # Errors
+    /// A resource the client is not served, as for `resources/read`, or the upstream's
+    /// own error.
+    pub async fn subscribe(&self, grant: &Grant, link: &Link, uri: &str) -> Result<(), ErrorData> {
+        let offer = self.resource_offer(grant, uri)?;
+        let session = self.session(link, &offer.upstream).await?;
+        session
+            .subscribe(uri)
+            .await
+            .map_err(|e| ErrorData::internal_error(e, None))
+    }
+
+    /// `resources/unsubscribe` for `grant`'s client.
+    ///
+    /// # Errors
+    /// As [`Gateway::subscribe`].
+    pub async fn unsubscribe(
+        &self,
+        grant: &Grant,
+        link: &Link,
+        uri: &str,
+    ) -> Result<(), ErrorData> {
+        let offer = self.resource_offer(grant, uri)?;
+        let session = self.session(link, &offer.upstream).await?;
+        session
+            .unsubscribe(uri)
+            .await
+            .map_err(|e| ErrorData::internal_error(e, None))
     }
 
     /// The table that pins `what`.
@@ -158,30 +261,24 @@ impl Gateway {
             .position(|o| o.what == *what)
     }
 
-    /// The open session with `upstream`.
-    fn session(
+    /// `link`'s session with `upstream`.
+    async fn session(
         &self,
+        link: &Link,
         upstream: &str,
     ) -> Result<std::sync::Arc<catalog_upstream::Upstream>, ErrorData> {
-        crate::gateway::read(&self.sessions)
-            .get(upstream)
-            .cloned()
-            .ok_or_else(|| {
-                ErrorData::internal_error(format!("upstream `{upstream}` is not connected"), None)
-            })
+        self.session_for(link, upstream)
+            .await
+            .map_err(|e| ErrorData::internal_error(e, None))
     }
 
     /// A text of a prompt or resource as the client's model reads it: with the scanner's
     /// notice first when it found something, or refused when the policy withholds it.
-    fn screen_text(
-        &self,
-        offer: &'static Offer,
-        text: Option<&mut Value>,
-    ) -> Result<(), ErrorData> {
+    fn screen_text(&self, what: &'static str, text: Option<&mut Value>) -> Result<(), ErrorData> {
         let Some(text) = text.filter(|t| t.is_string()) else {
             return Ok(());
         };
-        match self.scanner.screen_named(offer.what.id(), text.take()) {
+        match self.scanner.screen_named(what, text.take()) {
             Screened::Pass(value) => *text = value,
             Screened::Flagged { result, notice } => {
                 let body = result.as_str().unwrap_or_default();
@@ -261,98 +358,5 @@ fn refusal(what: &Offered, why: &Refused) -> ErrorData {
             ),
             None,
         ),
-    }
-}
-
-/// Whether `uri` is an expansion of the RFC 6570 `template`: its literal text in order,
-/// each `{expression}` standing for a non-empty run of characters — without `/`, `?`,
-/// `#` for a simple `{var}`, anything for the reserved forms (`{+var}`, `{#var}`) and the
-/// others (`{/var}`, `{?var}`, ...).
-#[must_use]
-pub fn template_matches(template: &str, uri: &str) -> bool {
-    let mut parts = Vec::new();
-    let mut rest = template;
-    while let Some(open) = rest.find('{') {
-        parts.push(Part::Literal(&rest[..open]));
-        let Some(close) = rest[open..].find('}') else {
-            return false;
-        };
-        let expression = &rest[open + 1..open + close];
-        parts.push(
-            if expression.starts_with(|c: char| c.is_alphanumeric() || c == '_') {
-                Part::Segment
-            } else {
-                Part::Any
-            },
-        );
-        rest = &rest[open + close + 1..];
-    }
-    parts.push(Part::Literal(rest));
-    matches_from(&parts, uri)
-}
-
-#[derive(Clone, Copy)]
-enum Part<'t> {
-    Literal(&'t str),
-    /// A simple expression: a run without `/`, `?` or `#`.
-    Segment,
-    /// Any other expression: any run.
-    Any,
-}
-
-fn matches_from(parts: &[Part<'_>], uri: &str) -> bool {
-    let Some((first, rest)) = parts.split_first() else {
-        return uri.is_empty();
-    };
-    match first {
-        Part::Literal(text) => uri
-            .strip_prefix(text)
-            .is_some_and(|after| matches_from(rest, after)),
-        Part::Segment | Part::Any => {
-            let allowed = |c: char| matches!(first, Part::Any) || !matches!(c, '/' | '?' | '#');
-            let mut end = 0;
-            for (at, c) in uri.char_indices() {
-                if !allowed(c) {
-                    break;
-                }
-                end = at + c.len_utf8();
-                if matches_from(rest, &uri[end..]) {
-                    return true;
-                }
-            }
-            // An optional form (`{?query}`, `{/path}`, `{#fragment}`) may expand to nothing.
-            end == 0 && matches!(first, Part::Any) && matches_from(rest, uri)
-        }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::template_matches;
-
-    #[test]
-    fn a_uri_matches_the_templates_it_expands() {
-        assert!(template_matches(
-            "docs://pages/{page}",
-            "docs://pages/intro"
-        ));
-        assert!(!template_matches("docs://pages/{page}", "docs://pages/"));
-        assert!(!template_matches("docs://pages/{page}", "docs://pages/a/b"));
-        assert!(!template_matches(
-            "docs://pages/{page}",
-            "docs://other/intro"
-        ));
-        assert!(template_matches("file:///{+path}", "file:///etc/hosts"));
-        assert!(template_matches(
-            "repo://{owner}/{repo}/issues",
-            "repo://a/b/issues"
-        ));
-        assert!(!template_matches(
-            "repo://{owner}/{repo}/issues",
-            "repo://a/issues"
-        ));
-        assert!(template_matches("search://q{?term}", "search://q"));
-        assert!(template_matches("search://q{?term}", "search://q?term=x"));
-        assert!(!template_matches("broken://{x", "broken://{x"));
     }
 }

@@ -16,11 +16,13 @@ use catalog_mcp::logging::{self, ClientLevel};
 )]
 use rmcp::model::SetLevelRequestParams;
 use rmcp::model::{
-    CacheScope, CallToolRequestParams, CallToolResponse, GetPromptRequestParams, GetPromptResponse,
-    GetPromptResult, Implementation, InitializeRequestParams, InitializeResult, ListPromptsResult,
-    ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
-    PromptsCapability, ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse,
-    ReadResourceResult, ResourcesCapability, ServerCapabilities, ServerConfig,
+    CacheScope, CallToolRequestParams, CallToolResponse, CompleteRequestParams, CompleteResult,
+    GetPromptRequestParams, GetPromptResponse, GetPromptResult, Implementation,
+    InitializeRequestParams, InitializeResult, ListPromptsResult, ListResourceTemplatesResult,
+    ListResourcesResult, ListToolsResult, PaginatedRequestParams, PromptsCapability,
+    ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult,
+    ResourcesCapability, ServerCapabilities, ServerConfig, SubscribeRequestParams,
+    UnsubscribeRequestParams,
 };
 use rmcp::service::{NotificationContext, RequestContext, RoleServer};
 use rmcp::transport::streamable_http_server::session::SessionRestoreMarker;
@@ -29,10 +31,12 @@ use serde_json::json;
 
 use crate::discovered::Discovered;
 use crate::gateway::{Discoverable, Gateway, Requester};
+use crate::relay::{Link, Target};
 use crate::traces::Carried;
 
-/// A client session: the shared gateway, where the session's level comes from, and its
-/// discovery state when discoverable rows are found through search.
+/// A client session: the shared gateway, where the session's level comes from, its
+/// discovery state when discoverable rows are found through search, and its link to the
+/// upstreams.
 pub struct Session {
     gateway: Arc<Gateway>,
     level: Level,
@@ -40,20 +44,35 @@ pub struct Session {
     discovery: Option<Box<Discovered>>,
     /// The level of log messages the session's client asked for.
     log: ClientLevel,
+    link: Arc<Link>,
 }
 
 impl Session {
-    /// A new session of `gateway` at `level`.
+    /// A new session of `gateway` at `level`. A session at one fixed level for its whole
+    /// life is the gateway's one client (stdio), whose sessions with the upstreams are the
+    /// gateway's own; a session whose requests each carry their level (HTTP) is one
+    /// client among many, with sessions of its own.
     #[must_use]
     pub fn new(gateway: Arc<Gateway>, level: Level) -> Session {
         let discovery = (gateway.discoverable() == Discoverable::Search)
             .then(|| Box::new(gateway.discovered()));
+        let link = Arc::new(match level {
+            Level::Fixed(_) => gateway.solo(),
+            Level::PerRequest => gateway.own_link(),
+        });
         Session {
             gateway,
             level,
             discovery,
             log: ClientLevel::default(),
+            link,
         }
+    }
+
+    /// How the session's client reaches the upstreams.
+    #[must_use]
+    pub fn link(&self) -> &Arc<Link> {
+        &self.link
     }
 }
 
@@ -69,17 +88,33 @@ impl ServerHandler for Session {
             .enable_tools()
             .enable_tool_list_changed()
             .build();
-        // Prompts and resources only when the catalog pins some.
-        let offers = &self.gateway.loaded().catalog.offers;
-        if offers.iter().any(|o| matches!(o.what, Offered::Prompt(_))) {
+        // Prompts and resources only when the catalog pins some; completions and
+        // subscriptions when an upstream of those declares them.
+        let gateway = &self.gateway;
+        let offers = &gateway.loaded().catalog.offers;
+        let prompt = |w: &Offered| matches!(w, Offered::Prompt(_));
+        if offers.iter().any(|o| prompt(&o.what)) {
             let mut prompts = PromptsCapability::default();
             prompts.list_changed = Some(true);
             capabilities.prompts = Some(prompts);
         }
-        if offers.iter().any(|o| !matches!(o.what, Offered::Prompt(_))) {
+        if offers.iter().any(|o| !prompt(&o.what)) {
             let mut resources = ResourcesCapability::default();
             resources.list_changed = Some(true);
+            let subscribe = gateway.offers_declare(
+                |w| !prompt(w),
+                |c| {
+                    c.resources
+                        .as_ref()
+                        .is_some_and(|r| r.subscribe == Some(true))
+                },
+            );
+            resources.subscribe = subscribe.then_some(true);
             capabilities.resources = Some(resources);
+        }
+        let completed = |w: &Offered| !matches!(w, Offered::Resource(_));
+        if gateway.offers_declare(completed, |c| c.completions.is_some()) {
+            capabilities.completions = Some(serde_json::Map::new());
         }
         ServerConfig::new(logging::declared(capabilities))
         .with_server_info(Implementation::new(
@@ -103,6 +138,13 @@ impl ServerHandler for Session {
             tracing::info!(client = %request.client_info.name, "a client session began");
         }
         context.peer.set_peer_info(request.clone());
+        // Whom the upstreams' relays reach, and what they may ask of it.
+        self.link.client().set(Target {
+            peer: context.peer.clone(),
+            capabilities: request.capabilities.clone(),
+            grant: self.level.grant(&context)?,
+            session: session_id(&context).map(Arc::from),
+        });
         self.negotiate_initialize(&request)
     }
 
@@ -143,7 +185,7 @@ impl ServerHandler for Session {
         let grant = self.level.grant(&context)?;
         let result = self
             .gateway
-            .get_prompt(&grant, &request.name, request.arguments)
+            .get_prompt(&grant, &self.link, &request.name, request.arguments)
             .await?;
         sdk::<GetPromptResult>(result).map(GetPromptResponse::from)
     }
@@ -172,7 +214,10 @@ impl ServerHandler for Session {
         context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
         let grant = self.level.grant(&context)?;
-        let result = self.gateway.read_resource(&grant, &request.uri).await?;
+        let result = self
+            .gateway
+            .read_resource(&grant, &self.link, &request.uri)
+            .await?;
         sdk::<ReadResourceResult>(result).map(ReadResourceResponse::from)
     }
 
@@ -185,7 +230,61 @@ impl ServerHandler for Session {
         request: SetLevelRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
-        logging::set_level(&self.log, &request, &context)
+        logging::set_level(&self.log, &request, &context)?;
+        // The upstreams the client reaches send their messages at its level too.
+        for session in self.gateway.sessions_of(&self.link).await {
+            if let Err(error) = session.set_level(request.level).await {
+                tracing::debug!(%error, "an upstream did not take the client's log level");
+            }
+        }
+        Ok(())
+    }
+
+    async fn complete(
+        &self,
+        request: CompleteRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CompleteResult, ErrorData> {
+        let grant = self.level.grant(&context)?;
+        self.gateway.complete(&grant, &self.link, request).await
+    }
+
+    #[allow(
+        deprecated,
+        reason = "resources/subscribe: legacy on 2026-07-28, served up to it"
+    )]
+    async fn subscribe(
+        &self,
+        request: SubscribeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        let grant = self.level.grant(&context)?;
+        self.gateway
+            .subscribe(&grant, &self.link, &request.uri)
+            .await
+    }
+
+    #[allow(
+        deprecated,
+        reason = "resources/subscribe: legacy on 2026-07-28, served up to it"
+    )]
+    async fn unsubscribe(
+        &self,
+        request: UnsubscribeRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        let grant = self.level.grant(&context)?;
+        self.gateway
+            .unsubscribe(&grant, &self.link, &request.uri)
+            .await
+    }
+
+    async fn on_roots_list_changed(&self, _: NotificationContext<RoleServer>) {
+        for session in self.gateway.sessions_of(&self.link).await {
+            if let Err(error) = session.roots_changed().await {
+                tracing::debug!(%error, "an upstream was not told the client's roots changed");
+            }
+        }
     }
 
     async fn call_tool(
@@ -215,11 +314,7 @@ impl CallPath for Session {
         context: &RequestContext<RoleServer>,
     ) -> Reply {
         let grant = self.level.grant(context)?;
-        let session = context
-            .extensions
-            .get::<axum::http::request::Parts>()
-            .and_then(|parts| parts.headers.get("mcp-session-id"))
-            .and_then(|id| id.to_str().ok());
+        let session = session_id(context);
         let carried = |key: &str| {
             context
                 .meta
@@ -234,12 +329,23 @@ impl CallPath for Session {
                 traceparent: carried("traceparent"),
                 tracestate: carried("tracestate"),
             },
+            link: &self.link,
+            request: Some((context.id.clone(), context.meta.get_progress_token())),
         };
         let discovery = self.discovery.as_deref().map(|d| (d, context));
         self.gateway
             .call(&client, revision, name, arguments, asker, discovery)
             .await
     }
+}
+
+/// The MCP session a request over HTTP names.
+fn session_id(context: &RequestContext<RoleServer>) -> Option<&str> {
+    context
+        .extensions
+        .get::<axum::http::request::Parts>()
+        .and_then(|parts| parts.headers.get("mcp-session-id"))
+        .and_then(|id| id.to_str().ok())
 }
 
 /// A listing or result the gateway wrote as JSON, in the SDK's type; the JSON is the

@@ -135,7 +135,9 @@ fn mcp_level(level: tracing::Level) -> LoggingLevel {
 /// Where one request's messages go.
 struct Sink {
     level: LoggingLevel,
-    to: UnboundedSender<LoggingMessageNotificationParam>,
+    /// Closed once the request is answered: a task begun inside its span (a session
+    /// with an upstream, say) may outlive it, and keeps the span's copy of the sink.
+    to: Mutex<Option<UnboundedSender<LoggingMessageNotificationParam>>>,
 }
 
 /// The sinks of the requests being answered, by the number their span carries.
@@ -166,10 +168,16 @@ pub async fn scoped<F: Future>(
             }
         }
     });
-    let registered = Registered::insert(id, Sink { level, to });
+    let registered = Registered::insert(
+        id,
+        Sink {
+            level,
+            to: Mutex::new(Some(to)),
+        },
+    );
     let span = tracing::info_span!(target: "catalog_mcp::logging", SPAN, client_log = id);
     let output = future.instrument(span).await;
-    // The span is closed; dropping the sink ends the forwarding once it is done.
+    // Closing the sink ends the forwarding once it is done.
     drop(registered);
     let _ = forward.await;
     output
@@ -179,22 +187,29 @@ pub async fn scoped<F: Future>(
 /// without looking up its spans, which is the cost of every event otherwise.
 static OPEN: AtomicUsize = AtomicUsize::new(0);
 
-/// A sink in [`sinks`], removed when dropped: also when the request is cancelled.
-struct Registered(u64);
+/// A sink in [`sinks`], removed and closed when dropped: also when the request is
+/// cancelled.
+struct Registered(u64, Arc<Sink>);
 
 impl Registered {
     fn insert(id: u64, sink: Sink) -> Registered {
+        let sink = Arc::new(sink);
         sinks()
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
-            .insert(id, Arc::new(sink));
+            .insert(id, Arc::clone(&sink));
         OPEN.fetch_add(1, Ordering::Relaxed);
-        Registered(id)
+        Registered(id, sink)
     }
 }
 
 impl Drop for Registered {
     fn drop(&mut self) {
+        self.1
+            .to
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .take();
         sinks()
             .lock()
             .unwrap_or_else(PoisonError::into_inner)
@@ -276,7 +291,9 @@ where
         event.record(&mut fields);
         let mut message = LoggingMessageNotificationParam::new(level, Value::Object(fields.0));
         message.logger = Some(meta.target().to_owned());
-        let _ = sink.to.send(message);
+        if let Some(to) = &*sink.to.lock().unwrap_or_else(PoisonError::into_inner) {
+            let _ = to.send(message);
+        }
     }
 }
 

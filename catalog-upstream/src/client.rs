@@ -8,6 +8,10 @@
 //! from the raw JSON; over HTTP the SDK's reading is all there is (see [`Upstream::tools`]).
 //! Over stdio a call goes beside the SDK's session (`crate::express`).
 
+// MCP 2026-07-28 deprecates sampling, roots and logging (SEP-2577) and `rmcp` marks its
+// types so; upstreams of 2025-11-25 use them, and a relay passes them on.
+#![allow(deprecated)]
+
 use std::collections::HashMap;
 use std::sync::{Arc, LazyLock, Mutex};
 use std::time::Duration;
@@ -17,20 +21,29 @@ use catalog_compiler::model::Supplied;
 use http::{HeaderName, HeaderValue};
 use memchr::memmem::Finder;
 use rmcp::model::{
-    CallToolRequestParams, ClientConfig, ClientRequest, Implementation, JsonObject,
-    ListPromptsRequest, ListResourceTemplatesRequest, ListResourcesRequest, ListToolsRequest,
-    PaginatedRequestParams, ProtocolVersion, ServerResult,
+    CallToolRequest, CallToolRequestParams, CancelledNotificationParam, ClientConfig,
+    ClientRequest, ClientResult, CompleteRequestParams, CompleteResult, CreateMessageRequest,
+    CreateMessageRequestParams, CreateMessageResult, CustomRequest, CustomResult, ElicitRequest,
+    ElicitRequestParams, ElicitResult, Implementation, JsonObject, ListPromptsRequest,
+    ListResourceTemplatesRequest, ListResourcesRequest, ListRootsRequest, ListRootsResult,
+    ListToolsRequest, LoggingLevel, PaginatedRequestParams, ProtocolVersion, RequestId,
+    ServerRequest, ServerResult, SetLevelRequestParams, SubscribeRequestParams,
+    UnsubscribeRequestParams,
 };
-use rmcp::service::{NotificationContext, RoleClient, RunningService};
+use rmcp::service::{
+    InboundStreamOrigin, NotificationContext, Peer, PeerRequestOptions, RequestContext, RoleClient,
+    RunningService,
+};
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
-use rmcp::{ClientHandler, ServiceError, ServiceExt};
+use rmcp::{ClientHandler, ErrorData, ServiceError, ServiceExt};
 use serde_json::Value;
 use tokio::process::Child;
 use tokio::sync::mpsc::UnboundedSender;
 
-use crate::express::{Closes, Express, Failure, Waiting};
+use crate::express::{self, Express, Failure, Waiting};
 use crate::lines::{LineReader, Lines};
+use crate::relay::{self, Calls, Origin, Relay, Relaying};
 use crate::supplied;
 
 /// How long an upstream has to start and answer `initialize` or `tools/list`.
@@ -113,21 +126,84 @@ pub struct Upstream {
     child: Option<Child>,
     /// Calls to a stdio server, made beside the SDK's session.
     express: Option<Express>,
+    /// The calls in flight for clients, which what the upstream sends is routed by.
+    calls: Arc<Calls>,
 }
 
-/// The client side of one upstream session: introduces the program, and reports what
-/// the upstream says changed by the upstream's name.
+/// The client side of one upstream session: introduces the program with the
+/// capabilities of the client behind it, reports what the upstream says changed by the
+/// upstream's name, and hands the upstream's requests to the relay.
 struct Watcher {
     client: Client,
     name: String,
     changed: Option<UnboundedSender<String>>,
+    relay: Option<Arc<dyn Relay>>,
+    calls: Arc<Calls>,
 }
 
 impl ClientHandler for Watcher {
     fn get_info(&self) -> ClientConfig {
         let mut info = ClientConfig::default();
         info.client_info = Implementation::new(self.client.name, self.client.version);
+        // The handshake's revision: 2026-07-28 would make every request of this session
+        // carry its own, and the upstream could not ask the client anything mid-call.
+        info.protocol_version = ProtocolVersion::V_2025_11_25;
+        info.capabilities = self
+            .relay
+            .as_ref()
+            .map_or_else(relay::relayable, |relay| relay.capabilities());
         info
+    }
+
+    async fn create_message(
+        &self,
+        params: CreateMessageRequestParams,
+        context: RequestContext<RoleClient>,
+    ) -> Result<CreateMessageResult, ErrorData> {
+        let request = ServerRequest::CreateMessageRequest(CreateMessageRequest::new(params));
+        match self.relayed(request, &context).await? {
+            ClientResult::CreateMessageResult(result) => Ok(*result),
+            other => Err(unexpected(&other)),
+        }
+    }
+
+    async fn list_roots(
+        &self,
+        context: RequestContext<RoleClient>,
+    ) -> Result<ListRootsResult, ErrorData> {
+        let request = ServerRequest::ListRootsRequest(ListRootsRequest::default());
+        match self.relayed(request, &context).await? {
+            ClientResult::ListRootsResult(result) => Ok(result),
+            other => Err(unexpected(&other)),
+        }
+    }
+
+    async fn create_elicitation(
+        &self,
+        params: ElicitRequestParams,
+        context: RequestContext<RoleClient>,
+    ) -> Result<ElicitResult, ErrorData> {
+        let request = ServerRequest::ElicitRequest(ElicitRequest::new(params));
+        match self.relayed(request, &context).await? {
+            ClientResult::ElicitResult(result) => Ok(result),
+            other => Err(unexpected(&other)),
+        }
+    }
+
+    async fn on_custom_request(
+        &self,
+        request: CustomRequest,
+        context: RequestContext<RoleClient>,
+    ) -> Result<CustomResult, ErrorData> {
+        match self
+            .relayed(ServerRequest::CustomRequest(request), &context)
+            .await?
+        {
+            ClientResult::CustomResult(result) => Ok(result),
+            other => serde_json::to_value(other)
+                .map(CustomResult)
+                .map_err(|e| ErrorData::internal_error(e.to_string(), None)),
+        }
     }
 
     async fn on_tool_list_changed(&self, _: NotificationContext<RoleClient>) {
@@ -143,6 +219,14 @@ impl ClientHandler for Watcher {
     }
 }
 
+/// The error for a client's answer of the wrong kind.
+fn unexpected(answer: &ClientResult) -> ErrorData {
+    ErrorData::internal_error(
+        format!("the client answered with something else: {answer:?}"),
+        None,
+    )
+}
+
 impl Watcher {
     /// Reports that the upstream says what it offers changed, for its owner (the
     /// gateway) to list it all again.
@@ -152,12 +236,38 @@ impl Watcher {
             let _ = changed.send(self.name.clone());
         }
     }
+
+    /// Hands a request of the upstream's to the relay, with the call it was made for:
+    /// the one whose response stream it came on (HTTP), or the one in flight when there
+    /// is one alone. Without a relay, nobody can be asked.
+    async fn relayed(
+        &self,
+        request: ServerRequest,
+        context: &RequestContext<RoleClient>,
+    ) -> Result<ClientResult, ErrorData> {
+        let Some(relay) = &self.relay else {
+            return Err(ErrorData::new(
+                rmcp::model::ErrorCode::METHOD_NOT_FOUND,
+                format!("`{}` has no client behind it to ask", self.client.name),
+                None,
+            ));
+        };
+        let origin = match context.extensions.get::<InboundStreamOrigin>() {
+            Some(InboundStreamOrigin::OutboundRequest(id)) => self.calls.by_request(id),
+            Some(InboundStreamOrigin::Unassociated) => None,
+            _ => self.calls.sole(),
+        };
+        relay.request(request, origin, context.ct.clone()).await
+    }
 }
 
 impl Upstream {
     /// Starts or reaches upstream `name` and completes the MCP handshake as `client`.
     /// When `changed` is given, the upstream's name is sent on it each time it says its
-    /// tools, prompts or resources changed.
+    /// tools, prompts or resources changed. What the upstream sends for a client (its
+    /// requests, progress, log messages, resource updates) goes to `relay`; without one,
+    /// the session declares everything a relay could pass on (what an importer lists
+    /// with) and answers the upstream's requests with an error.
     ///
     /// The `env` and `headers` values written as `from-env` or `from-file` are read now,
     /// and handed to the server only.
@@ -172,11 +282,15 @@ impl Upstream {
         endpoint: &Endpoint,
         client: Client,
         changed: Option<UnboundedSender<String>>,
+        relay: Option<Arc<dyn Relay>>,
     ) -> Result<Upstream, String> {
+        let calls = Arc::new(Calls::default());
         let watcher = Watcher {
             client,
             name: name.to_owned(),
             changed,
+            relay: relay.clone(),
+            calls: Arc::clone(&calls),
         };
         let mut raw = None;
         let mut child = None;
@@ -206,16 +320,20 @@ impl Upstream {
                 raw = Some(Arc::clone(&seen));
                 child = Some(process);
                 let waiting = Arc::new(Waiting::default());
-                let taps = Taps {
-                    seen,
-                    waiting: Closes(Arc::clone(&waiting)),
-                };
+                let (router, taken) = tokio::sync::mpsc::unbounded_channel();
+                tokio::spawn(express::router(
+                    taken,
+                    Arc::clone(&waiting),
+                    relay,
+                    Arc::clone(&calls),
+                ));
+                let taps = Taps { seen, router };
                 let (lines, _) = Lines::spawn(stdin);
                 let transport = (
                     LineReader::spawn(stdout, move |line| taps.take(line)),
                     lines.writer(),
                 );
-                express = Some(Express::new(lines, waiting));
+                express = Some(Express::new(lines, waiting, Arc::clone(&calls)));
                 tokio::time::timeout(START_TIMEOUT, watcher.serve(transport)).await
             }
             Endpoint::Url { url, headers } => {
@@ -223,7 +341,11 @@ impl Upstream {
                 let headers = http_headers(name, headers)?;
                 let config = StreamableHttpClientTransportConfig::with_uri(url.as_str())
                     .custom_headers(headers);
-                let transport = StreamableHttpClientTransport::from_config(config);
+                let transport = Relaying {
+                    inner: StreamableHttpClientTransport::from_config(config),
+                    relay,
+                    calls: Arc::clone(&calls),
+                };
                 tokio::time::timeout(START_TIMEOUT, watcher.serve(transport)).await
             }
         };
@@ -256,6 +378,7 @@ impl Upstream {
             listing: tokio::sync::Mutex::new(()),
             child,
             express,
+            calls,
         })
     }
 
@@ -459,30 +582,155 @@ impl Upstream {
         serde_json::to_value(result).map_err(|e| e.to_string())
     }
 
-    /// Forwards one call, already verified, to the upstream tool `tool`: its result object,
-    /// as a stdio server wrote it, or as the SDK read it over HTTP (as [`Upstream::tools`]).
-    /// It is read as a tool result by whoever takes it: read here too, it would be read
-    /// twice.
+    /// Forwards one call, already verified, to the upstream tool `tool`, for the client
+    /// request `origin` (where the call's progress, and the upstream's requests and
+    /// messages while it runs, are relayed): its result object, as a stdio server wrote
+    /// it, or as the SDK read it over HTTP (as [`Upstream::tools`]). It is read as a tool
+    /// result by whoever takes it: read here too, it would be read twice. Dropped before
+    /// the answer came (the client cancelled), the call is cancelled at the upstream.
     ///
     /// # Errors
     /// The upstream refused the request or the session failed: the upstream's own message.
-    pub async fn call(&self, tool: &str, arguments: JsonObject) -> Result<Value, String> {
+    pub async fn call(
+        &self,
+        tool: &str,
+        arguments: JsonObject,
+        origin: Option<Origin>,
+    ) -> Result<Value, String> {
         let failed = |e: &dyn std::fmt::Display| format!("upstream `{}`: {e}", self.name);
+        let origin = origin.map(Arc::new);
         if let Some(express) = &self.express {
-            return express.call(tool, arguments).await.map_err(|e| match e {
-                // Worded as the SDK words the same error.
-                Failure::Refused(error) => failed(&ServiceError::McpError(error)),
-                Failure::Session(e) => failed(&e),
-            });
+            return express
+                .call(tool, arguments, origin)
+                .await
+                .map_err(|e| match e {
+                    // Worded as the SDK words the same error.
+                    Failure::Refused(error) => failed(&ServiceError::McpError(error)),
+                    Failure::Session(e) => failed(&e),
+                });
         }
         let params = CallToolRequestParams::new(tool.to_owned()).with_arguments(arguments);
-        let result = self
-            .service
-            .peer()
-            .call_tool(params)
+        let mut request = CallToolRequest::new(params);
+        if let Some(origin) = origin {
+            // Read by the transport, which enters the call before it goes out.
+            request.extensions.insert(origin);
+        }
+        let peer = self.service.peer();
+        let handle = peer
+            .send_request_with_option(
+                ClientRequest::CallToolRequest(request),
+                PeerRequestOptions::no_options(),
+            )
             .await
             .map_err(|e| failed(&e))?;
-        serde_json::to_value(result).map_err(|e| failed(&e))
+        let mut open = Cancels {
+            peer: peer.clone(),
+            calls: &self.calls,
+            id: handle.id.clone(),
+            answered: false,
+        };
+        let answer = handle.await_response().await;
+        open.answered = true;
+        match answer.map_err(|e| failed(&e))? {
+            ServerResult::CallToolResult(result) => {
+                serde_json::to_value(result).map_err(|e| failed(&e))
+            }
+            other => Err(failed(&format!(
+                "tools/call was answered with something else: {other:?}"
+            ))),
+        }
+    }
+
+    /// Asks the upstream to complete an argument of a prompt or resource template.
+    ///
+    /// # Errors
+    /// The upstream refused the request or the session failed: the upstream's own message.
+    pub async fn complete(&self, params: CompleteRequestParams) -> Result<CompleteResult, String> {
+        self.service
+            .peer()
+            .complete(params)
+            .await
+            .map_err(|e| format!("upstream `{}`: {e}", self.name))
+    }
+
+    /// Subscribes to updates of resource `uri`, which the relay then passes on.
+    ///
+    /// # Errors
+    /// The upstream refused the request or the session failed: the upstream's own message.
+    #[allow(
+        deprecated,
+        reason = "resources/subscribe: legacy on 2026-07-28, used up to it"
+    )]
+    pub async fn subscribe(&self, uri: &str) -> Result<(), String> {
+        self.service
+            .peer()
+            .subscribe(SubscribeRequestParams::new(uri))
+            .await
+            .map_err(|e| format!("upstream `{}`: {e}", self.name))
+    }
+
+    /// Ends the subscription to `uri`.
+    ///
+    /// # Errors
+    /// The upstream refused the request or the session failed: the upstream's own message.
+    #[allow(
+        deprecated,
+        reason = "resources/subscribe: legacy on 2026-07-28, used up to it"
+    )]
+    pub async fn unsubscribe(&self, uri: &str) -> Result<(), String> {
+        self.service
+            .peer()
+            .unsubscribe(UnsubscribeRequestParams::new(uri))
+            .await
+            .map_err(|e| format!("upstream `{}`: {e}", self.name))
+    }
+
+    /// Sets the least severe level of the log messages the upstream sends, when it
+    /// declares logging; a no-op otherwise.
+    ///
+    /// # Errors
+    /// The upstream refused the request or the session failed: the upstream's own message.
+    #[allow(
+        deprecated,
+        reason = "MCP logging: deprecated on 2026-07-28, used up to it"
+    )]
+    pub async fn set_level(&self, level: LoggingLevel) -> Result<(), String> {
+        if !self.declares(|c| c.logging.is_some()) {
+            return Ok(());
+        }
+        self.service
+            .peer()
+            .set_level(SetLevelRequestParams::new(level))
+            .await
+            .map_err(|e| format!("upstream `{}`: {e}", self.name))
+    }
+
+    /// Tells the upstream that the client's roots changed.
+    ///
+    /// # Errors
+    /// The session failed.
+    #[allow(
+        deprecated,
+        reason = "MCP roots: deprecated on 2026-07-28, used up to it"
+    )]
+    pub async fn roots_changed(&self) -> Result<(), String> {
+        self.service
+            .peer()
+            .notify_roots_list_changed()
+            .await
+            .map_err(|e| format!("upstream `{}`: {e}", self.name))
+    }
+
+    /// Whether the upstream's capabilities pass `declared`.
+    #[must_use]
+    pub fn declares(
+        &self,
+        declared: impl FnOnce(&rmcp::model::ServerCapabilities) -> bool,
+    ) -> bool {
+        self.service
+            .peer()
+            .peer_info()
+            .is_some_and(|info| declared(&info.capabilities))
     }
 
     /// Ends the session (and stops the program of a stdio upstream).
@@ -534,11 +782,12 @@ fn http_headers(
 }
 
 /// What is taken off a stdio server's output on its way to the SDK: the tools of each
-/// `tools/list` result, kept as the server wrote them, and the answers to calls made
-/// beside the SDK. MCP's stdio transport is one JSON-RPC message per line.
+/// `tools/list` result, kept as the server wrote them, and (for the router) the answers
+/// to calls made beside the SDK and the notifications a relay passes on. MCP's stdio
+/// transport is one JSON-RPC message per line.
 struct Taps {
     seen: Arc<Mutex<Vec<Value>>>,
-    waiting: Closes,
+    router: UnboundedSender<express::Routed>,
 }
 
 impl Taps {
@@ -548,7 +797,7 @@ impl Taps {
         if TOOLS.find(&line).is_some() {
             self.keep(&line);
         }
-        self.waiting.0.take(line)
+        express::take(line, &self.router)
     }
 
     fn keep(&self, line: &[u8]) {
@@ -557,6 +806,35 @@ impl Taps {
         };
         if let Some(Value::Array(tools)) = message.pointer_mut("/result/tools").map(Value::take) {
             lock(&self.seen).extend(tools);
+        }
+    }
+}
+
+/// A forwarded call in flight over the SDK's session: forgotten when it ends, cancelled
+/// at the upstream when its caller stopped waiting for the answer.
+struct Cancels<'a> {
+    peer: Peer<RoleClient>,
+    calls: &'a Calls,
+    id: RequestId,
+    answered: bool,
+}
+
+impl Drop for Cancels<'_> {
+    fn drop(&mut self) {
+        self.calls.close(&self.id);
+        if self.answered {
+            return;
+        }
+        let peer = self.peer.clone();
+        let cancelled = CancelledNotificationParam::new(
+            Some(self.id.clone()),
+            Some("the client cancelled the call".into()),
+        );
+        // Dropped outside a runtime, the process is stopping: nothing left to cancel.
+        if let Ok(runtime) = tokio::runtime::Handle::try_current() {
+            runtime.spawn(async move {
+                let _ = peer.notify_cancelled(cancelled).await;
+            });
         }
     }
 }
@@ -596,27 +874,34 @@ mod tests {
     }
 
     #[tokio::test]
-    async fn the_taps_keep_the_tools_of_list_results_as_written_and_pass_every_line_on() {
+    async fn the_taps_keep_the_tools_of_list_results_as_written_and_take_what_a_relay_passes_on() {
         use tokio::io::AsyncReadExt as _;
         let seen = Arc::new(Mutex::new(Vec::new()));
+        let (router, mut taken) = tokio::sync::mpsc::unbounded_channel();
         let taps = Taps {
             seen: Arc::clone(&seen),
-            waiting: Closes(Arc::new(Waiting::default())),
+            router,
         };
-        let output = concat!(
+        let sdk = concat!(
             r#"{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-06-18"}}"#,
             "\n",
             r#"{"jsonrpc":"2.0","id":2,"result":{"tools":[{"name":"a","execution":{"taskSupport":"forbidden"}},{"name":"b"}]}}"#,
             "\n",
-            r#"{"jsonrpc":"2.0","method":"notifications/message","params":{"data":"\"tools\""}}"#,
-            "\n",
         );
+        let log = r#"{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"\"tools\""}}"#;
+        let output: &'static str = format!("{sdk}{log}\n").leak();
         let mut passed = String::new();
         LineReader::new(Pieces(output.as_bytes()), move |line| taps.take(line))
             .read_to_string(&mut passed)
             .await
             .unwrap();
-        assert_eq!(passed, output);
+        assert_eq!(passed, sdk);
+        match taken.recv().await {
+            Some(express::Routed::Notify(line)) => {
+                assert_eq!(line, format!("{log}\n").into_bytes());
+            }
+            other => panic!("the log message went elsewhere: {other:?}"),
+        }
         let kept = lock(&seen).clone();
         assert_eq!(kept.len(), 2);
         assert_eq!(kept[0]["execution"]["taskSupport"], "forbidden");

@@ -4,9 +4,13 @@
 //! channels and tasks of its own and reads each answer against every result type it
 //! knows; a call is most of what a gateway forwards, so it goes the short way.
 //!
-//! Everything else (the handshake, listings, notifications, the server's own requests)
-//! stays with the SDK. Requests made here carry string ids of their own (`express-N`),
-//! which the SDK's numeric ones never equal.
+//! The notifications a relay passes on are taken off the output too, and the answers
+//! and those notifications go through one [`router`] in the order the server wrote them:
+//! a call's progress and log messages are relayed before its answer is handed over.
+//!
+//! Everything else (the handshake, listings, the server's own requests) stays with the
+//! SDK. Requests made here carry string ids of their own (`express-N`), which the SDK's
+//! numeric ones never equal, and the same string as their progress token.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -15,26 +19,34 @@ use std::sync::{Arc, LazyLock, Mutex, PoisonError};
 use memchr::memmem::Finder;
 
 use rmcp::ErrorData;
-use rmcp::model::JsonObject;
+use rmcp::model::{JsonObject, NumberOrString, ProgressToken, RequestId, ServerJsonRpcMessage};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use serde_json::value::RawValue;
+use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender};
 use tokio::sync::oneshot;
 
 use crate::lines::Lines;
+use crate::relay::{self, Calls, Origin, Relay};
 
 /// The start of every id this module sends, as it appears in the server's answer.
 const ID_PREFIX: &str = "express-";
 
 /// The calls one stdio upstream has not answered yet, and the line writer to its input.
-#[derive(Debug)]
 pub(crate) struct Express {
     lines: Lines,
     waiting: Arc<Waiting>,
+    calls: Arc<Calls>,
     next: AtomicU64,
 }
 
-/// The answers awaited, by request id; shared with the filter on the server's output.
+impl std::fmt::Debug for Express {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Express").finish_non_exhaustive()
+    }
+}
+
+/// The answers awaited, by request id; shared with the router of the server's output.
 /// `None` once that output ended.
 #[derive(Debug)]
 pub(crate) struct Waiting(Mutex<Option<HashMap<String, oneshot::Sender<Vec<u8>>>>>);
@@ -52,29 +64,12 @@ impl Waiting {
         self.0.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
-    /// The filter's part: takes `line` when it answers a call made here (handing it to
-    /// its caller), passes it on otherwise.
-    pub(crate) fn take(&self, line: Vec<u8>) -> Option<Vec<u8>> {
-        // Nearly every line that is no answer of ours is ruled out unparsed.
-        static PREFIX: LazyLock<Finder<'static>> =
-            LazyLock::new(|| Finder::new(ID_PREFIX.as_bytes()));
-        if PREFIX.find(&line).is_none() {
-            return Some(line);
+    /// Hands `line`, the answer to call `id`, to its caller (if it still waits).
+    fn deliver(&self, id: &str, line: Vec<u8>) {
+        if let Some(waiter) = self.lock().as_mut().and_then(|w| w.remove(id)) {
+            // A caller that gave up no longer waits: the answer is dropped either way.
+            let _ = waiter.send(line);
         }
-        let id = match serde_json::from_slice::<Head<'_>>(&line) {
-            // A request of the server's own has a method; an answer has none.
-            Ok(Head {
-                id: Some(id),
-                method: None,
-            }) => serde_json::from_str::<String>(id.get()).ok(),
-            _ => None,
-        };
-        let Some(waiter) = id.and_then(|id| self.lock().as_mut()?.remove(&id)) else {
-            return Some(line);
-        };
-        // A caller that gave up no longer waits: the answer is dropped either way.
-        let _ = waiter.send(line);
-        None
     }
 
     /// The server's output ended: every caller still waiting is told, and every later
@@ -84,28 +79,116 @@ impl Waiting {
     }
 }
 
-/// Closes [`Waiting`] when dropped: owned by the filter, which the SDK's session drops
-/// once the server's output ended.
-pub(crate) struct Closes(pub(crate) Arc<Waiting>);
+/// What the filter on a server's output took, for the [`router`], in order.
+#[derive(Debug)]
+pub(crate) enum Routed {
+    /// The answer to call `id` of this module's.
+    Answer(String, Vec<u8>),
+    /// A notification for the relay.
+    Notify(Vec<u8>),
+}
 
-impl Drop for Closes {
-    fn drop(&mut self) {
-        self.0.close();
+/// The parts of a line off the server's output that tell what it is.
+#[derive(Deserialize)]
+struct Head<'a> {
+    #[serde(borrow)]
+    id: Option<&'a RawValue>,
+    #[serde(borrow)]
+    method: Option<&'a str>,
+}
+
+/// The filter's part: takes `line` when it answers a call made here or is a
+/// notification for the relay (sending it to the router), passes it on otherwise.
+pub(crate) fn take(line: Vec<u8>, router: &UnboundedSender<Routed>) -> Option<Vec<u8>> {
+    // Nearly every line that is neither is ruled out unparsed.
+    static PREFIX: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(ID_PREFIX.as_bytes()));
+    static NOTIFICATION: LazyLock<Finder<'static>> =
+        LazyLock::new(|| Finder::new(b"\"notifications/"));
+    if PREFIX.find(&line).is_none() && NOTIFICATION.find(&line).is_none() {
+        return Some(line);
     }
+    // `Some(Some(id))` answers call `id`, `Some(None)` is for the relay.
+    let taken = match serde_json::from_slice::<Head<'_>>(&line) {
+        // A request of the server's own has a method; an answer has none.
+        Ok(Head {
+            id: Some(id),
+            method: None,
+        }) => serde_json::from_str::<String>(id.get())
+            .ok()
+            .filter(|id| id.starts_with(ID_PREFIX))
+            .map(Some),
+        Ok(Head {
+            id: None,
+            method: Some(method),
+        }) if relay::relays(method) => Some(None),
+        _ => None,
+    };
+    let message = match taken {
+        Some(Some(id)) => Routed::Answer(id, line),
+        Some(None) => Routed::Notify(line),
+        None => return Some(line),
+    };
+    // The router is gone only once the session is: nothing is waited for any more.
+    let _ = router.send(message);
+    None
+}
+
+/// Hands what the filter took on, in order: answers to their callers, notifications to
+/// `relay` (each one relayed before the next line is looked at). Once the server's
+/// output ended and everything taken is handed on, the callers still waiting are told.
+pub(crate) async fn router(
+    mut taken: UnboundedReceiver<Routed>,
+    waiting: Arc<Waiting>,
+    relay: Option<Arc<dyn Relay>>,
+    calls: Arc<Calls>,
+) {
+    while let Some(routed) = taken.recv().await {
+        match routed {
+            Routed::Answer(id, line) => waiting.deliver(&id, line),
+            Routed::Notify(line) => {
+                let Some(relay) = &relay else {
+                    continue;
+                };
+                if let Ok(ServerJsonRpcMessage::Notification(notification)) =
+                    serde_json::from_slice::<ServerJsonRpcMessage>(&line)
+                {
+                    relay::route(&**relay, &calls, notification.notification).await;
+                } else {
+                    tracing::debug!("a notification the SDK cannot read; dropped");
+                }
+            }
+        }
+    }
+    waiting.close();
 }
 
 impl Express {
-    pub(crate) fn new(lines: Lines, waiting: Arc<Waiting>) -> Express {
+    pub(crate) fn new(lines: Lines, waiting: Arc<Waiting>, calls: Arc<Calls>) -> Express {
         Express {
             lines,
             waiting,
+            calls,
             next: AtomicU64::new(0),
         }
     }
 
-    /// Calls tool `tool` with `arguments`: the server's result object, or its error.
-    pub(crate) async fn call(&self, tool: &str, arguments: JsonObject) -> Result<Value, Failure> {
+    /// Calls tool `tool` with `arguments` for `origin`: the server's result object, or
+    /// its error. Dropped before the answer came (the client cancelled), the call is
+    /// cancelled at the server too.
+    pub(crate) async fn call(
+        &self,
+        tool: &str,
+        arguments: JsonObject,
+        origin: Option<Arc<Origin>>,
+    ) -> Result<Value, Failure> {
         let id = format!("{ID_PREFIX}{}", self.next.fetch_add(1, Ordering::Relaxed));
+        // A client that asked for progress gets it: the call's id is its token here.
+        let meta = origin
+            .as_ref()
+            .and_then(|o| o.progress.as_ref())
+            .map(|_| Meta {
+                progress_token: &id,
+            });
         let mut line = serde_json::to_vec(&Request {
             jsonrpc: "2.0",
             id: &id,
@@ -113,6 +196,7 @@ impl Express {
             params: Params {
                 name: tool,
                 arguments: &arguments,
+                meta,
             },
         })
         .map_err(|e| Failure::Session(e.to_string()))?;
@@ -123,14 +207,24 @@ impl Express {
             .as_mut()
             .ok_or_else(|| Failure::Session("the server's output ended".into()))?
             .insert(id.clone(), to);
-        // Removes the entry when the caller stops waiting before the answer came.
-        let _waiting = Forget(&self.waiting, &id);
+        let request = RequestId::String(id.clone().into());
+        if let Some(origin) = origin {
+            let token = meta.map(|_| ProgressToken(NumberOrString::String(id.clone().into())));
+            self.calls.open(request.clone(), token, origin);
+        }
+        // Forgets the call when it ends; cancels it at the server when its caller gave up.
+        let mut open = Open {
+            express: self,
+            id: &id,
+            request: &request,
+            answered: false,
+        };
         self.lines
             .send(line)
             .map_err(|e| Failure::Session(format!("cannot write to the server: {e}")))?;
-        let answer = answer
-            .await
-            .map_err(|_| Failure::Session("the server's output ended".into()))?;
+        let answer = answer.await;
+        open.answered = true;
+        let answer = answer.map_err(|_| Failure::Session("the server's output ended".into()))?;
         match serde_json::from_slice::<Answer>(&answer) {
             Ok(Answer {
                 result: Some(result),
@@ -147,15 +241,6 @@ impl Express {
     }
 }
 
-/// The parts of a line off the server's output that tell an answer to a call made here.
-#[derive(Deserialize)]
-struct Head<'a> {
-    #[serde(borrow)]
-    id: Option<&'a RawValue>,
-    #[serde(borrow)]
-    method: Option<&'a RawValue>,
-}
-
 /// A `tools/call` request, as written to the server.
 #[derive(Serialize)]
 struct Request<'a> {
@@ -169,6 +254,14 @@ struct Request<'a> {
 struct Params<'a> {
     name: &'a str,
     arguments: &'a JsonObject,
+    #[serde(rename = "_meta", skip_serializing_if = "Option::is_none")]
+    meta: Option<Meta<'a>>,
+}
+
+#[derive(Serialize, Clone, Copy)]
+#[serde(rename_all = "camelCase")]
+struct Meta<'a> {
+    progress_token: &'a str,
 }
 
 /// The server's answer to a call.
@@ -187,12 +280,31 @@ pub(crate) enum Failure {
     Session(String),
 }
 
-struct Forget<'a>(&'a Waiting, &'a str);
+/// A call in flight: forgotten when it ends, cancelled at the server when its caller
+/// stopped waiting for the answer.
+struct Open<'a> {
+    express: &'a Express,
+    id: &'a str,
+    request: &'a RequestId,
+    answered: bool,
+}
 
-impl Drop for Forget<'_> {
+impl Drop for Open<'_> {
     fn drop(&mut self) {
-        if let Some(waiters) = self.0.lock().as_mut() {
-            waiters.remove(self.1);
+        if let Some(waiters) = self.express.waiting.lock().as_mut() {
+            waiters.remove(self.id);
+        }
+        self.express.calls.close(self.request);
+        if !self.answered {
+            let cancelled = serde_json::json!({
+                "jsonrpc": "2.0",
+                "method": "notifications/cancelled",
+                "params": {"requestId": self.id, "reason": "the client cancelled the call"},
+            });
+            let mut line = cancelled.to_string().into_bytes();
+            line.push(b'\n');
+            // A server already gone has nothing to cancel.
+            let _ = self.express.lines.send(line);
         }
     }
 }
@@ -201,30 +313,35 @@ impl Drop for Forget<'_> {
 mod tests {
     use super::*;
 
-    #[test]
-    fn only_answers_to_ids_awaited_are_taken() {
-        let waiting = Waiting::default();
-        let (to, mut answer) = oneshot::channel();
+    #[tokio::test]
+    async fn answers_and_notifications_are_taken_and_routed_in_order() {
+        let (to, from) = tokio::sync::mpsc::unbounded_channel();
+        let waiting = Arc::new(Waiting::default());
+        let (answer_to, answer) = oneshot::channel();
         waiting
             .lock()
             .as_mut()
             .unwrap()
-            .insert("express-7".into(), to);
-        let others: [&[u8]; 3] = [
+            .insert("express-7".into(), answer_to);
+        let passed: [&[u8]; 4] = [
             br#"{"jsonrpc":"2.0","id":3,"result":{"tools":[]}}"#,
             // The server's own request, whatever its id.
             br#"{"jsonrpc":"2.0","id":"express-7","method":"ping"}"#,
-            br#"{"jsonrpc":"2.0","id":"express-8","result":{}}"#,
+            // Not a notification the relay passes on.
+            br#"{"jsonrpc":"2.0","method":"notifications/tools/list_changed"}"#,
+            br#"{"jsonrpc":"2.0","id":4,"result":{"text":"express-7"}}"#,
         ];
-        for line in others {
-            assert_eq!(waiting.take(line.to_vec()).as_deref(), Some(line));
+        for line in passed {
+            assert_eq!(take(line.to_vec(), &to).as_deref(), Some(line));
         }
+        let progress = br#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"express-7","progress":1}}"#;
         let ours = br#"{"jsonrpc":"2.0", "id": "express-7", "result":{"content":[]}}"#;
-        assert_eq!(waiting.take(ours.to_vec()), None);
-        assert_eq!(answer.try_recv().unwrap(), ours.to_vec());
-        assert!(waiting.lock().as_ref().unwrap().is_empty());
-        waiting.close();
-        let line = br#"{"jsonrpc":"2.0","id":"express-9","result":{}}"#;
-        assert!(waiting.take(line.to_vec()).is_some());
+        assert_eq!(take(progress.to_vec(), &to), None);
+        assert_eq!(take(ours.to_vec(), &to), None);
+        drop(to);
+        router(from, Arc::clone(&waiting), None, Arc::default()).await;
+        assert_eq!(answer.await.unwrap(), ours.to_vec());
+        // The output ended: later calls are told at once.
+        assert!(waiting.lock().is_none());
     }
 }

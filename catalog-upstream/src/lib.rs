@@ -20,6 +20,7 @@ pub mod drift;
 mod express;
 pub mod lines;
 pub mod overrides;
+pub mod relay;
 mod supplied;
 pub mod tls;
 

@@ -83,9 +83,15 @@ async fn a_secret_from_the_environment_reaches_the_server_and_an_unset_one_is_na
     // A variable this process surely has (this test runs only with it), handed to the
     // server under another name: the server sees it only through `from-env`.
     let secret = std::env::var("CATALOG_PEER_PYTHON").unwrap();
-    let upstream = Upstream::connect("reporter", &endpoint("CATALOG_PEER_PYTHON"), CLIENT, None)
-        .await
-        .unwrap();
+    let upstream = Upstream::connect(
+        "reporter",
+        &endpoint("CATALOG_PEER_PYTHON"),
+        CLIENT,
+        None,
+        None,
+    )
+    .await
+    .unwrap();
     for (name, expected) in [("UPSTREAM_TOKEN", &secret), ("UPSTREAM_KEY", &from_file)] {
         let said = text_of(&upstream, "variable", serde_json::json!({"name": name})).await;
         assert_eq!(&said, expected, "{name}");
@@ -93,7 +99,7 @@ async fn a_secret_from_the_environment_reaches_the_server_and_an_unset_one_is_na
     upstream.close().await;
 
     let unset = "CATALOG_TEST_SURELY_UNSET_TOKEN";
-    let e = Upstream::connect("reporter", &endpoint(unset), CLIENT, None)
+    let e = Upstream::connect("reporter", &endpoint(unset), CLIENT, None, None)
         .await
         .unwrap_err();
     assert!(!e.contains(&from_file), "{e}");
@@ -110,7 +116,11 @@ async fn a_secret_from_the_environment_reaches_the_server_and_an_unset_one_is_na
 /// The text of a call's first content.
 async fn text_of(upstream: &Upstream, tool: &str, arguments: serde_json::Value) -> String {
     let result = upstream
-        .call(tool, arguments.as_object().cloned().unwrap_or_default())
+        .call(
+            tool,
+            arguments.as_object().cloned().unwrap_or_default(),
+            None,
+        )
         .await
         .unwrap();
     result["content"][0]["text"]
@@ -159,13 +169,13 @@ async fn a_header_from_a_file_reaches_a_server_at_a_url_and_a_missing_file_is_na
             Supplied::FromFile(path.to_string_lossy().into_owned()),
         )],
     };
-    let upstream = Upstream::connect("remote", &endpoint(&secret_file), CLIENT, None)
+    let upstream = Upstream::connect("remote", &endpoint(&secret_file), CLIENT, None, None)
         .await
         .unwrap();
     let seen = text_of(&upstream, "authorization", serde_json::json!({})).await;
     upstream.close().await;
     let missing = dir.join("missing");
-    let e = Upstream::connect("remote", &endpoint(&missing), CLIENT, None)
+    let e = Upstream::connect("remote", &endpoint(&missing), CLIENT, None, None)
         .await
         .unwrap_err();
     let _ = server.kill();

@@ -1,0 +1,416 @@
+//! What the upstreams send back, passed on to the client whose request caused it and to
+//! no other: progress and log messages, resource updates, and the upstreams' own requests
+//! (sampling, elicitation, roots, any other), each question and its answer audited.
+//!
+//! A client session reaches the upstreams through its [`Link`]. Over HTTP, where many
+//! clients share the gateway, each client has sessions of its own with the upstreams it
+//! uses, opened when it first needs one and closed with its own: whatever an upstream
+//! sends on such a session is that client's. Over stdio the gateway has one client, and
+//! the gateway's own sessions are its.
+
+// MCP 2026-07-28 deprecates sampling, roots and logging (SEP-2577) and `rmcp` marks its
+// types so; clients and upstreams of 2025-11-25 use them.
+#![allow(deprecated)]
+
+use std::collections::BTreeMap;
+use std::sync::{Arc, PoisonError, RwLock};
+use std::time::Instant;
+
+use catalog_core::BoxFuture;
+use catalog_mcp::Grant;
+use catalog_upstream::relay::{self, Origin, Relay};
+use catalog_upstream::{Endpoint, Upstream};
+use rmcp::ErrorData;
+use rmcp::model::{
+    CancelledNotificationParam, ClientCapabilities, ClientResult, ErrorCode, GetExtensions as _,
+    ServerNotification, ServerRequest,
+};
+use rmcp::service::{OriginatingRequestId, Peer, PeerRequestOptions, RoleServer};
+use tokio_util::sync::CancellationToken;
+
+use crate::audit::{self, Audit};
+
+/// Who a client is, as the relay tells the upstreams and writes in the audit log.
+#[derive(Clone, Debug)]
+pub struct Target {
+    /// The client's session.
+    pub peer: Peer<RoleServer>,
+    /// What it declared it can do.
+    pub capabilities: ClientCapabilities,
+    /// Its credential's grant.
+    pub grant: Grant,
+    /// Its MCP session, over HTTP.
+    pub session: Option<Arc<str>>,
+}
+
+/// One client, as the relays of its upstream sessions reach it: known once its session
+/// is (over stdio, from `notifications/initialized`; over HTTP, from its first request).
+#[derive(Debug, Default)]
+pub struct Client {
+    target: RwLock<Option<Target>>,
+    audit: Option<Arc<Audit>>,
+}
+
+impl Client {
+    /// A client not known yet, whose relayed questions go to `audit`.
+    #[must_use]
+    pub fn new(audit: Option<Arc<Audit>>) -> Client {
+        Client {
+            target: RwLock::new(None),
+            audit,
+        }
+    }
+
+    /// The client is `target` from now on.
+    pub fn set(&self, target: Target) {
+        *self.target.write().unwrap_or_else(PoisonError::into_inner) = Some(target);
+    }
+
+    /// The client, if known.
+    #[must_use]
+    pub fn target(&self) -> Option<Target> {
+        self.target
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone()
+    }
+}
+
+/// The relay of one upstream session of one client.
+struct Relaying {
+    client: Arc<Client>,
+    upstream: String,
+}
+
+/// What a client that declared `capabilities` can be asked through a relay: its own
+/// capabilities, of those a relay passes on.
+fn relayable_of(capabilities: &ClientCapabilities) -> ClientCapabilities {
+    let mut declared = ClientCapabilities::default();
+    declared.sampling.clone_from(&capabilities.sampling);
+    declared.elicitation.clone_from(&capabilities.elicitation);
+    declared.roots.clone_from(&capabilities.roots);
+    declared
+}
+
+/// Whether a client that declared `capabilities` can take `request`; the capability it
+/// lacks otherwise.
+fn undeclared(capabilities: &ClientCapabilities, request: &ServerRequest) -> Option<&'static str> {
+    match request {
+        ServerRequest::CreateMessageRequest(sampling) => match &capabilities.sampling {
+            None => Some("sampling"),
+            Some(declared)
+                if (sampling.params.tools.is_some() || sampling.params.tool_choice.is_some())
+                    && declared.tools.is_none() =>
+            {
+                Some("sampling.tools")
+            }
+            Some(_) => None,
+        },
+        ServerRequest::ElicitRequest(elicitation) => {
+            let url = matches!(
+                elicitation.params,
+                rmcp::model::ElicitRequestParams::UrlElicitationParams { .. }
+            );
+            match &capabilities.elicitation {
+                None => Some("elicitation"),
+                Some(modes) if url && modes.url.is_none() => Some("elicitation.url"),
+                Some(modes) if !url && modes.form.is_none() && modes.url.is_some() => {
+                    Some("elicitation.form")
+                }
+                Some(_) => None,
+            }
+        }
+        ServerRequest::ListRootsRequest(_) => capabilities.roots.is_none().then_some("roots"),
+        // A ping, or a request of a kind the client alone can judge (tasks).
+        _ => None,
+    }
+}
+
+/// A request's method, as MCP names it.
+fn method(request: &ServerRequest) -> String {
+    match request {
+        ServerRequest::PingRequest(_) => "ping".into(),
+        ServerRequest::CreateMessageRequest(_) => "sampling/createMessage".into(),
+        ServerRequest::ListRootsRequest(_) => "roots/list".into(),
+        ServerRequest::ElicitRequest(_) => "elicitation/create".into(),
+        ServerRequest::CustomRequest(custom) => custom.method.clone(),
+        _ => "(unknown)".into(),
+    }
+}
+
+/// How a relayed question ended, as the audit line says it.
+fn answered(result: &Result<ClientResult, ErrorData>) -> (String, Option<String>) {
+    match result {
+        Ok(ClientResult::ElicitResult(elicited)) => (
+            serde_json::to_value(&elicited.action)
+                .ok()
+                .and_then(|a| a.as_str().map(str::to_owned))
+                .unwrap_or_else(|| "answered".into()),
+            None,
+        ),
+        Ok(_) => ("answered".into(), None),
+        Err(error) => (
+            "refused".into(),
+            Some(format!("{}: {}", error.code.0, error.message)),
+        ),
+    }
+}
+
+impl Relay for Relaying {
+    fn capabilities(&self) -> ClientCapabilities {
+        // The gateway's own sessions start before their client: they offer everything a
+        // relay passes on, and each question is held to what the client declared.
+        self.client
+            .target()
+            .map_or_else(relay::relayable, |t| relayable_of(&t.capabilities))
+    }
+
+    fn notify(
+        &self,
+        notification: ServerNotification,
+        _: Option<Arc<Origin>>,
+    ) -> BoxFuture<'static, ()> {
+        let target = self.client.target();
+        Box::pin(async move {
+            let Some(target) = target else {
+                return;
+            };
+            if let Err(error) = target.peer.send_notification(notification).await {
+                tracing::debug!(%error, "a relayed notification found its client gone");
+            }
+        })
+    }
+
+    fn request(
+        &self,
+        mut request: ServerRequest,
+        origin: Option<Arc<Origin>>,
+        cancelled: CancellationToken,
+    ) -> BoxFuture<'static, Result<ClientResult, ErrorData>> {
+        let client = Arc::clone(&self.client);
+        let upstream = self.upstream.clone();
+        Box::pin(async move {
+            let asked = Instant::now();
+            let method = method(&request);
+            let digest = serde_json::to_value(&request)
+                .map(|r| catalog_compiler::pin::digest(r.get("params").unwrap_or(&r)))
+                .unwrap_or_default();
+            let target = client.target();
+            let result = match &target {
+                None => Err(ErrorData::new(
+                    ErrorCode::METHOD_NOT_FOUND,
+                    "no client is connected to the gateway yet",
+                    None,
+                )),
+                Some(target) => {
+                    if let Some(capability) = undeclared(&target.capabilities, &request) {
+                        Err(ErrorData::new(
+                            ErrorCode::METHOD_NOT_FOUND,
+                            format!(
+                                "the client behind the gateway declared no `{capability}` capability"
+                            ),
+                            None,
+                        ))
+                    } else {
+                        if let Some(origin) = &origin {
+                            // Over HTTP, on the stream of the call it belongs to.
+                            request
+                                .extensions_mut()
+                                .insert(OriginatingRequestId(origin.request.clone()));
+                        }
+                        ask(&target.peer, request, &cancelled).await
+                    }
+                }
+            };
+            if let (Some(audit), Some(target)) = (&client.audit, &target) {
+                let (answer, error) = answered(&result);
+                let line = audit::Relayed {
+                    time: jiff::Timestamp::now().to_string(),
+                    client: &target.grant.client,
+                    profile: target.grant.profile.as_deref(),
+                    session: target.session.as_deref(),
+                    relayed: &method,
+                    upstream: &upstream,
+                    tool: origin.as_ref().map(|o| o.tool.as_str()),
+                    answer: &answer,
+                    error: error.as_deref(),
+                    request_digest: digest,
+                    duration_ms: asked.elapsed().as_secs_f64() * 1000.0,
+                };
+                if let Err(e) = audit.write(&line).await {
+                    tracing::error!(error = %e, "an audit line of a relayed request could not be written");
+                }
+            }
+            result
+        })
+    }
+}
+
+/// Puts `request` to the client on `peer`, unless the upstream withdraws it first (then
+/// the client is told so too).
+async fn ask(
+    peer: &Peer<RoleServer>,
+    request: ServerRequest,
+    cancelled: &CancellationToken,
+) -> Result<ClientResult, ErrorData> {
+    let gone = |e: rmcp::ServiceError| match e {
+        rmcp::ServiceError::McpError(error) => error,
+        other => ErrorData::internal_error(format!("the client could not be asked: {other}"), None),
+    };
+    let handle = peer
+        .send_request_with_option(request, PeerRequestOptions::no_options())
+        .await
+        .map_err(gone)?;
+    let id = handle.id.clone();
+    tokio::select! {
+        answer = handle.await_response() => answer.map_err(gone),
+        () = cancelled.cancelled() => {
+            let reason = Some(String::from("the upstream withdrew its request"));
+            let _ = peer.notify_cancelled(CancelledNotificationParam::new(Some(id), reason)).await;
+            Err(ErrorData::internal_error("the upstream withdrew its request", None))
+        }
+    }
+}
+
+/// How a client session reaches the upstreams.
+pub struct Link {
+    client: Arc<Client>,
+    /// The client's own sessions with the upstreams, by name; none when the gateway's
+    /// own sessions are the client's (stdio).
+    own: Option<tokio::sync::Mutex<BTreeMap<String, Arc<Upstream>>>>,
+    /// The resources results handed this client links to (`resource_link`), by URI: the
+    /// upstream and tool whose result it was.
+    handed: std::sync::Mutex<BTreeMap<String, (String, &'static str)>>,
+}
+
+/// How many linked resources a client's link remembers; the oldest go first.
+const HANDED: usize = 1024;
+
+impl std::fmt::Debug for Link {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Link")
+            .field("own", &self.own.is_some())
+            .finish_non_exhaustive()
+    }
+}
+
+/// Who connects to the upstreams, as they read it in `initialize`.
+pub const CLIENT: catalog_upstream::Client = catalog_upstream::Client {
+    name: "catalog-gateway",
+    version: env!("CARGO_PKG_VERSION"),
+};
+
+impl Link {
+    /// The link of the gateway's one client (stdio): the gateway's own sessions, whose
+    /// relays reach `client`.
+    #[must_use]
+    pub fn shared(client: Arc<Client>) -> Link {
+        Link {
+            client,
+            own: None,
+            handed: std::sync::Mutex::default(),
+        }
+    }
+
+    /// The link of a client among many (HTTP): sessions of its own, opened as it needs
+    /// them.
+    #[must_use]
+    pub fn own(client: Arc<Client>) -> Link {
+        Link {
+            client,
+            own: Some(tokio::sync::Mutex::new(BTreeMap::new())),
+            handed: std::sync::Mutex::default(),
+        }
+    }
+
+    /// A result of `tool` from `upstream` handed the client a link to resource `uri`.
+    pub fn handed(&self, uri: &str, upstream: &str, tool: &'static str) {
+        let mut handed = self.handed.lock().unwrap_or_else(PoisonError::into_inner);
+        if handed.len() >= HANDED && !handed.contains_key(uri) {
+            // Any one goes: the map keeps no order, and a client reads links soon.
+            if let Some(first) = handed.keys().next().cloned() {
+                handed.remove(&first);
+            }
+        }
+        handed.insert(uri.to_owned(), (upstream.to_owned(), tool));
+    }
+
+    /// The upstream and tool of the result that linked resource `uri`, if one did.
+    #[must_use]
+    pub fn linked(&self, uri: &str) -> Option<(String, &'static str)> {
+        self.handed
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .get(uri)
+            .cloned()
+    }
+
+    /// The client.
+    #[must_use]
+    pub fn client(&self) -> &Arc<Client> {
+        &self.client
+    }
+
+    /// Whether the client has sessions of its own.
+    #[must_use]
+    pub fn is_own(&self) -> bool {
+        self.own.is_some()
+    }
+
+    /// The relay of a session with `upstream` for this link's client.
+    #[must_use]
+    pub fn relay(&self, upstream: &str) -> Arc<dyn Relay> {
+        Arc::new(Relaying {
+            client: Arc::clone(&self.client),
+            upstream: upstream.to_owned(),
+        })
+    }
+
+    /// The client's session with `upstream` at `endpoint`: its own, opened now when it
+    /// has none or that one ended; or `shared`, the gateway's.
+    ///
+    /// # Errors
+    /// The upstream cannot be reached: why, naming it.
+    pub async fn session(
+        &self,
+        upstream: &str,
+        endpoint: &Endpoint,
+        shared: Option<Arc<Upstream>>,
+    ) -> Result<Arc<Upstream>, String> {
+        let Some(own) = &self.own else {
+            return shared.ok_or_else(|| format!("upstream `{upstream}` is not connected"));
+        };
+        let mut own = own.lock().await;
+        if let Some(session) = own.get(upstream).filter(|s| !s.is_closed()) {
+            return Ok(Arc::clone(session));
+        }
+        // Begun on a task of its own, outside the request's span: the session outlives
+        // the request, and its tasks would log into one client's request otherwise.
+        let (name, endpoint, relay) = (upstream.to_owned(), endpoint.clone(), self.relay(upstream));
+        let connecting = tokio::spawn(async move {
+            Upstream::connect(&name, &endpoint, CLIENT, None, Some(relay)).await
+        });
+        let session = Arc::new(
+            connecting
+                .await
+                .map_err(|e| format!("connecting to upstream `{upstream}` failed: {e}"))??,
+        );
+        tracing::debug!(%upstream, "a client's own session with an upstream began");
+        own.insert(upstream.to_owned(), Arc::clone(&session));
+        Ok(session)
+    }
+
+    /// The client's own sessions open now.
+    pub async fn open(&self) -> Vec<Arc<Upstream>> {
+        match &self.own {
+            Some(own) => own
+                .lock()
+                .await
+                .values()
+                .filter(|s| !s.is_closed())
+                .cloned()
+                .collect(),
+            None => Vec::new(),
+        }
+    }
+}
