@@ -104,13 +104,15 @@ fn import(base: &str, doc: &Value) -> Result<(String, Report), String> {
 
 /// The tools a catalog can serve as their server defines them; each other one is left
 /// out and named in the report with why. A tool that requires running as a task
-/// (`execution.taskSupport: "required"`) cannot be called plainly, and neither the
-/// catalog nor the gateway runs tasks.
+/// (`execution.taskSupport: "required"`) is a gateway's to forward, whose upstream
+/// answers the call as it would the client direct; a catalog of the application's own
+/// runs no tasks.
 fn servable(tools: &[Value], report: &mut Report) -> Vec<Value> {
     tools
         .iter()
         .filter(|tool| {
-            let required = tool.pointer("/execution/taskSupport") == Some(&Value::from("required"));
+            let required = !report.served
+                && tool.pointer("/execution/taskSupport") == Some(&Value::from("required"));
             if required {
                 let name = tool.get("name").and_then(Value::as_str).unwrap_or("?");
                 report.refused.push(format!(

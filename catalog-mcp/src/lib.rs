@@ -17,19 +17,21 @@
 //! // The catalog's typed API; usually a crate of its own that the server depends on.
 //! catalog_macros::catalog!("examples/hello.toml");
 //!
-//! use catalog_core::{Caller, Value};
+//! use catalog_core::{Context, Output, Value};
 //!
 //! struct Greeter;
 //!
 //! impl Handler for Greeter {
 //!     type Error = String;
 //!
-//!     async fn ask(&self, _: Caller, _: AskArgs) -> Result<Value, String> {
+//!     async fn ask(&self, _: Context, _: AskArgs) -> Result<Output, String> {
 //!         Err("no one to ask here".into())
 //!     }
 //!
-//!     async fn greet(&self, _: Caller, args: GreetArgs) -> Result<Value, String> {
-//!         Ok(Value::from(format!("Hello, {}!", args.name)))
+//!     async fn greet(&self, context: Context, args: GreetArgs) -> Result<Output, String> {
+//!         // A client that asked for progress hears it; one that did not, nothing.
+//!         let _ = context.progress(1.0, Some(1.0), Some("greeting")).await;
+//!         Ok(Value::from(format!("Hello, {}!", args.name)).into())
 //!     }
 //! }
 //!

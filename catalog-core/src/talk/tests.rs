@@ -3,15 +3,13 @@ use alloc::sync::Arc;
 use alloc::vec::Vec;
 use core::future::Future;
 use core::pin::pin;
+use core::sync::atomic::{AtomicU32, Ordering};
 use core::task::{Context as TaskContext, Poll, Waker};
-use std::sync::Mutex;
 
 use serde_json::json;
 
 use super::*;
 use crate::Access;
-
-extern crate std;
 
 /// Runs a future that never waits.
 fn now<F: Future>(future: F) -> F::Output {
@@ -25,26 +23,35 @@ fn now<F: Future>(future: F) -> F::Output {
     }
 }
 
-/// A peer that declares `declared` and records what reaches it.
+/// What reached a [`Recording`] peer, a bit each.
+const PROGRESS: u32 = 1;
+const FORM: u32 = 2;
+const URL: u32 = 4;
+const SAMPLE: u32 = 8;
+const SAMPLE_WITH_TOOLS: u32 = 16;
+const ROOTS: u32 = 32;
+
+/// A peer that declares `declared` and records what reaches it (and how often progress
+/// did, above the bits).
 struct Recording {
     declared: Declared,
-    seen: Mutex<Vec<String>>,
+    seen: AtomicU32,
 }
 
 impl Recording {
     fn new(declared: Declared) -> Arc<Recording> {
         Arc::new(Recording {
             declared,
-            seen: Mutex::new(Vec::new()),
+            seen: AtomicU32::new(0),
         })
     }
 
-    fn seen(&self) -> Vec<String> {
-        self.seen.lock().unwrap().clone()
+    fn seen(&self) -> u32 {
+        self.seen.load(Ordering::Relaxed)
     }
 
-    fn saw(&self, what: String) {
-        self.seen.lock().unwrap().push(what);
+    fn saw(&self, what: u32) {
+        self.seen.fetch_or(what, Ordering::Relaxed);
     }
 }
 
@@ -53,27 +60,33 @@ impl Peer for Recording {
         self.declared
     }
 
-    fn progress(&self, progress: Progress) -> BoxFuture<'_, Result<(), TalkError>> {
-        self.saw(alloc::format!("progress {}", progress.progress));
+    fn progress(&self, _: Progress) -> BoxFuture<'_, Result<(), TalkError>> {
+        self.saw(PROGRESS);
+        // Counted above the bits.
+        self.seen.fetch_add(1 << 8, Ordering::Relaxed);
         Box::pin(core::future::ready(Ok(())))
     }
 
     fn elicit_form(
         &self,
-        message: String,
+        _: String,
         _: Map<String, Value>,
     ) -> BoxFuture<'_, Result<Elicited, TalkError>> {
-        self.saw(alloc::format!("form {message}"));
+        self.saw(FORM);
         Box::pin(core::future::ready(Ok(Elicited::Declined)))
     }
 
-    fn elicit_url(&self, request: UrlElicitation) -> BoxFuture<'_, Result<Elicited, TalkError>> {
-        self.saw(alloc::format!("url {}", request.url));
+    fn elicit_url(&self, _: UrlElicitation) -> BoxFuture<'_, Result<Elicited, TalkError>> {
+        self.saw(URL);
         Box::pin(core::future::ready(Ok(Elicited::Accepted(Map::new()))))
     }
 
     fn sample(&self, request: Sampling) -> BoxFuture<'_, Result<Sampled, TalkError>> {
-        self.saw(alloc::format!("sample {}", request.has_tools()));
+        self.saw(if request.has_tools() {
+            SAMPLE_WITH_TOOLS
+        } else {
+            SAMPLE
+        });
         let result =
             json!({"role": "assistant", "model": "m", "content": {"type": "text", "text": "blue"}});
         let Value::Object(result) = result else {
@@ -83,7 +96,7 @@ impl Peer for Recording {
     }
 
     fn roots(&self) -> BoxFuture<'_, Result<Vec<Root>, TalkError>> {
-        self.saw(String::from("roots"));
+        self.saw(ROOTS);
         Box::pin(core::future::ready(Ok(Vec::new())))
     }
 }
@@ -116,10 +129,10 @@ fn nothing_is_asked_of_a_caller_that_did_not_declare_it() {
         undeclared(Capability::Sampling)
     );
     assert_eq!(now(context.roots()), undeclared(Capability::Roots));
-    assert!(peer.seen().is_empty(), "{:?}", peer.seen());
+    assert_eq!(peer.seen(), 0);
     // Being told things needs no capability.
     assert_eq!(now(context.progress(1.0, None, None)), Ok(()));
-    assert_eq!(peer.seen(), ["progress 1"]);
+    assert_eq!(peer.seen(), PROGRESS | 1 << 8);
 }
 
 #[test]
@@ -147,19 +160,11 @@ fn what_was_declared_is_asked_and_sampling_with_tools_needs_its_own_capability()
         now(context.sample(with_tools.clone())),
         Err(TalkError::Undeclared(Capability::SamplingTools))
     );
-    assert_eq!(
-        peer.seen(),
-        [
-            "form Which?",
-            "url https://example.com/sign-in",
-            "sample false",
-            "roots"
-        ]
-    );
+    assert_eq!(peer.seen(), FORM | URL | SAMPLE | ROOTS);
     let both = Recording::new(declared.with(Capability::SamplingTools));
     let context = Context::new(Caller::Chat, both.clone());
     assert!(now(context.sample(with_tools)).is_ok());
-    assert_eq!(both.seen(), ["sample true"]);
+    assert_eq!(both.seen(), SAMPLE_WITH_TOOLS);
 }
 
 #[test]
@@ -178,7 +183,8 @@ fn progress_grows_with_each_report_and_forms_are_object_schemas() {
         Err(TalkError::Invalid(_))
     ));
     assert_eq!(now(context.progress(2.0, Some(2.0), None)), Ok(()));
-    assert_eq!(peer.seen(), ["progress 0.5", "progress 2"]);
+    // Two reports reached the peer; the refused ones did not.
+    assert_eq!(peer.seen(), PROGRESS | 2 << 8);
     for schema in [json!("name"), json!({"type": "string"})] {
         assert!(matches!(
             now(context.elicit("?", schema)),

@@ -52,7 +52,7 @@
 //! ```
 //! use app_backend::Backend;
 //! use app_catalog::Catalog;
-//! use catalog_core::{Access, DenyAll, Dispatch, Via, Verified};
+//! use catalog_core::{Access, DenyAll, Dispatch, Output, Via, Verified};
 //! use serde_json::json;
 //!
 //! let backend = Backend::new();
@@ -65,7 +65,10 @@
 //! let Dispatch::Ran(result) = pollster::block_on(call.dispatch(&backend)) else {
 //!     unreachable!("stageItem is not the search tool")
 //! };
-//! assert_eq!(result.unwrap()["pendingChanges"], 1);
+//! let Ok(Output::Value(staged)) = result else {
+//!     unreachable!("stageItem answers with a JSON value")
+//! };
+//! assert_eq!(staged["pendingChanges"], 1);
 //! ```
 
 mod areas;
