@@ -27,7 +27,7 @@ use catalog_compiler::import::Offers;
 use catalog_compiler::model::Offered;
 use catalog_upstream::drift::{self, Comparison, Snapshot, Standing};
 use catalog_upstream::relay::Origin;
-use catalog_upstream::{Endpoint, Upstream, overrides};
+use catalog_upstream::{CallFailed, Endpoint, Upstream, overrides};
 
 use crate::audit::{self, Audit};
 use crate::config::{Profile, Profiles};
@@ -289,6 +289,26 @@ impl Gateway {
             .ok_or_else(|| format!("upstream `{upstream}` is not declared"))?;
         let shared = read(&self.sessions).get(upstream).cloned();
         link.session(upstream, endpoint, shared).await
+    }
+
+    /// Begins `link`'s own sessions with every upstream its client's profile sees, each
+    /// on a task of its own.
+    pub fn open_sessions(gateway: &Arc<Gateway>, link: &Arc<Link>) {
+        let Some(target) = link.client().target() else {
+            return;
+        };
+        for upstream in gateway.endpoints.keys() {
+            if !gateway.sees_offers_of(&target.grant, upstream) {
+                continue;
+            }
+            let (gateway, link, upstream) =
+                (Arc::clone(gateway), Arc::clone(link), upstream.clone());
+            tokio::spawn(async move {
+                if let Err(error) = gateway.session_for(&link, &upstream).await {
+                    tracing::debug!(%upstream, %error, "a client's own session did not begin");
+                }
+            });
+        }
     }
 
     /// The sessions through which `link`'s client reaches upstreams now: its own, or the
@@ -576,6 +596,15 @@ impl Gateway {
                     None,
                 ));
             }
+        };
+        let ran = match ran {
+            // The user must visit a URL first: the upstream's own error, as it sent it.
+            Err(CallFailed::Refused { error, .. })
+                if error.code.0 == catalog_mcp::calls::URL_ELICITATION_REQUIRED =>
+            {
+                return Err(error);
+            }
+            ran => ran.map_err(|e| e.to_string()),
         };
         let result = match ran.and_then(|output| {
             let value = output.into_model_value().unwrap_or_default();
@@ -918,16 +947,17 @@ struct Forwarder<'a> {
 }
 
 impl Runs for Forwarder<'_> {
-    fn forward(&self, row: Row, arguments: Value) -> BoxFuture<'_, Result<Value, String>> {
+    fn forward(&self, row: Row, arguments: Value) -> BoxFuture<'_, Result<Value, CallFailed>> {
         Box::pin(async move {
             let gateway = self.gateway;
-            let source = gateway
-                .loaded
-                .tool(row)
-                .upstream
-                .as_ref()
-                .ok_or_else(|| format!("`{}` has no upstream", row.name()))?;
-            let session = gateway.session_for(self.link, &source.upstream).await?;
+            let source =
+                gateway.loaded.tool(row).upstream.as_ref().ok_or_else(|| {
+                    CallFailed::Session(format!("`{}` has no upstream", row.name()))
+                })?;
+            let session = gateway
+                .session_for(self.link, &source.upstream)
+                .await
+                .map_err(CallFailed::Session)?;
             let arguments = match arguments {
                 Value::Object(map) => map,
                 _ => Map::new(),

@@ -22,8 +22,8 @@ use catalog_upstream::relay::{self, Origin, Relay};
 use catalog_upstream::{Endpoint, Upstream};
 use rmcp::ErrorData;
 use rmcp::model::{
-    CancelledNotificationParam, ClientCapabilities, ClientResult, ErrorCode, GetExtensions as _,
-    ServerNotification, ServerRequest,
+    CancelledNotificationParam, ClientCapabilities, ClientResult, CustomRequest, ErrorCode,
+    GetExtensions as _, ServerNotification, ServerRequest,
 };
 use rmcp::service::{OriginatingRequestId, Peer, PeerRequestOptions, RoleServer};
 use tokio_util::sync::CancellationToken;
@@ -258,7 +258,7 @@ async fn ask(
         other => ErrorData::internal_error(format!("the client could not be asked: {other}"), None),
     };
     let handle = peer
-        .send_request_with_option(request, PeerRequestOptions::no_options())
+        .send_request_with_option(as_written(request), PeerRequestOptions::no_options())
         .await
         .map_err(gone)?;
     let id = handle.id.clone();
@@ -270,6 +270,78 @@ async fn ask(
             Err(ErrorData::internal_error("the upstream withdrew its request", None))
         }
     }
+}
+
+/// A request with its numbers as the upstream wrote them. The SDK reads some numbers
+/// into types narrower or wider than JSON's and writes them back changed: a sampling
+/// request's `temperature` and model priorities are `f32`s (`0.7` comes back as
+/// `0.699999988079071`), a form's number bounds and defaults `f64`s (`1000` comes back as
+/// `1000.0`). Those are written as the upstream wrote them: the shortest decimal that
+/// reads back as the same `f32`, an integral bound as an integer. The request then goes
+/// on as MCP's JSON; any other goes on as it is.
+fn as_written(request: ServerRequest) -> ServerRequest {
+    let (method, params, extensions) = match &request {
+        ServerRequest::CreateMessageRequest(sampling) => (
+            "sampling/createMessage",
+            serde_json::to_value(&sampling.params),
+            &sampling.extensions,
+        ),
+        ServerRequest::ElicitRequest(form) => (
+            "elicitation/create",
+            serde_json::to_value(&form.params),
+            &form.extensions,
+        ),
+        _ => return request,
+    };
+    let Ok(mut params) = params else {
+        return request;
+    };
+    let narrow = |value: &mut serde_json::Value| {
+        if let Some(wide) = value.as_f64() {
+            #[allow(clippy::cast_possible_truncation, reason = "the SDK read it as an f32")]
+            let narrow = wide as f32;
+            if let Ok(decimal) = narrow.to_string().parse::<f64>() {
+                *value = decimal.into();
+            }
+        }
+    };
+    let integral = |value: &mut serde_json::Value| {
+        if let Some(wide) = value
+            .as_f64()
+            .filter(|w| w.fract() == 0.0 && w.abs() < 9e15)
+        {
+            #[allow(clippy::cast_possible_truncation, reason = "integral, and within i64")]
+            let whole = wide as i64;
+            *value = whole.into();
+        }
+    };
+    if let Some(temperature) = params.get_mut("temperature") {
+        narrow(temperature);
+    }
+    if let Some(serde_json::Value::Object(preferences)) = params.get_mut("modelPreferences") {
+        for (field, value) in preferences.iter_mut() {
+            if field.ends_with("Priority") {
+                narrow(value);
+            }
+        }
+    }
+    if let Some(serde_json::Value::Object(fields)) =
+        params.pointer_mut("/requestedSchema/properties")
+    {
+        for field in fields
+            .values_mut()
+            .filter_map(serde_json::Value::as_object_mut)
+        {
+            for bound in ["minimum", "maximum", "default"] {
+                if let Some(value) = field.get_mut(bound) {
+                    integral(value);
+                }
+            }
+        }
+    }
+    let mut custom = CustomRequest::new(method, Some(params));
+    custom.extensions = extensions.clone();
+    ServerRequest::CustomRequest(custom)
 }
 
 /// How a client session reaches the upstreams.

@@ -11,6 +11,7 @@ use catalog_compiler::model::{CatalogModel, Tool};
 use catalog_core::{
     BoxFuture, Call, Context, Dispatch, HandledBy, Output, Proof, ToolId, ToolSpec, Value,
 };
+use catalog_upstream::CallFailed;
 
 /// The most rows a gateway catalog may have: the width of its tool sets.
 pub const MAX_ROWS: usize = 64 * WORDS;
@@ -152,14 +153,14 @@ impl Call for Forward {
 /// What runs a verified call: the upstreams (see [`crate::Gateway`]).
 pub trait Runs: Send + Sync {
     /// Forwards a verified call of `row`, answering with the upstream's result as JSON.
-    fn forward(&self, row: Row, arguments: Value) -> BoxFuture<'_, Result<Value, String>>;
+    fn forward(&self, row: Row, arguments: Value) -> BoxFuture<'_, Result<Value, CallFailed>>;
 
     /// Whether `row` is the catalog's search tool, which the gateway answers itself.
     fn is_search(&self, row: Row) -> bool;
 }
 
 impl<R: Runs> HandledBy<R> for Forward {
-    type Error = String;
+    type Error = CallFailed;
     type Search = Value;
 
     fn dispatch<'h>(
@@ -167,7 +168,7 @@ impl<R: Runs> HandledBy<R> for Forward {
         handler: &'h R,
         _: Context,
         _: Proof<'_>,
-    ) -> Dispatch<BoxFuture<'h, Result<Output, String>>, Value> {
+    ) -> Dispatch<BoxFuture<'h, Result<Output, CallFailed>>, Value> {
         if handler.is_search(self.row) {
             Dispatch::Search(self.arguments)
         } else {

@@ -150,6 +150,11 @@ impl ServerHandler for Session {
 
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
         self.gateway.add_peer(context.peer);
+        // A client with sessions of its own begins them now, as it would with each
+        // server direct: what an upstream asks or says at the start is this client's.
+        if self.link.is_own() {
+            Gateway::open_sessions(&self.gateway, &self.link);
+        }
     }
 
     async fn list_tools(

@@ -20,6 +20,7 @@ use catalog_compiler::import::Offers;
 use catalog_compiler::model::Supplied;
 use http::{HeaderName, HeaderValue};
 use memchr::memmem::Finder;
+use rmcp::model::GetMeta as _;
 use rmcp::model::{
     CallToolRequest, CallToolRequestParams, CancelledNotificationParam, ClientConfig,
     ClientRequest, ClientResult, CompleteRequestParams, CompleteResult, CreateMessageRequest,
@@ -242,9 +243,14 @@ impl Watcher {
     /// is one alone. Without a relay, nobody can be asked.
     async fn relayed(
         &self,
-        request: ServerRequest,
+        mut request: ServerRequest,
         context: &RequestContext<RoleClient>,
     ) -> Result<ClientResult, ErrorData> {
+        // The request's `_meta` goes on with it (a task it belongs to, say), but for the
+        // progress token: each leg of the way has its own.
+        let mut meta = context.meta.clone();
+        meta.remove("progressToken");
+        request.get_meta_mut().extend(meta);
         let Some(relay) = &self.relay else {
             return Err(ErrorData::new(
                 rmcp::model::ErrorCode::METHOD_NOT_FOUND,
@@ -590,22 +596,27 @@ impl Upstream {
     /// the answer came (the client cancelled), the call is cancelled at the upstream.
     ///
     /// # Errors
-    /// The upstream refused the request or the session failed: the upstream's own message.
+    /// The upstream refused the request (its JSON-RPC error), or the session failed.
     pub async fn call(
         &self,
         tool: &str,
         arguments: JsonObject,
         origin: Option<Origin>,
-    ) -> Result<Value, String> {
-        let failed = |e: &dyn std::fmt::Display| format!("upstream `{}`: {e}", self.name);
+    ) -> Result<Value, CallFailed> {
+        let failed = |e: &dyn std::fmt::Display| {
+            CallFailed::Session(format!("upstream `{}`: {e}", self.name))
+        };
+        let refused = |error| CallFailed::Refused {
+            upstream: self.name.clone(),
+            error,
+        };
         let origin = origin.map(Arc::new);
         if let Some(express) = &self.express {
             return express
                 .call(tool, arguments, origin)
                 .await
                 .map_err(|e| match e {
-                    // Worded as the SDK words the same error.
-                    Failure::Refused(error) => failed(&ServiceError::McpError(error)),
+                    Failure::Refused(error) => refused(error),
                     Failure::Session(e) => failed(&e),
                 });
         }
@@ -631,7 +642,12 @@ impl Upstream {
         };
         let answer = handle.await_response().await;
         open.answered = true;
-        match answer.map_err(|e| failed(&e))? {
+        let answer = match answer {
+            Ok(answer) => answer,
+            Err(ServiceError::McpError(error)) => return Err(refused(error)),
+            Err(e) => return Err(failed(&e)),
+        };
+        match answer {
             ServerResult::CallToolResult(result) => {
                 serde_json::to_value(result).map_err(|e| failed(&e))
             }
@@ -741,6 +757,38 @@ impl Upstream {
         }
     }
 }
+
+/// Why a forwarded call has no result.
+#[derive(Clone, PartialEq, Debug)]
+pub enum CallFailed {
+    /// The upstream answered with a JSON-RPC error.
+    Refused {
+        /// The upstream.
+        upstream: String,
+        /// Its error, as it sent it.
+        error: ErrorData,
+    },
+    /// The session failed: the upstream is gone, or wrote what is no answer.
+    Session(String),
+}
+
+impl std::fmt::Display for CallFailed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            // Worded as the SDK words the same error.
+            CallFailed::Refused { upstream, error } => {
+                write!(
+                    f,
+                    "upstream `{upstream}`: {}",
+                    ServiceError::McpError(error.clone())
+                )
+            }
+            CallFailed::Session(why) => f.write_str(why),
+        }
+    }
+}
+
+impl std::error::Error for CallFailed {}
 
 /// The `headers` of upstream `name`, read and checked as HTTP allows, each value marked
 /// sensitive (so the HTTP stack never prints it).

@@ -24,4 +24,4 @@ pub mod relay;
 mod supplied;
 pub mod tls;
 
-pub use client::{Client, Endpoint, Upstream};
+pub use client::{CallFailed, Client, Endpoint, Upstream};

@@ -128,15 +128,16 @@ pub fn import_offers(
     }
     done.repinned.reverse();
     done.gone.reverse();
-    for (what, value) in &listed {
-        match catalog.offers.iter().find(|o| o.what == *what) {
+    // New tables in the server's own order: the gateway lists them in the catalog's.
+    for (what, value) in offers.items() {
+        match catalog.offers.iter().find(|o| o.what == what) {
             Some(pinned) if pinned.upstream != upstream => done.skipped.push(format!(
                 "{what} (upstream `{}` serves it already)",
                 pinned.upstream
             )),
             Some(_) => {}
             None => {
-                write_table(&mut done.toml, upstream, what, value);
+                write_table(&mut done.toml, upstream, &what, value);
                 done.added.push(what.to_string());
             }
         }

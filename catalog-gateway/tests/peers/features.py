@@ -10,6 +10,11 @@ behave alike print the same object.
 The features are those of `@modelcontextprotocol/server-everything` that a client of the
 SDK reaches: its tools, prompts, resources, templates, completions, subscriptions, log
 messages, progress, and the sampling, elicitation and roots it asks of the client.
+
+Two things are not the server's and are left out: the progress token of a request made of
+the client (each leg of the way gives its own, as it gives its own request ids), and a
+gateway's own log messages (logger `catalog_...`), which a client that asks for debug
+messages gets beside the server's.
 """
 
 import asyncio
@@ -43,6 +48,16 @@ def dump(model) -> dict:
     return model.model_dump(by_alias=True, exclude_none=True, mode="json")
 
 
+def asked(params) -> dict:
+    """A request's params as the client was asked them, but for the leg's progress token."""
+    params = dump(params)
+    meta = params.pop("_meta", {})
+    meta.pop("progressToken", None)
+    if meta:
+        params["_meta"] = meta
+    return params
+
+
 class Client:
     """The callbacks, each recording what it was asked."""
 
@@ -53,7 +68,7 @@ class Client:
         self.roots = [types.Root(uri="file:///probe/a", name="a")]
 
     async def sampling(self, ctx, params):
-        self.asked.append({"sampling": dump(params)})
+        self.asked.append({"sampling": asked(params)})
         return types.CreateMessageResult(
             role="assistant",
             content=types.TextContent(type="text", text="sampled"),
@@ -62,7 +77,7 @@ class Client:
         )
 
     async def elicitation(self, ctx, params):
-        self.asked.append({"elicitation": dump(params)})
+        self.asked.append({"elicitation": asked(params)})
         if params.mode == "url":
             return types.ElicitResult(action="accept")
         properties = params.requested_schema.get("properties", {})
@@ -93,7 +108,9 @@ class Client:
         return types.ListRootsResult(roots=self.roots)
 
     async def logging(self, params) -> None:
-        self.logs.append({"level": params.level, "data": params.data})
+        if (params.logger or "").startswith("catalog_"):
+            return
+        self.logs.append({"level": params.level, "logger": params.logger, "data": params.data})
 
     async def message(self, message) -> None:
         if isinstance(message, types.ResourceUpdatedNotification):
