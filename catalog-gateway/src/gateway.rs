@@ -597,22 +597,10 @@ impl Gateway {
                 ));
             }
         };
-        let ran = match ran {
-            // The user must visit a URL first: the upstream's own error, as it sent it.
-            Err(CallFailed::Refused { error, .. })
-                if error.code.0 == catalog_mcp::calls::URL_ELICITATION_REQUIRED =>
-            {
-                return Err(error);
-            }
-            ran => ran.map_err(|e| e.to_string()),
-        };
-        let result = match ran.and_then(|output| {
-            let value = output.into_model_value().unwrap_or_default();
-            serde_json::from_value::<CallToolResult>(value)
-                .map_err(|e| format!("the upstream's result is not a tool result: {e}"))
-        }) {
-            Ok(result) => result,
-            Err(e) => return respond(&Rejection::runtime(row, e), revision),
+        let result = match tool_result(ran) {
+            Ok(Ok(result)) => result,
+            Ok(Err(e)) => return respond(&Rejection::runtime(row, e), revision),
+            Err(needs_url) => return Err(needs_url),
         };
         trail.upstream_error = result.is_error == Some(true);
         // A result the upstream marks as an error is the tool's own answer; a success
@@ -989,6 +977,26 @@ impl Runs for Forwarder<'_> {
 
     fn is_search(&self, row: Row) -> bool {
         row == self.gateway.info.search_tool
+    }
+}
+
+/// What a forwarded call came to: the upstream's tool result, or why there is none; or,
+/// when the user must visit a URL first, the upstream's own `-32042`, as it sent it.
+fn tool_result(
+    ran: Result<catalog_core::Output, CallFailed>,
+) -> Result<Result<CallToolResult, String>, ErrorData> {
+    match ran {
+        Err(CallFailed::Refused { error, .. })
+            if error.code.0 == catalog_mcp::calls::URL_ELICITATION_REQUIRED =>
+        {
+            Err(error)
+        }
+        Err(failed) => Ok(Err(failed.to_string())),
+        Ok(output) => {
+            let value = output.into_model_value().unwrap_or_default();
+            Ok(serde_json::from_value::<CallToolResult>(value)
+                .map_err(|e| format!("the upstream's result is not a tool result: {e}")))
+        }
     }
 }
 

@@ -3,7 +3,9 @@
 //! over stdio and one over streamable HTTP (`tests/peers/chatty_server.py`, whose tool
 //! logs, reports progress, samples and asks a question naming its caller), and each client
 //! hears its own calls' messages, progress and questions, all of them, and none of the
-//! other's (`tests/peers/isolation.py`, with the official Python SDK).
+//! other's (`tests/peers/isolation.py`, with the official Python SDK). And cancellation
+//! goes both ways: a call the client gives up on is cancelled at the upstream, and a
+//! question the upstream withdraws is withdrawn from the client (`tests/peers/cancel.py`).
 //!
 //! The peers come from `cargo xtask test` (`CATALOG_PEER_PYTHON`); without them this test
 //! fails under CI and is skipped, with instructions, elsewhere.
@@ -71,14 +73,13 @@ fn texts<'a>(heard: &'a Value, what: &str) -> Vec<&'a str> {
         .unwrap_or_default()
 }
 
-#[test]
-fn each_client_hears_its_own_calls_and_no_other() {
-    let test = "each_client_hears_its_own_calls_and_no_other";
-    let Some(_peer) = Peer::find(test) else {
-        return;
-    };
+/// The gateway over HTTP, gated calls allowed, in front of the chatty server over stdio
+/// (tools `local_...`) and over HTTP (`web_...`): the interpreter, the upstream over HTTP,
+/// the gateway and its full-access token. `None` when the peers are missing.
+fn gateway(test: &str) -> Option<(PathBuf, Upstream, HttpServer, String)> {
+    Peer::find(test)?;
     let python = PathBuf::from(std::env::var_os("CATALOG_PEER_PYTHON").expect("checked"));
-    let (_upstream, url) = over_http(&python);
+    let (upstream, url) = over_http(&python);
     let dir = scratch(test);
     let catalog = dir.join("chatty.toml");
     let done = run(
@@ -99,12 +100,21 @@ fn each_client_hears_its_own_calls_and_no_other() {
         LIMIT,
     );
     assert!(done.status.success(), "import: {}", done.stderr);
-    let full = token("isolation");
+    let full = token(test);
     let gateway = HttpServer::start(
         Path::new(env!("CARGO_BIN_EXE_catalog-gateway")),
         &[(full.clone(), "full-access")],
         &["--catalog", catalog.to_str().unwrap(), "--gated", "allow"],
     );
+    Some((python, upstream, gateway, full))
+}
+
+#[test]
+fn each_client_hears_its_own_calls_and_no_other() {
+    let test = "each_client_hears_its_own_calls_and_no_other";
+    let Some((python, _upstream, gateway, full)) = gateway(test) else {
+        return;
+    };
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/peers/isolation.py");
     let done = run(
         Command::new(&python).arg(script).args([
@@ -153,4 +163,50 @@ fn each_client_hears_its_own_calls_and_no_other() {
         }
     }
     assert!(wrong.is_empty(), "{}\n{heard:#}", wrong.join("\n"));
+}
+
+#[test]
+fn cancellation_goes_both_ways() {
+    let test = "cancellation_goes_both_ways";
+    let Some((python, _upstream, gateway, full)) = gateway(test) else {
+        return;
+    };
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/peers/cancel.py");
+    let dir = scratch(test);
+    for prefix in ["local", "web"] {
+        let marker = dir.join(format!("{prefix}-cancelled"));
+        let done = run(
+            Command::new(&python).arg(&script).args([
+                &gateway.url,
+                &full,
+                prefix,
+                marker.to_str().unwrap(),
+            ]),
+            LIMIT,
+        );
+        assert!(
+            done.status.success(),
+            "cancel.py: {}\n{}",
+            done.stdout,
+            done.stderr
+        );
+        let seen: Value = serde_json::from_str(done.stdout.lines().last().unwrap_or_default())
+            .unwrap_or_else(|e| panic!("cancel.py printed no report ({e}): {}", done.stdout));
+        assert_eq!(seen["waited"], "cancelled", "{prefix}: {seen}");
+        // The upstream hears of it: its call was cancelled, not left to run.
+        let started = Instant::now();
+        while !marker.exists() {
+            assert!(
+                started.elapsed() < Duration::from_secs(10),
+                "{prefix}: the upstream's call was not cancelled"
+            );
+            std::thread::sleep(Duration::from_millis(100));
+        }
+        assert_eq!(std::fs::read_to_string(&marker).unwrap(), "cancelled");
+        assert_eq!(seen["withdraw"], "withdrawn", "{prefix}: {seen}");
+        assert_eq!(
+            seen["sampling"], "cancelled",
+            "{prefix}: the withdrawn question: {seen}"
+        );
+    }
 }
