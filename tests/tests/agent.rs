@@ -4,12 +4,13 @@
 
 use std::future::Future;
 use std::pin::Pin;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
 
 use catalog_core::provider::{Outcome, Provider, Reply, ToolUse};
 use catalog_core::render::ToolSearch;
-use catalog_core::{Caller, Decision, ErrorClass, Output, Value};
+use catalog_core::talk::{Capability, Declared, Elicited, Peer, TalkError};
+use catalog_core::{Caller, Decision, ErrorClass, Output, UrlElicitation, Value};
 use serde_json::json;
 
 catalog_macros::catalog!("fixtures/reach.toml");
@@ -82,6 +83,90 @@ logging! {
     discoverable_gated_full_access_chat_only(DiscoverableGatedFullAccessChatOnlyArgs),
 }
 
+/// A handler whose every method asks the user for a colour through its context (the same
+/// handler an MCP server would run), or, for an `n` of 100 or more, sends the user to a URL.
+struct Talking;
+
+impl Talking {
+    async fn talk(&self, context: catalog_core::Context, n: i64) -> Result<Output, &'static str> {
+        if n >= 100 {
+            return Ok(Output::needs_url(UrlElicitation {
+                message: "Sign in first.".into(),
+                url: "https://example.com/sign-in".into(),
+                id: "s1".into(),
+            }));
+        }
+        let schema = json!({"type": "object", "properties": {"colour": {"type": "string"}}});
+        let caller = format!("{:?}", context.caller());
+        Ok(match context.elicit("Which colour?", schema).await {
+            Ok(Elicited::Accepted(answer)) => {
+                json!({"n": n, "colour": answer["colour"], "caller": caller})
+            }
+            Ok(other) => json!({"n": n, "answer": format!("{other:?}")}),
+            Err(e) => json!({"n": n, "error": e.to_string()}),
+        }
+        .into())
+    }
+}
+
+macro_rules! talking {
+    ($($method:ident($args:ident)),* $(,)?) => {
+        impl Handler for Talking {
+            type Error = &'static str;
+            async fn ask(&self, _: catalog_core::Context, _: AskArgs) -> Result<Output, &'static str> {
+                Err("not asked")
+            }
+            $(
+                async fn $method(&self, context: catalog_core::Context, args: $args) -> Result<Output, &'static str> {
+                    self.talk(context, args.n).await
+                }
+            )*
+        }
+    };
+}
+
+talking! {
+    inline_silent_read_only_mcp(InlineSilentReadOnlyMcpArgs),
+    inline_silent_read_only_chat_only(InlineSilentReadOnlyChatOnlyArgs),
+    inline_silent_read_and_stage_mcp(InlineSilentReadAndStageMcpArgs),
+    inline_silent_read_and_stage_chat_only(InlineSilentReadAndStageChatOnlyArgs),
+    inline_gated_read_only_mcp(InlineGatedReadOnlyMcpArgs),
+    inline_gated_read_only_chat_only(InlineGatedReadOnlyChatOnlyArgs),
+    inline_gated_read_and_stage_mcp(InlineGatedReadAndStageMcpArgs),
+    inline_gated_read_and_stage_chat_only(InlineGatedReadAndStageChatOnlyArgs),
+    inline_gated_full_access_mcp(InlineGatedFullAccessMcpArgs),
+    inline_gated_full_access_chat_only(InlineGatedFullAccessChatOnlyArgs),
+    discoverable_silent_read_only_mcp(DiscoverableSilentReadOnlyMcpArgs),
+    discoverable_silent_read_only_chat_only(DiscoverableSilentReadOnlyChatOnlyArgs),
+    discoverable_silent_read_and_stage_mcp(DiscoverableSilentReadAndStageMcpArgs),
+    discoverable_silent_read_and_stage_chat_only(DiscoverableSilentReadAndStageChatOnlyArgs),
+    discoverable_gated_read_only_mcp(DiscoverableGatedReadOnlyMcpArgs),
+    discoverable_gated_read_only_chat_only(DiscoverableGatedReadOnlyChatOnlyArgs),
+    discoverable_gated_read_and_stage_mcp(DiscoverableGatedReadAndStageMcpArgs),
+    discoverable_gated_read_and_stage_chat_only(DiscoverableGatedReadAndStageChatOnlyArgs),
+    discoverable_gated_full_access_mcp(DiscoverableGatedFullAccessMcpArgs),
+    discoverable_gated_full_access_chat_only(DiscoverableGatedFullAccessChatOnlyArgs),
+}
+
+/// The application's dialog, as the handlers' context reaches it in chat: it takes forms,
+/// and its user answers blue.
+struct Dialog;
+
+impl Peer for Dialog {
+    fn declared(&self) -> Declared {
+        Declared::of(&[Capability::ElicitationForm])
+    }
+
+    fn elicit_form(
+        &self,
+        _: String,
+        _: catalog_core::Map<String, Value>,
+    ) -> catalog_core::BoxFuture<'_, Result<Elicited, TalkError>> {
+        let answer = catalog_core::Map::from_iter([("colour".to_owned(), json!("blue"))]);
+        Box::pin(async move { Ok(Elicited::Accepted(answer)) })
+    }
+}
+
 /// A reply holding these calls, `c1`, `c2`, ... in order.
 fn reply(calls: &[(Tool, i64)]) -> Reply {
     Reply {
@@ -96,6 +181,43 @@ fn reply(calls: &[(Tool, i64)]) -> Reply {
             .collect(),
         ..Reply::default()
     }
+}
+
+#[test]
+fn a_handler_talks_back_to_the_application_through_the_same_context_as_over_mcp() {
+    let tool = Tool::InlineSilentReadOnlyMcp;
+    let deny = |_: Caller, _: Tool, _: &Value| Decision::Deny;
+    let mut agent = Agent::new(Provider::OpenAiChat).with_peer(Arc::new(Dialog));
+    let step = agent.step(&reply(&[(tool, 1), (tool, 100)]), &mut { deny });
+    let results = pollster::block_on(step.run(&Talking));
+    assert_eq!(
+        results[0].outcome,
+        Outcome::Ran(json!({"n": 1, "colour": "blue", "caller": "Chat"}))
+    );
+    // A URL to visit first is the model's to tell the user of, then call again.
+    let Outcome::Rejected(sign_in) = &results[1].outcome else {
+        panic!("{:?}", results[1]);
+    };
+    assert!(
+        sign_in
+            .message
+            .contains("https://example.com/sign-in (Sign in first.)"),
+        "{}",
+        sign_in.message
+    );
+    // An application that gives its agent no peer: the handler reads why it was not asked.
+    let mut agent = Agent::new(Provider::OpenAiChat);
+    let step = agent.step(&reply(&[(tool, 2)]), &mut { deny });
+    let results = pollster::block_on(step.run(&Talking));
+    let Outcome::Ran(value) = &results[0].outcome else {
+        panic!("{:?}", results[0]);
+    };
+    assert!(
+        value["error"]
+            .as_str()
+            .is_some_and(|e| e.contains("declared no `elicitation.form` capability")),
+        "{value}"
+    );
 }
 
 #[test]
