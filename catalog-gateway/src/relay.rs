@@ -66,6 +66,15 @@ impl Client {
         *self.target.write().unwrap_or_else(PoisonError::into_inner) = Some(target);
     }
 
+    /// The client's MCP session is `session` (over HTTP, the id comes with the answer to
+    /// `initialize`, so with the requests after it).
+    pub fn in_session(&self, session: &str) {
+        let mut target = self.target.write().unwrap_or_else(PoisonError::into_inner);
+        if let Some(target) = target.as_mut().filter(|t| t.session.is_none()) {
+            target.session = Some(Arc::from(session));
+        }
+    }
+
     /// The client, if known.
     #[must_use]
     pub fn target(&self) -> Option<Target> {

@@ -149,6 +149,14 @@ impl ServerHandler for Session {
     }
 
     async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
+        if let Some(session) = context
+            .extensions
+            .get::<axum::http::request::Parts>()
+            .and_then(|parts| parts.headers.get("mcp-session-id"))
+            .and_then(|id| id.to_str().ok())
+        {
+            self.link.client().in_session(session);
+        }
         self.gateway.add_peer(context.peer);
         // A client with sessions of its own begins them now, as it would with each
         // server direct: what an upstream asks or says at the start is this client's.

@@ -74,9 +74,10 @@ fn texts<'a>(heard: &'a Value, what: &str) -> Vec<&'a str> {
 }
 
 /// The gateway over HTTP, gated calls allowed, in front of the chatty server over stdio
-/// (tools `local_...`) and over HTTP (`web_...`): the interpreter, the upstream over HTTP,
-/// the gateway and its full-access token. `None` when the peers are missing.
-fn gateway(test: &str) -> Option<(PathBuf, Upstream, HttpServer, String)> {
+/// (tools `local_...`) and over HTTP (`web_...`), with an audit log: the interpreter, the
+/// upstream over HTTP, the gateway, its full-access token and its audit file. `None` when
+/// the peers are missing.
+fn gateway(test: &str) -> Option<(PathBuf, Upstream, HttpServer, String, PathBuf)> {
     Peer::find(test)?;
     let python = PathBuf::from(std::env::var_os("CATALOG_PEER_PYTHON").expect("checked"));
     let (upstream, url) = over_http(&python);
@@ -100,19 +101,33 @@ fn gateway(test: &str) -> Option<(PathBuf, Upstream, HttpServer, String)> {
         LIMIT,
     );
     assert!(done.status.success(), "import: {}", done.stderr);
+    let audit = dir.join("audit.jsonl");
+    let config = dir.join("gateway.config.toml");
+    std::fs::write(
+        &config,
+        format!("[audit]\nfile = \"{}\"\n", audit.display()),
+    )
+    .unwrap();
     let full = token(test);
     let gateway = HttpServer::start(
         Path::new(env!("CARGO_BIN_EXE_catalog-gateway")),
         &[(full.clone(), "full-access")],
-        &["--catalog", catalog.to_str().unwrap(), "--gated", "allow"],
+        &[
+            "--catalog",
+            catalog.to_str().unwrap(),
+            "--config",
+            config.to_str().unwrap(),
+            "--gated",
+            "allow",
+        ],
     );
-    Some((python, upstream, gateway, full))
+    Some((python, upstream, gateway, full, audit))
 }
 
 #[test]
 fn each_client_hears_its_own_calls_and_no_other() {
     let test = "each_client_hears_its_own_calls_and_no_other";
-    let Some((python, _upstream, gateway, full)) = gateway(test) else {
+    let Some((python, _upstream, gateway, full, audit)) = gateway(test) else {
         return;
     };
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/peers/isolation.py");
@@ -163,12 +178,44 @@ fn each_client_hears_its_own_calls_and_no_other() {
         }
     }
     assert!(wrong.is_empty(), "{}\n{heard:#}", wrong.join("\n"));
+
+    // Every question relayed, and its answer, is in the audit log: four of each kind,
+    // two for each client's session, each naming the call it was asked during.
+    let text = std::fs::read_to_string(&audit).unwrap();
+    let lines: Vec<Value> = text
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    for (relayed, answer) in [
+        ("sampling/createMessage", "answered"),
+        ("elicitation/create", "accept"),
+    ] {
+        let asked: Vec<&Value> = lines.iter().filter(|l| l["relayed"] == relayed).collect();
+        assert_eq!(asked.len(), 4, "{relayed} in the audit log:\n{text}");
+        let mut sessions: Vec<&str> = asked.iter().filter_map(|l| l["session"].as_str()).collect();
+        sessions.sort_unstable();
+        sessions.dedup();
+        assert_eq!(sessions.len(), 2, "{relayed}: two sessions asked\n{text}");
+        for line in asked {
+            assert_eq!(line["answer"], answer, "{line}");
+            assert!(
+                matches!(line["tool"].as_str(), Some("local_chatter" | "web_chatter")),
+                "{line}"
+            );
+            assert!(
+                line["request_digest"]
+                    .as_str()
+                    .is_some_and(|d| d.starts_with("sha256:")),
+                "{line}"
+            );
+        }
+    }
 }
 
 #[test]
 fn cancellation_goes_both_ways() {
     let test = "cancellation_goes_both_ways";
-    let Some((python, _upstream, gateway, full)) = gateway(test) else {
+    let Some((python, _upstream, gateway, full, _)) = gateway(test) else {
         return;
     };
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/peers/cancel.py");

@@ -258,9 +258,10 @@ impl Watcher {
                 None,
             ));
         };
+        // On the standalone stream (a server that names no request it relates to), or
+        // over stdio, it is taken to belong to the call in flight when there is one alone.
         let origin = match context.extensions.get::<InboundStreamOrigin>() {
             Some(InboundStreamOrigin::OutboundRequest(id)) => self.calls.by_request(id),
-            Some(InboundStreamOrigin::Unassociated) => None,
             _ => self.calls.sole(),
         };
         relay.request(request, origin, context.ct.clone()).await
