@@ -181,8 +181,8 @@ fn each_client_hears_its_own_calls_and_no_other() {
 
     // Every question relayed, and its answer, is in the audit log: four of each kind,
     // two for each client's session, each naming the call it was asked during.
-    let text = std::fs::read_to_string(&audit).unwrap();
-    let lines: Vec<Value> = text
+    let log = std::fs::read_to_string(&audit).unwrap();
+    let lines: Vec<Value> = log
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
         .collect();
@@ -191,11 +191,11 @@ fn each_client_hears_its_own_calls_and_no_other() {
         ("elicitation/create", "accept"),
     ] {
         let asked: Vec<&Value> = lines.iter().filter(|l| l["relayed"] == relayed).collect();
-        assert_eq!(asked.len(), 4, "{relayed} in the audit log:\n{text}");
+        assert_eq!(asked.len(), 4, "{relayed} in the audit log:\n{log}");
         let mut sessions: Vec<&str> = asked.iter().filter_map(|l| l["session"].as_str()).collect();
         sessions.sort_unstable();
         sessions.dedup();
-        assert_eq!(sessions.len(), 2, "{relayed}: two sessions asked\n{text}");
+        assert_eq!(sessions.len(), 2, "{relayed}: two sessions asked\n{log}");
         for line in asked {
             assert_eq!(line["answer"], answer, "{line}");
             assert!(
