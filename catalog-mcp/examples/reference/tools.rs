@@ -110,6 +110,7 @@ impl Handler for Reference {
         ))
     }
 
+    // ANCHOR: talk
     async fn test_tool_with_progress(
         &self,
         context: Context,
@@ -162,6 +163,7 @@ impl Handler for Reference {
             described(&answer)
         )))
     }
+    // ANCHOR_END: talk
 
     async fn test_elicitation_sep1034_defaults(
         &self,
