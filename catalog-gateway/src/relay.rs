@@ -364,7 +364,7 @@ pub struct Link {
     handed: std::sync::Mutex<BTreeMap<String, (String, &'static str)>>,
 }
 
-/// How many linked resources a client's link remembers; the oldest go first.
+/// How many linked resources a client's link remembers; past that, one goes for each new one.
 const HANDED: usize = 1024;
 
 impl std::fmt::Debug for Link {
@@ -408,7 +408,8 @@ impl Link {
     pub fn handed(&self, uri: &str, upstream: &str, tool: &'static str) {
         let mut handed = self.handed.lock().unwrap_or_else(PoisonError::into_inner);
         if handed.len() >= HANDED && !handed.contains_key(uri) {
-            // Any one goes: the map keeps no order, and a client reads links soon.
+            // The first by URI goes, not the oldest: a client reads its links soon after
+            // it is handed them, so which one goes hardly matters.
             if let Some(first) = handed.keys().next().cloned() {
                 handed.remove(&first);
             }
