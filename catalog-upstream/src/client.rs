@@ -327,13 +327,8 @@ impl Upstream {
                 raw = Some(Arc::clone(&seen));
                 child = Some(process);
                 let waiting = Arc::new(Waiting::default());
-                let (router, taken) = tokio::sync::mpsc::unbounded_channel();
-                tokio::spawn(express::router(
-                    taken,
-                    Arc::clone(&waiting),
-                    relay,
-                    Arc::clone(&calls),
-                ));
+                let router =
+                    express::Router::spawn(Arc::clone(&waiting), relay, Arc::clone(&calls));
                 let taps = Taps { seen, router };
                 let (lines, _) = Lines::spawn(stdin);
                 let transport = (
@@ -836,7 +831,7 @@ fn http_headers(
 /// transport is one JSON-RPC message per line.
 struct Taps {
     seen: Arc<Mutex<Vec<Value>>>,
-    router: UnboundedSender<express::Routed>,
+    router: express::Router,
 }
 
 impl Taps {
@@ -929,7 +924,7 @@ mod tests {
         let (router, mut taken) = tokio::sync::mpsc::unbounded_channel();
         let taps = Taps {
             seen: Arc::clone(&seen),
-            router,
+            router: express::Router::sending_to(router),
         };
         let sdk = concat!(
             r#"{"jsonrpc":"2.0","id":1,"result":{"protocolVersion":"2025-06-18"}}"#,

@@ -4,16 +4,16 @@
 //! channels and tasks of its own and reads each answer against every result type it
 //! knows; a call is most of what a gateway forwards, so it goes the short way.
 //!
-//! The notifications a relay passes on are taken off the output too, and the answers
-//! and those notifications go through one [`router`] in the order the server wrote them:
-//! a call's progress and log messages are relayed before its answer is handed over.
+//! The notifications a relay passes on are taken off the output too, and handed on in
+//! the order the server wrote them ([`Router`]): a call's progress and log messages are
+//! relayed before its answer is handed over.
 //!
 //! Everything else (the handshake, listings, the server's own requests) stays with the
 //! SDK. Requests made here carry string ids of their own (`express-N`), which the SDK's
 //! numeric ones never equal, and the same string as their progress token.
 
 use std::collections::HashMap;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, LazyLock, Mutex, PoisonError};
 
 use memchr::memmem::Finder;
@@ -79,7 +79,7 @@ impl Waiting {
     }
 }
 
-/// What the filter on a server's output took, for the [`router`], in order.
+/// What the filter on a server's output took, for the router, in order.
 #[derive(Debug)]
 pub(crate) enum Routed {
     /// The answer to call `id` of this module's.
@@ -97,9 +97,71 @@ struct Head<'a> {
     method: Option<&'a str>,
 }
 
+/// Where the filter sends what it takes. An answer goes straight to its caller while no
+/// notification waits to be relayed (most calls report nothing), through the router
+/// behind those otherwise, so that it never overtakes them.
+#[derive(Debug)]
+pub(crate) struct Router {
+    to: UnboundedSender<Routed>,
+    waiting: Arc<Waiting>,
+    /// Notifications sent to the router and not relayed yet.
+    pending: Arc<AtomicUsize>,
+}
+
+impl Router {
+    /// The router of a server's output: a task that hands notifications to `relay`
+    /// (routed by `calls`) and answers to their callers in `waiting`, in order, until
+    /// the output ends, and then tells the callers still waiting.
+    pub(crate) fn spawn(
+        waiting: Arc<Waiting>,
+        relay: Option<Arc<dyn Relay>>,
+        calls: Arc<Calls>,
+    ) -> Router {
+        let (to, taken) = tokio::sync::mpsc::unbounded_channel();
+        let pending = Arc::new(AtomicUsize::new(0));
+        tokio::spawn(route(
+            taken,
+            Arc::clone(&waiting),
+            relay,
+            calls,
+            Arc::clone(&pending),
+        ));
+        Router {
+            to,
+            waiting,
+            pending,
+        }
+    }
+
+    /// A router whose task is the test's: what it takes arrives on the receiver of `to`.
+    #[cfg(test)]
+    pub(crate) fn sending_to(to: UnboundedSender<Routed>) -> Router {
+        Router {
+            to,
+            waiting: Arc::default(),
+            pending: Arc::default(),
+        }
+    }
+
+    fn send(&self, routed: Routed) {
+        match routed {
+            Routed::Answer(id, line) if self.pending.load(Ordering::Acquire) == 0 => {
+                self.waiting.deliver(&id, line);
+            }
+            routed => {
+                if matches!(routed, Routed::Notify(_)) {
+                    self.pending.fetch_add(1, Ordering::AcqRel);
+                }
+                // The router is gone only once the session is: nothing waits any more.
+                let _ = self.to.send(routed);
+            }
+        }
+    }
+}
+
 /// The filter's part: takes `line` when it answers a call made here or is a
 /// notification for the relay (sending it to the router), passes it on otherwise.
-pub(crate) fn take(line: Vec<u8>, router: &UnboundedSender<Routed>) -> Option<Vec<u8>> {
+pub(crate) fn take(line: Vec<u8>, router: &Router) -> Option<Vec<u8>> {
     // Nearly every line that is neither is ruled out unparsed.
     static PREFIX: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(ID_PREFIX.as_bytes()));
     static NOTIFICATION: LazyLock<Finder<'static>> =
@@ -123,39 +185,39 @@ pub(crate) fn take(line: Vec<u8>, router: &UnboundedSender<Routed>) -> Option<Ve
         }) if relay::relays(method) => Some(None),
         _ => None,
     };
-    let message = match taken {
-        Some(Some(id)) => Routed::Answer(id, line),
-        Some(None) => Routed::Notify(line),
+    match taken {
+        Some(Some(id)) => router.send(Routed::Answer(id, line)),
+        Some(None) => router.send(Routed::Notify(line)),
         None => return Some(line),
-    };
-    // The router is gone only once the session is: nothing is waited for any more.
-    let _ = router.send(message);
+    }
     None
 }
 
-/// Hands what the filter took on, in order: answers to their callers, notifications to
-/// `relay` (each one relayed before the next line is looked at). Once the server's
-/// output ended and everything taken is handed on, the callers still waiting are told.
-pub(crate) async fn router(
+/// The router's task: hands what the filter sent on, in order, answers to their
+/// callers and notifications to `relay` (each one relayed before the next is looked
+/// at). Once the server's output ended and everything taken is handed on, the callers
+/// still waiting are told.
+async fn route(
     mut taken: UnboundedReceiver<Routed>,
     waiting: Arc<Waiting>,
     relay: Option<Arc<dyn Relay>>,
     calls: Arc<Calls>,
+    pending: Arc<AtomicUsize>,
 ) {
     while let Some(routed) = taken.recv().await {
         match routed {
             Routed::Answer(id, line) => waiting.deliver(&id, line),
             Routed::Notify(line) => {
-                let Some(relay) = &relay else {
-                    continue;
-                };
-                if let Ok(ServerJsonRpcMessage::Notification(notification)) =
-                    serde_json::from_slice::<ServerJsonRpcMessage>(&line)
-                {
-                    relay::route(&**relay, &calls, notification.notification).await;
-                } else {
-                    tracing::debug!("a notification the SDK cannot read; dropped");
+                if let Some(relay) = &relay {
+                    if let Ok(ServerJsonRpcMessage::Notification(notification)) =
+                        serde_json::from_slice::<ServerJsonRpcMessage>(&line)
+                    {
+                        relay::route(&**relay, &calls, notification.notification).await;
+                    } else {
+                        tracing::debug!("a notification the SDK cannot read; dropped");
+                    }
                 }
+                pending.fetch_sub(1, Ordering::AcqRel);
             }
         }
     }
@@ -312,17 +374,58 @@ impl Drop for Open<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use rmcp::model::{ClientCapabilities, ClientResult, ServerNotification, ServerRequest};
+    use tokio_util::sync::CancellationToken;
+
+    /// A relay that holds each notification until `gate` opens.
+    struct Held {
+        gate: Arc<tokio::sync::Notify>,
+        relayed: Arc<AtomicUsize>,
+    }
+
+    impl Relay for Held {
+        fn capabilities(&self) -> ClientCapabilities {
+            ClientCapabilities::default()
+        }
+
+        fn notify(
+            &self,
+            _: ServerNotification,
+            _: Option<Arc<Origin>>,
+        ) -> catalog_core::BoxFuture<'static, ()> {
+            let (gate, relayed) = (Arc::clone(&self.gate), Arc::clone(&self.relayed));
+            Box::pin(async move {
+                gate.notified().await;
+                relayed.fetch_add(1, Ordering::SeqCst);
+            })
+        }
+
+        fn request(
+            &self,
+            _: ServerRequest,
+            _: Option<Arc<Origin>>,
+            _: CancellationToken,
+        ) -> catalog_core::BoxFuture<'static, Result<ClientResult, ErrorData>> {
+            Box::pin(async { Err(ErrorData::internal_error("not asked here", None)) })
+        }
+    }
+
+    fn awaiting(waiting: &Waiting, id: &str) -> oneshot::Receiver<Vec<u8>> {
+        let (to, answer) = oneshot::channel();
+        waiting.lock().as_mut().unwrap().insert(id.into(), to);
+        answer
+    }
 
     #[tokio::test]
-    async fn answers_and_notifications_are_taken_and_routed_in_order() {
-        let (to, from) = tokio::sync::mpsc::unbounded_channel();
+    async fn answers_and_notifications_are_taken_and_an_answer_never_overtakes_a_notification() {
         let waiting = Arc::new(Waiting::default());
-        let (answer_to, answer) = oneshot::channel();
-        waiting
-            .lock()
-            .as_mut()
-            .unwrap()
-            .insert("express-7".into(), answer_to);
+        let gate = Arc::new(tokio::sync::Notify::new());
+        let relayed = Arc::new(AtomicUsize::new(0));
+        let relay = Held {
+            gate: Arc::clone(&gate),
+            relayed: Arc::clone(&relayed),
+        };
+        let router = Router::spawn(Arc::clone(&waiting), Some(Arc::new(relay)), Arc::default());
         let passed: [&[u8]; 4] = [
             br#"{"jsonrpc":"2.0","id":3,"result":{"tools":[]}}"#,
             // The server's own request, whatever its id.
@@ -332,16 +435,37 @@ mod tests {
             br#"{"jsonrpc":"2.0","id":4,"result":{"text":"express-7"}}"#,
         ];
         for line in passed {
-            assert_eq!(take(line.to_vec(), &to).as_deref(), Some(line));
+            assert_eq!(take(line.to_vec(), &router).as_deref(), Some(line));
         }
-        let progress = br#"{"jsonrpc":"2.0","method":"notifications/progress","params":{"progressToken":"express-7","progress":1}}"#;
-        let ours = br#"{"jsonrpc":"2.0", "id": "express-7", "result":{"content":[]}}"#;
-        assert_eq!(take(progress.to_vec(), &to), None);
-        assert_eq!(take(ours.to_vec(), &to), None);
-        drop(to);
-        router(from, Arc::clone(&waiting), None, Arc::default()).await;
-        assert_eq!(answer.await.unwrap(), ours.to_vec());
+
+        // With nothing to relay, an answer reaches its caller at once.
+        let mut first = awaiting(&waiting, "express-6");
+        let answer = br#"{"jsonrpc":"2.0","id":"express-6","result":{"content":[]}}"#;
+        assert_eq!(take(answer.to_vec(), &router), None);
+        assert_eq!(first.try_recv().unwrap(), answer.to_vec());
+
+        // Behind a log message the relay holds, the answer waits for it.
+        let mut second = awaiting(&waiting, "express-7");
+        let log = br#"{"jsonrpc":"2.0","method":"notifications/message","params":{"level":"info","data":"x"}}"#;
+        let answer = br#"{"jsonrpc":"2.0", "id": "express-7", "result":{"content":[]}}"#;
+        assert_eq!(take(log.to_vec(), &router), None);
+        assert_eq!(take(answer.to_vec(), &router), None);
+        for _ in 0..10 {
+            tokio::task::yield_now().await;
+        }
+        assert!(
+            second.try_recv().is_err(),
+            "the answer overtook the log message"
+        );
+        gate.notify_one();
+        assert_eq!(second.await.unwrap(), answer.to_vec());
+        assert_eq!(relayed.load(Ordering::SeqCst), 1);
+
         // The output ended: later calls are told at once.
+        drop(router);
+        for _ in 0..10 {
+            tokio::task::yield_now().await;
+        }
         assert!(waiting.lock().is_none());
     }
 }

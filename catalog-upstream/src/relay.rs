@@ -21,7 +21,6 @@
 //! once the last one is handed on, so a call's progress and messages reach the client
 //! before its answer does.
 
-use std::collections::HashMap;
 use std::future::Future;
 use std::sync::{Arc, Mutex, PoisonError};
 
@@ -93,18 +92,20 @@ pub fn relayable() -> ClientCapabilities {
 }
 
 /// The forwarded calls a session has in flight, by the upstream's request id and
-/// progress token.
+/// progress token. A session has a few in flight at a time, so a list searched in order
+/// costs less than hashing each id.
 #[derive(Debug, Default)]
-pub(crate) struct Calls(Mutex<InFlight>);
+pub(crate) struct Calls(Mutex<Vec<InFlight>>);
 
-#[derive(Debug, Default)]
+#[derive(Debug)]
 struct InFlight {
-    by_request: HashMap<RequestId, (Arc<Origin>, Option<ProgressToken>)>,
-    by_token: HashMap<ProgressToken, Arc<Origin>>,
+    request: RequestId,
+    token: Option<ProgressToken>,
+    origin: Arc<Origin>,
 }
 
 impl Calls {
-    fn lock(&self) -> std::sync::MutexGuard<'_, InFlight> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, Vec<InFlight>> {
         self.0.lock().unwrap_or_else(PoisonError::into_inner)
     }
 
@@ -115,40 +116,41 @@ impl Calls {
         token: Option<ProgressToken>,
         origin: Arc<Origin>,
     ) {
-        let mut calls = self.lock();
-        if let Some(token) = &token {
-            calls.by_token.insert(token.clone(), Arc::clone(&origin));
-        }
-        calls.by_request.insert(request, (origin, token));
+        self.lock().push(InFlight {
+            request,
+            token,
+            origin,
+        });
     }
 
     /// Request `request` was answered, or given up.
     pub(crate) fn close(&self, request: &RequestId) {
         let mut calls = self.lock();
-        if let Some((_, Some(token))) = calls.by_request.remove(request) {
-            calls.by_token.remove(&token);
+        if let Some(at) = calls.iter().position(|c| c.request == *request) {
+            calls.swap_remove(at);
         }
     }
 
     /// The call that gave progress token `token`.
     fn by_token(&self, token: &ProgressToken) -> Option<Arc<Origin>> {
-        self.lock().by_token.get(token).cloned()
+        self.lock()
+            .iter()
+            .find(|c| c.token.as_ref() == Some(token))
+            .map(|c| Arc::clone(&c.origin))
     }
 
     /// The call sent as `request`.
     pub(crate) fn by_request(&self, request: &RequestId) -> Option<Arc<Origin>> {
         self.lock()
-            .by_request
-            .get(request)
-            .map(|(o, _)| Arc::clone(o))
+            .iter()
+            .find(|c| c.request == *request)
+            .map(|c| Arc::clone(&c.origin))
     }
 
     /// The call in flight, when there is one alone.
     pub(crate) fn sole(&self) -> Option<Arc<Origin>> {
-        let calls = self.lock();
-        let mut calls = calls.by_request.values();
-        match (calls.next(), calls.next()) {
-            (Some((origin, _)), None) => Some(Arc::clone(origin)),
+        match self.lock().as_slice() {
+            [call] => Some(Arc::clone(&call.origin)),
             _ => None,
         }
     }
