@@ -13,8 +13,12 @@
 //! - `fastmcp-proxy`: `FastMCP`'s `create_proxy`;
 //! - `fastmcp-gateway`: the tool called through its `execute_tool`.
 //!
-//! Two upstreams: `gateway-bench`'s `bench-upstream` (one `echo` tool that costs next to
-//! nothing, so the overhead shows) and `mcp-server-time`, the server the guide names.
+//! Three upstreams: `gateway-bench`'s `bench-upstream` with its `echo` tool (it costs next
+//! to nothing, so the overhead shows), `mcp-server-time`, the server the guide names, and
+//! `bench-upstream`'s `progress` tool, called with a progress token: it reports progress
+//! once, stamped with the wall-clock time it was sent, and each contender's relayed
+//! notification is timed from that stamp to the line the client reads (a contender that
+//! does not pass progress on has no such time).
 //!
 //! The client is this process, writing JSON-RPC lines and reading the answers with
 //! blocking pipes: the official Python SDK's client spends about a millisecond and
@@ -60,6 +64,8 @@ struct Upstream {
     command: Vec<String>,
     tool: &'static str,
     arguments: Value,
+    /// Whether calls carry a progress token.
+    progress: bool,
 }
 
 pub fn run(options: &Options) -> ExitCode {
@@ -93,23 +99,10 @@ fn measure(options: &Options) -> Result<(), String> {
     let work = target.join("bench-gateway");
     let python = venv(&root, &work)?;
     let venv_bin = python.parent().unwrap_or(Path::new("."));
-    let upstreams = [
-        Upstream {
-            name: "echo",
-            command: vec![path(&release.join("bench-upstream"))],
-            tool: "echo",
-            arguments: json!({"text": "hello"}),
-        },
-        Upstream {
-            name: "time",
-            command: vec![path(&venv_bin.join("mcp-server-time"))],
-            tool: "get_current_time",
-            arguments: json!({"timezone": "UTC"}),
-        },
-    ];
+    let upstreams = upstreams(&release, venv_bin);
     for wanted in &options.upstreams {
         if !upstreams.iter().any(|u| u.name == wanted) {
-            return Err(format!("--upstream {wanted}: use echo or time"));
+            return Err(format!("--upstream {wanted}: use echo, time or progress"));
         }
     }
     let proxies = path(&root.join("xtask/src/bench_gateway/proxies.py"));
@@ -206,16 +199,46 @@ struct Call(Value);
 
 impl Call {
     fn direct(upstream: &Upstream) -> Call {
-        Call(json!({"name": upstream.tool, "arguments": upstream.arguments}))
+        Call::with_meta(
+            json!({"name": upstream.tool, "arguments": upstream.arguments}),
+            upstream,
+        )
     }
 
     /// fastmcp-gateway serves its meta-tools; an upstream's tool is called through one.
     fn execute_tool(upstream: &Upstream) -> Call {
-        Call(json!({
-            "name": "execute_tool",
-            "arguments": {"tool_name": upstream.tool, "arguments": upstream.arguments},
-        }))
+        Call::with_meta(
+            json!({
+                "name": "execute_tool",
+                "arguments": {"tool_name": upstream.tool, "arguments": upstream.arguments},
+            }),
+            upstream,
+        )
     }
+
+    /// `params`, with a progress token when the upstream's calls carry one.
+    fn with_meta(mut params: Value, upstream: &Upstream) -> Call {
+        if upstream.progress {
+            params["_meta"] = json!({"progressToken": "bench"});
+        }
+        Call(params)
+    }
+}
+
+/// The time from the wall-clock stamp a progress notification's message carries (as
+/// `bench-upstream` sends it) to now, if it carries one.
+fn latency(message: &Value) -> Option<Duration> {
+    if message.get("method")? != "notifications/progress" {
+        return None;
+    }
+    let sent: u128 = message.pointer("/params/message")?.as_str()?.parse().ok()?;
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .ok()?
+        .as_nanos();
+    u64::try_from(now.checked_sub(sent)?)
+        .ok()
+        .map(Duration::from_nanos)
 }
 
 /// A contender's process and the client's session with it.
@@ -225,6 +248,8 @@ struct Session {
     output: BufReader<ChildStdout>,
     next: u64,
     line: String,
+    /// The relayed progress notifications' latencies, as they came.
+    notified: Vec<Duration>,
 }
 
 impl Session {
@@ -246,6 +271,7 @@ impl Session {
             output,
             next: 0,
             line: String::new(),
+            notified: Vec::new(),
         };
         session.request(
             "initialize",
@@ -301,6 +327,9 @@ impl Session {
                 return Ok((message, elapsed));
             }
             // A notification, or a request of the server's: not the answer.
+            if let Some(latency) = latency(&message) {
+                self.notified.push(latency);
+            }
         }
     }
 
@@ -353,6 +382,36 @@ struct Measured {
     /// Each timed call's wall time, in call order.
     times: Vec<Duration>,
     cpu: Duration,
+    /// The latency of each relayed progress notification of the timed calls.
+    notified: Vec<Duration>,
+}
+
+/// The upstreams the contenders are put in front of: `bench-upstream`'s from `release`,
+/// `mcp-server-time` from `venv_bin`.
+fn upstreams(release: &Path, venv_bin: &Path) -> [Upstream; 3] {
+    [
+        Upstream {
+            name: "echo",
+            command: vec![path(&release.join("bench-upstream"))],
+            tool: "echo",
+            arguments: json!({"text": "hello"}),
+            progress: false,
+        },
+        Upstream {
+            name: "time",
+            command: vec![path(&venv_bin.join("mcp-server-time"))],
+            tool: "get_current_time",
+            arguments: json!({"timezone": "UTC"}),
+            progress: false,
+        },
+        Upstream {
+            name: "progress",
+            command: vec![path(&release.join("bench-upstream"))],
+            tool: "progress",
+            arguments: json!({}),
+            progress: true,
+        },
+    ]
 }
 
 /// Starts every contender, warms each up, then times `calls` calls of each, call by call
@@ -380,6 +439,9 @@ fn alternate(
         .iter()
         .map(Session::cpu)
         .collect::<Result<_, _>>()?;
+    for session in &mut sessions {
+        session.notified.clear();
+    }
     let mut times = vec![Vec::with_capacity(calls); contenders.len()];
     for round in 0..calls {
         for k in 0..contenders.len() {
@@ -399,11 +461,15 @@ fn alternate(
         .iter()
         .zip(times)
         .zip(before.into_iter().zip(after))
-        .map(|(((label, _, _), times), (before, after))| Measured {
-            label: (*label).to_owned(),
-            times,
-            cpu: after.saturating_sub(before),
-        })
+        .zip(sessions.iter_mut())
+        .map(
+            |((((label, _, _), times), (before, after)), session)| Measured {
+                label: (*label).to_owned(),
+                times,
+                cpu: after.saturating_sub(before),
+                notified: std::mem::take(&mut session.notified),
+            },
+        )
         .collect())
 }
 
@@ -509,6 +575,35 @@ fn print_table(upstream: &Upstream, measured: &[Measured]) {
         };
         println!(
             "| {label} | {median:.0} | {p90:.0} | {added_text} | {paired} | {cpu:.0} | {added_ratio} | {cpu_ratio} |"
+        );
+    }
+    println!();
+    if upstream.progress {
+        print_notified(measured);
+    }
+}
+
+/// The relayed notifications' latencies: from the upstream's stamp to the client's read.
+fn print_notified(measured: &[Measured]) {
+    let direct = (!measured[0].notified.is_empty())
+        .then(|| quantiles(measured[0].notified.iter().copied().map(micros).collect()).0);
+    println!("Its progress notification, from the upstream's stamp to the client's read:\n");
+    println!("| contender | notifications | median | p90 | added median |");
+    println!("|---|---:|---:|---:|---:|");
+    for m in measured {
+        if m.notified.is_empty() {
+            println!("| {} | 0 (not passed on) | – | – | – |", m.label);
+            continue;
+        }
+        let (median, p90) = quantiles(m.notified.iter().copied().map(micros).collect());
+        let added = match direct {
+            Some(direct) if m.label != "direct" => format!("{:.0}", median - direct),
+            _ => String::from("–"),
+        };
+        println!(
+            "| {} | {} | {median:.0} | {p90:.0} | {added} |",
+            m.label,
+            m.notified.len()
         );
     }
     println!();

@@ -82,7 +82,7 @@ enum Task {
         /// Timed calls per contender
         #[arg(long, value_name = "N", default_value_t = 300, value_parser = positive)]
         calls: usize,
-        /// Measure with this upstream only (echo, a minimal server; time, mcp-server-time); repeat for more
+        /// Measure with this upstream only (echo, a minimal server; time, mcp-server-time; progress, a call that reports progress once); repeat for more
         #[arg(long, value_name = "NAME")]
         upstream: Vec<String>,
         /// Another catalog-gateway binary to measure alongside (built from an earlier commit, say)

@@ -1,17 +1,21 @@
-//! A minimal MCP server over stdio: one tool, `echo`, that answers with its `text`.
+//! A minimal MCP server over stdio: `echo` answers with its `text`; `progress` first
+//! reports progress once (to a client that gave a progress token), with the wall-clock time
+//! it was sent, in nanoseconds since the Unix epoch, as the message: what a relayed
+//! notification's latency is measured from.
 
 use std::sync::Arc;
+use std::time::{SystemTime, UNIX_EPOCH};
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ListToolsResult,
-    PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
+    PaginatedRequestParams, ProgressNotificationParam, ServerCapabilities, ServerConfig, Tool,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler, ServiceExt};
 use serde_json::{Value, json};
 
 struct Echo {
-    tool: Tool,
+    tools: Vec<Tool>,
 }
 
 impl ServerHandler for Echo {
@@ -24,14 +28,30 @@ impl ServerHandler for Echo {
         _: Option<PaginatedRequestParams>,
         _: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, ErrorData> {
-        Ok(ListToolsResult::with_all_items(vec![self.tool.clone()]))
+        Ok(ListToolsResult::with_all_items(self.tools.clone()))
     }
 
     async fn call_tool(
         &self,
         request: CallToolRequestParams,
-        _: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
+        if request.name == "progress" {
+            if let Some(token) = context.meta.get_progress_token() {
+                let sent = SystemTime::now()
+                    .duration_since(UNIX_EPOCH)
+                    .unwrap_or_default()
+                    .as_nanos();
+                let mut progress = ProgressNotificationParam::new(token, 1.0);
+                progress.message = Some(sent.to_string());
+                context
+                    .peer
+                    .notify_progress(progress)
+                    .await
+                    .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
+            }
+            return Ok(CallToolResult::success(vec![ContentBlock::text("done")]).into());
+        }
         let text = request
             .arguments
             .as_ref()
@@ -51,12 +71,24 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     }) else {
         unreachable!("a JSON object literal")
     };
-    let tool = Tool::new(
+    let echo = Tool::new(
         "echo",
         "Answers with the text it is given.",
         Arc::new(schema),
     );
-    let service = Echo { tool }.serve(rmcp::transport::stdio_pipes()).await?;
+    let Value::Object(none) = json!({"type": "object", "properties": {}}) else {
+        unreachable!("a JSON object literal")
+    };
+    let progress = Tool::new(
+        "progress",
+        "Reports its progress once, then answers.",
+        Arc::new(none),
+    );
+    let service = Echo {
+        tools: vec![echo, progress],
+    }
+    .serve(rmcp::transport::stdio_pipes())
+    .await?;
     service.waiting().await?;
     Ok(())
 }
