@@ -3,7 +3,7 @@
 //! upstream sent them.
 //!
 //! Each forwarded call names its [`Origin`]: the client's request, and the progress token
-//! the client gave it. The session keeps the calls in flight ([`Calls`]) by the
+//! the client gave it. The session keeps the calls in flight (`Calls`) by the
 //! upstream's own request id and progress token, so that what the upstream sends is
 //! routed back:
 //! - progress goes to the call whose token it carries, under the client's token (the SDK

@@ -111,11 +111,11 @@ fn url() -> UrlElicitation {
 
 #[test]
 fn nothing_is_asked_of_a_caller_that_did_not_declare_it() {
-    let peer = Recording::new(Declared::NONE);
-    let context = Context::new(Caller::Mcp(Access::ReadOnly), peer.clone());
     fn undeclared<T>(capability: Capability) -> Result<T, TalkError> {
         Err(TalkError::Undeclared(capability))
     }
+    let peer = Recording::new(Declared::NONE);
+    let context = Context::new(Caller::Mcp(Access::ReadOnly), peer.clone());
     assert_eq!(
         now(context.elicit("Which?", json!({"type": "object", "properties": {}}))),
         undeclared(Capability::ElicitationForm)
