@@ -669,10 +669,6 @@ impl Upstream {
     ///
     /// # Errors
     /// The upstream refused the request or the session failed: the upstream's own message.
-    #[allow(
-        deprecated,
-        reason = "resources/subscribe: legacy on 2026-07-28, used up to it"
-    )]
     pub async fn subscribe(&self, uri: &str) -> Result<(), String> {
         self.service
             .peer()
@@ -685,10 +681,6 @@ impl Upstream {
     ///
     /// # Errors
     /// The upstream refused the request or the session failed: the upstream's own message.
-    #[allow(
-        deprecated,
-        reason = "resources/subscribe: legacy on 2026-07-28, used up to it"
-    )]
     pub async fn unsubscribe(&self, uri: &str) -> Result<(), String> {
         self.service
             .peer()
@@ -702,10 +694,6 @@ impl Upstream {
     ///
     /// # Errors
     /// The upstream refused the request or the session failed: the upstream's own message.
-    #[allow(
-        deprecated,
-        reason = "MCP logging: deprecated on 2026-07-28, used up to it"
-    )]
     pub async fn set_level(&self, level: LoggingLevel) -> Result<(), String> {
         if !self.declares(|c| c.logging.is_some()) {
             return Ok(());
@@ -721,10 +709,6 @@ impl Upstream {
     ///
     /// # Errors
     /// The session failed.
-    #[allow(
-        deprecated,
-        reason = "MCP roots: deprecated on 2026-07-28, used up to it"
-    )]
     pub async fn roots_changed(&self) -> Result<(), String> {
         self.service
             .peer()
