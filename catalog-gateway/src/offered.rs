@@ -133,10 +133,18 @@ impl Gateway {
         link: &Link,
         uri: &str,
     ) -> Result<Value, ErrorData> {
-        let (upstream, scanned_as) = match self.resource_offer(grant, uri) {
-            Ok(offer) => (offer.upstream.clone(), offer.what.id()),
-            // A resource a result handed this client links to is the result's own.
-            Err(refused) => link.linked(uri).ok_or(refused)?,
+        // A resource no table pins or matches, that a result handed this client a link
+        // to, is the result's own; one a table pins follows the table's rule alone.
+        let linked = self
+            .find_resource(uri)
+            .is_none()
+            .then(|| link.linked(uri))
+            .flatten();
+        let (upstream, scanned_as) = if let Some(linked) = linked {
+            linked
+        } else {
+            let offer = self.resource_offer(grant, uri)?;
+            (offer.upstream.clone(), offer.what.id())
         };
         let session = self.session(link, &upstream).await?;
         let mut result = session
@@ -156,20 +164,26 @@ impl Gateway {
     /// # Errors
     /// A URI no table pins or matches (-32002), a withheld table, or a level too low.
     fn resource_offer(&self, grant: &Grant, uri: &str) -> Result<&'static Offer, ErrorData> {
-        let offers = &self.loaded().catalog.offers;
-        let exact = Offered::Resource(uri.to_owned());
-        let i = self.find(&exact).or_else(|| {
-            (0..offers.len()).find(
-                |&i| matches!(&offers[i].what, Offered::Template(t) if template_matches(t, uri)),
-            )
-        });
-        let Some(i) = i else {
-            return Err(refusal(&exact, &Refused::Unknown));
+        let Some(i) = self.find_resource(uri) else {
+            return Err(refusal(
+                &Offered::Resource(uri.to_owned()),
+                &Refused::Unknown,
+            ));
         };
-        let offer = &offers[i];
+        let offer = &self.loaded().catalog.offers[i];
         self.offered(grant, i)
             .map_err(|r| refusal(&offer.what, &r))?;
         Ok(offer)
+    }
+
+    /// The table that pins resource `uri`, or else the first template that matches it.
+    fn find_resource(&self, uri: &str) -> Option<usize> {
+        let offers = &self.loaded().catalog.offers;
+        self.find(&Offered::Resource(uri.to_owned())).or_else(|| {
+            (0..offers.len()).find(
+                |&i| matches!(&offers[i].what, Offered::Template(t) if template_matches(t, uri)),
+            )
+        })
     }
 
     /// `completion/complete` for `grant`'s client: the argument of a prompt or template

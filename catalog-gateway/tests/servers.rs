@@ -704,8 +704,9 @@ fn raise_the_secrets_to_full_access(catalog: &Path) {
 }
 
 /// Read-only: both prompts and the template are served; the secrets are neither listed
-/// nor read, the injected notes come with the scanner's notice, and a URI the catalog
-/// does not hold is not found. Full access reads the secrets.
+/// nor read (not even through a link a tool's result hands over), the injected notes come
+/// with the scanner's notice, and a URI the catalog does not hold is not found. Full
+/// access reads the secrets.
 fn served_by_level(peers: &Peers, catalog_arg: &str) {
     let plan = json!([
         {"prompts": true},
@@ -718,6 +719,9 @@ fn served_by_level(peers: &Peers, catalog_arg: &str) {
         {"read": "docs://pages/intro"},
         {"read": "docs://notes"},
         {"read": "docs://nowhere"},
+        // A link a result hands over opens nothing its table does not serve.
+        {"call": "link", "arguments": {"uri": "docs://secrets"}},
+        {"read": "docs://secrets"},
     ]);
     let (seen, _) = session(
         peers,
@@ -788,6 +792,9 @@ fn served_by_level(peers: &Peers, catalog_arg: &str) {
         seen[8]
     );
     assert_eq!(seen[9]["code"], -32002, "{}", seen[9]);
+    assert_eq!(seen[10]["links"], json!(["docs://secrets"]), "{}", seen[10]);
+    let refused = seen[11]["message"].as_str().unwrap_or_default();
+    assert!(refused.contains("full-access"), "{}", seen[11]);
 
     // Full access reads them.
     let plan = json!([{"read": "docs://secrets"}]);

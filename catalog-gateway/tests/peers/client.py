@@ -11,8 +11,8 @@ saw. Steps:
 - `{"revision": true}`: the protocol revision the session opened with;
 - `{"list": true}`: the names `tools/list` answers;
 - `{"definitions": true}`: the tools `tools/list` answers, whole, as the SDK reads them;
-- `{"call": NAME, "arguments": {...}}`: the result (`isError`, text, structured content)
-  or the JSON-RPC error (`code`, `message`); with `"meta": {...}`, the request's `_meta`
+- `{"call": NAME, "arguments": {...}}`: the result (`isError`, text, structured content,
+  the URIs of its resource links) or the JSON-RPC error (`code`, `message`); with `"meta": {...}`, the request's `_meta`
   (W3C `traceparent`, say);
 - `{"wait_list_changed": SECONDS}`: waits for `notifications/tools/list_changed`;
 - `{"prompts": true}`: the prompts `prompts/list` answers, whole, as the SDK reads them;
@@ -174,7 +174,8 @@ async def call(session: ClientSession, name: str, arguments: dict, meta: dict | 
     except MCPError as error:
         return rpc_error(error)
     text = "".join(getattr(c, "text", "") for c in result.content)
-    return {"isError": bool(result.is_error), "text": text, "structured": result.structured_content}
+    links = [str(c.uri) for c in result.content if c.type == "resource_link"]
+    return {"isError": bool(result.is_error), "text": text, "structured": result.structured_content, "links": links}
 
 
 def rpc_error(error: MCPError) -> dict:

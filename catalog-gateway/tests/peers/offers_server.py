@@ -5,7 +5,8 @@ resource template beside a tool: the prompt and resource cases of the gateway's 
 the server starts; the tool `reword` writes a new one there, re-registers `review` with it
 and announces `notifications/prompts/list_changed`, as a server that changes a prompt after
 review would. Resource `docs://notes` carries a prompt injection, for the gateway's result
-scanner. Over stdio.
+scanner; the tool `link` answers with a link to any URI, which must not open a resource the
+client is not served. Over stdio.
 """
 
 import sys
@@ -15,6 +16,7 @@ from typing import Annotated
 from pydantic import Field
 
 from mcp.server.mcpserver import Context, MCPServer
+from mcp.types import ResourceLink, ToolAnnotations
 
 state = Path(sys.argv[1])
 server = MCPServer("offers")
@@ -69,6 +71,12 @@ async def reword(description: str, ctx: Context) -> str:
     register_review(description)
     await ctx.session.send_prompt_list_changed()
     return "reworded"
+
+
+@server.tool(annotations=ToolAnnotations(readOnlyHint=True))
+def link(uri: str) -> ResourceLink:
+    """Links to the resource at a URI."""
+    return ResourceLink(type="resource_link", uri=uri, name="linked")
 
 
 server.run()
