@@ -22,8 +22,8 @@ query = { type = "string", description = "What the tool should do." }
 name = "ask"
 description = "Asks the user a question."
 visibility = "inline"
+effect = "reads"
 tier = "silent"
-access = "read-only"
 [tool.params]
 question = { type = "string", description = "The question." }
 
@@ -33,8 +33,8 @@ description = "Lists the user's notes, newest first."
 keywords = ["notes", "list"]
 examples = ["What notes do I have?"]
 visibility = "inline"
+effect = "reads"
 tier = "silent"
-access = "read-only"
 [tool.params]
 limit = { type = "integer", minimum = 1, maximum = 100, default = 20, description = "How many notes." }
 
@@ -44,8 +44,8 @@ description = "Deletes one note for good."
 keywords = ["delete", "remove", "note"]
 examples = ["Delete my note about the dentist"]
 visibility = "discoverable"
+effect = "acts"
 tier = "gated"
-access = "full-access"
 [tool.params]
 id = { type = "string", description = "The note to delete." }
 "#;
@@ -67,15 +67,15 @@ name = "ask"
 description = "Asks the user a question."
 visiblity = "inline"
 visibility = "inline"
+effect = "reads"
 tier = "silent"
-access = "read-only"
 
 [[tool]]
 name = "deleteNote"
 description = "Deletes one note for good."
 visibility = "discoverable"
+effect = "acts"
 tier = "silent"
-access = "full-access"
 "#;
 
 /// A directory of its own under the system's temporary directory, removed when dropped.
@@ -409,7 +409,10 @@ fn live_servers_need_the_upstreams_feature() {
             assert_eq!(code, 2, "{args:?}: {stderr}");
             assert!(
                 stderr.starts_with(&format!("error: `{option}` talks to MCP servers"))
-                    && stderr.contains("cargo install cargo-catalog --features upstreams"),
+                    && stderr.contains(
+                        "cargo install --git https://github.com/tool-catalog/tool-catalog cargo-catalog --features upstreams`"
+                    )
+                    && stderr.contains("cargo install --path cargo-catalog --features upstreams`"),
                 "{args:?}: {stderr}"
             );
         }

@@ -384,3 +384,86 @@ fn a_split_file_names_the_inline_tools_and_a_misspelt_one_is_refused_with_the_ne
         "{stderr}"
     );
 }
+
+/// The command of the chapter's "Offline, with no key", as written but for the server's
+/// address, which is the scripted model's: the words after `cargo catalog`, and the
+/// variables set before it.
+fn offline_command() -> (Vec<(String, String)>, Vec<String>) {
+    let chapter = std::fs::read_to_string(root().join("book/src/eval-agent.md")).unwrap();
+    let section = &chapter[chapter
+        .find("\n## Offline, with no key\n")
+        .expect("book/src/eval-agent.md has a section `Offline, with no key`")..];
+    let command = section
+        .split("```sh\n")
+        .skip(1)
+        .map(|block| &block[..block.find("```").unwrap()])
+        .find(|block| block.contains("cargo catalog eval-agent"))
+        .expect("the section runs `cargo catalog eval-agent`")
+        .replace("\\\n", " ");
+    let words: Vec<&str> = command.split_whitespace().collect();
+    let at = words.iter().position(|w| *w == "cargo").unwrap();
+    let vars = words[..at]
+        .iter()
+        .map(|w| {
+            let (name, value) = w.split_once('=').expect("NAME=value before the command");
+            (name.to_string(), value.to_string())
+        })
+        .collect();
+    // `cargo catalog ...` is `cargo-catalog catalog ...`.
+    let args = words[at + 1..].iter().map(|w| (*w).to_string()).collect();
+    (vars, args)
+}
+
+#[test]
+fn the_chapters_offline_command_runs_as_written() {
+    let catalog = catalog();
+    let (_, plans) = plans(&catalog);
+    let provider = Provider::OpenAiChat;
+    let model = Model::play(
+        provider,
+        player(provider, &catalog, plans, Arc::default(), false),
+    );
+    let (vars, mut args) = offline_command();
+    let server = "http://127.0.0.1:8080";
+    let url = args
+        .iter_mut()
+        .find(|a| a.starts_with(server))
+        .expect("the command names llama-server's address");
+    *url = url.replace(server, &model.base_url());
+    // A folder holding a catalog and its requests, as the chapter has the user run it in.
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::copy(root().join("catalog.toml"), dir.path().join("catalog.toml")).unwrap();
+    std::fs::copy(
+        root().join("example/catalog/requests.jsonl"),
+        dir.path().join("requests.jsonl"),
+    )
+    .unwrap();
+    let mut command = Command::new(env!("CARGO_BIN_EXE_cargo-catalog"));
+    command.current_dir(dir.path()).args(&args);
+    for name in ["ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GEMINI_API_KEY"] {
+        command.env_remove(name);
+    }
+    let out = command.envs(vars.iter().cloned()).output().unwrap();
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let table = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        table.contains("openai-chat") && table.contains("all-discoverable"),
+        "{table}"
+    );
+    let received = model.received();
+    assert!(!received.is_empty());
+    let key = &vars.iter().find(|(n, _)| n == "OPENAI_API_KEY").unwrap().1;
+    let name = &args[args.iter().position(|a| a == "--model").unwrap() + 1];
+    for request in &received {
+        assert_eq!(request.path, "/v1/chat/completions");
+        assert_eq!(
+            request.header("authorization"),
+            Some(format!("Bearer {key}").as_str())
+        );
+        assert_eq!(request.body["model"], json!(name));
+    }
+}

@@ -4,13 +4,13 @@
 
 use std::collections::HashMap;
 
-use catalog_core::{Tier, Visibility};
+use catalog_core::{Access, Effect, Tier, Visibility};
 use serde_json::Value;
 
 use crate::diag::{Diagnostic, Errors, Span};
 use crate::model::{
     Arguments, CatalogModel, Field, Policy, Role, SettingsTable, Source, Tool, ToolSpans, Upstream,
-    must_be_gated, search_query, takes_query,
+    search_query, takes_query,
 };
 use crate::names::suggest;
 use crate::parse::{At, RawCatalog, RawSettings, RawTool};
@@ -394,12 +394,13 @@ fn settings(
     }
 }
 
-/// The first row that looks like the search tool: no `tier`, no `access`, a `query`
+/// The first row that looks like the search tool: no `tier`, no `effect`, no `access`, a `query`
 /// parameter of any type. Used only to spare it the other rows' rules when the settings do
 /// not name it.
 fn search_like(rows: &[RawTool]) -> Option<usize> {
     rows.iter().position(|r| {
         !r.seen.has("tier")
+            && !r.seen.has("effect")
             && !r.seen.has("access")
             && r.params
                 .as_ref()
@@ -537,52 +538,64 @@ fn arguments_of(
 /// missing).
 type Roles = (Option<Visibility>, Option<Role>);
 
-/// Every row but the search tool declares visibility, tier and access; full access is gated;
-/// the ask tool is inline.
+/// Every row but the search tool declares visibility, effect and tier; its access is at
+/// least what its effect needs and defaults to that; a row that acts is gated; the ask tool
+/// is inline.
 fn row_rules(row: &RawTool, name: &str, is_ask: bool, errors: &mut Errors) -> Roles {
-    let missing = |key: &str, help: &str, errors: &mut Errors| {
-        let at = row
-            .name
-            .as_ref()
-            .map_or(row.span.clone(), |(_, s)| s.clone());
+    let name_at = row
+        .name
+        .as_ref()
+        .map_or(row.span.clone(), |(_, s)| s.clone());
+    let missing = |key: &str, help: String, errors: &mut Errors| {
         errors.push(
-            Diagnostic::new(at, format!("tool `{name}` has no `{key}`")).help(help.to_string()),
+            Diagnostic::new(name_at.clone(), format!("tool `{name}` has no `{key}`")).help(help),
         );
     };
     let visibility = row.visibility.as_ref().map(|(v, _)| *v);
+    let effect = row.effect.as_ref().map(|(e, _)| *e);
     let tier = row.tier.as_ref().map(|(t, _)| *t);
-    let access = row.access.as_ref().map(|(a, _)| *a);
     // A key written with a wrong value, or misspelt, is reported where it is written.
     if !row.seen.has("visibility") {
         missing(
             "visibility",
-            "add `visibility = \"inline\"` (in the active set from the first step) or `\"discoverable\"` (joins after a search finds it)",
+            "add `visibility = \"inline\"` (in the active set from the first step) or `\"discoverable\"` (joins after a search finds it)".into(),
             errors,
         );
+    }
+    if !row.seen.has("effect") {
+        missing("effect", effect_help(row.access.as_ref().map(|(a, _)| *a)), errors);
     }
     if !row.seen.has("tier") {
         missing(
             "tier",
-            "add `tier = \"silent\"` (runs without asking) or `\"gated\"` (passes the permission check first)",
+            "add `tier = \"silent\"` (runs without asking) or `\"gated\"` (passes the permission check first)".into(),
             errors,
         );
     }
-    if !row.seen.has("access") {
-        missing(
-            "access",
-            "add `access = \"read-only\"`, `\"read-and-stage\"` or `\"full-access\"`: the lowest MCP level that may call it",
-            errors,
-        );
-    }
-    if let (Some((Tier::Silent, span)), Some((level, access_at))) = (&row.tier, &row.access)
-        && must_be_gated(*level)
+    if let (Some((Tier::Silent, span)), Some((effect, effect_at))) = (&row.tier, &row.effect)
+        && effect.must_be_gated()
     {
         errors.push(
-            Diagnostic::new(span.clone(), format!("tool `{name}` needs full access but runs silently"))
-                .related(access_at.clone(), "full access")
-                .help("full-access tools commit or destroy data: make it `tier = \"gated\"`, or lower its `access`"),
+            Diagnostic::new(span.clone(), format!("tool `{name}` acts on the world but runs silently"))
+                .related(effect_at.clone(), "it acts")
+                .help("make it `tier = \"gated\"`: what it does cannot be reviewed before it takes effect, so a person must approve each call. Only if it merely stages changes that a person reviews before a commit, say `effect = \"stages\"`"),
         );
     }
+    if let (Some((effect, effect_at)), Some((level, access_at))) = (&row.effect, &row.access)
+        && *level < effect.least_access()
+    {
+        let least = effect.least_access();
+        errors.push(
+            Diagnostic::new(
+                access_at.clone(),
+                format!("tool `{name}` {} but `{level}` clients may call it", effect_phrase(*effect)),
+            )
+            .related(effect_at.clone(), format!("`effect = \"{effect}\"` needs `{least}`"))
+            .help(format!("remove `access` (a tool whose effect is `{effect}` needs `{least}`), or raise it to `access = \"{least}\"`")),
+        );
+    }
+    // The least level the effect allows, unless the row asks for more.
+    let access = effect.map(|e| row.access.as_ref().map_or(e.least_access(), |(a, _)| *a));
     if is_ask && let Some((Visibility::Discoverable, span)) = &row.visibility {
         errors.push(
                 Diagnostic::new(span.clone(), format!("the ask tool `{name}` is discoverable"))
@@ -590,8 +603,13 @@ fn row_rules(row: &RawTool, name: &str, is_ask: bool, errors: &mut Errors) -> Ro
             );
     }
     let mcp = row.mcp.as_ref().is_none_or(|(m, _)| *m);
-    let role = tier.zip(access).map(|(tier, access)| {
-        let policy = Policy { tier, access, mcp };
+    let role = effect.zip(tier).zip(access).map(|((effect, tier), access)| {
+        let policy = Policy {
+            effect,
+            tier,
+            access,
+            mcp,
+        };
         if is_ask {
             Role::Ask(policy)
         } else {
@@ -601,7 +619,8 @@ fn row_rules(row: &RawTool, name: &str, is_ask: bool, errors: &mut Errors) -> Ro
     (visibility, role)
 }
 
-/// The search tool is part of the agent loop: always inline, no tier, no access, never on MCP,
+/// The search tool is part of the agent loop: always inline, no effect, no tier, no access,
+/// never on MCP,
 /// and it takes the request as a required string `query`.
 fn search_tool_rules(row: &RawTool, name: &str, errors: &mut Errors) -> Roles {
     if let Some((Visibility::Discoverable, span)) = &row.visibility {
@@ -620,6 +639,15 @@ fn search_tool_rules(row: &RawTool, name: &str, errors: &mut Errors) -> Roles {
                 format!("the search tool `{name}` has a `tier`"),
             )
             .help("remove `tier`: the search tool is part of the agent loop and touches no data"),
+        );
+    }
+    if let Some((_, span)) = &row.effect {
+        errors.push(
+            Diagnostic::new(
+                span.clone(),
+                format!("the search tool `{name}` has an `effect`"),
+            )
+            .help("remove `effect`: the search tool is part of the agent loop and touches no data"),
         );
     }
     if let Some((_, span)) = &row.access {
@@ -647,4 +675,31 @@ fn search_tool_rules(row: &RawTool, name: &str, errors: &mut Errors) -> Roles {
         );
     }
     (Some(Visibility::Inline), Some(Role::Search))
+}
+
+/// What to write for a row with no `effect`. A row written before effects existed names its
+/// `access`, which then meant the effect too: the help names the value that keeps its meaning.
+fn effect_help(access: Option<Access>) -> String {
+    let values = "`\"reads\"` (changes nothing), `\"stages\"` (changes a person reviews before a commit) or `\"acts\"` (changes that cannot be taken back, or that leave the app)";
+    match access {
+        Some(level) => {
+            let kept = Effect::ALL
+                .into_iter()
+                .find(|e| e.least_access() == level)
+                .unwrap_or(Effect::Acts);
+            format!(
+                "add `effect = \"{kept}\"`, which keeps what `access = \"{level}\"` meant, or the effect it really has: {values}. With `effect` written, `access` may go: it defaults to the least level the effect needs"
+            )
+        }
+        None => format!("add `effect`, one of {values}: it decides the least MCP access level that may call the tool and whether it must be gated"),
+    }
+}
+
+/// A row's effect in an error message.
+fn effect_phrase(effect: Effect) -> &'static str {
+    match effect {
+        Effect::Reads => "only reads",
+        Effect::Stages => "stages changes",
+        Effect::Acts => "acts on the world",
+    }
 }

@@ -6,7 +6,7 @@
 use serde_json::{Map, Value, json};
 
 use crate::lint_config::{LINTS, Level, Lint, Scope};
-use crate::model::{self, Access, SEARCH_QUERY};
+use crate::model::{self, Access, Effect, SEARCH_QUERY};
 use crate::parse::{
     FIELD_ONLY_KEYS, PROMPT_KEYS, RESOURCE_KEYS, SETTINGS_KEYS, TIERS, TOOL_KEYS, TOP_KEYS,
     TYPE_KEYS, TYPE_NAMES, UPSTREAM_KEYS,
@@ -248,8 +248,8 @@ fn tool() -> Value {
                 "name",
                 "description",
                 "visibility",
-                "tier",
-                "access"
+                "effect",
+                "tier"
             ]
         },
         "dependencies": {
@@ -264,8 +264,9 @@ fn tool() -> Value {
             ]
         }
     });
-    // Every tool but the search tool names its visibility, tier and access; then the
-    // access levels that must be gated (the rule `check` enforces). The search tool's
+    // Every tool but the search tool names its visibility, effect and tier; then the
+    // effects that must be gated and the access levels each effect allows (the rules
+    // `check` enforces). The search tool's
     // parameter is the one `model::takes_query` asks for: a required string, no `enum` (and
     // so no `default`, which only an optional field may have).
     let query = json!({
@@ -289,12 +290,12 @@ fn tool() -> Value {
                 "description": "Every tool but the search tool.",
                 "required": [
                     "visibility",
-                    "tier",
-                    "access"
+                    "effect",
+                    "tier"
                 ]
             },
             {
-                "description": format!("The search tool: inline, no tier, no access, not on MCP, a required string parameter `{SEARCH_QUERY}`."),
+                "description": format!("The search tool: inline, no effect, no tier, no access, not on MCP, a required string parameter `{SEARCH_QUERY}`."),
                 "required": [
                     "params"
                 ],
@@ -302,6 +303,7 @@ fn tool() -> Value {
                     "visibility": {
                         "const": "inline"
                     },
+                    "effect": false,
                     "tier": false,
                     "access": false,
                     "mcp": {
@@ -322,29 +324,36 @@ fn tool() -> Value {
             }
         ]
     });
-    let gated: Vec<&str> = Access::ALL
+    let gated: Vec<&str> = Effect::ALL
         .into_iter()
-        .filter(|a| model::must_be_gated(*a))
-        .map(Access::as_str)
+        .filter(|e| e.must_be_gated())
+        .map(Effect::as_str)
         .collect();
     let tier = TIERS
         .iter()
         .find(|(_, t)| *t == model::Tier::Gated)
         .map(|(n, _)| *n);
-    let access = match gated.as_slice() {
-        [one] => json!({"const": one}),
-        many => json!({"enum": many}),
-    };
-    let full_access = json!({
-        "if": {"required": ["access"], "properties": {"access": access}},
-        "then": {"required": ["tier"], "properties": {"tier": {"const": tier}}}
-    });
-    insert_before(
-        &mut head,
-        "dependencies",
-        "allOf",
-        json!([search, full_access]),
-    );
+    let mut rules = vec![
+        search,
+        json!({
+            "if": {"required": ["effect"], "properties": {"effect": one_of(&gated)}},
+            "then": {"required": ["tier"], "properties": {"tier": {"const": tier}}}
+        }),
+    ];
+    for effect in Effect::ALL {
+        let allowed: Vec<&str> = Access::ALL
+            .into_iter()
+            .filter(|a| *a >= effect.least_access())
+            .map(Access::as_str)
+            .collect();
+        if allowed.len() < Access::ALL.len() {
+            rules.push(json!({
+                "if": {"required": ["effect"], "properties": {"effect": {"const": effect.as_str()}}},
+                "then": {"properties": {"access": one_of(&allowed)}}
+            }));
+        }
+    }
+    insert_before(&mut head, "dependencies", "allOf", Value::Array(rules));
     definition(head, properties(TOOL_KEYS, keys::tool))
 }
 
@@ -796,5 +805,13 @@ mod tests {
             on_disk == super::reference(),
             "book/src/reference.md is stale: run `cargo xtask codegen` and commit the result"
         );
+    }
+}
+
+/// A schema that admits exactly `values`: `const` for one, `enum` for more.
+fn one_of(values: &[&str]) -> Value {
+    match values {
+        [one] => json!({"const": one}),
+        many => json!({"enum": many}),
     }
 }

@@ -9,8 +9,8 @@
 //! input that the parameter table cannot hold (extra top-level keys, property names the
 //! format rejects) goes through the tool-level `input-schema = '...'` instead.
 //!
-//! Every tool is discoverable; `readOnlyHint: true` makes it read-only and silent, anything
-//! else full-access and gated. The catalog denies the `poisoned-description` lint: an
+//! Every tool is discoverable. Its effect comes from the annotations ([`effect_of`]): a
+//! tool that reads runs silently, every other one is gated. The catalog denies the `poisoned-description` lint: an
 //! imported description that addresses the model fails the build until reviewed. Names are kept exactly: where two of them would become the
 //! same Rust identifier or generated type, the later one gets a numbered `rust-name`. A
 //! search tool and an ask tool are added.
@@ -187,10 +187,7 @@ fn rows_of(tools: &[Value], report: &mut Report) -> Result<Vec<Row>, String> {
                 report.filled_descriptions.push(name.clone());
                 name.clone()
             });
-        let read_only = annotations
-            .and_then(|a| a.get("readOnlyHint"))
-            .and_then(Value::as_bool)
-            .unwrap_or(false);
+        let effect = effect_of(annotations);
         let (input, additional_params) = match tool.get("inputSchema") {
             None => (Input::Params(Vec::new()), false),
             Some(schema) => input(schema),
@@ -200,7 +197,7 @@ fn rows_of(tools: &[Value], report: &mut Report) -> Result<Vec<Row>, String> {
             name,
             rust_name: None,
             description,
-            read_only,
+            effect,
             input,
             additional_params,
             output,
@@ -209,4 +206,25 @@ fn rows_of(tools: &[Value], report: &mut Report) -> Result<Vec<Row>, String> {
         });
     }
     Ok(rows)
+}
+
+/// **An imported tool's effect**, from its MCP annotations: `readOnlyHint: true` reads;
+/// `destructiveHint: false` with `openWorldHint: false` stages (additive changes inside the
+/// server, which MCP calls non-destructive); anything else acts, as MCP's defaults
+/// (`destructiveHint` and `openWorldHint` true when unsaid) assume.
+#[must_use]
+pub fn effect_of(annotations: Option<&Value>) -> crate::model::Effect {
+    use crate::model::Effect;
+    let hint = |key: &str| {
+        annotations
+            .and_then(|a| a.get(key))
+            .and_then(Value::as_bool)
+    };
+    if hint("readOnlyHint") == Some(true) {
+        Effect::Reads
+    } else if hint("destructiveHint") == Some(false) && hint("openWorldHint") == Some(false) {
+        Effect::Stages
+    } else {
+        Effect::Acts
+    }
 }

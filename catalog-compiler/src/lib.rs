@@ -192,8 +192,8 @@ query = { type = "string" }
 name = "ask"
 description = "Asks the user a question."
 visibility = "inline"
+effect = "reads"
 tier = "silent"
-access = "read-only"
 "#;
 
 #[cfg(test)]
@@ -271,8 +271,8 @@ mod tests {
 name = "listRows"
 description = "Lists rows."
 visibility = "inline"
+effect = "reads"
 tier = "silent"
-access = "read-only"
 [tool.params]
 order = { type = "string", enum = ["asc", "desc"], required = false }
 tags = { type = "array", items = { type = "array", items = { type = "string", enum = ["a", "b"] } } }
@@ -331,8 +331,8 @@ properties.mode = { type = "string", enum = ["on"], rust-name = "switch" }
 name = "listRows"
 description = "Lists rows."
 visibility = "inline"
+effect = "reads"
 tier = "silent"
-access = "read-only"
 [tool.params]
 sortOrder = { type = "string", enum = ["asc", "desc"] }
 sort = { type = "object", properties.order = { type = "string", enum = ["up"] } }
@@ -342,8 +342,8 @@ set = { type = "array", items = { type = "string", enum = ["x"] } }
 name = "tool"
 description = "A tool named tool."
 visibility = "inline"
+effect = "reads"
 tier = "silent"
-access = "read-only"
 [tool.params]
 set = { type = "string", enum = ["on"] }
 "#
@@ -364,7 +364,7 @@ set = { type = "string", enum = ["on"] }
         let hashed = &names::wire_names(&[long])[0];
         let row = |name: &str| {
             format!(
-                "\n[[tool]]\nname = \"{name}\"\ndescription = \"A tool.\"\nvisibility = \"inline\"\ntier = \"silent\"\naccess = \"read-only\"\n"
+                "\n[[tool]]\nname = \"{name}\"\ndescription = \"A tool.\"\nvisibility = \"inline\"\neffect = \"reads\"\ntier = \"silent\"\n"
             )
         };
         let source = format!("{HEAD}{}{}", row(long), row(hashed));
@@ -394,7 +394,7 @@ name = "openTable"
 description = 1
 visiblity = "inline"
 tier = "silentt"
-access = true
+effect = true
 "#
         );
         let errors = errors(&source);
@@ -424,7 +424,7 @@ access = true
     fn outline_rows_are_the_rows_check_accepts() {
         let row = |name: &str, rust: &str| {
             format!(
-                "\n[[tool]]\nname = \"{name}\"\nrust-name = \"{rust}\"\ndescription = \"A tool.\"\nvisibility = \"inline\"\ntier = \"silent\"\naccess = \"read-only\"\n"
+                "\n[[tool]]\nname = \"{name}\"\nrust-name = \"{rust}\"\ndescription = \"A tool.\"\nvisibility = \"inline\"\neffect = \"reads\"\ntier = \"silent\"\n"
             )
         };
         let source = format!("{HEAD}{}{}", row("get", "HTTPGet"), row("fetch", "HttpGet"));

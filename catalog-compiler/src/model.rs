@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 
 pub use catalog_core::search::Language;
-pub use catalog_core::{Access, Policy, Retention, Role, ScanResults, Tier, Visibility};
+pub use catalog_core::{Access, Effect, Policy, Retention, Role, ScanResults, Tier, Visibility};
 use serde_json::Value;
 
 use crate::diag::Span;
@@ -18,7 +18,6 @@ pub(crate) use generated::{Generated, own_type};
 pub use generated::{GeneratedType, field_origin, generated_types};
 pub use rules::{
     EnumFault, bounds_in_order, enum_faults, is_field_name, is_list_item, may_have_default,
-    must_be_gated,
 };
 pub(crate) use rules::{SEARCH_QUERY, query_param, search_query, takes_query};
 
@@ -469,7 +468,7 @@ impl Tool {
         generated_types(&self.variant(), &self.name_span, params)
     }
 
-    /// Whether the tool writes: its lowest access level is above read-only (the rule:
+    /// Whether the tool writes: its effect is more than reading (the rule:
     /// [`Role::writes`]).
     #[must_use]
     pub fn writes(&self) -> bool {

@@ -286,7 +286,7 @@ fn generated(rng: &mut Lcg) -> String {
     out.push_str(
         "\n[[tool]]\nname = \"searchTools\"\ndescription = \"Finds tools.\"\n[tool.params]\nquery = { type = \"string\" }\n",
     );
-    out.push_str("\n[[tool]]\nname = \"ask\"\ndescription = \"Asks the user.\"\nvisibility = \"inline\"\ntier = \"silent\"\naccess = \"read-only\"\n");
+    out.push_str("\n[[tool]]\nname = \"ask\"\ndescription = \"Asks the user.\"\nvisibility = \"inline\"\neffect = \"reads\"\ntier = \"silent\"\n");
     let words = [
         "orders", "export", "csv", "table", "rows", "delete", "date", "chart", "undo", "open",
     ];
@@ -556,7 +556,7 @@ fn arbitrary_and_mutated_catalogs_never_panic_and_fail_with_located_errors() {
 /// build with no location at all.
 #[test]
 fn deep_nesting_is_a_located_error() {
-    const HEAD: &str = "[settings]\nsearch-tool = \"s\"\nask-tool = \"a\"\n[[tool]]\nname = \"s\"\ndescription = \"Finds.\"\n[tool.params]\nquery = { type = \"string\" }\n[[tool]]\nname = \"a\"\ndescription = \"Asks.\"\nvisibility = \"inline\"\ntier = \"silent\"\naccess = \"read-only\"\n";
+    const HEAD: &str = "[settings]\nsearch-tool = \"s\"\nask-tool = \"a\"\n[[tool]]\nname = \"s\"\ndescription = \"Finds.\"\n[tool.params]\nquery = { type = \"string\" }\n[[tool]]\nname = \"a\"\ndescription = \"Asks.\"\nvisibility = \"inline\"\neffect = \"reads\"\ntier = \"silent\"\n";
     for depth in [200, 1_000, 20_000] {
         for source in [
             format!(

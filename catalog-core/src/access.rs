@@ -9,8 +9,8 @@ use core::fmt;
 /// An MCP access level. Levels are cumulative: `FullAccess` may call everything
 /// `ReadAndStage` may, which may call everything `ReadOnly` may.
 ///
-/// On a row it is the lowest level that may call the tool, and it is also what the tool
-/// does: a tool above `ReadOnly` writes (staging counts as a write).
+/// On a row it is the lowest level that may call the tool: at least the level its
+/// [`Effect`] needs ([`Effect::least_access`]), higher where the row says so.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
 pub enum Access {
     /// Reads data, changes nothing.
@@ -43,6 +43,65 @@ impl Access {
 }
 
 impl fmt::Display for Access {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// What a tool does to the world: the row's `effect`, which decides the least access level
+/// that may call it and whether it must be gated.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+pub enum Effect {
+    /// Reads data, changes nothing.
+    Reads,
+    /// Puts changes where a person reviews them, reversible until a commit.
+    Stages,
+    /// Acts on the world: a change that cannot be taken back, or one outside the app
+    /// (a commit, a deletion, a message sent, a door unlocked).
+    Acts,
+}
+
+impl Effect {
+    /// Every effect, mildest first.
+    pub const ALL: [Effect; 3] = [Effect::Reads, Effect::Stages, Effect::Acts];
+
+    /// The effect as `catalog.toml` spells it.
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            Effect::Reads => "reads",
+            Effect::Stages => "stages",
+            Effect::Acts => "acts",
+        }
+    }
+
+    /// Parses the spelling of [`Effect::as_str`].
+    #[must_use]
+    pub fn parse(s: &str) -> Option<Effect> {
+        Effect::ALL.into_iter().find(|e| e.as_str() == s)
+    }
+
+    /// **What the access levels mean**: the lowest level that may call a tool with this
+    /// effect. A read-only client reads, a read-and-stage client also stages, and only a
+    /// full-access client acts. A row may ask for more, never for less.
+    #[must_use]
+    pub const fn least_access(self) -> Access {
+        match self {
+            Effect::Reads => Access::ReadOnly,
+            Effect::Stages => Access::ReadAndStage,
+            Effect::Acts => Access::FullAccess,
+        }
+    }
+
+    /// **The rule for gating**: a tool that acts must be gated (`tier = "gated"`), since
+    /// nobody reviews what it did before it takes effect.
+    #[must_use]
+    pub const fn must_be_gated(self) -> bool {
+        matches!(self, Effect::Acts)
+    }
+}
+
+impl fmt::Display for Effect {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(self.as_str())
     }

@@ -29,7 +29,7 @@ mod table;
 pub mod talk;
 mod verify;
 
-pub use access::{Access, Caller, Reach, reach};
+pub use access::{Access, Caller, Effect, Reach, reach};
 pub use args::{ArgError, FromJson};
 pub use call::{CallError, Dispatch};
 pub use catalog::{CompiledCatalog, DerivedSet, Row, Sets, derived_sets};

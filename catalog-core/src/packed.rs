@@ -20,7 +20,7 @@ use core::fmt;
 
 use once_cell::race::OnceBox;
 
-use crate::access::Access;
+use crate::access::{Access, Effect};
 use crate::shape::{
     Bounds, Condition, Defs, Dependent, Object, Others, Pattern, PatternProperty, Property, Rules,
     Shape,
@@ -193,11 +193,12 @@ impl Writer {
         }
     }
 
-    /// A row's visibility, tier and access: their positions in the tables the reader
-    /// reads them back from.
-    pub fn policy(&mut self, v: Visibility, t: Option<Tier>, a: Option<Access>) {
+    /// A row's visibility, effect, tier and access: their positions in the tables the
+    /// reader reads them back from.
+    pub fn policy(&mut self, v: Visibility, e: Option<Effect>, t: Option<Tier>, a: Option<Access>) {
         for position in [
             VISIBILITY.iter().position(|&x| x == v),
+            EFFECT.iter().position(|&x| x == e),
             TIER.iter().position(|&x| x == t),
             ACCESS.iter().position(|&x| x == a),
         ] {
@@ -213,6 +214,12 @@ impl Writer {
 
 /// A byte's meaning for each of a spec's small enums, written and read by position.
 const VISIBILITY: [Visibility; 2] = [Visibility::Inline, Visibility::Discoverable];
+const EFFECT: [Option<Effect>; 4] = [
+    None,
+    Some(Effect::Reads),
+    Some(Effect::Stages),
+    Some(Effect::Acts),
+];
 const TIER: [Option<Tier>; 3] = [None, Some(Tier::Silent), Some(Tier::Gated)];
 const ACCESS: [Option<Access>; 4] = [
     None,
@@ -379,6 +386,7 @@ impl Reader {
         let keywords = self.strs()?;
         let examples = self.strs()?;
         let visibility = self.pick(&VISIBILITY)?;
+        let effect = self.pick(&EFFECT)?;
         let tier = self.pick(&TIER)?;
         let access = self.pick(&ACCESS)?;
         let mcp = self.flag()?;
@@ -390,6 +398,7 @@ impl Reader {
             keywords,
             examples,
             visibility,
+            effect,
             tier,
             access,
             mcp,

@@ -1,6 +1,6 @@
 //! What a catalog row declares, as the generated code exposes it at run time.
 
-use crate::access::{Access, Caller, Reach};
+use crate::access::{Access, Caller, Effect, Reach};
 use crate::shape::Shape;
 
 /// When a tool enters the model's active set.
@@ -24,8 +24,9 @@ pub enum Tier {
 /// What part a row plays in the catalog, which decides whether it has a tier, an access
 /// level and MCP exposure: the one place that says the search tool has none of them.
 ///
-/// The compiler writes a [`ToolSpec`]'s `tier`, `access` and `mcp` from the row's role with
-/// [`Role::tier`], [`Role::access`] and [`Role::mcp`]; [`ToolSpec::role`] reads it back.
+/// The compiler writes a [`ToolSpec`]'s `effect`, `tier`, `access` and `mcp` from the row's
+/// role with [`Role::effect`], [`Role::tier`], [`Role::access`] and [`Role::mcp`];
+/// [`ToolSpec::role`] reads it back.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub enum Role {
     /// The search tool: part of the agent loop, which answers it; it touches no data, has
@@ -40,9 +41,11 @@ pub enum Role {
 /// How a row other than the search tool is guarded.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 pub struct Policy {
+    /// What it does to the world.
+    pub effect: Effect,
     /// Whether it runs without asking.
     pub tier: Tier,
-    /// The lowest MCP access level that may call it; above read-only, it writes.
+    /// The lowest MCP access level that may call it: at least [`Effect::least_access`].
     pub access: Access,
     /// Whether MCP clients may see and call it at all.
     pub mcp: bool,
@@ -55,6 +58,15 @@ impl Role {
         match self {
             Role::Search => None,
             Role::Ask(policy) | Role::Tool(policy) => Some(policy),
+        }
+    }
+
+    /// What it does to the world; `None` for the search tool.
+    #[must_use]
+    pub const fn effect(self) -> Option<Effect> {
+        match self.policy() {
+            Some(p) => Some(p.effect),
+            None => None,
         }
     }
 
@@ -85,14 +97,11 @@ impl Role {
         }
     }
 
-    /// **The rule for writes**: a row writes when its lowest access level is above
-    /// read-only (staging counts as a write); never the search tool.
+    /// **The rule for writes**: a row writes when its effect is more than reading
+    /// (staging counts as a write); never the search tool.
     #[must_use]
     pub const fn writes(self) -> bool {
-        match self.access() {
-            Some(a) => a as u8 > Access::ReadOnly as u8,
-            None => false,
-        }
+        !matches!(self.effect(), Some(Effect::Reads) | None)
     }
 }
 
@@ -109,6 +118,8 @@ pub struct ToolSpec {
     pub examples: &'static [&'static str],
     /// When the tool enters the active set.
     pub visibility: Visibility,
+    /// What the tool does: [`Role::effect`] of the row's role (`None` for the search tool).
+    pub effect: Option<Effect>,
     /// Permission tier: [`Role::tier`] of the row's role (`None` for the search tool).
     pub tier: Option<Tier>,
     /// Lowest access level that may call the tool: [`Role::access`] of the row's role
@@ -142,8 +153,9 @@ impl ToolSpec {
     /// does not say which row asks the user; that is [`Info::ask_tool`](crate::Info).
     #[must_use]
     pub const fn role(&self) -> Role {
-        match (self.tier, self.access) {
-            (Some(tier), Some(access)) => Role::Tool(Policy {
+        match (self.effect, self.tier, self.access) {
+            (Some(effect), Some(tier), Some(access)) => Role::Tool(Policy {
+                effect,
                 tier,
                 access,
                 mcp: self.mcp,
@@ -152,8 +164,7 @@ impl ToolSpec {
         }
     }
 
-    /// Whether the tool changes data: its lowest access level is above read-only
-    /// ([`Role::writes`]).
+    /// Whether the tool changes data: its effect is more than reading ([`Role::writes`]).
     #[must_use]
     pub const fn writes(&self) -> bool {
         self.role().writes()
@@ -244,6 +255,7 @@ mod tests {
         assert_eq!(read.mcp(), fixtures::READ.mcp);
         assert!(matches!(read, Role::Tool(_)));
         let policy = Policy {
+            effect: Effect::Acts,
             tier: Tier::Gated,
             access: Access::FullAccess,
             mcp: false,

@@ -372,8 +372,8 @@ query = { type = "string" }
 name = "ask"
 description = "Asks the user a question."
 visibility = "inline"
+effect = "reads"
 tier = "silent"
-access = "read-only"
 "#;
 
     fn catalog() -> CatalogModel {
@@ -392,8 +392,8 @@ command = "mcp-server-filesystem"
 name = "git_status"
 description = "Shows the working tree status of a repository."
 visibility = "inline"
+effect = "reads"
 tier = "silent"
-access = "read-only"
 upstream = "git"
 upstream-digest = "{digest}"
 
@@ -669,7 +669,7 @@ upstreams = ["git"]
         }
         let _ = write!(
             source,
-            "\n[[tool]]\nname = \"git_commit\"\ndescription = \"Records changes to the repository.\"\nvisibility = \"inline\"\ntier = \"gated\"\naccess = \"full-access\"\nupstream = \"git\"\nupstream-digest = \"{digest}\"\n\n[tool.params]\nmessage = {{ type = \"string\", description = \"The message.\" }}\n"
+            "\n[[tool]]\nname = \"git_commit\"\ndescription = \"Records changes to the repository.\"\nvisibility = \"inline\"\neffect = \"acts\"\ntier = \"gated\"\nupstream = \"git\"\nupstream-digest = \"{digest}\"\n\n[tool.params]\nmessage = {{ type = \"string\", description = \"The message.\" }}\n"
         );
         let catalog = catalog_compiler::compile(&source).unwrap_or_else(|d| panic!("{d:?}"));
         let text = include_str!("../deploy/gateway.config.toml");

@@ -621,7 +621,7 @@ mod tests {
 
     use catalog_core::provider::{Conversation, Outcome, ToolResult, read, write};
     use catalog_core::render::{ToolSearch, render};
-    use catalog_core::{Access, Shape, Tier, ToolId, ToolSpec, Visibility};
+    use catalog_core::{Access, Effect, Shape, Tier, ToolId, ToolSpec, Visibility};
 
     use super::*;
     use crate::Api;
@@ -633,6 +633,7 @@ mod tests {
             keywords: &[],
             examples: &[],
             visibility,
+            effect: Some(Effect::Reads),
             tier: Some(Tier::Silent),
             access: Some(Access::ReadOnly),
             mcp: true,
@@ -648,6 +649,7 @@ mod tests {
 
     /// The catalog's search tool: no tier, no access level.
     static SEARCH: ToolSpec = ToolSpec {
+        effect: None,
         tier: None,
         access: None,
         mcp: false,

@@ -287,8 +287,8 @@ query = {{ type = "string", description = "What to find." }}
 name = "ask"
 description = "Asks the user."
 visibility = "inline"
+effect = "reads"
 tier = "silent"
-access = "read-only"
 mcp = false
 [tool.params]
 question = {{ type = "string", description = "The question." }}
@@ -297,8 +297,8 @@ question = {{ type = "string", description = "The question." }}
 name = "echo"
 description = "Repeats the text."
 visibility = "discoverable"
+effect = "reads"
 tier = "silent"
-access = "read-only"
 upstream = "up"
 upstream-digest = "{}"
 [tool.params]
@@ -308,8 +308,8 @@ text = {{ type = "string", description = "The text." }}
 name = "gone"
 description = "Was listed once."
 visibility = "discoverable"
+effect = "reads"
 tier = "silent"
-access = "read-only"
 upstream = "up"
 upstream-digest = "{}"
 "#,

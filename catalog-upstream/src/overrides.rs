@@ -1,18 +1,19 @@
 //! Where a pinned row says something else than its server's definition: its name, its
-//! reviewed description, schemas that differ, an access level its server's
-//! `readOnlyHint` does not say. One rule, two uses: [`overrides`] names each such field
+//! reviewed description, schemas that differ, an effect its server's annotations do not
+//! say. One rule, two uses: [`overrides`] names each such field
 //! (`cargo catalog check --upstreams`), [`faithful`] applies them to the definition the
 //! gateway lists.
 
 use catalog_compiler::model::Tool;
 use catalog_compiler::pin::schema_differences;
-use catalog_core::Access;
+use catalog_core::Effect;
 use serde_json::Value;
 
 /// A pinned row as `tools/list` shows it: the tool its server lists (which hashes to the
 /// row's pin), title, annotations, icons and `_meta` as the server wrote them, with what
 /// the row deliberately says instead — its name, its reviewed description, its schemas
-/// where they differ from the server's, and `readOnlyHint` where its access level does.
+/// where they differ from the server's, and the hints that say its effect where the
+/// server's say another.
 /// `execution` is left out: calls through the gateway are never tasks.
 #[must_use]
 pub fn faithful(tool: &Tool, definition: &Value) -> Value {
@@ -43,13 +44,15 @@ pub fn faithful(tool: &Tool, definition: &Value) -> Value {
             }
         }
     }
-    let read_only = tool.role.access() == Some(Access::ReadOnly);
-    if read_only != says_read_only(definition) {
+    let effect = row_effect(tool);
+    if effect != server_effect(definition) {
         let annotations = out
             .entry("annotations")
             .or_insert_with(|| Value::Object(serde_json::Map::new()));
         if let Value::Object(hints) = annotations {
-            hints.insert("readOnlyHint".into(), read_only.into());
+            for (hint, value) in hints_of(effect) {
+                hints.insert((*hint).into(), (*value).into());
+            }
         }
     }
     Value::Object(out)
@@ -93,24 +96,42 @@ pub fn overrides(tool: &Tool, definition: &Value) -> Vec<String> {
         (None, Some(_)) => found.push("no output schema (the server gives one)".to_string()),
         (Some(_), None) => found.push("an output schema (the server gives none)".to_string()),
     }
-    let access = tool.role.access().unwrap_or(Access::FullAccess);
-    let read_only = access == Access::ReadOnly;
-    if read_only != says_read_only(definition) {
-        found.push(if read_only {
-            "the access level read-only, where the server does not say readOnlyHint: true (listed with readOnlyHint: true)".to_string()
-        } else {
-            format!(
-                "the access level {}, where the server says readOnlyHint: true (listed with readOnlyHint: false)",
-                access.as_str()
-            )
-        });
+    let (effect, server) = (row_effect(tool), server_effect(definition));
+    if effect != server {
+        let listed: Vec<String> = hints_of(effect)
+            .iter()
+            .map(|(hint, value)| format!("{hint}: {value}"))
+            .collect();
+        found.push(format!(
+            "the effect {effect}, where the server's annotations say {server} (listed with {})",
+            listed.join(", ")
+        ));
     }
     found
 }
 
-/// Whether a definition's annotations say the tool only reads.
-fn says_read_only(definition: &Value) -> bool {
-    definition.pointer("/annotations/readOnlyHint") == Some(&Value::Bool(true))
+/// The row's effect; a row without one (the search tool) counts as acting, the most
+/// guarded.
+fn row_effect(tool: &Tool) -> Effect {
+    tool.role.effect().unwrap_or(Effect::Acts)
+}
+
+/// The effect a definition's annotations say, by the importer's rule.
+fn server_effect(definition: &Value) -> Effect {
+    catalog_compiler::import::effect_of(definition.get("annotations"))
+}
+
+/// The annotations that say `effect` by that rule.
+fn hints_of(effect: Effect) -> &'static [(&'static str, bool)] {
+    match effect {
+        Effect::Reads => &[("readOnlyHint", true)],
+        Effect::Stages => &[
+            ("readOnlyHint", false),
+            ("destructiveHint", false),
+            ("openWorldHint", false),
+        ],
+        Effect::Acts => &[("readOnlyHint", false), ("destructiveHint", true)],
+    }
 }
 
 fn pointers(changed: &[String]) -> String {
@@ -200,8 +221,8 @@ mod tests {
                 "description = \"Stages files for the next commit.\"",
             )
             .replace(
-                "tier = \"gated\"\naccess = \"full-access\"",
-                "tier = \"silent\"\naccess = \"read-only\"",
+                "effect = \"stages\"\ntier = \"gated\"",
+                "effect = \"reads\"\ntier = \"silent\"",
             )
         });
         let listed = faithful(&tool, &definition());
@@ -216,7 +237,7 @@ mod tests {
             overrides(&tool, &definition()),
             [
                 "the description",
-                "the access level read-only, where the server does not say readOnlyHint: true (listed with readOnlyHint: true)"
+                "the effect reads, where the server's annotations say stages (listed with readOnlyHint: true)"
             ]
         );
     }

@@ -1,10 +1,16 @@
 //! The guide (`book/`) and the README hold together: every chapter is in the summary,
-//! every relative link and `#anchor` leads somewhere, every `{{#include}}` names a file
-//! (and an anchor) that exists, and every Rust sample is code the workspace compiles: an
-//! include of a compiled file, or one of the copies a named test compares with one.
+//! every relative link and `#anchor` leads somewhere, every file a page shows is copied
+//! below its `<!-- include: path:part -->` marker exactly as the file has it now (so the
+//! page reads the same on the forge as in mdBook), and every Rust sample is code the
+//! workspace compiles: the copy of a compiled file, or one of the copies a named test
+//! compares with one.
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
+
+// The rule that `cargo xtask codegen` writes the copies by: one reading, so the two agree.
+#[path = "../../xtask/src/copies.rs"]
+mod copies;
 
 /// Rust blocks that are copies rather than includes, each kept equal to compiled code by
 /// a test: (chapter, the heading it sits under, the test).
@@ -142,33 +148,33 @@ fn every_chapter_is_in_the_summary_and_every_link_leads_somewhere() {
 }
 
 #[test]
-fn every_include_names_a_file_and_every_rust_sample_is_compiled_code() {
+fn no_page_uses_mdbooks_include_and_every_rust_sample_is_compiled_code() {
     let mut problems = Vec::new();
     for chapter in chapters() {
         let text = std::fs::read_to_string(&chapter).unwrap();
         let name = chapter.file_name().unwrap().to_str().unwrap();
-        // Includes: `{{#include path}}`, `path:anchor`, `path:from:to`.
-        for (at, _) in text.match_indices("{{#include ") {
-            let spec = &text[at + "{{#include ".len()..];
-            let spec = &spec[..spec.find("}}").unwrap_or(spec.len())];
-            let (path, part) = spec.split_once(':').unwrap_or((spec, ""));
-            let file = chapter.parent().unwrap().join(path.trim());
-            let Ok(included) = std::fs::read_to_string(&file) else {
-                problems.push(format!("{name}: `{spec}` names no file"));
-                continue;
-            };
-            let is_anchor = !part.is_empty() && !part.starts_with(|c: char| c.is_ascii_digit());
-            if is_anchor && !included.contains(&format!("ANCHOR: {part}")) {
-                problems.push(format!("{name}: `{spec}`: the file has no anchor `{part}`"));
+        // mdBook's own includes leave the Markdown without the code on the forge.
+        for (i, line) in text.lines().enumerate() {
+            if let Some(at) = line.find("{{#include ") {
+                let spec = line[at + "{{#include ".len()..]
+                    .trim_end_matches("}}")
+                    .trim();
+                problems.push(format!(
+                    "{name}:{}: `{{{{#include {spec}}}}}` shows nothing on the forge: write `<!-- include: {spec} -->` above a fenced block, and run `cargo xtask codegen` to copy the file into it",
+                    i + 1
+                ));
             }
         }
-        // Rust blocks: an include, or a copy a test keeps equal to compiled code.
+        // Rust blocks: a marked copy, or a copy a test keeps equal to compiled code.
         let mut heading = String::new();
+        // Whether the line before is an include marker: its block is a checked copy.
+        let mut marked = false;
         let mut lines = text.lines();
         while let Some(line) = lines.next() {
             if let Some(h) = line.strip_prefix('#') {
                 heading = h.trim_start_matches('#').trim().to_string();
             }
+            let copied = std::mem::replace(&mut marked, copies::marker(line).is_some());
             if !line.starts_with("```rust") {
                 if line.starts_with("```") {
                     // Skip other blocks whole, so a `#` in them is no heading.
@@ -180,17 +186,17 @@ fn every_include_names_a_file_and_every_rust_sample_is_compiled_code() {
                 }
                 continue;
             }
-            let body: Vec<&str> = lines
-                .by_ref()
-                .take_while(|l| !l.starts_with("```"))
-                .collect();
-            let included = body.len() == 1 && body[0].starts_with("{{#include ");
+            for inner in lines.by_ref() {
+                if inner.starts_with("```") {
+                    break;
+                }
+            }
             let checked = CHECKED_COPIES
                 .iter()
                 .any(|(chapter, under, _)| *chapter == name && *under == heading);
-            if !included && !checked {
+            if !copied && !checked {
                 problems.push(format!(
-                    "{name}, under `{heading}`: a Rust block that no build compiles; include the file it comes from (`{{{{#include ../../path/to/file.rs:anchor}}}}`)"
+                    "{name}, under `{heading}`: a Rust block that no build compiles; show the file it comes from, `<!-- include: ../../path/to/file.rs:anchor -->` on the line above it (`cargo xtask codegen` copies the file in)"
                 ));
             }
         }
@@ -212,4 +218,27 @@ fn the_checked_copies_have_their_tests() {
             "{test} does not read book/src/{chapter}"
         );
     }
+}
+
+/// Each copy below a marker is its file (or the part the marker names) as the file is now.
+#[test]
+fn every_copy_is_its_file_as_it_is_now() {
+    let mut problems = Vec::new();
+    let mut markers = 0;
+    for page in copies::pages(&root()) {
+        let text = std::fs::read_to_string(&page).unwrap();
+        let name = format!("book/src/{}", page.file_name().unwrap().to_string_lossy());
+        markers += text.lines().filter(|l| copies::marker(l).is_some()).count();
+        match copies::refresh(&page, &name, &text) {
+            Ok(refreshed) if refreshed.text == text => {}
+            Ok(refreshed) => problems.extend(refreshed.stale),
+            Err(unusable) => problems.extend(unusable),
+        }
+    }
+    assert!(markers >= 10, "found only {markers} include markers");
+    assert!(
+        problems.is_empty(),
+        "{}\nrun `cargo xtask codegen` to copy the files into the book again",
+        problems.join("\n")
+    );
 }

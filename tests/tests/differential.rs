@@ -725,15 +725,15 @@ query = { type = "string" }
 name = "ask"
 description = "Asks the user a question."
 visibility = "inline"
+effect = "reads"
 tier = "silent"
-access = "read-only"
 
 [[tool]]
 name = "withDefault"
 description = "Has a parameter whose default is checked."
 visibility = "inline"
+effect = "reads"
 tier = "silent"
-access = "read-only"
 [tool.params]
 "#;
 

@@ -244,7 +244,7 @@ fn an_outside_workspace_builds_runs_its_tests_and_checks_its_catalog() {
     let source = std::fs::read_to_string(outside().join("catalog.toml"))
         .unwrap()
         .replace("tier = \"gated\"", "tier = \"gatd\"")
-        .replace("access = \"read-and-stage\"", "acess = \"read-and-stage\"");
+        .replace("effect = \"stages\"", "efect = \"stages\"");
     std::fs::write(broken_dir.join("catalog.toml"), &source).unwrap();
     let broken = check(&broken_dir, &[]);
     let printed = text(&broken.stdout) + &text(&broken.stderr);

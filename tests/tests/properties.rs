@@ -86,7 +86,7 @@ fn rows() -> impl Strategy<Value = Vec<Row>> {
 
 fn toml(rows: &[Row], keep: Retention) -> String {
     let mut out = format!(
-        "[settings]\nsearch-tool = \"searchTools\"\nask-tool = \"ask\"\nsearch-results = 5\nsearches-per-turn = 1000\nkeep-discovered = \"{}\"\n\n[[tool]]\nname = \"searchTools\"\ndescription = \"Finds tools.\"\n[tool.params]\nquery = {{ type = \"string\" }}\n\n[[tool]]\nname = \"ask\"\ndescription = \"Asks the user.\"\nvisibility = \"inline\"\ntier = \"silent\"\naccess = \"read-only\"\nmcp = false\n",
+        "[settings]\nsearch-tool = \"searchTools\"\nask-tool = \"ask\"\nsearch-results = 5\nsearches-per-turn = 1000\nkeep-discovered = \"{}\"\n\n[[tool]]\nname = \"searchTools\"\ndescription = \"Finds tools.\"\n[tool.params]\nquery = {{ type = \"string\" }}\n\n[[tool]]\nname = \"ask\"\ndescription = \"Asks the user.\"\nvisibility = \"inline\"\neffect = \"reads\"\ntier = \"silent\"\nmcp = false\n",
         keep.as_str()
     );
     for (i, r) in rows.iter().enumerate() {

@@ -20,8 +20,8 @@ const NEW_ROW: &str = r#"
 name = "renameTable"
 description = "Renames a table."
 visibility = "discoverable"
+effect = "stages"
 tier = "silent"
-access = "read-and-stage"
 [tool.params]
 table = { type = "string", description = "The table." }
 "#;

@@ -109,7 +109,7 @@ fn read_in_pieces() -> String {
          [[tool]]\nname = \"searchTools\"\ndescription = \"Finds tools.\"\n\
          [tool.params]\nquery = { type = \"string\" }\n\n\
          [[tool]]\nname = \"ask\"\ndescription = \"Asks the user a question.\"\n\
-         visibility = \"inline\"\ntier = \"silent\"\naccess = \"read-only\"\n",
+         visibility = \"inline\"\neffect = \"reads\"\ntier = \"silent\"\n",
     );
     let comment = format!("# {}\n", "padding ".repeat(12));
     for k in 0..4 {
@@ -118,7 +118,7 @@ fn read_in_pieces() -> String {
             text,
             "\n[[tool]]\nname = \"fetch.page{k}\"\nrust-name = \"FetchPage{k}\"\n\
              description = \"Fetches page {k} over HTTP and returns its text.\"\n\
-             visibility = \"inline\"\ntier = \"silent\"\naccess = \"read-only\"\n"
+             visibility = \"inline\"\neffect = \"reads\"\ntier = \"silent\"\n"
         )
         .expect("a String takes any text");
     }

@@ -1,7 +1,9 @@
 //! `cargo xtask codegen`: writes the files generated from the compiler's own tables, so
 //! that a checked-in copy never drifts from them: `catalog.schema.json`, the editor schema
 //! of `catalog.toml`, and the book's reference of every key written from it;
-//! `catalog-compiler`'s tests fail when either is stale.
+//! `catalog-compiler`'s tests fail when either is stale. Then the book's copies of the
+//! files it shows, below each `<!-- include: ... -->` marker (`copies.rs`); the
+//! book's tests fail when one is stale.
 
 use std::path::Path;
 use std::process::ExitCode;
@@ -31,6 +33,36 @@ pub fn run(args: &[String]) -> Result<ExitCode, Usage> {
             return Ok(ExitCode::FAILURE);
         }
         println!("{name} updated");
+    }
+    // After the reference, which is a page of the book too.
+    for page in crate::copies::pages(&root) {
+        let name = format!(
+            "book/src/{}",
+            page.file_name().unwrap_or_default().display()
+        );
+        let Ok(text) = std::fs::read_to_string(&page) else {
+            eprintln!("error: cannot read {name}");
+            return Ok(ExitCode::FAILURE);
+        };
+        let refreshed = match crate::copies::refresh(&page, &name, &text) {
+            Ok(refreshed) => refreshed,
+            Err(problems) => {
+                for problem in problems {
+                    eprintln!("error: {problem}");
+                }
+                return Ok(ExitCode::FAILURE);
+            }
+        };
+        if refreshed.text == text {
+            continue;
+        }
+        if let Err(e) = std::fs::write(&page, &refreshed.text) {
+            eprintln!("error: cannot write {name}: {e}");
+            return Ok(ExitCode::FAILURE);
+        }
+        for copy in refreshed.stale {
+            println!("{copy}: copied again");
+        }
     }
     Ok(ExitCode::SUCCESS)
 }

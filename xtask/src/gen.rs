@@ -6,8 +6,8 @@
 //! `github_get_issue`). Its description, keywords and examples come from templates over
 //! the same words; its 0–6 parameters from a pool of shapes (strings, enums, bounded
 //! integers, numbers, booleans, arrays, nested objects; required, optional, defaults).
-//! Access and tier follow the verb (reads are read-only, edits stage, deletions are
-//! full-access and gated), so every row is one a real catalog could hold.
+//! Effect and tier follow the verb (reads read, edits stage, deletions act and are
+//! gated), so every row is one a real catalog could hold.
 //! Over 600 lines: most of it is the generator's word tables and parameter shapes, read
 //! beside the templates that use them.
 //!
@@ -132,7 +132,7 @@ impl Rng {
     }
 }
 
-/// What a verb does to data: it decides the row's access and tier.
+/// What a verb does to data: it decides the row's effect and tier.
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Effect {
     Read,
@@ -586,7 +586,7 @@ pub fn catalog(tools: usize, seed: u64) -> Generated {
          query = {{ type = \"string\", description = \"The action you need, in a few words.\" }}\n\n\
          [[tool]]\nname = \"ask\"\n\
          description = \"Asks the user a clarifying question and waits for the answer.\"\n\
-         visibility = \"inline\"\ntier = \"silent\"\naccess = \"read-only\"\nmcp = false\n\
+         visibility = \"inline\"\neffect = \"reads\"\ntier = \"silent\"\nmcp = false\n\
          [tool.params]\nquestion = {{ type = \"string\", description = \"One short question.\" }}\n"
     );
     let mut used_rows = HashSet::new();
@@ -772,16 +772,16 @@ fn write_row(
     } else {
         Visibility::Discoverable
     };
-    let (tier, access) = match verb.effect {
-        Effect::Read if rng.chance(90) => ("silent", "read-only"),
-        Effect::Read => ("gated", "read-only"),
-        Effect::Stage if rng.chance(70) => ("silent", "read-and-stage"),
-        Effect::Stage => ("gated", "read-and-stage"),
-        Effect::Destroy => ("gated", "full-access"),
+    let (tier, effect) = match verb.effect {
+        Effect::Read if rng.chance(90) => ("silent", "reads"),
+        Effect::Read => ("gated", "reads"),
+        Effect::Stage if rng.chance(70) => ("silent", "stages"),
+        Effect::Stage => ("gated", "stages"),
+        Effect::Destroy => ("gated", "acts"),
     };
     let _ = writeln!(
         toml,
-        "visibility = \"{}\"\ntier = \"{tier}\"\naccess = \"{access}\"",
+        "visibility = \"{}\"\neffect = \"{effect}\"\ntier = \"{tier}\"",
         match visibility {
             Visibility::Inline => "inline",
             Visibility::Discoverable => "discoverable",
@@ -877,8 +877,8 @@ mod tests {
             "default = ",
             "visibility = \"inline\"",
             "tier = \"gated\"",
-            "access = \"full-access\"",
-            "access = \"read-and-stage\"",
+            "effect = \"acts\"",
+            "effect = \"stages\"",
             "keywords = [",
             "examples = [",
             "mcp = false",

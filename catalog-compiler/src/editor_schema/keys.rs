@@ -5,7 +5,7 @@
 #![allow(clippy::too_many_lines, reason = "one entry per key of the format")]
 
 use catalog_core::search::Language;
-use catalog_core::{Access, ScanResults};
+use catalog_core::{Access, Effect, ScanResults};
 use serde_json::{Value, json};
 
 use crate::model::{Arguments, SettingsTable};
@@ -275,8 +275,22 @@ pub(super) fn tool(key: &str) -> Option<Value> {
                 }
             }
         }),
+        "effect" => json!({
+            "description": "What the tool does to the world. Required on every tool except the search tool, which must not have one. It sets the least access level that may call the tool; a tool that acts must be gated.",
+            "type": "string",
+            "enum": Effect::ALL.map(Effect::as_str),
+            "x-taplo": {
+                "docs": {
+                    "enumValues": [
+                        "Reads data, changes nothing: read-only clients may call it.",
+                        "Stages changes a person reviews before a commit: read-and-stage clients may call it.",
+                        "Acts on the world (cannot be taken back, or leaves the app): only full-access clients may call it, and it must be gated."
+                    ]
+                }
+            }
+        }),
         "tier" => json!({
-            "description": "Permission tier. Required on every tool except the search tool, which must not have one. A full-access tool must be gated.",
+            "description": "Permission tier. Required on every tool except the search tool, which must not have one. A tool whose effect is `acts` must be gated.",
             "type": "string",
             "enum": TIERS.map(|(n, _)| n),
             "x-taplo": {
@@ -289,7 +303,7 @@ pub(super) fn tool(key: &str) -> Option<Value> {
             }
         }),
         "access" => json!({
-            "description": "Lowest MCP access level that may call the tool; above read-only means the tool writes (staging counts as a write). Required on every tool except the search tool, which must not have one.",
+            "description": "Lowest MCP access level that may call the tool. Defaults to the least level the tool's effect needs (`reads`: read-only, `stages`: read-and-stage, `acts`: full-access); it may be higher, never lower. The search tool must not have one.",
             "type": "string",
             "enum": Access::ALL.map(Access::as_str),
             "x-taplo": {
@@ -297,7 +311,7 @@ pub(super) fn tool(key: &str) -> Option<Value> {
                     "enumValues": [
                         "Reads data, changes nothing.",
                         "May also put changes in the staging area for a person to review.",
-                        "May also commit changes and run destructive operations; the tool must be gated."
+                        "May also act on the world: commit, destroy, send."
                     ]
                 }
             }

@@ -15,7 +15,7 @@ use crate::check;
 use crate::diag::Span;
 use crate::lint;
 use crate::model::{
-    Access, Arguments, CatalogModel, Outline, OutlineTool, Policy, Role, SettingsTable, Tier, Tool,
+    Access, Arguments, CatalogModel, Effect, Outline, OutlineTool, Policy, Role, SettingsTable, Tier, Tool,
     ToolSpans, Visibility, query_param, takes_query,
 };
 use crate::names;
@@ -154,6 +154,7 @@ fn catalog(outline: &Outline) -> CatalogModel {
 
 /// The placeholder policy of a skeleton row: the most guarded one, gated and kept from MCP.
 const GUARDED: Policy = Policy {
+    effect: Effect::Acts,
     tier: Tier::Gated,
     access: Access::FullAccess,
     mcp: false,

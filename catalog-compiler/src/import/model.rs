@@ -11,7 +11,8 @@ pub(super) struct Row {
     pub(super) name: String,
     pub(super) rust_name: Option<String>,
     pub(super) description: String,
-    pub(super) read_only: bool,
+    /// From the annotations: [`effect_of`](super::effect_of).
+    pub(super) effect: compiled::Effect,
     pub(super) input: Input,
     /// Writes `additional-params = true`: the server's input schema leaves the object open.
     pub(super) additional_params: bool,

@@ -206,8 +206,8 @@ query = { type = "string", description = "What to find." }
 name = "ask"
 description = "Asks the user."
 visibility = "inline"
+effect = "reads"
 tier = "silent"
-access = "read-only"
 mcp = false
 [tool.params]
 question = { type = "string", description = "The question." }

@@ -6,6 +6,7 @@ use std::fmt;
 use serde_json::{Map, Value};
 
 use super::model::{Field, Input, Kind, Row, Type};
+use crate::model::Effect;
 
 /// What an import did: how many tools were mapped exactly, which schemas went through an
 /// escape hatch and why, which `rust-name`s were assigned, and which MCP keys a catalog has
@@ -16,6 +17,7 @@ pub struct Report {
     tools: usize,
     exact: usize,
     read_only: usize,
+    stages: usize,
     pub(super) search: String,
     pub(super) ask: String,
     /// Escape hatches by reason, and where.
@@ -45,8 +47,7 @@ impl Report {
         self.tools
     }
 
-    /// How many imported tools are read-only (`readOnlyHint: true`); the rest are
-    /// full-access.
+    /// How many imported tools read (`readOnlyHint: true`); the rest stage or act.
     #[must_use]
     pub fn read_only(&self) -> usize {
         self.read_only
@@ -106,7 +107,7 @@ impl Report {
         let notes = annotations.and_then(Value::as_object).into_iter().flatten();
         for (k, _) in notes {
             match k.as_str() {
-                "readOnlyHint" => {}
+                "readOnlyHint" | "destructiveHint" | "openWorldHint" => {}
                 "title" if !described && tool.get("title").is_none() => {}
                 other => count(format!("`annotations.{other}`")),
             }
@@ -115,7 +116,8 @@ impl Report {
 
     pub(super) fn add(&mut self, row: &Row) {
         self.tools += 1;
-        self.read_only += usize::from(row.read_only);
+        self.read_only += usize::from(row.effect == Effect::Reads);
+        self.stages += usize::from(row.effect == Effect::Stages);
         if let Some(r) = &row.rust_name {
             self.rust_names.push(format!("tool `{}` → `{r}`", row.name));
         }
@@ -162,9 +164,10 @@ impl fmt::Display for Report {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(
             f,
-            "  access: {} read-only (readOnlyHint, silent), {} full-access (gated)",
+            "  effect: {} reads (readOnlyHint, silent), {} stages (neither destructive nor open world, gated), {} acts (gated)",
             self.read_only,
-            self.tools - self.read_only
+            self.stages,
+            self.tools - self.read_only - self.stages
         )?;
         writeln!(
             f,

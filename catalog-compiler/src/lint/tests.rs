@@ -8,7 +8,7 @@ use crate::diag::line_col;
 /// A row with the given name, description and extra keys, read-only and silent.
 fn row(name: &str, visibility: &str, description: &str, extra: &str) -> String {
     format!(
-        "\n[[tool]]\nname = \"{name}\"\ndescription = \"{description}\"\nvisibility = \"{visibility}\"\ntier = \"silent\"\naccess = \"read-only\"\n{extra}\n"
+        "\n[[tool]]\nname = \"{name}\"\ndescription = \"{description}\"\nvisibility = \"{visibility}\"\neffect = \"reads\"\ntier = \"silent\"\n{extra}\n"
     )
 }
 

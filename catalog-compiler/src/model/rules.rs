@@ -3,7 +3,7 @@
 
 use serde_json::Value;
 
-use super::{Access, Field, Kind, TypeSpec};
+use super::{Field, Kind, TypeSpec};
 
 /// Whether model providers accept a parameter or property name: 1 to 64 characters of
 /// `A-Z a-z 0-9 _ . -`.
@@ -71,13 +71,6 @@ pub fn bounds_in_order(minimum: Option<f64>, maximum: Option<f64>) -> bool {
 #[must_use]
 pub fn may_have_default(required: bool) -> bool {
     !required
-}
-
-/// Whether a row at this access level must be gated (`tier = "gated"`): full-access
-/// tools commit or destroy data.
-#[must_use]
-pub fn must_be_gated(access: Access) -> bool {
-    access == Access::FullAccess
 }
 
 /// The parameter the search tool takes the request in: the agent loop reads it.

@@ -213,7 +213,7 @@ mod tests {
     fn pieces_stand_only_for_what_the_file_means() {
         let row = |name: &str, more: &str| {
             format!(
-                "\n[[tool]]\nname = \"{name}\"\ndescription = \"Does {name}.\"\nvisibility = \"discoverable\"\ntier = \"silent\"\naccess = \"read-only\"\n{more}"
+                "\n[[tool]]\nname = \"{name}\"\ndescription = \"Does {name}.\"\nvisibility = \"discoverable\"\neffect = \"reads\"\ntier = \"silent\"\n{more}"
             )
         };
         let head = crate::TEST_HEAD;

@@ -246,7 +246,7 @@ mod tests {
     /// A row of `upstream` with the given extra keys.
     fn row(name: &str, keys: &str) -> String {
         format!(
-            "\n[[tool]]\nname = \"{name}\"\ndescription = \"Tells the time.\"\nvisibility = \"discoverable\"\ntier = \"silent\"\naccess = \"read-only\"\n{keys}\n"
+            "\n[[tool]]\nname = \"{name}\"\ndescription = \"Tells the time.\"\nvisibility = \"discoverable\"\neffect = \"reads\"\ntier = \"silent\"\n{keys}\n"
         )
     }
 

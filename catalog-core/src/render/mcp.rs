@@ -3,7 +3,7 @@
 use alloc::string::String;
 
 use super::{push_array, push_str};
-use crate::{Access, Caller, Reach, ToolSpec};
+use crate::{Access, Caller, Effect, Reach, ToolSpec};
 
 /// The `tools/list` result for a client at `level`: `{"tools":[{"name","description",
 /// "inputSchema","outputSchema"?,"annotations"}]}`, with only the tools such a client may
@@ -12,9 +12,9 @@ use crate::{Access, Caller, Reach, ToolSpec};
 ///
 /// `outputSchema` is sent when the row declares an output whose root is an object (MCP's
 /// structured content is always an object). The annotations say only what the row
-/// declares: `readOnlyHint` from the access level, and for writes `destructiveHint` —
-/// true for full-access tools, false for read-and-stage ones, whose changes wait in the
-/// staging area for review. Nothing is claimed about idempotence or the open world.
+/// declares: `readOnlyHint` from the effect, and for writes `destructiveHint` — true for
+/// tools that act, false for tools that stage, whose changes wait for review. Nothing is
+/// claimed about idempotence or the open world.
 #[must_use]
 pub fn mcp<'a>(tools: impl IntoIterator<Item = &'a ToolSpec>, level: Access) -> String {
     let mut out = String::from("{\"tools\":");
@@ -38,12 +38,12 @@ pub fn mcp<'a>(tools: impl IntoIterator<Item = &'a ToolSpec>, level: Access) -> 
             out.push_str(",\"outputSchema\":");
             out.push_str(schema);
         }
-        out.push_str(match spec.access {
-            Some(Access::ReadOnly) | None => ",\"annotations\":{\"readOnlyHint\":true}}",
-            Some(Access::ReadAndStage) => {
+        out.push_str(match spec.effect {
+            Some(Effect::Reads) | None => ",\"annotations\":{\"readOnlyHint\":true}}",
+            Some(Effect::Stages) => {
                 ",\"annotations\":{\"readOnlyHint\":false,\"destructiveHint\":false}}"
             }
-            Some(Access::FullAccess) => {
+            Some(Effect::Acts) => {
                 ",\"annotations\":{\"readOnlyHint\":false,\"destructiveHint\":true}}"
             }
         });

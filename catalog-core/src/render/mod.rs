@@ -215,7 +215,7 @@ where
 pub(crate) mod fixtures {
     //! Hand-written rows: what the compiler emits, with the cases renderers must handle.
 
-    use crate::{Access, Policy, Role, Shape, Tier, ToolSpec, Visibility};
+    use crate::{Access, Effect, Policy, Role, Shape, Tier, ToolSpec, Visibility};
 
     const OBJECT: &str = r#"{"type":"object","properties":{},"additionalProperties":false}"#;
 
@@ -230,6 +230,11 @@ pub(crate) mod fixtures {
         let role = match access {
             None => Role::Search,
             Some(access) => Role::Tool(Policy {
+                effect: match access {
+                    Access::ReadOnly => Effect::Reads,
+                    Access::ReadAndStage => Effect::Stages,
+                    Access::FullAccess => Effect::Acts,
+                },
                 tier: Tier::Silent,
                 access,
                 mcp: true,
@@ -241,6 +246,7 @@ pub(crate) mod fixtures {
             keywords: &[],
             examples: &[],
             visibility,
+            effect: role.effect(),
             tier: role.tier(),
             access: role.access(),
             mcp: role.mcp(),

@@ -11,7 +11,7 @@ use serde_json::json;
 use super::*;
 use crate::search::{Index, Language};
 use crate::shape::{Bounds, Object, Property, Shape};
-use crate::{Info, Retention, Settings, ToolSet, ToolSpec, Visibility};
+use crate::{Effect, Info, Retention, Settings, ToolSet, ToolSpec, Visibility};
 
 const VIEWS: Shape = Shape::String {
     values: &["grid", "form"],
@@ -430,6 +430,12 @@ const fn spec(
         keywords: &[],
         examples: &[],
         visibility,
+        effect: match access {
+            None => None,
+            Some(Access::ReadOnly) => Some(Effect::Reads),
+            Some(Access::ReadAndStage) => Some(Effect::Stages),
+            Some(Access::FullAccess) => Some(Effect::Acts),
+        },
         tier,
         access,
         mcp,

@@ -6,7 +6,8 @@ use catalog_core::provider::{Conversation, Provider};
 use catalog_core::{Caller, Decision, Value};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let key = std::env::var("ANTHROPIC_API_KEY")?;
+    let key = std::env::var("ANTHROPIC_API_KEY")
+        .map_err(|_| "set ANTHROPIC_API_KEY to your Anthropic API key")?;
     let provider = Provider::Anthropic; // or OpenAiChat, OpenAiResponses, Bedrock, Gemini
     let backend = Backend::new(); // implements the catalog's generated `Handler`
     let mut agent = Agent::new(provider); // the conversation's discovery state

@@ -439,3 +439,31 @@ fn the_readme_row_is_the_example_catalogs() {
         "README.md's row is not in catalog.toml as written:\n{row}"
     );
 }
+
+/// Without a key the quickstart names the variable to set, not `NotPresent`. `cargo test`
+/// builds the examples beside the tests; a run of this file alone may not have.
+#[test]
+fn the_quickstart_without_a_key_names_the_variable() {
+    let deps = std::env::current_exe().unwrap();
+    let examples = deps.parent().unwrap().parent().unwrap().join("examples");
+    let quickstart = examples.join(format!("quickstart{}", std::env::consts::EXE_SUFFIX));
+    if !quickstart.exists() {
+        assert!(
+            std::env::var_os("CI").is_none(),
+            "{} is not built: CI runs `cargo test`, which builds it",
+            quickstart.display()
+        );
+        eprintln!("skipped: the quickstart is not built (`cargo test -p app-agent` builds it)");
+        return;
+    }
+    let done = Command::new(&quickstart)
+        .env_remove("ANTHROPIC_API_KEY")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&done.stderr);
+    assert_eq!(done.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.contains("set ANTHROPIC_API_KEY to your Anthropic API key"),
+        "{stderr}"
+    );
+}

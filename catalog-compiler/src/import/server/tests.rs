@@ -321,7 +321,7 @@ fn bad_inputs_are_errors_that_say_what_to_do() {
 /// A plain row of the catalog imported into.
 fn row(name: &str) -> String {
     format!(
-        "\n[[tool]]\nname = \"{name}\"\ndescription = \"Our own {name}.\"\nvisibility = \"inline\"\ntier = \"silent\"\naccess = \"read-only\"\n"
+        "\n[[tool]]\nname = \"{name}\"\ndescription = \"Our own {name}.\"\nvisibility = \"inline\"\neffect = \"reads\"\ntier = \"silent\"\n"
     )
 }
 
@@ -374,7 +374,7 @@ fn schemas_keep_their_meaning_and_task_only_tools_are_refused() {
     for expected in [
         "input and output schemas as the server wrote them: all 4",
         "`execution` (1): not listed by the gateway",
-        "passed on by the gateway as the server wrote them (pinned by the digest): `_meta` (1), `annotations.destructiveHint` (1), `annotations.idempotentHint` (1), `annotations.title` (1), `icons` (1)",
+        "passed on by the gateway as the server wrote them (pinned by the digest): `_meta` (1), `annotations.idempotentHint` (1), `annotations.title` (1), `icons` (1)",
         "tools without a description (their title is used): save",
     ] {
         assert!(text.contains(expected), "{expected:?} not in\n{text}");

@@ -384,7 +384,7 @@ mod tests {
             let name = name.trim_end_matches(['_', '.']);
             write!(
                 out,
-                "\n[[tool]]\nname = \"{name}\"\ndescription = \"{description}\"\nvisibility = \"discoverable\"\ntier = \"silent\"\naccess = \"read-only\"\n"
+                "\n[[tool]]\nname = \"{name}\"\ndescription = \"{description}\"\nvisibility = \"discoverable\"\neffect = \"reads\"\ntier = \"silent\"\n"
             )
             .unwrap();
         }

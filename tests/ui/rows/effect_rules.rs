@@ -1,0 +1,3 @@
+catalog_macros::catalog!("ui/rows/effect_rules.toml");
+
+fn main() {}

@@ -1,0 +1,3 @@
+catalog_macros::catalog!("ui/search/has_effect.toml");
+
+fn main() {}
