@@ -10,7 +10,7 @@
 use std::collections::BTreeMap;
 
 use catalog_core::search::Language;
-use catalog_core::{Access, Retention, ScanResults, Tier, Visibility};
+use catalog_core::{Access, Effect, Retention, ScanResults, Tier, Visibility};
 use serde_json::Value;
 use toml::Spanned;
 use toml::de::{DeTable, DeValue};
@@ -88,6 +88,7 @@ pub(crate) struct RawTool {
     pub keywords_span: Option<Span>,
     pub examples: Vec<At<String>>,
     pub visibility: Option<At<Visibility>>,
+    pub effect: Option<At<Effect>>,
     pub tier: Option<At<Tier>>,
     pub access: Option<At<Access>>,
     pub mcp: Option<At<bool>>,
@@ -128,6 +129,7 @@ pub(crate) const TOOL_KEYS: &[&str] = &[
     "keywords",
     "examples",
     "visibility",
+    "effect",
     "tier",
     "access",
     "mcp",
@@ -182,19 +184,8 @@ fn read_in(source: &str, size: usize, errors: &mut Errors) -> (RawCatalog, bool)
     }
     let (doc, syntax) = DeTable::parse_recoverable(source);
     let syntax_ok = syntax.is_empty();
-    let found: Vec<(Span, String)> = syntax
-        .iter()
-        .map(|e| (e.span().unwrap_or(0..0), e.message().trim_end().to_string()))
-        .collect();
-    if let Some(cause) = syntax::unclosed(source, &found) {
-        errors.push(cause);
-    } else {
-        for (span, message) in found {
-            errors.push(
-                Diagnostic::new(span, format!("invalid TOML: {message}"))
-                    .help("fix the TOML syntax; the catalog is read only once it parses"),
-            );
-        }
+    for diagnostic in syntax::errors(source, &syntax::listed(&syntax)) {
+        errors.push(diagnostic);
     }
     // After a syntax error only the syntax is reported: the rest is read, not judged.
     let mut unjudged = Errors::default();
@@ -342,6 +333,10 @@ fn tool(t: &DeTable<'_>, span: Span, errors: &mut Errors) -> RawTool {
         visibility: t
             .take("visibility")
             .and_then(|(v, _)| choice(v, "visibility", &VISIBILITIES, errors)),
+        effect: t.take("effect").and_then(|(v, _)| {
+            let effects = Effect::ALL.map(|e| (e.as_str(), e));
+            choice(v, "effect", &effects, errors)
+        }),
         tier: t
             .take("tier")
             .and_then(|(v, _)| choice(v, "tier", &TIERS, errors)),

@@ -1,13 +1,113 @@
 //! A TOML syntax error that causes the others: an array or inline table left open reads
 //! every line after it as its items, and the parser reports each of them, with the cause
 //! (`unclosed array`) at the end of the file. That cascade is replaced by one error at the
-//! bracket that is never closed.
+//! bracket that is never closed. A table header left open is closed where the parser
+//! expected it and the file read again, so only what is still wrong is reported beside it.
 
 use crate::diag::{Diagnostic, Span};
+use toml::de::DeTable;
+
+/// The diagnostics for the parser's syntax errors `found` (each with its span): one per
+/// cause.
+pub(super) fn errors(source: &str, found: &[(Span, String)]) -> Vec<Diagnostic> {
+    if let Some(headers) = unclosed_headers(source, found) {
+        return headers;
+    }
+    if let Some(cause) = unclosed(source, found) {
+        return vec![cause];
+    }
+    found
+        .iter()
+        .map(|(span, message)| {
+            Diagnostic::new(span.clone(), format!("invalid TOML: {message}"))
+                .help("fix the TOML syntax; the catalog is read only once it parses")
+        })
+        .collect()
+}
+
+/// The parser's syntax errors in `source`, each with its span.
+fn parse_errors(source: &str) -> Vec<(Span, String)> {
+    listed(&DeTable::parse_recoverable(source).1)
+}
+
+/// The parser's errors, each with its span.
+pub(super) fn listed(found: &[toml::de::Error]) -> Vec<(Span, String)> {
+    found
+        .iter()
+        .map(|e| (e.span().unwrap_or(0..0), e.message().trim_end().to_string()))
+        .collect()
+}
+
+/// A header left open (`[tool.params`) makes the parser read the lines after it as keys of
+/// the wrong table, each repeated one reported as a duplicate. Each open header is reported
+/// once; the file is read again with it closed, and what is still wrong then is reported at
+/// its place in the file as written.
+fn unclosed_headers(source: &str, found: &[(Span, String)]) -> Option<Vec<Diagnostic>> {
+    let mut repaired = source.to_owned();
+    // What was inserted into `repaired`: (offset there, length), in order of offset.
+    let mut inserted: Vec<(usize, usize)> = Vec::new();
+    let mut found = found.to_vec();
+    let mut headers = Vec::new();
+    while let Some((at, close)) = found.iter().find_map(|(span, message)| {
+        let close = if message.starts_with("unclosed array table") {
+            "]]"
+        } else if message.starts_with("unclosed table") {
+            "]"
+        } else {
+            return None;
+        };
+        Some((span.start.min(repaired.len()), close))
+    }) {
+        // Each pass closes one header; a file has far fewer than this.
+        if headers.len() == 256 || !repaired.is_char_boundary(at) {
+            break;
+        }
+        let end = original(at, &inserted);
+        let start = source[..end].rfind('\n').map_or(0, |n| n + 1);
+        let header = source[start..end].trim();
+        headers.push(
+            Diagnostic::new(
+                start..end,
+                format!("invalid TOML: the table header `{header}` is never closed"),
+            )
+            .help(format!("close it: `{header}{close}`")),
+        );
+        for (offset, _) in &mut inserted {
+            if *offset >= at {
+                *offset += close.len();
+            }
+        }
+        inserted.push((at, close.len()));
+        inserted.sort_unstable();
+        repaired.insert_str(at, close);
+        found = parse_errors(&repaired);
+    }
+    if headers.is_empty() {
+        return None;
+    }
+    let rest = errors(&repaired, &found).into_iter().map(|mut d| {
+        d.span = original(d.span.start, &inserted)..original(d.span.end, &inserted);
+        for r in &mut d.related {
+            r.span = original(r.span.start, &inserted)..original(r.span.end, &inserted);
+        }
+        d
+    });
+    headers.extend(rest);
+    Some(headers)
+}
+
+/// Where offset `at` of the repaired text is in the text as written.
+fn original(at: usize, inserted: &[(usize, usize)]) -> usize {
+    inserted
+        .iter()
+        .filter(|(offset, _)| *offset < at)
+        .map(|(offset, len)| (at - offset).min(*len))
+        .fold(at, |at, shift| at - shift)
+}
 
 /// The one error to report instead of `found` (the parser's syntax errors, each with its
 /// span), when they come from a bracket left open before the first of them.
-pub(super) fn unclosed(source: &str, found: &[(Span, String)]) -> Option<Diagnostic> {
+fn unclosed(source: &str, found: &[(Span, String)]) -> Option<Diagnostic> {
     let cascade = found
         .iter()
         .any(|(_, m)| m.starts_with("unclosed array") || m.starts_with("unclosed inline table"));
@@ -143,5 +243,29 @@ mod tests {
             )
             .is_none()
         );
+    }
+
+    /// A header left open is one error, not one per key read into the wrong table; what is
+    /// still wrong once it is closed is reported too, where it is written.
+    #[test]
+    fn an_open_header_is_one_error_and_later_errors_keep_their_place() {
+        let mut source = String::from("[settings]\nsearch-tool = \"s\"\n\n[[tool]]\nname = \"s\"\n\n[tool.params\nquery = { type = \"string\" }\n");
+        for i in 0..19 {
+            source.push_str(&format!("\n[[tool]]\nname = \"t{i}\"\ndescription = \"T.\"\n"));
+        }
+        let found = parse_errors(&source);
+        assert!(found.iter().any(|(_, m)| m.starts_with("duplicate key")), "{found:?}");
+        let one = errors(&source, &found);
+        assert_eq!(one.len(), 1, "{one:#?}");
+        assert_eq!(&source[one[0].span.clone()], "[tool.params");
+        assert_eq!(one[0].help.as_deref(), Some("close it: `[tool.params]`"));
+        // Two open headers, an array-of-tables one among them, and a real error after both.
+        let source = "[[tool\nname = \"a\"\n[tool.params\nq = 1\n[[tool]]\nname = \"b\"\nx = \n";
+        let all = errors(source, &parse_errors(source));
+        assert_eq!(all.len(), 3, "{all:#?}");
+        assert_eq!(all[0].help.as_deref(), Some("close it: `[[tool]]`"));
+        assert_eq!(&source[all[1].span.clone()], "[tool.params");
+        let x = source.find("x = ").unwrap();
+        assert!((x..source.len()).contains(&all[2].span.start), "{all:#?}");
     }
 }
