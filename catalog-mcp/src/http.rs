@@ -302,7 +302,8 @@ struct Rules {
 /// is not JSON gets a JSON-RPC parse error (`-32700`), and one that is JSON but no
 /// JSON-RPC message an invalid-request error (`-32600`), both with 400 and no `id` (as the
 /// spec allows when the request cannot be read); a DELETE of a session this server does
-/// not have gets 404, as a request on it would.
+/// not have gets 404, as a request on it would, and one it ends 200, not the SDK's 202,
+/// which the official SDK clients log as a failed termination.
 async fn transport_rules(
     State(rules): State<Arc<Rules>>,
     request: Request,
@@ -356,6 +357,11 @@ async fn transport_rules(
             *response.status_mut() = StatusCode::NOT_FOUND;
             return response;
         }
+        let mut response = next.run(request).await;
+        if response.status() == StatusCode::ACCEPTED {
+            *response.status_mut() = StatusCode::OK;
+        }
+        return response;
     }
     next.run(request).await
 }
