@@ -58,11 +58,20 @@ fn read_queries(catalog: &CatalogModel, queries_path: &str) -> Result<Vec<Reques
     let text = std::fs::read_to_string(queries_path)
         .map_err(|e| Usage(format!("cannot read `{queries_path}`: {e}")))?;
     let queries = catalog_compiler::search::requests(catalog, &text)
-        .map_err(|e| Usage(format!("{queries_path}:{e}")))?;
+        .map_err(|e| Usage(located(queries_path, &e)))?;
     if queries.is_empty() {
         return Err(Usage(format!("`{queries_path}` holds no query")));
     }
     Ok(queries)
+}
+
+/// Each `LINE: reason` of a requests file's errors as `PATH:LINE: reason`.
+pub(crate) fn located(path: &str, errors: &str) -> String {
+    errors
+        .lines()
+        .map(|line| format!("{path}:{line}"))
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// One ranker's top `k` for each request, and its median time per query.

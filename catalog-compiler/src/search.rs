@@ -188,8 +188,8 @@ pub struct Request {
 /// Reads an evaluation file against `catalog`; blank lines are skipped.
 ///
 /// # Errors
-/// `LINE: reason` for the first line that is not such an object, or that expects a tool
-/// the catalog lacks or one that is inline, which no search returns.
+/// `LINE: reason`, one line each, for every line that is not such an object, or that
+/// expects a tool the catalog lacks or one that is inline, which no search returns.
 pub fn requests(catalog: &CatalogModel, jsonl: &str) -> Result<Vec<Request>, String> {
     read_requests(catalog, jsonl, true)
 }
@@ -198,8 +198,8 @@ pub fn requests(catalog: &CatalogModel, jsonl: &str) -> Result<Vec<Request>, Str
 /// request may expect an inline tool, which the model has from the first step.
 ///
 /// # Errors
-/// `LINE: reason` for the first line that is not such an object, or that expects a tool
-/// the catalog lacks.
+/// `LINE: reason`, one line each, for every line that is not such an object, or that
+/// expects a tool the catalog lacks.
 pub fn agent_requests(catalog: &CatalogModel, jsonl: &str) -> Result<Vec<Request>, String> {
     read_requests(catalog, jsonl, false)
 }
@@ -210,47 +210,71 @@ fn read_requests(
     discoverable_only: bool,
 ) -> Result<Vec<Request>, String> {
     let mut out = Vec::new();
+    let mut errors = Vec::new();
     for (i, line) in jsonl.lines().enumerate() {
         if line.trim().is_empty() {
             continue;
         }
-        let line_no = i + 1;
-        let v: Value =
-            serde_json::from_str(line).map_err(|e| format!("{line_no}: not JSON: {e}"))?;
-        let text = |key: &str| {
-            v[key]
-                .as_str()
-                .map(str::to_string)
-                .ok_or_else(|| format!("{line_no}: `{key}` is not a string"))
-        };
-        let (id, query) = (text("id")?, text("query")?);
-        let names = v["expected"]
-            .as_array()
-            .ok_or_else(|| format!("{line_no}: `expected` is not a list"))?;
-        let mut expected = Vec::new();
-        for name in names {
-            let doc = name
-                .as_str()
-                .and_then(|n| catalog.tools.iter().position(|t| t.name == n))
-                .ok_or_else(|| {
-                    format!("{line_no}: request `{id}` expects {name}, which the catalog lacks")
-                })?;
-            if discoverable_only && catalog.tools[doc].visibility != Visibility::Discoverable {
-                return Err(format!(
-                    "{line_no}: request `{id}` expects {name}, which is inline: a search returns \
-                     only discoverable tools, since the model has the inline ones from the first \
-                     step; leave it out of `expected`"
-                ));
-            }
-            expected.push(u32::try_from(doc).unwrap_or(u32::MAX));
+        match read_request(catalog, line, discoverable_only) {
+            Ok(request) => out.push(request),
+            Err(reasons) => errors.extend(reasons.into_iter().map(|r| format!("{}: {r}", i + 1))),
         }
-        out.push(Request {
+    }
+    if errors.is_empty() {
+        Ok(out)
+    } else {
+        Err(errors.join("\n"))
+    }
+}
+
+/// One line of an evaluation file, or everything wrong with it.
+fn read_request(
+    catalog: &CatalogModel,
+    line: &str,
+    discoverable_only: bool,
+) -> Result<Request, Vec<String>> {
+    let v: Value = serde_json::from_str(line).map_err(|e| vec![format!("not JSON: {e}")])?;
+    let mut errors = Vec::new();
+    let mut text = |key: &str| {
+        let found = v[key].as_str().map(str::to_string);
+        if found.is_none() {
+            errors.push(format!("`{key}` is not a string"));
+        }
+        found.unwrap_or_default()
+    };
+    let (id, query) = (text("id"), text("query"));
+    let mut expected = Vec::new();
+    match v["expected"].as_array() {
+        None => errors.push("`expected` is not a list".into()),
+        Some(names) => {
+            for name in names {
+                let Some(doc) = name
+                    .as_str()
+                    .and_then(|n| catalog.tools.iter().position(|t| t.name == n))
+                else {
+                    errors.push(format!("request `{id}` expects {name}, which the catalog lacks"));
+                    continue;
+                };
+                if discoverable_only && catalog.tools[doc].visibility != Visibility::Discoverable {
+                    errors.push(format!(
+                        "request `{id}` expects {name}, which is inline: a search returns only \
+                         discoverable tools, since the model has the inline ones from the first \
+                         step; leave it out of `expected`"
+                    ));
+                }
+                expected.push(u32::try_from(doc).unwrap_or(u32::MAX));
+            }
+        }
+    }
+    if errors.is_empty() {
+        Ok(Request {
             id,
             query,
             expected,
-        });
+        })
+    } else {
+        Err(errors)
     }
-    Ok(out)
 }
 
 /// The value at the nearest rank `permille` of the way up sorted times (500 the median,
@@ -262,4 +286,36 @@ fn read_requests(
 pub fn percentile(sorted: &[f64], permille: usize) -> f64 {
     let rank = (permille * sorted.len()).div_ceil(1000).max(1);
     sorted[rank.min(sorted.len()) - 1]
+}
+
+#[cfg(test)]
+mod tests {
+    /// Every bad line of a requests file is named at once, each with all that is wrong.
+    #[test]
+    fn every_bad_line_is_reported() {
+        let catalog = crate::compile(concat!(
+            "[settings]\nsearch-tool = \"s\"\nask-tool = \"seen\"\n\n[[tool]]\nname = \"s\"\ndescription = \"Finds.\"\n",
+            "[tool.params]\nquery = { type = \"string\", description = \"q\" }\n\n",
+            "[[tool]]\nname = \"seen\"\ndescription = \"Inline.\"\nvisibility = \"inline\"\neffect = \"reads\"\ntier = \"silent\"\n\n",
+            "[[tool]]\nname = \"found\"\ndescription = \"Hidden.\"\nvisibility = \"discoverable\"\neffect = \"reads\"\ntier = \"silent\"\n",
+        ))
+        .unwrap();
+        let file = concat!(
+            "{\"id\": \"a\", \"query\": \"q\", \"expected\": [\"found\"]}\n",
+            "not json\n",
+            "\n",
+            "{\"id\": 1, \"query\": \"q\", \"expected\": [\"found\", \"gone\"]}\n",
+            "{\"id\": \"d\", \"query\": \"q\", \"expected\": [\"seen\"]}\n",
+        );
+        let errors = super::requests(&catalog, file).unwrap_err();
+        let lines: Vec<&str> = errors.lines().collect();
+        assert_eq!(lines.len(), 4, "{errors}");
+        assert!(lines[0].starts_with("2: not JSON"), "{errors}");
+        assert_eq!(lines[1], "4: `id` is not a string");
+        assert!(lines[2].starts_with("4: request `` expects \"gone\""), "{errors}");
+        assert!(lines[3].starts_with("5: request `d` expects \"seen\", which is inline"), "{errors}");
+        // For an agent, an inline tool may be expected.
+        let agent = super::agent_requests(&catalog, file).unwrap_err();
+        assert_eq!(agent.lines().count(), 3, "{agent}");
+    }
 }

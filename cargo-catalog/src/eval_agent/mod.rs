@@ -39,7 +39,7 @@ pub(crate) fn command(args: &EvalAgent, defaults: &Defaults) -> Result<ExitCode,
     let text = std::fs::read_to_string(&args.requests)
         .map_err(|e| Usage(format!("cannot read `{}`: {e}", args.requests)))?;
     let requests = catalog_compiler::search::agent_requests(&catalog, &text)
-        .map_err(|e| Usage(format!("{}:{e}", args.requests)))?;
+        .map_err(|e| Usage(crate::eval::located(&args.requests, &e)))?;
     if requests.is_empty() {
         return Err(Usage(format!("`{}` holds no request", args.requests)));
     }
