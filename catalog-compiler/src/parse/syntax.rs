@@ -10,9 +10,11 @@ use toml::de::DeTable;
 /// The diagnostics for the parser's syntax errors `found` (each with its span): one per
 /// cause.
 pub(super) fn errors(source: &str, found: &[(Span, String)]) -> Vec<Diagnostic> {
-    if let Some(headers) = unclosed_headers(source, found) {
-        return headers;
-    }
+    unclosed_headers(source, found).unwrap_or_else(|| others(source, found))
+}
+
+/// [`errors`] for a file with no header left open.
+fn others(source: &str, found: &[(Span, String)]) -> Vec<Diagnostic> {
     if let Some(cause) = unclosed(source, found) {
         return vec![cause];
     }
@@ -44,7 +46,8 @@ pub(super) fn listed(found: &[toml::de::Error]) -> Vec<(Span, String)> {
 /// its place in the file as written.
 fn unclosed_headers(source: &str, found: &[(Span, String)]) -> Option<Vec<Diagnostic>> {
     let mut repaired = source.to_owned();
-    // What was inserted into `repaired`: (offset there, length), in order of offset.
+    // What was inserted into `repaired`: (offset there, length), in order of offset, since
+    // each is after the last.
     let mut inserted: Vec<(usize, usize)> = Vec::new();
     let mut found = found.to_vec();
     let mut headers = Vec::new();
@@ -58,8 +61,10 @@ fn unclosed_headers(source: &str, found: &[(Span, String)]) -> Option<Vec<Diagno
         };
         Some((span.start.min(repaired.len()), close))
     }) {
-        // Each pass closes one header; a file has far fewer than this.
-        if headers.len() == 256 || !repaired.is_char_boundary(at) {
+        // Each pass closes one header, further down the file than the last; a file has far
+        // fewer than this.
+        let last = inserted.last().map(|(offset, _)| *offset);
+        if headers.len() == 256 || !repaired.is_char_boundary(at) || last.is_some_and(|l| at <= l) {
             break;
         }
         let end = original(at, &inserted);
@@ -72,20 +77,14 @@ fn unclosed_headers(source: &str, found: &[(Span, String)]) -> Option<Vec<Diagno
             )
             .help(format!("close it: `{header}{close}`")),
         );
-        for (offset, _) in &mut inserted {
-            if *offset >= at {
-                *offset += close.len();
-            }
-        }
         inserted.push((at, close.len()));
-        inserted.sort_unstable();
         repaired.insert_str(at, close);
         found = parse_errors(&repaired);
     }
     if headers.is_empty() {
         return None;
     }
-    let rest = errors(&repaired, &found).into_iter().map(|mut d| {
+    let rest = others(&repaired, &found).into_iter().map(|mut d| {
         d.span = original(d.span.start, &inserted)..original(d.span.end, &inserted);
         for r in &mut d.related {
             r.span = original(r.span.start, &inserted)..original(r.span.end, &inserted);
