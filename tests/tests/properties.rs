@@ -1,9 +1,9 @@
-//! Property tests over generated catalogs: rows of every visibility, tier, access level and
-//! MCP exposure, compiled from TOML text, then held to the README's tables.
+//! Property tests over generated catalogs: rows of every visibility, effect, tier, access
+//! level and MCP exposure, compiled from TOML text, then held to the README's tables.
 //!
 //! - the derived sets partition and nest as documented (inline | discoverable = all;
-//!   silent | gated = all but the search tool; the MCP levels nest; writes are the rows above
-//!   read-only), each equal to the rule applied to the generated rows;
+//!   silent | gated = all but the search tool; the MCP levels nest; writes are the rows that
+//!   stage or act; a row that acts is gated), each equal to the rule applied to the generated rows;
 //! - for every tool and every MCP access level, the tool is listed (`render::mcp`) and
 //!   callable (`verify`) exactly when `mcp` is on and its access is at most the level;
 //! - in chat, a tool is callable at the first step exactly when it is inline, and a
@@ -20,7 +20,7 @@ use std::fmt::Write as _;
 use catalog_compiler::model::{CatalogModel, DERIVED_SETS};
 use catalog_core::search::Weights;
 use catalog_core::{
-    Access, Call, Caller, Decision, Discovery, Info, Retention, Settings, Tier, ToolId, ToolSet,
+    Access, Call, Caller, Decision, Discovery, Effect, Info, Retention, Settings, Tier, ToolId, ToolSet,
     ToolSpec, Value, Via, Visibility, render, verify,
 };
 use proptest::prelude::*;
@@ -32,7 +32,11 @@ use proptest::test_runner::{Config, TestRunner};
 struct Row {
     inline: bool,
     gated: bool,
+    effect: Effect,
+    /// The level MCP clients need: what the effect needs, or more when the row says so.
     access: Access,
+    /// Whether the row writes `access` (else it defaults to what the effect needs).
+    explicit: bool,
     mcp: bool,
     /// A word only this row has, so a search for it finds this row.
     word: String,
@@ -45,16 +49,23 @@ fn row() -> impl Strategy<Value = Row> {
         any::<bool>(),
         any::<bool>(),
         0..3usize,
+        proptest::option::of(0..3usize),
         any::<bool>(),
         any::<bool>(),
     )
-        .prop_map(|(inline, gated, access, mcp, param)| {
-            let access = Access::ALL[access];
+        .prop_map(|(inline, gated, effect, raised, mcp, param)| {
+            let effect = Effect::ALL[effect];
+            // An explicit level may raise what the effect needs, never lower it.
+            let access = raised.map_or(effect.least_access(), |a| {
+                Access::ALL[a].max(effect.least_access())
+            });
             Row {
                 inline,
-                // The compiler's rule: full access never runs silently.
-                gated: gated || access == Access::FullAccess,
+                // The compiler's rule: a row that acts never runs silently.
+                gated: gated || effect == Effect::Acts,
+                effect,
                 access,
+                explicit: raised.is_some(),
                 mcp,
                 word: String::new(),
                 param,
@@ -92,13 +103,16 @@ fn toml(rows: &[Row], keep: Retention) -> String {
     for (i, r) in rows.iter().enumerate() {
         let _ = write!(
             out,
-            "\n[[tool]]\nname = \"tool{i}\"\ndescription = \"Does {} things.\"\nvisibility = \"{}\"\ntier = \"{}\"\naccess = \"{}\"\nmcp = {}\n",
+            "\n[[tool]]\nname = \"tool{i}\"\ndescription = \"Does {} things.\"\nvisibility = \"{}\"\neffect = \"{}\"\ntier = \"{}\"\nmcp = {}\n",
             r.word,
             if r.inline { "inline" } else { "discoverable" },
+            r.effect.as_str(),
             if r.gated { "gated" } else { "silent" },
-            r.access.as_str(),
             r.mcp
         );
+        if r.explicit {
+            let _ = writeln!(out, "access = \"{}\"", r.access.as_str());
+        }
         if r.param {
             out.push_str("[tool.params]\nnote = { type = \"string\", required = false }\n");
         }
@@ -195,7 +209,7 @@ fn check(rows: &[Row], keep: Retention, allowed_bits: u64) -> Result<(), TestCas
     );
     prop_assert_eq!(
         members("WRITES"),
-        expect(&|i| row(i).is_some_and(|r| r.access > Access::ReadOnly))
+        expect(&|i| row(i).is_some_and(|r| r.effect != Effect::Reads))
     );
     // The access rule as the README states it, on its own on purpose: the compiler's sets
     // come from `catalog_core::reach`, and this is what they are checked against.
@@ -231,7 +245,7 @@ fn check(rows: &[Row], keep: Retention, allowed_bits: u64) -> Result<(), TestCas
             .all(|i| !members("WRITES").contains(i))
     );
     prop_assert!(sub(
-        &expect(&|i| row(i).is_some_and(|r| r.access == Access::FullAccess)),
+        &expect(&|i| row(i).is_some_and(|r| r.effect == Effect::Acts)),
         &gated
     ));
 
