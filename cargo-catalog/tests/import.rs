@@ -309,7 +309,7 @@ fn a_poisoned_description_fails_the_import_until_reviewed() {
     assert!(
         stderr.contains(
             "error[poisoned-description]: in tool `add`, the description addresses the model instead of describing the tool: \"<IMPORTANT>\"\n"
-        ) && stderr.contains("poisoned.toml:45:34\n"),
+        ) && stderr.contains("poisoned.toml:46:34\n"),
         "{stderr}"
     );
     let text = std::fs::read_to_string(&out).unwrap();

@@ -34,9 +34,9 @@ pub(super) fn write_catalog(
 # Every imported tool is discoverable: {search} adds it to the model's tool list. Tools
 # marked readOnlyHint read and run silently; tools marked neither destructive nor open
 # world stage (read-and-stage clients may call them); every other tool acts (full access).
-# Every tool that does more than read is gated by a permission prompt. What the type language cannot express is kept as
-# the original JSON: `schema = '...'` for a parameter, `input-schema = '...'` for a whole
-# input.
+# Every tool that does more than read is gated by a permission prompt. What the type
+# language cannot express is kept as the original JSON: `schema = '...'` for a parameter,
+# `input-schema = '...'` for a whole input.
 
 [settings]
 search-tool = {}
