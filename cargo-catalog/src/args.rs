@@ -42,7 +42,8 @@ macro_rules! upstreams {
 #[cfg(not(feature = "upstreams"))]
 pub(crate) fn needs_upstreams(option: &str) -> Usage {
     Usage(format!(
-        "`{option}` talks to MCP servers, which this build of cargo-catalog leaves out: install it with `cargo install cargo-catalog --features upstreams`"
+        "`{option}` talks to MCP servers, which this build of cargo-catalog leaves out: install it with {}",
+        install_with!("upstreams")
     ))
 }
 
@@ -399,7 +400,7 @@ pub(crate) struct EmbeddingArgs {
 /// fusion of the model's ranking with BM25F's (`catalog_embed::Hybrid`). The file is pinned
 /// to the catalog's search index and to the model: loading it after either changed is an
 /// error that says to run this again. Needs the `embed` feature:
-/// `cargo install cargo-catalog --features embed`.
+/// `cargo install --git https://github.com/tool-catalog/tool-catalog cargo-catalog --features embed`.
 #[derive(Debug, Args)]
 pub struct Embed {
     #[command(flatten)]
@@ -431,7 +432,7 @@ pub struct Embed {
 /// `GEMINI_API_KEY`, `AWS_BEARER_TOKEN_BEDROCK` or the `AWS_*` variables); a local endpoint
 /// takes any value. Replies are cached by request in --cache, so a rerun sends nothing.
 ///
-/// Needs the `eval-agent` feature: `cargo install cargo-catalog --features eval-agent`.
+/// Needs the `eval-agent` feature: `cargo install --git https://github.com/tool-catalog/tool-catalog cargo-catalog --features eval-agent`.
 #[derive(Debug, Args)]
 pub struct EvalAgent {
     #[command(flatten)]

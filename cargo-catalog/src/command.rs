@@ -37,9 +37,10 @@ impl Command {
             #[cfg(feature = "eval-agent")]
             Command::EvalAgent(args) => eval_agent::command(&args, defaults),
             #[cfg(not(feature = "eval-agent"))]
-            Command::EvalAgent(_) => Err(Usage(String::from(
-                "`eval-agent` talks to chat providers, which this build of cargo-catalog leaves out: install it with `cargo install cargo-catalog --features eval-agent`",
-            ))),
+            Command::EvalAgent(_) => Err(Usage(String::from(concat!(
+                "`eval-agent` talks to chat providers, which this build of cargo-catalog leaves out: install it with ",
+                install_with!("eval-agent"),
+            )))),
             Command::Embed(args) => embed::command(&args, defaults),
         }
     }

@@ -8,7 +8,10 @@ use crate::defaults::Defaults;
 
 /// What a build without the feature says.
 #[cfg(not(feature = "embed"))]
-pub(crate) const MISSING: &str = "running an embedding model needs the `embed` feature, which this build of cargo-catalog leaves out: install it with `cargo install cargo-catalog --features embed`";
+pub(crate) const MISSING: &str = concat!(
+    "running an embedding model needs the `embed` feature, which this build of cargo-catalog leaves out: install it with ",
+    install_with!("embed"),
+);
 
 /// `embed [--catalog PATH] --model DIR [--out FILE] [--weights W]`.
 #[cfg(not(feature = "embed"))]

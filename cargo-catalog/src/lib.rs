@@ -51,6 +51,23 @@
 //! and no denied lint finds anything), 1 the catalog or an input has errors (printed with
 //! their file, line and column), 2 unusable arguments (clap's errors, with the usage).
 
+/// How to install a build with `feature`, as it works until the crate is published: from
+/// the repository by git, or from a clone by path. Unused when every feature is on.
+#[cfg(not(all(feature = "upstreams", feature = "eval-agent", feature = "embed")))]
+macro_rules! install_with {
+    ($feature:literal) => {
+        concat!(
+            "`cargo install --git ",
+            env!("CARGO_PKG_REPOSITORY"),
+            " cargo-catalog --features ",
+            $feature,
+            "` (in a clone of the repository: `cargo install --path cargo-catalog --features ",
+            $feature,
+            "`)"
+        )
+    };
+}
+
 pub mod args;
 mod check;
 mod command;
