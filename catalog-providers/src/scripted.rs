@@ -1,30 +1,54 @@
-//! A local HTTP endpoint that plays a model turn by turn, for tests of an agent or a
-//! harness.
+//! A provider's test double: a local HTTP endpoint that plays a model turn by turn, for
+//! tests of an agent or a harness that need no key and no network.
 //!
-//! Each request it receives is kept, and answered with a [`Turn`] in the provider's reply
+//! It listens on a loopback port; give its [`Model::base_url`] to the client in place of
+//! the provider's address (as the base URL of [`Api`](crate::Api) or of `cargo catalog
+//! eval-agent --base-url`, or in your own HTTP call). Each
+//! request it receives is kept, and answered with a [`Turn`] in the provider's reply
 //! shape (the fields of its official SDK's response type), or with the provider's error
 //! body for an HTTP status. [`Model::start`] plays a fixed script, one turn per request;
 //! [`Model::play`] asks a function for each answer, which can read the request
-//! ([`Received::tools`], [`Received::user_text`], [`Received::results`]).
+//! ([`Received::tools`], [`Received::user_text`], [`Received::results`]). It answers any
+//! path and reads no key, so any value of the provider's key variable does.
 //!
 //! Every reply reports [`INPUT_TOKENS`] input and [`OUTPUT_TOKENS`] output tokens,
 //! whatever the request, so a harness's token totals can be checked against them.
 //!
+//! A test that sends one request and reads the model's call:
+//!
 //! ```
-//! use catalog_core::provider::Provider;
+//! use catalog_core::provider::{Conversation, Provider, read};
+//! use catalog_providers::Api;
 //! use catalog_providers::scripted::{Model, Turn};
 //! use serde_json::json;
 //!
+//! let provider = Provider::OpenAiChat;
 //! let model = Model::start(
-//!     Provider::Anthropic,
+//!     provider,
 //!     vec![
 //!         Turn::calls([("listTables", json!({}))]),
 //!         Turn::text("There are two tables."),
 //!     ],
 //! );
-//! // Point the agent at `model.base_url()`; then read `model.received()`.
-//! assert!(model.base_url().starts_with("http://127.0.0.1:"));
+//! // The endpoint reads no key: any value serves.
+//! let api = Api::new(provider, Some(&model.base_url()), "scripted", |_| {
+//!     Some(String::from("none"))
+//! })?;
+//! let mut conversation = Conversation::new(None);
+//! conversation.user(provider, "Which tables are there?");
+//! let reply = read(provider, &api.send(&conversation.body(provider, api.model(), None, 256))?)?;
+//! assert_eq!(reply.calls[0].name, "listTables");
+//! // What the client sent, as the model received it.
+//! let received = model.received();
+//! assert_eq!(received[0].path, "/chat/completions");
+//! assert_eq!(
+//!     received[0].user_text(provider).as_deref(),
+//!     Some("Which tables are there?")
+//! );
+//! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
+//!
+//! The guide's agent-loop chapter runs a whole agent loop on it ("Offline, with no key").
 
 use std::fmt::Write as _;
 use std::io::{BufRead, BufReader, Write};

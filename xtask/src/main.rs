@@ -22,6 +22,7 @@ static GLOBAL: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 mod bench_gateway;
 mod codegen;
+mod copies;
 mod r#gen;
 mod languages;
 mod scale;
@@ -64,10 +65,11 @@ enum Task {
     Render(Render),
     EvalSearch(EvalSearch),
     Embed(Embed),
-    /// Write the files generated from the compiler's tables
+    /// Write the files generated from the compiler's tables, and the book's copies
     ///
-    /// catalog.schema.json, the editor schema of catalog.toml, among them; a test fails until
-    /// it is run after they change.
+    /// catalog.schema.json, the editor schema of catalog.toml, among them, and each file the
+    /// book shows below its `<!-- include: ... -->` marker; a test fails until it is run
+    /// after they change.
     Codegen,
     GenCatalog(r#gen::Args),
     BenchScale(scale::Args),
