@@ -563,7 +563,11 @@ fn row_rules(row: &RawTool, name: &str, is_ask: bool, errors: &mut Errors) -> Ro
         );
     }
     if !row.seen.has("effect") {
-        missing("effect", effect_help(row.access.as_ref().map(|(a, _)| *a)), errors);
+        missing(
+            "effect",
+            effect_help(row.access.as_ref().map(|(a, _)| *a)),
+            errors,
+        );
     }
     if !row.seen.has("tier") {
         missing(
@@ -603,19 +607,22 @@ fn row_rules(row: &RawTool, name: &str, is_ask: bool, errors: &mut Errors) -> Ro
             );
     }
     let mcp = row.mcp.as_ref().is_none_or(|(m, _)| *m);
-    let role = effect.zip(tier).zip(access).map(|((effect, tier), access)| {
-        let policy = Policy {
-            effect,
-            tier,
-            access,
-            mcp,
-        };
-        if is_ask {
-            Role::Ask(policy)
-        } else {
-            Role::Tool(policy)
-        }
-    });
+    let role = effect
+        .zip(tier)
+        .zip(access)
+        .map(|((effect, tier), access)| {
+            let policy = Policy {
+                effect,
+                tier,
+                access,
+                mcp,
+            };
+            if is_ask {
+                Role::Ask(policy)
+            } else {
+                Role::Tool(policy)
+            }
+        });
     (visibility, role)
 }
 
@@ -691,7 +698,9 @@ fn effect_help(access: Option<Access>) -> String {
                 "add `effect = \"{kept}\"`, which keeps what `access = \"{level}\"` meant, or the effect it really has: {values}. With `effect` written, `access` may go: it defaults to the least level the effect needs"
             )
         }
-        None => format!("add `effect`, one of {values}: it decides the least MCP access level that may call the tool and whether it must be gated"),
+        None => format!(
+            "add `effect`, one of {values}: it decides the least MCP access level that may call the tool and whether it must be gated"
+        ),
     }
 }
 

@@ -646,6 +646,14 @@ fn tool_lints() -> Value {
     )
 }
 
+/// A schema that admits exactly `values`: `const` for one, `enum` for more.
+fn one_of(values: &[&str]) -> Value {
+    match values {
+        [one] => json!({"const": one}),
+        many => json!({"enum": many}),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use serde_json::Value;
@@ -805,13 +813,5 @@ mod tests {
             on_disk == super::reference(),
             "book/src/reference.md is stale: run `cargo xtask codegen` and commit the result"
         );
-    }
-}
-
-/// A schema that admits exactly `values`: `const` for one, `enum` for more.
-fn one_of(values: &[&str]) -> Value {
-    match values {
-        [one] => json!({"const": one}),
-        many => json!({"enum": many}),
     }
 }

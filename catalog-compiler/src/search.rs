@@ -252,7 +252,9 @@ fn read_request(
                     .as_str()
                     .and_then(|n| catalog.tools.iter().position(|t| t.name == n))
                 else {
-                    errors.push(format!("request `{id}` expects {name}, which the catalog lacks"));
+                    errors.push(format!(
+                        "request `{id}` expects {name}, which the catalog lacks"
+                    ));
                     continue;
                 };
                 if discoverable_only && catalog.tools[doc].visibility != Visibility::Discoverable {
@@ -312,8 +314,14 @@ mod tests {
         assert_eq!(lines.len(), 4, "{errors}");
         assert!(lines[0].starts_with("2: not JSON"), "{errors}");
         assert_eq!(lines[1], "4: `id` is not a string");
-        assert!(lines[2].starts_with("4: request `` expects \"gone\""), "{errors}");
-        assert!(lines[3].starts_with("5: request `d` expects \"seen\", which is inline"), "{errors}");
+        assert!(
+            lines[2].starts_with("4: request `` expects \"gone\""),
+            "{errors}"
+        );
+        assert!(
+            lines[3].starts_with("5: request `d` expects \"seen\", which is inline"),
+            "{errors}"
+        );
         // For an agent, an inline tool may be expected.
         let agent = super::agent_requests(&catalog, file).unwrap_err();
         assert_eq!(agent.lines().count(), 3, "{agent}");

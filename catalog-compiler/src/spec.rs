@@ -90,7 +90,12 @@ pub(crate) fn pack(specs: &[Spec<'_>]) -> (String, Vec<u8>) {
         w.str(&s.description);
         w.strs(&t.keywords);
         w.strs(&t.examples);
-        w.policy(t.visibility, t.role.effect(), t.role.tier(), t.role.access());
+        w.policy(
+            t.visibility,
+            t.role.effect(),
+            t.role.tier(),
+            t.role.access(),
+        );
         w.flag(t.role.mcp());
         w.option(
             (s.wire_name != t.name).then_some(s.wire_name.as_str()),

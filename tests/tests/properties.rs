@@ -20,8 +20,8 @@ use std::fmt::Write as _;
 use catalog_compiler::model::{CatalogModel, DERIVED_SETS};
 use catalog_core::search::Weights;
 use catalog_core::{
-    Access, Call, Caller, Decision, Discovery, Effect, Info, Retention, Settings, Tier, ToolId, ToolSet,
-    ToolSpec, Value, Via, Visibility, render, verify,
+    Access, Call, Caller, Decision, Discovery, Effect, Info, Retention, Settings, Tier, ToolId,
+    ToolSet, ToolSpec, Value, Via, Visibility, render, verify,
 };
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};

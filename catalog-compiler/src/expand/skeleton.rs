@@ -15,8 +15,8 @@ use crate::check;
 use crate::diag::Span;
 use crate::lint;
 use crate::model::{
-    Access, Arguments, CatalogModel, Effect, Outline, OutlineTool, Policy, Role, SettingsTable, Tier, Tool,
-    ToolSpans, Visibility, query_param, takes_query,
+    Access, Arguments, CatalogModel, Effect, Outline, OutlineTool, Policy, Role, SettingsTable,
+    Tier, Tool, ToolSpans, Visibility, query_param, takes_query,
 };
 use crate::names;
 

@@ -208,6 +208,8 @@ fn string_end(bytes: &[u8], i: usize) -> usize {
 
 #[cfg(test)]
 mod tests {
+    use std::fmt::Write as _;
+
     use super::*;
 
     #[test]
@@ -248,12 +250,20 @@ mod tests {
     /// still wrong once it is closed is reported too, where it is written.
     #[test]
     fn an_open_header_is_one_error_and_later_errors_keep_their_place() {
-        let mut source = String::from("[settings]\nsearch-tool = \"s\"\n\n[[tool]]\nname = \"s\"\n\n[tool.params\nquery = { type = \"string\" }\n");
+        let mut source = String::from(
+            "[settings]\nsearch-tool = \"s\"\n\n[[tool]]\nname = \"s\"\n\n[tool.params\nquery = { type = \"string\" }\n",
+        );
         for i in 0..19 {
-            source.push_str(&format!("\n[[tool]]\nname = \"t{i}\"\ndescription = \"T.\"\n"));
+            let _ = write!(
+                source,
+                "\n[[tool]]\nname = \"t{i}\"\ndescription = \"T.\"\n"
+            );
         }
         let found = parse_errors(&source);
-        assert!(found.iter().any(|(_, m)| m.starts_with("duplicate key")), "{found:?}");
+        assert!(
+            found.iter().any(|(_, m)| m.starts_with("duplicate key")),
+            "{found:?}"
+        );
         let one = errors(&source, &found);
         assert_eq!(one.len(), 1, "{one:#?}");
         assert_eq!(&source[one[0].span.clone()], "[tool.params");
