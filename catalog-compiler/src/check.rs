@@ -580,7 +580,7 @@ fn row_rules(row: &RawTool, name: &str, is_ask: bool, errors: &mut Errors) -> Ro
         && effect.must_be_gated()
     {
         errors.push(
-            Diagnostic::new(span.clone(), format!("tool `{name}` acts on the world but runs silently"))
+            Diagnostic::new(span.clone(), format!("tool `{name}` {} but runs silently", effect_phrase(*effect)))
                 .related(effect_at.clone(), "it acts")
                 .help("make it `tier = \"gated\"`: what it does cannot be reviewed before it takes effect, so a person must approve each call. Only if it merely stages changes that a person reviews before a commit, say `effect = \"stages\"`"),
         );

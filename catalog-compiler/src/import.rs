@@ -208,23 +208,13 @@ fn rows_of(tools: &[Value], report: &mut Report) -> Result<Vec<Row>, String> {
     Ok(rows)
 }
 
-/// **An imported tool's effect**, from its MCP annotations: `readOnlyHint: true` reads;
-/// `destructiveHint: false` with `openWorldHint: false` stages (additive changes inside the
-/// server, which MCP calls non-destructive); anything else acts, as MCP's defaults
-/// (`destructiveHint` and `openWorldHint` true when unsaid) assume.
+/// **An imported tool's effect**, from its MCP annotations, by
+/// [`Effect::from_hints`](crate::model::Effect::from_hints).
 #[must_use]
 pub fn effect_of(annotations: Option<&Value>) -> crate::model::Effect {
-    use crate::model::Effect;
-    let hint = |key: &str| {
+    crate::model::Effect::from_hints(|key| {
         annotations
             .and_then(|a| a.get(key))
             .and_then(Value::as_bool)
-    };
-    if hint("readOnlyHint") == Some(true) {
-        Effect::Reads
-    } else if hint("destructiveHint") == Some(false) && hint("openWorldHint") == Some(false) {
-        Effect::Stages
-    } else {
-        Effect::Acts
-    }
+    })
 }

@@ -99,6 +99,36 @@ impl Effect {
     pub const fn must_be_gated(self) -> bool {
         matches!(self, Effect::Acts)
     }
+
+    /// **What MCP's tool annotations say of it**: the hints a server lists for a tool with
+    /// this effect, beside those it leaves unsaid (`destructiveHint` and `openWorldHint`
+    /// are true when unsaid). [`Effect::from_hints`] reads them back.
+    #[must_use]
+    pub const fn hints(self) -> &'static [(&'static str, bool)] {
+        match self {
+            Effect::Reads => &[("readOnlyHint", true)],
+            Effect::Stages => &[
+                ("readOnlyHint", false),
+                ("destructiveHint", false),
+                ("openWorldHint", false),
+            ],
+            Effect::Acts => &[("readOnlyHint", false), ("destructiveHint", true)],
+        }
+    }
+
+    /// The effect a tool's annotations say, `hint` giving each one the server lists:
+    /// `readOnlyHint: true` reads; `destructiveHint: false` with `openWorldHint: false`
+    /// stages (changes inside the server that MCP calls non-destructive); anything else
+    /// acts, as MCP's defaults assume.
+    pub fn from_hints(hint: impl Fn(&str) -> Option<bool>) -> Effect {
+        if hint("readOnlyHint") == Some(true) {
+            Effect::Reads
+        } else if hint("destructiveHint") == Some(false) && hint("openWorldHint") == Some(false) {
+            Effect::Stages
+        } else {
+            Effect::Acts
+        }
+    }
 }
 
 impl fmt::Display for Effect {

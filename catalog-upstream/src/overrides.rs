@@ -50,7 +50,7 @@ pub fn faithful(tool: &Tool, definition: &Value) -> Value {
             .entry("annotations")
             .or_insert_with(|| Value::Object(serde_json::Map::new()));
         if let Value::Object(hints) = annotations {
-            for (hint, value) in hints_of(effect) {
+            for (hint, value) in effect.hints() {
                 hints.insert((*hint).into(), (*value).into());
             }
         }
@@ -98,7 +98,8 @@ pub fn overrides(tool: &Tool, definition: &Value) -> Vec<String> {
     }
     let (effect, server) = (row_effect(tool), server_effect(definition));
     if effect != server {
-        let listed: Vec<String> = hints_of(effect)
+        let listed: Vec<String> = effect
+            .hints()
             .iter()
             .map(|(hint, value)| format!("{hint}: {value}"))
             .collect();
@@ -119,19 +120,6 @@ fn row_effect(tool: &Tool) -> Effect {
 /// The effect a definition's annotations say, by the importer's rule.
 fn server_effect(definition: &Value) -> Effect {
     catalog_compiler::import::effect_of(definition.get("annotations"))
-}
-
-/// The annotations that say `effect` by that rule.
-fn hints_of(effect: Effect) -> &'static [(&'static str, bool)] {
-    match effect {
-        Effect::Reads => &[("readOnlyHint", true)],
-        Effect::Stages => &[
-            ("readOnlyHint", false),
-            ("destructiveHint", false),
-            ("openWorldHint", false),
-        ],
-        Effect::Acts => &[("readOnlyHint", false), ("destructiveHint", true)],
-    }
 }
 
 fn pointers(changed: &[String]) -> String {

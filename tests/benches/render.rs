@@ -23,7 +23,7 @@ use std::time::Instant;
 
 use app_catalog::Catalog;
 use catalog_core::render::{self, Format, OPENAI_MAX_TOOLS, ToolSearch};
-use catalog_core::{Access, Caller, Reach, ToolSpec, Visibility};
+use catalog_core::{Access, Caller, Effect, Reach, ToolSpec, Visibility};
 use serde_json::{Value, json};
 
 const TOOLS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/data/bfcl/tools.json");
@@ -269,11 +269,11 @@ fn naive_mcp(level: Access, tools: &[Parsed<'_>]) -> Value {
         .iter()
         .filter(|p| p.spec.reach(Caller::Mcp(level), false) == Reach::Allowed)
         .map(|p| {
-            let annotations = match p.spec.access {
-                Some(Access::ReadAndStage) => {
-                    json!({"readOnlyHint": false, "destructiveHint": false})
+            let annotations = match p.spec.effect {
+                Some(Effect::Stages) => {
+                    json!({"readOnlyHint": false, "destructiveHint": false, "openWorldHint": false})
                 }
-                Some(Access::FullAccess) => {
+                Some(Effect::Acts) => {
                     json!({"readOnlyHint": false, "destructiveHint": true})
                 }
                 _ => json!({"readOnlyHint": true}),

@@ -18,7 +18,7 @@ use app_catalog::{Catalog, Tool};
 use catalog_core::render::{
     self, Format, OPENAI_MAX_TOOLS, RenderError, ToolSearch, render_set, specs,
 };
-use catalog_core::{Access, Caller, Reach, ToolSpec, Visibility};
+use catalog_core::{Access, Caller, Effect, Reach, ToolSpec, Visibility};
 use serde_json::{Value, json};
 
 const BFCL: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/data/bfcl/tools.json");
@@ -292,14 +292,16 @@ fn mcp_lists_exactly_what_each_level_may_call() {
 }
 
 #[test]
-fn mcp_hints_follow_the_access_level() {
+fn mcp_hints_follow_the_effect() {
     let full = parse(&render_set(Format::Mcp(Access::FullAccess), Catalog::ALL).unwrap());
     for entry in full["tools"].as_array().unwrap() {
         let tool = Tool::from_name(entry["name"].as_str().unwrap()).unwrap();
-        let expected = match tool.spec().access {
-            Some(Access::ReadOnly) => json!({"readOnlyHint": true}),
-            Some(Access::ReadAndStage) => json!({"readOnlyHint": false, "destructiveHint": false}),
-            Some(Access::FullAccess) => json!({"readOnlyHint": false, "destructiveHint": true}),
+        let expected = match tool.spec().effect {
+            Some(Effect::Reads) => json!({"readOnlyHint": true}),
+            Some(Effect::Stages) => {
+                json!({"readOnlyHint": false, "destructiveHint": false, "openWorldHint": false})
+            }
+            Some(Effect::Acts) => json!({"readOnlyHint": false, "destructiveHint": true}),
             None => panic!("the search tool is listed"),
         };
         assert_eq!(entry["annotations"], expected, "{tool}");

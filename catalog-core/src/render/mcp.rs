@@ -12,9 +12,9 @@ use crate::{Access, Caller, Effect, Reach, ToolSpec};
 ///
 /// `outputSchema` is sent when the row declares an output whose root is an object (MCP's
 /// structured content is always an object). The annotations say only what the row
-/// declares: `readOnlyHint` from the effect, and for writes `destructiveHint` — true for
-/// tools that act, false for tools that stage, whose changes wait for review. Nothing is
-/// claimed about idempotence or the open world.
+/// declares, its effect's [`Effect::hints`]: a tool that stages is neither destructive nor
+/// open world, since its changes wait for review; one that acts is destructive. Nothing is
+/// claimed about idempotence.
 #[must_use]
 pub fn mcp<'a>(tools: impl IntoIterator<Item = &'a ToolSpec>, level: Access) -> String {
     let mut out = String::from("{\"tools\":");
@@ -38,15 +38,16 @@ pub fn mcp<'a>(tools: impl IntoIterator<Item = &'a ToolSpec>, level: Access) -> 
             out.push_str(",\"outputSchema\":");
             out.push_str(schema);
         }
-        out.push_str(match spec.effect {
-            Some(Effect::Reads) | None => ",\"annotations\":{\"readOnlyHint\":true}}",
-            Some(Effect::Stages) => {
-                ",\"annotations\":{\"readOnlyHint\":false,\"destructiveHint\":false}}"
+        out.push_str(",\"annotations\":{");
+        let hints = spec.effect.unwrap_or(Effect::Reads).hints();
+        for (i, (hint, value)) in hints.iter().enumerate() {
+            if i > 0 {
+                out.push(',');
             }
-            Some(Effect::Acts) => {
-                ",\"annotations\":{\"readOnlyHint\":false,\"destructiveHint\":true}}"
-            }
-        });
+            push_str(out, hint);
+            out.push_str(if *value { ":true" } else { ":false" });
+        }
+        out.push_str("}}");
     });
     out.push('}');
     out
@@ -90,7 +91,7 @@ mod tests {
         let read = entry(&READ, &json!({"readOnlyHint": true}));
         let stage = entry(
             &STAGE,
-            &json!({"readOnlyHint": false, "destructiveHint": false}),
+            &json!({"readOnlyHint": false, "destructiveHint": false, "openWorldHint": false}),
         );
         let drop = entry(
             &DROP,

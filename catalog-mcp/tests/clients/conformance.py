@@ -39,6 +39,7 @@ async def main(args: argparse.Namespace) -> None:
                     "outputSchema": tool.output_schema,
                     "readOnlyHint": tool.annotations.read_only_hint if tool.annotations else None,
                     "destructiveHint": tool.annotations.destructive_hint if tool.annotations else None,
+                    "openWorldHint": tool.annotations.open_world_hint if tool.annotations else None,
                 }
                 for tool in listed.tools
             ]

@@ -5,7 +5,7 @@ use std::fmt::Display;
 use std::sync::Arc;
 
 use catalog_core::talk::NoPeer;
-use catalog_core::{Access, Caller, CompiledCatalog, HandledBy, Reach, ToolId};
+use catalog_core::{Access, Caller, CompiledCatalog, Effect, HandledBy, Reach, ToolId};
 use catalog_mcp::rmcp::model::{CallToolResponse, ProtocolVersion};
 use catalog_mcp::{NoAsker, Tools};
 use serde_json::{Map, Value, json};
@@ -176,16 +176,18 @@ pub fn check_listing<C: CompiledCatalog<W>, const W: usize>(
             "{}",
             spec.name
         );
-        let hints = match spec.access {
-            Some(Access::ReadOnly) => (json!(true), Value::Null),
-            Some(Access::ReadAndStage) => (json!(false), json!(false)),
-            Some(Access::FullAccess) => (json!(false), json!(true)),
-            None => panic!("{} is listed but has no level", spec.name),
+        // Each effect's hints as MCP defines them, written out apart from `Effect::hints`.
+        let hints = match spec.effect {
+            Some(Effect::Reads) => (json!(true), Value::Null, Value::Null),
+            Some(Effect::Stages) => (json!(false), json!(false), json!(false)),
+            Some(Effect::Acts) => (json!(false), json!(true), Value::Null),
+            None => panic!("{} is listed but has no effect", spec.name),
         };
         assert_eq!(
             (
                 entry["readOnlyHint"].clone(),
-                entry["destructiveHint"].clone()
+                entry["destructiveHint"].clone(),
+                entry["openWorldHint"].clone()
             ),
             hints,
             "{}",
