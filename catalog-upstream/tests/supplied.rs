@@ -42,6 +42,34 @@ const CLIENT: Client = Client {
     version: "0",
 };
 
+/// Waits until the server at `port` answers an HTTP request: a port that accepts a
+/// connection may belong to a server still starting, which drops the first request.
+fn wait_for_http(server: &mut std::process::Child, port: u16) {
+    use std::io::{Read, Write};
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    loop {
+        let answered = std::net::TcpStream::connect(("127.0.0.1", port)).is_ok_and(|mut stream| {
+            let _ = stream.set_read_timeout(Some(std::time::Duration::from_secs(2)));
+            let mut head = [0; 5];
+            stream
+                .write_all(b"GET /mcp HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+                .and_then(|()| stream.read_exact(&mut head))
+                .is_ok_and(|()| &head == b"HTTP/")
+        });
+        if answered {
+            return;
+        }
+        if let Ok(Some(status)) = server.try_wait() {
+            panic!("the server exited before it answered: {status}");
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the server did not answer HTTP in 30 s"
+        );
+        std::thread::sleep(std::time::Duration::from_millis(100));
+    }
+}
+
 fn python() -> Option<PathBuf> {
     let python = std::env::var_os("CATALOG_PEER_PYTHON").filter(|v| !v.is_empty());
     if python.is_none() {
@@ -151,14 +179,7 @@ async fn a_header_from_a_file_reaches_a_server_at_a_url_and_a_missing_file_is_na
         .spawn()
         .unwrap();
     let url = format!("http://127.0.0.1:{port}/mcp");
-    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(30);
-    while std::net::TcpStream::connect(("127.0.0.1", port)).is_err() {
-        assert!(
-            std::time::Instant::now() < deadline,
-            "the server did not listen in 30 s"
-        );
-        std::thread::sleep(std::time::Duration::from_millis(100));
-    }
+    wait_for_http(&mut server, port);
     let secret_file = dir.join("authorization");
     let credential = format!("Bearer header-secret-{}", std::process::id());
     std::fs::write(&secret_file, format!("{credential}\n")).unwrap();
