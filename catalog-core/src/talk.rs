@@ -13,15 +13,17 @@
 //! is missing. That check lives in [`Context`] alone: a [`Peer`] only carries messages.
 
 mod messages;
+pub mod rounds;
 
 use alloc::boxed::Box;
 use alloc::string::{String, ToString};
 use alloc::sync::Arc;
 use alloc::vec::Vec;
 use core::fmt;
-use core::sync::atomic::{AtomicU64, Ordering};
+use core::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 
 pub use messages::{Elicited, LogLevel, Progress, Root, Sampled, Sampling};
+pub use rounds::{Question, Rounds};
 
 use crate::output::UrlElicitation;
 use crate::{BoxFuture, Caller, Map, Value};
@@ -222,6 +224,13 @@ pub trait Peer: Send + Sync {
     fn cancelled(&self) -> BoxFuture<'static, ()> {
         Box::pin(core::future::pending())
     }
+
+    /// The call's [`Rounds`], when this caller is asked between rounds rather than
+    /// mid-call (MCP 2026-07-28): the [`Context`] then answers from them and puts its
+    /// questions to them, and the asking methods above are not called.
+    fn rounds(&self) -> Option<&dyn Rounds> {
+        None
+    }
 }
 
 fn refused<T: Send + 'static>(capability: Capability) -> BoxFuture<'static, Result<T, TalkError>> {
@@ -244,6 +253,11 @@ pub struct Context {
     /// The last progress reported, as `f64` bits (`u64::MAX`: none yet): MCP wants it
     /// to grow with each report.
     last_progress: Arc<AtomicU64>,
+    /// How many questions without a key of their own the call put, which numbers the
+    /// next one's (see [`rounds`]).
+    asked: Arc<AtomicU32>,
+    /// The key this context's questions carry, from [`Context::keyed`].
+    key: Option<Arc<str>>,
 }
 
 impl fmt::Debug for Context {
@@ -263,6 +277,30 @@ impl Context {
             caller,
             peer,
             last_progress: Arc::new(AtomicU64::new(u64::MAX)),
+            asked: Arc::new(AtomicU32::new(0)),
+            key: None,
+        }
+    }
+
+    /// The same context, whose questions carry `key`: the name a caller asked between
+    /// rounds (MCP 2026-07-28) knows the question by, and may answer it by before it is
+    /// asked. One question per key: asked again in the same call, a key gets the answer
+    /// it already has. Without a key a question is known by its kind and number
+    /// (`elicit-1`, `sample-2`, `roots-3`).
+    #[must_use]
+    pub fn keyed(&self, key: &str) -> Context {
+        Context {
+            key: Some(Arc::from(key)),
+            ..self.clone()
+        }
+    }
+
+    /// The key of the question of `kind` being put: this context's own, or the next
+    /// number of the call's.
+    fn question_key(&self, kind: &str) -> String {
+        match &self.key {
+            Some(key) => String::from(&**key),
+            None => alloc::format!("{kind}-{}", self.asked.fetch_add(1, Ordering::Relaxed) + 1),
         }
     }
 
@@ -371,6 +409,14 @@ impl Context {
                 "a form's schema has `\"type\": \"object\"`, its fields under `properties`",
             )));
         }
+        if let Some(rounds) = self.peer.rounds() {
+            let question = Question::Form {
+                message: String::from(message),
+                schema,
+            };
+            let key = self.question_key("elicit");
+            return rounds::between(rounds, key, question, rounds::elicited).await;
+        }
         self.peer.elicit_form(String::from(message), schema).await
     }
 
@@ -383,6 +429,10 @@ impl Context {
     /// answers.
     pub async fn elicit_url(&self, request: UrlElicitation) -> Result<Elicited, TalkError> {
         self.needs(Capability::ElicitationUrl)?;
+        if let Some(rounds) = self.peer.rounds() {
+            let key = self.question_key("elicit");
+            return rounds::between(rounds, key, Question::Url(request), rounds::elicited).await;
+        }
         self.peer.elicit_url(request).await
     }
 
@@ -396,6 +446,10 @@ impl Context {
         if request.has_tools() {
             self.needs(Capability::SamplingTools)?;
         }
+        if let Some(rounds) = self.peer.rounds() {
+            let key = self.question_key("sample");
+            return rounds::between(rounds, key, Question::Sample(request), rounds::sampled).await;
+        }
         self.peer.sample(request).await
     }
 
@@ -406,16 +460,24 @@ impl Context {
     /// caller answers.
     pub async fn roots(&self) -> Result<Vec<Root>, TalkError> {
         self.needs(Capability::Roots)?;
+        if let Some(rounds) = self.peer.rounds() {
+            let key = self.question_key("roots");
+            return rounds::between(rounds, key, Question::Roots, rounds::roots).await;
+        }
         self.peer.roots().await
     }
 
-    /// **The capability rule**: nothing is asked of a caller that did not declare it.
+    /// **The capability rule**: nothing is asked of a caller that did not declare it. A
+    /// call asked between rounds also notes what it lacked, so a call that fails for it
+    /// can say so to the caller.
     fn needs(&self, capability: Capability) -> Result<(), TalkError> {
         if self.peer.declared().has(capability) {
-            Ok(())
-        } else {
-            Err(TalkError::Undeclared(capability))
+            return Ok(());
         }
+        if let Some(rounds) = self.peer.rounds() {
+            rounds.undeclared(capability);
+        }
+        Err(TalkError::Undeclared(capability))
     }
 }
 

@@ -12,7 +12,7 @@ use catalog_core::{
     ToolId, Value, check_output,
 };
 use catalog_mcp::calls::{admit, refuse, respond};
-use catalog_mcp::elicit::Questions;
+use catalog_mcp::rounds::Seal;
 use catalog_mcp::{Asker, GatedPolicy, Grant};
 use catalog_scan::Scanner;
 use rmcp::ErrorData;
@@ -127,8 +127,8 @@ pub struct Gateway {
     /// The client of the gateway's own sessions with the upstreams: over stdio, the
     /// gateway's one client, whom their relays reach.
     solo: Arc<relays::Client>,
-    /// Questions about gated calls that wait for a client's retry (2026-07-28).
-    questions: Questions,
+    /// The seal of the state of calls between rounds (2026-07-28).
+    seal: Seal,
     gated: GatedPolicy,
     /// Reads every upstream result before the client's model does.
     pub(crate) scanner: Scanner,
@@ -215,7 +215,7 @@ impl Gateway {
             snapshot,
             peers: Mutex::new(Vec::new()),
             solo: Arc::new(relays::Client::new(audit.clone())),
-            questions: Questions::new(),
+            seal: Seal::new(),
             gated,
             scanner: Scanner::new(scan_results),
             discoverable,
@@ -259,10 +259,10 @@ impl Gateway {
         self.gated
     }
 
-    /// The questions about gated calls that wait for a client's retry (2026-07-28).
+    /// The seal of the state of calls between rounds (2026-07-28).
     #[must_use]
-    pub fn questions(&self) -> &Questions {
-        &self.questions
+    pub fn seal(&self) -> &Seal {
+        &self.seal
     }
 
     /// The link of the gateway's one client (stdio): the gateway's own sessions with the

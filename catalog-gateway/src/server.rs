@@ -7,9 +7,10 @@ use catalog_core::talk::Peer;
 use catalog_core::{Access, Value};
 use catalog_mcp::Level;
 use catalog_mcp::calls::Reply;
-use catalog_mcp::elicit::{PeerAsker, Questions};
+use catalog_mcp::elicit::PeerAsker;
 use catalog_mcp::handler::{CallPath, call_tool};
 use catalog_mcp::logging::{self, ClientLevel};
+use catalog_mcp::rounds::Seal;
 #[allow(
     deprecated,
     reason = "MCP logging: deprecated on 2026-07-28, served up to it"
@@ -312,8 +313,8 @@ impl ServerHandler for Session {
 /// A session answers its calls through the gateway's one call path, with its discovery
 /// state and its client to tell when a search adds to its list.
 impl CallPath for Session {
-    fn questions(&self) -> &Questions {
-        self.gateway.questions()
+    fn seal(&self) -> &Seal {
+        self.gateway.seal()
     }
 
     async fn call(

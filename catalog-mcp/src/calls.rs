@@ -21,15 +21,13 @@ use catalog_core::{
 };
 use catalog_scan::Scanner;
 use rmcp::ErrorData;
-use rmcp::model::{
-    CallToolResponse, CallToolResult, ContentBlock, ErrorCode, InputRequiredResult, ProtocolVersion,
-};
+use rmcp::model::{CallToolResponse, CallToolResult, ContentBlock, ErrorCode, ProtocolVersion};
 
-use crate::elicit::Questions;
 use crate::gate::{Answer, Asker, GatedPolicy};
 use crate::identity::Identity;
 use crate::listing::Listing;
 use crate::offers::Offers;
+use crate::rounds::Seal;
 
 /// Catalog `C`'s tools, the handler `H` that runs them, and the gated-tool policy;
 /// shared by every connection, so every client reaches the same handler.
@@ -38,7 +36,7 @@ pub struct Tools<C: CompiledCatalog<W>, H, const W: usize> {
     listing: Listing<C, W>,
     gated: GatedPolicy,
     identity: Identity,
-    questions: Questions,
+    seal: Seal,
     scanner: Scanner,
     offers: Option<Arc<dyn Offers>>,
     catalog: PhantomData<fn() -> C>,
@@ -61,7 +59,7 @@ impl<C: CompiledCatalog<W>, H, const W: usize> Tools<C, H, W> {
             listing: Listing::new(),
             gated,
             identity: Identity::default(),
-            questions: Questions::new(),
+            seal: Seal::new(),
             scanner: Scanner::new(C::INFO.settings.scan_results),
             offers: None,
             catalog: PhantomData,
@@ -115,10 +113,10 @@ impl<C: CompiledCatalog<W>, H, const W: usize> Tools<C, H, W> {
         self.gated
     }
 
-    /// The questions about gated calls that wait for a client's retry (2026-07-28).
+    /// The seal of the state of calls between rounds (2026-07-28).
     #[must_use]
-    pub fn questions(&self) -> &Questions {
-        &self.questions
+    pub fn seal(&self) -> &Seal {
+        &self.seal
     }
 
     /// What `tools/list` answers a client at `level`.
@@ -260,8 +258,8 @@ where
 {
     /// Answers one `tools/call` from a client at `level` that speaks protocol `revision`;
     /// `asker` puts the question when the policy is to ask, and `peer` is the client as
-    /// the handler's context reaches it. On 2026-07-28 the question itself may be the
-    /// answer: an input-required result, which the client's retry of the call answers.
+    /// the handler's context reaches it. Between rounds (2026-07-28) a question never
+    /// resolves and the call is ended where it waits (see [`crate::rounds::drive`]).
     ///
     /// # Errors
     /// A refusal that [`refuse`] makes a JSON-RPC error on `revision`: an unknown tool or
@@ -319,9 +317,7 @@ pub type Reply = Result<CallToolResponse, ErrorData>;
 /// [`VerifiedCall`] it hands back is the only value that runs a handler or an upstream.
 ///
 /// # Errors
-/// The answer to send instead: the refusal as [`respond`] carries it on `revision`, or
-/// on 2026-07-28 the input-required result that asks the user, which the client's retry
-/// of the call answers.
+/// The answer to send instead: the refusal as [`respond`] carries it on `revision`.
 pub async fn admit<C: Call>(
     level: Access,
     revision: &ProtocolVersion,
@@ -341,40 +337,26 @@ pub async fn admit<C: Call>(
             let tool = pending.tool();
             match settle(asker.ask(tool, &shown.unwrap_or(Value::Null)).await, tool) {
                 Ok(()) => Ok(pending.approve()),
-                Err(Settled::Refused(rejection)) => Err(respond(&rejection, revision)),
-                Err(Settled::Asking(question)) => {
-                    Err(Ok(CallToolResponse::InputRequired(*question)))
-                }
+                Err(rejection) => Err(respond(&rejection, revision)),
             }
         }
         Err(rejection) => Err(respond(&by_policy::<C::Tool>(rejection), revision)),
     }
 }
 
-/// A gated call that is not to run now: refused, or, on 2026-07-28, waiting for the
-/// answer to the question that is the response.
-#[derive(Debug)]
-enum Settled {
-    /// The refusal, which names its cause.
-    Refused(Rejection),
-    /// The input-required result that asks the user.
-    Asking(Box<InputRequiredResult>),
-}
-
 /// What asking about a gated call of `tool` came to: `Ok` to run it. A refusal says
 /// which cause it was: the user declined, or the user could not be asked.
 ///
 /// # Errors
-/// The refusal, or the question to send instead of a result.
-fn settle<T: catalog_core::ToolId>(answer: Answer, tool: T) -> Result<(), Settled> {
+/// The refusal.
+fn settle<T: catalog_core::ToolId>(answer: Answer, tool: T) -> Result<(), Rejection> {
     match answer {
         Answer::Approved => Ok(()),
-        Answer::Declined => Err(Settled::Refused(Rejection::declined(tool))),
-        Answer::Unasked => Err(Settled::Refused(Rejection::unasked(
+        Answer::Declined => Err(Rejection::declined(tool)),
+        Answer::Unasked => Err(Rejection::unasked(
             tool,
             "this MCP client declared no form elicitation, so the server cannot put the question to the user",
-        ))),
-        Answer::Pending(question) => Err(Settled::Asking(question)),
+        )),
     }
 }
 

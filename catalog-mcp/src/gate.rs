@@ -5,7 +5,6 @@ use std::fmt;
 use std::future::Future;
 
 use catalog_core::{Caller, Decision, Permission, ToolId, Value};
-use rmcp::model::InputRequiredResult;
 
 /// What happens to a call of a gated tool (`--gated`), once it passed the level and
 /// argument checks.
@@ -61,7 +60,7 @@ impl<T> Permission<T> for GatedPolicy {
 }
 
 /// How asking the client about one gated call ended.
-#[derive(Clone, Debug)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Answer {
     /// The user accepted: run the call.
     Approved,
@@ -70,16 +69,13 @@ pub enum Answer {
     /// The client cannot be asked (it declared no form elicitation): the policy falls back
     /// to deny.
     Unasked,
-    /// The question is on its way in the result (protocol 2026-07-28, where a server asks
-    /// by answering the call with an input-required result); the client's retry of the
-    /// same call carries the answer.
-    Pending(Box<InputRequiredResult>),
 }
 
 /// Puts the question about a gated call of a catalog whose tools are `T` to whoever is on
 /// the other end.
 pub trait Asker<T>: Sync {
-    /// Asks whether `tool` may run with `arguments`.
+    /// Asks whether `tool` may run with `arguments`. Between rounds (MCP 2026-07-28) an
+    /// unanswered question never resolves: the call ends with it (see [`crate::rounds`]).
     fn ask(&self, tool: T, arguments: &Value) -> impl Future<Output = Answer> + Send;
 }
 

@@ -25,10 +25,11 @@ use rmcp::service::{RequestContext, RoleServer};
 use rmcp::{ErrorData, ServerHandler};
 
 use crate::calls::{Reply, Tools};
-use crate::elicit::{PeerAsker, Questions, Retry};
+use crate::elicit::PeerAsker;
 use crate::logging::{self, ClientLevel};
 use crate::offers::{self, Offered, Offers};
-use crate::talk::ClientPeer;
+use crate::rounds::{self, Round, Seal};
+use crate::talk::{ClientPeer, asks_between_rounds};
 pub use crate::tokens::Grant;
 
 /// Where a connection's access level comes from.
@@ -325,8 +326,8 @@ where
 /// [`Tools`] in a server built on this crate, a session of the gateway there. Each
 /// passes every call through [`admit`](crate::calls::admit) before anything runs.
 pub trait CallPath: Sync {
-    /// The questions about gated calls that wait for a client's retry (2026-07-28).
-    fn questions(&self) -> &Questions;
+    /// The seal of the state of this server's calls between rounds (2026-07-28).
+    fn seal(&self) -> &Seal;
 
     /// Answers one call of tool `name` with `arguments` from a client at `level` on
     /// protocol `revision`; `asker` puts the question about a gated call, `peer` is the
@@ -354,8 +355,8 @@ where
     C::Call: HandledBy<H>,
     <C::Call as HandledBy<H>>::Error: fmt::Display,
 {
-    fn questions(&self) -> &Questions {
-        Tools::questions(self)
+    fn seal(&self) -> &Seal {
+        Tools::seal(self)
     }
 
     fn call(
@@ -373,16 +374,18 @@ where
 }
 
 /// One `tools/call` request, as every MCP server here answers it: at the level `level`
-/// gives the request, in the protocol revision it speaks, with the retry of a question
-/// (2026-07-28) taken out of it and the client to ask behind it; answered by `path`,
-/// logged in one line, and with the events inside it sent to the client at the level
-/// `log` holds. When the client cancels the request, the answer is dropped where it
-/// stands (the handler's future with it) and the request ends with an error the client
-/// no longer waits for.
+/// gives the request, in the protocol revision it speaks, with the client to ask behind
+/// it; answered by `path`, logged in one line, and with the events inside it sent to the
+/// client at the level `log` holds. On a revision that asks between rounds (2026-07-28)
+/// the call runs until it ends or stops at its questions, with the answers its sealed
+/// state and its `inputResponses` bring (see [`crate::rounds`]). When the client cancels
+/// the request, the answer is dropped where it stands (the handler's future with it) and
+/// the request ends with an error the client no longer waits for.
 ///
 /// # Errors
-/// A request without its level over HTTP, the refusal `path` answers with as a
-/// JSON-RPC error, or the cancellation.
+/// A request without its level over HTTP, a `requestState` that does not open, the
+/// refusal `path` answers with as a JSON-RPC error, a call that failed for want of a
+/// capability its 2026-07-28 client did not declare, or the cancellation.
 pub async fn call_tool(
     path: &impl CallPath,
     level: &Level,
@@ -393,24 +396,53 @@ pub async fn call_tool(
     // Boxed: rmcp moves each handler's future into a task of its own, and a call's
     // state (the verifier, an upstream's request) is kilobytes, copied on every move.
     let answer = Box::pin(async {
-        let level = level.of(context)?;
+        let grant = level.grant(context)?;
         let revision = revision(context);
-        let retry = Retry::take(&mut request);
         let arguments = request.arguments.take().map_or(Value::Null, Value::Object);
-        let asker = PeerAsker::new(context, path.questions(), retry);
-        let peer = Arc::new(ClientPeer::new(context, log.for_request(context)));
-        let result = path
-            .call(
-                level,
+        let peer = ClientPeer::new(context, log.for_request(context));
+        let result = if asks_between_rounds(context) {
+            let call = rounds::Call {
+                principal: Some(&grant.client),
+                method: "tools/call",
+                target: &request.name,
+                arguments: &arguments,
+            };
+            let earlier = match request.request_state.take() {
+                Some(state) => path.seal().open(&state, &call)?,
+                None => rounds::Opened::default(),
+            };
+            let round = Arc::new(Round::new(earlier, request.input_responses.take()));
+            let asker = PeerAsker::new(context, Some(Arc::clone(&round)));
+            let peer = Arc::new(peer.between_rounds(Arc::clone(&round)));
+            let run = path.call(
+                grant.access,
+                &revision,
+                &request.name,
+                arguments.clone(),
+                &asker,
+                peer,
+                context,
+            );
+            match rounds::drive(&round, run).await {
+                Some(result) => rounds::settled(result, &round),
+                None => round
+                    .ending(path.seal(), &call)
+                    .map(CallToolResponse::InputRequired),
+            }
+        } else {
+            let asker = PeerAsker::new(context, None);
+            path.call(
+                grant.access,
                 &revision,
                 &request.name,
                 arguments,
                 &asker,
-                peer,
+                Arc::new(peer),
                 context,
             )
-            .await;
-        log_call(&request.name, level, &result);
+            .await
+        };
+        log_call(&request.name, grant.access, &result);
         result
     });
     let answer = logging::scoped(log.for_request(context), &context.peer, answer);

@@ -52,6 +52,7 @@
 //! | [`listing`] | the `tools/list` result of each level |
 //! | [`gate`] | the `--gated` policy and the asking of the client |
 //! | [`elicit`] | asking through MCP elicitation |
+//! | [`rounds`] | multi round-trip requests (2026-07-28): a call that asks ends with its questions and runs again with the answers, its state sealed |
 //! | [`handler`] | [`CatalogServer`], `rmcp`'s `ServerHandler`, and [`handler::call_tool`], the `tools/call` of every server here |
 //! | [`identity`] | how the server introduces itself |
 //! | [`logging`] | the server's events as MCP `notifications/message` to each client |
@@ -77,6 +78,7 @@ pub mod logging;
 pub mod oauth;
 pub mod offers;
 pub mod program;
+pub mod rounds;
 pub mod stdio;
 pub mod talk;
 pub mod tokens;

@@ -5,26 +5,32 @@
 //!
 //! What the client can be asked comes from what it declared (`initialize`'s
 //! `capabilities`, or on 2026-07-28 the request's own `_meta`). From 2026-07-28 on a
-//! server may send no request to the client while a call runs (multi round-trip
-//! requests instead), so there the client is asked nothing mid-call.
+//! server may send no request to the client while a call runs: there the peer carries
+//! the call's [`Round`], and the handler's questions end the round instead (see
+//! [`crate::rounds`]).
 
 // MCP 2026-07-28 deprecates sampling, roots and logging (SEP-2577) and `rmcp` marks its
 // types so; clients of 2025-11-25 use them.
 #![allow(deprecated)]
 
 use std::future::Future;
+use std::sync::Arc;
 
 use catalog_core::talk::{
-    Capability, Declared, Elicited, LogLevel, Peer, Progress, Root, Sampled, Sampling, TalkError,
+    Capability, Declared, Elicited, LogLevel, Peer, Progress, Question, Root, Rounds, Sampled,
+    Sampling, TalkError,
 };
 use catalog_core::{BoxFuture, Map, UrlElicitation, Value};
 use rmcp::ServiceError;
 use rmcp::model::{
-    CreateMessageRequestParams, ElicitRequestParams, ElicitResult, ElicitationAction, LoggingLevel,
+    CreateMessageRequest, CreateMessageRequestParams, ElicitRequest, ElicitRequestParams,
+    ElicitResult, ElicitationAction, InputRequest, ListRootsRequest, LoggingLevel,
     LoggingMessageNotificationParam, ProgressNotificationParam, ProgressToken, ProtocolVersion,
 };
 use rmcp::service::{RequestContext, RoleServer};
 use tokio_util::sync::CancellationToken;
+
+use crate::rounds::Round;
 
 /// The client of one request, as a handler's context reaches it.
 pub struct ClientPeer {
@@ -35,6 +41,8 @@ pub struct ClientPeer {
     /// The least severe level the client wants messages at, if it wants any.
     log: Option<LoggingLevel>,
     cancelled: CancellationToken,
+    /// The call's round, on a revision that asks between rounds.
+    round: Option<Arc<Round>>,
 }
 
 impl std::fmt::Debug for ClientPeer {
@@ -49,22 +57,28 @@ impl std::fmt::Debug for ClientPeer {
 
 impl ClientPeer {
     /// The client of the request `context` carries, which wants log messages at `log`
-    /// and above (see [`crate::logging::ClientLevel::for_request`]).
+    /// and above (see [`crate::logging::ClientLevel::for_request`]), asked mid-call.
     #[must_use]
     pub fn new(context: &RequestContext<RoleServer>, log: Option<LoggingLevel>) -> ClientPeer {
-        let mid_call_requests = context
-            .protocol_version()
-            .is_none_or(|v| v < ProtocolVersion::V_2026_07_28);
-        let declared = match context.client_capabilities() {
-            Some(capabilities) if mid_call_requests => declared(&capabilities),
-            _ => Declared::NONE,
-        };
+        let declared = context
+            .client_capabilities()
+            .map_or(Declared::NONE, |capabilities| declared(&capabilities));
         ClientPeer {
             peer: context.peer.clone(),
             declared,
             progress: context.meta.get_progress_token(),
             log,
             cancelled: context.ct.clone(),
+            round: None,
+        }
+    }
+
+    /// The same client, asked between the rounds of `round` instead (2026-07-28).
+    #[must_use]
+    pub fn between_rounds(self, round: Arc<Round>) -> ClientPeer {
+        ClientPeer {
+            round: Some(round),
+            ..self
         }
     }
 
@@ -103,6 +117,51 @@ pub fn declared(capabilities: &rmcp::model::ClientCapabilities) -> Declared {
         declared = declared.with(Capability::Roots);
     }
     declared
+}
+
+/// Whether the request `context` carries is answered on a revision that asks the client
+/// between rounds, never mid-call.
+#[must_use]
+pub fn asks_between_rounds(context: &RequestContext<RoleServer>) -> bool {
+    context
+        .protocol_version()
+        .is_some_and(|v| v >= ProtocolVersion::V_2026_07_28)
+}
+
+/// A form's request, as MCP writes it.
+fn form(message: String, schema: Map<String, Value>) -> Result<ElicitRequestParams, TalkError> {
+    Ok(ElicitRequestParams::FormElicitationParams {
+        meta: None,
+        message,
+        requested_schema: from_json("the form's schema", Value::Object(schema))?,
+    })
+}
+
+/// A URL's request, as MCP writes it.
+fn url(request: UrlElicitation) -> ElicitRequestParams {
+    ElicitRequestParams::UrlElicitationParams {
+        meta: None,
+        message: request.message,
+        url: request.url,
+        elicitation_id: request.id,
+    }
+}
+
+/// A question as an input-required result carries it.
+///
+/// # Errors
+/// What about the question MCP cannot carry.
+pub fn input_request(question: Question) -> Result<InputRequest, TalkError> {
+    Ok(match question {
+        Question::Form { message, schema } => {
+            InputRequest::Elicitation(ElicitRequest::new(form(message, schema)?))
+        }
+        Question::Url(request) => InputRequest::Elicitation(ElicitRequest::new(url(request))),
+        Question::Sample(request) => InputRequest::CreateMessage(CreateMessageRequest::new(
+            from_json("the sampling request", request.to_json())?,
+        )),
+        Question::Roots => InputRequest::ListRoots(ListRootsRequest::default()),
+    })
 }
 
 /// A failure to reach the client, as a handler reads it.
@@ -194,12 +253,7 @@ impl Peer for ClientPeer {
         schema: Map<String, Value>,
     ) -> BoxFuture<'_, Result<Elicited, TalkError>> {
         Box::pin(async move {
-            let requested_schema = from_json("the form's schema", Value::Object(schema))?;
-            let params = ElicitRequestParams::FormElicitationParams {
-                meta: None,
-                message,
-                requested_schema,
-            };
+            let params = form(message, schema)?;
             self.answered(self.peer.create_elicitation(params))
                 .await
                 .map(elicited)
@@ -208,13 +262,7 @@ impl Peer for ClientPeer {
 
     fn elicit_url(&self, request: UrlElicitation) -> BoxFuture<'_, Result<Elicited, TalkError>> {
         Box::pin(async move {
-            let params = ElicitRequestParams::UrlElicitationParams {
-                meta: None,
-                message: request.message,
-                url: request.url,
-                elicitation_id: request.id,
-            };
-            self.answered(self.peer.create_elicitation(params))
+            self.answered(self.peer.create_elicitation(url(request)))
                 .await
                 .map(elicited)
         })
@@ -254,5 +302,9 @@ impl Peer for ClientPeer {
 
     fn cancelled(&self) -> BoxFuture<'static, ()> {
         Box::pin(self.cancelled.clone().cancelled_owned())
+    }
+
+    fn rounds(&self) -> Option<&dyn Rounds> {
+        self.round.as_deref().map(|round| round as &dyn Rounds)
     }
 }

@@ -265,8 +265,11 @@ fn modern_call(
             "io.modelcontextprotocol/clientCapabilities": {"elicitation": {"form": {}}},
         },
     });
+    // An empty state: the answer is sent without one.
     if let Some((state, action)) = answer {
-        params["requestState"] = state.into();
+        if !state.is_empty() {
+            params["requestState"] = state.into();
+        }
         params["inputResponses"] = serde_json::json!({"approve": {"action": action}});
     }
     let body =
@@ -290,12 +293,16 @@ fn modern_call(
         .find_map(|line| line.strip_prefix("data: "))
         .unwrap_or_else(|| panic!("no message: {response}"));
     let message: serde_json::Value = serde_json::from_str(data).unwrap();
-    message["result"].clone()
+    match message.get("error") {
+        Some(error) => serde_json::json!({ "error": error }),
+        None => message["result"].clone(),
+    }
 }
 
-/// On 2026-07-28 a gated call is asked about in an input-required result; its state
-/// answers that one call, once, for the token it was asked for. A retry with any other
-/// state is asked again and never runs.
+/// On 2026-07-28 a gated call is asked about in an input-required result; its sealed
+/// state answers that one call, once, for the token it was asked for. A retry with any
+/// other state is refused, naming the way out, and never runs; an approval sent without
+/// being asked is asked again.
 #[test]
 fn a_question_asked_in_a_result_is_answered_once_for_its_call_and_token() {
     let (mine, other) = (token("mine"), token("other"));
@@ -334,13 +341,18 @@ fn a_question_asked_in_a_result_is_answered_once_for_its_call_and_token() {
         got["structuredContent"]["state"] == "open"
     };
 
+    let refused = |result: serde_json::Value| {
+        assert_eq!(result["error"]["code"], -32602, "{result}");
+        let message = result["error"]["message"].as_str().unwrap_or_default();
+        assert!(message.contains("again without requestState"), "{message}");
+    };
     let asked = state_of(&call(&mine, 2, None));
-    // A made-up state, another token, a spent state, another call: asked again.
-    state_of(&call(&mine, 2, Some(("0123456789abcdef", "accept"))));
-    state_of(&call(&other, 2, Some((&asked, "accept"))));
-    state_of(&call(&mine, 2, Some((&asked, "accept"))));
-    let asked = state_of(&call(&mine, 2, None));
-    state_of(&call(&mine, 3, Some((&asked, "accept"))));
+    // A made-up state, another token's, another call's: refused.
+    refused(call(&mine, 2, Some(("0123456789abcdef", "accept"))));
+    refused(call(&other, 2, Some((&asked, "accept"))));
+    refused(call(&mine, 3, Some((&asked, "accept"))));
+    // An approval no question asked for: asked.
+    state_of(&call(&mine, 2, Some(("", "accept"))));
     assert!(open(2) && open(3), "nothing ran");
 
     // Declined: refused, and the refusal says the user declined.
@@ -361,5 +373,5 @@ fn a_question_asked_in_a_result_is_answered_once_for_its_call_and_token() {
     let text = closed["content"][0]["text"].as_str().unwrap_or_default();
     assert!(text.contains(r#""state":"closed""#), "{closed}");
     assert!(!open(2));
-    state_of(&call(&mine, 2, Some((&asked, "accept"))));
+    refused(call(&mine, 2, Some((&asked, "accept"))));
 }

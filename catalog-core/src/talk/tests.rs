@@ -1,3 +1,5 @@
+extern crate std;
+
 use alloc::string::String;
 use alloc::sync::Arc;
 use alloc::vec::Vec;
@@ -235,4 +237,149 @@ fn answers_read_and_write_mcp_shapes() {
         alloc::format!("{:?}", Declared::of(&[Capability::Roots])),
         "{Roots}"
     );
+}
+
+/// A call's rounds as a test keeps them: the answers it brought, and what this run put.
+#[derive(Default)]
+struct Kept {
+    answers: Map<String, Value>,
+    asked: std::sync::Mutex<Vec<(String, Question)>>,
+    unreadable: std::sync::Mutex<Vec<String>>,
+    undeclared: std::sync::Mutex<Vec<Capability>>,
+}
+
+impl Rounds for Kept {
+    fn answer(&self, key: &str) -> Option<Value> {
+        self.answers.get(key).cloned()
+    }
+
+    fn ask(&self, key: String, question: Question) {
+        self.asked.lock().unwrap().push((key, question));
+    }
+
+    fn unreadable(&self, key: String, why: String) {
+        self.unreadable
+            .lock()
+            .unwrap()
+            .push(alloc::format!("{key} {why}"));
+    }
+
+    fn undeclared(&self, capability: Capability) {
+        self.undeclared.lock().unwrap().push(capability);
+    }
+}
+
+/// A peer asked between rounds: it declares `declared`, carries `rounds`, and is never
+/// asked anything itself.
+struct Between {
+    declared: Declared,
+    rounds: Kept,
+}
+
+impl Peer for Between {
+    fn declared(&self) -> Declared {
+        self.declared
+    }
+
+    fn rounds(&self) -> Option<&dyn Rounds> {
+        Some(&self.rounds)
+    }
+}
+
+/// Polls `future` once: its output, or `None` while it waits.
+fn once<F: Future>(future: F) -> Option<F::Output> {
+    let mut future = pin!(future);
+    match future
+        .as_mut()
+        .poll(&mut TaskContext::from_waker(Waker::noop()))
+    {
+        Poll::Ready(output) => Some(output),
+        Poll::Pending => None,
+    }
+}
+
+fn between(answers: Value) -> Arc<Between> {
+    let Value::Object(answers) = answers else {
+        unreachable!()
+    };
+    Arc::new(Between {
+        declared: Declared::of(&[
+            Capability::ElicitationForm,
+            Capability::Sampling,
+            Capability::Roots,
+        ]),
+        rounds: Kept {
+            answers,
+            ..Kept::default()
+        },
+    })
+}
+
+#[test]
+fn between_rounds_an_unanswered_question_is_put_and_waits_and_an_answered_one_is_read() {
+    let form = json!({"type": "object", "properties": {"name": {"type": "string"}}});
+    // The first run: every question is put under its kind and number, none is answered.
+    let peer = between(json!({}));
+    let context = Context::new(Caller::Mcp(Access::ReadOnly), peer.clone());
+    assert_eq!(once(context.elicit("Name?", form.clone())), None);
+    assert_eq!(once(context.sample(Sampling::new(5).user("Hi"))), None);
+    assert_eq!(once(context.roots()), None);
+    assert_eq!(
+        once(context.keyed("user_name").elicit("Name?", form.clone())),
+        None
+    );
+    let asked = peer.rounds.asked.lock().unwrap().clone();
+    let keys: Vec<&str> = asked.iter().map(|(key, _)| key.as_str()).collect();
+    assert_eq!(keys, ["elicit-1", "sample-2", "roots-3", "user_name"]);
+    assert_eq!(asked[2].1, Question::Roots);
+    assert!(matches!(&asked[0].1, Question::Form { message, .. } if message == "Name?"));
+    // The next run brings the answers, read in MCP's shapes.
+    let peer = between(json!({
+        "elicit-1": {"action": "accept", "content": {"name": "Ada"}},
+        "sample-2": {"role": "assistant", "model": "m", "content": {"type": "text", "text": "Hello"}},
+        "roots-3": {"roots": [{"uri": "file:///work", "name": "work"}]},
+        "user_name": {"action": "decline"},
+    }));
+    let context = Context::new(Caller::Mcp(Access::ReadOnly), peer.clone());
+    let name = once(context.elicit("Name?", form.clone()))
+        .unwrap()
+        .unwrap();
+    assert_eq!(
+        name,
+        Elicited::Accepted(Map::from_iter([("name".into(), json!("Ada"))]))
+    );
+    let sampled = once(context.sample(Sampling::new(5).user("Hi")))
+        .unwrap()
+        .unwrap();
+    assert_eq!(sampled.text().as_deref(), Some("Hello"));
+    let roots = once(context.roots()).unwrap().unwrap();
+    assert_eq!(roots[0].uri, "file:///work");
+    assert_eq!(
+        once(context.keyed("user_name").elicit("Name?", form)),
+        Some(Ok(Elicited::Declined))
+    );
+    assert!(peer.rounds.asked.lock().unwrap().is_empty());
+}
+
+#[test]
+fn between_rounds_an_answer_of_the_wrong_shape_and_a_capability_not_declared_are_noted() {
+    let peer = between(json!({"elicit-1": 12345, "sample-2": {"role": "assistant"}}));
+    let context = Context::new(Caller::Chat, peer.clone());
+    let form = json!({"type": "object", "properties": {}});
+    assert_eq!(once(context.elicit("?", form)), None);
+    assert_eq!(once(context.sample(Sampling::new(5).user("Hi"))), None);
+    let unreadable = peer.rounds.unreadable.lock().unwrap().clone();
+    assert_eq!(unreadable.len(), 2);
+    assert!(unreadable[0].starts_with("elicit-1 is not an elicitation result"));
+    assert!(unreadable[1].starts_with("sample-2 is not a sampling result"));
+    // Not declared: refused at once, as on every revision, and noted.
+    assert_eq!(
+        once(context.elicit_url(url())),
+        Some(Err(TalkError::Undeclared(Capability::ElicitationUrl)))
+    );
+    assert_eq!(
+        *peer.rounds.undeclared.lock().unwrap(),
+        [Capability::ElicitationUrl]
+    );
+    assert!(peer.rounds.asked.lock().unwrap().is_empty());
 }

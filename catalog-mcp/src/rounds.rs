@@ -1,0 +1,508 @@
+//! Multi round-trip requests (MCP 2026-07-28, SEP-2322), the server's half: a call that
+//! needs the client's answers ends with the questions (an input-required result), and
+//! the client calls again with the answers and the `requestState` it was given.
+//!
+//! A handler asks through its context as on every revision (see
+//! [`catalog_core::talk::rounds`]); the gate's question about a gated call is asked the
+//! same way. A run of the call that reaches a question it brought no answer for stops
+//! there ([`drive`]), with every question put while it waited; the retry runs the call
+//! again from the start, and the questions answered so far are answered at once. So a
+//! handler that changes the world does so after its questions, as it would before any
+//! `await` that can fail.
+//!
+//! The `requestState` holds the answers of the earlier rounds, sealed ([`Seal`]): signed
+//! with a key of this process, good for [`STATE_TTL`], bound to the client, the method,
+//! the tool and the arguments, and good for one retry. A state that fails any of these is
+//! refused with an invalid-params error that says to call again without it. Answers a
+//! client sends ahead, for questions it knows by key, are read as if asked; but never the
+//! answer to the question about a gated call ([`QUESTION`]), which counts only in the
+//! retry of the round that asked it: the user approves what the server asked.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::{Mutex, PoisonError};
+use std::task::{Context as TaskContext, Poll};
+use std::time::{Duration, Instant};
+
+use catalog_core::talk::{Capability, Question, Rounds};
+use catalog_core::{Map, Value};
+use rmcp::ErrorData;
+use rmcp::model::{
+    CallToolResponse, ErrorCode, InputRequests, InputRequiredResult, InputResponses,
+    RequestStateCodec, SealOptions,
+};
+use serde::{Deserialize, Serialize};
+
+use crate::elicit::QUESTION;
+
+/// How long a `requestState` stays good: time for a person to read a question and answer.
+pub const STATE_TTL: Duration = Duration::from_secs(15 * 60);
+
+/// Seals the state of calls between rounds and opens it again: one per server, shared by
+/// its connections.
+pub struct Seal {
+    codec: RequestStateCodec,
+    /// The states already redeemed, until they would have lapsed anyway.
+    spent: Mutex<HashMap<String, Instant>>,
+}
+
+impl std::fmt::Debug for Seal {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Seal").finish_non_exhaustive()
+    }
+}
+
+impl Default for Seal {
+    fn default() -> Seal {
+        Seal::new()
+    }
+}
+
+/// What a sealed state holds.
+#[derive(Serialize, Deserialize)]
+struct State {
+    /// Names this state among the spent ones.
+    nonce: String,
+    /// The call's arguments, which a retry must repeat.
+    arguments: Value,
+    /// The answers of the earlier rounds, by question.
+    answers: Map<String, Value>,
+    /// The questions of the round this state closes, whose answers the retry brings.
+    asked: Vec<String>,
+}
+
+/// What a redeemed state holds: the answers of the earlier rounds, and the questions of
+/// the last one.
+#[derive(Debug, Default, PartialEq)]
+pub struct Opened {
+    answers: Map<String, Value>,
+    asked: Vec<String>,
+}
+
+/// Which call a state belongs to: who called, and what.
+#[derive(Clone, Copy, Debug)]
+pub struct Call<'a> {
+    /// The client over HTTP (its grant's), `None` over stdio.
+    pub principal: Option<&'a str>,
+    /// The request's method: `tools/call`, `prompts/get`, `resources/read`.
+    pub method: &'a str,
+    /// The tool's or prompt's name, the resource's URI.
+    pub target: &'a str,
+    /// The arguments.
+    pub arguments: &'a Value,
+}
+
+impl Call<'_> {
+    /// What the seal binds a state to besides its contents.
+    fn binding(&self) -> Vec<u8> {
+        // Lengths first, so no two calls make the same bytes.
+        let mut out = Vec::new();
+        for part in [self.principal.unwrap_or(""), self.method, self.target] {
+            out.extend_from_slice(&part.len().to_be_bytes());
+            out.extend_from_slice(part.as_bytes());
+        }
+        out.push(u8::from(self.principal.is_some()));
+        out
+    }
+}
+
+impl Seal {
+    /// A seal with a key of its own, random: states from another process open nowhere
+    /// else.
+    ///
+    /// # Panics
+    /// When the system has no randomness to give, or the codec would not take 32 bytes.
+    #[must_use]
+    pub fn new() -> Seal {
+        let mut key = [0u8; 32];
+        getrandom::fill(&mut key).expect("the system's random number source");
+        Seal {
+            codec: RequestStateCodec::try_new(key.to_vec()).expect("32 bytes is long enough a key"),
+            spent: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// The state of `call` once the questions `asked` are answered: the answers it has so
+    /// far.
+    fn seal(&self, call: &Call<'_>, answers: Map<String, Value>, asked: Vec<String>) -> String {
+        let mut nonce = [0u8; 16];
+        getrandom::fill(&mut nonce).expect("the system's random number source");
+        let state = State {
+            nonce: u128::from_be_bytes(nonce).to_string(),
+            arguments: call.arguments.clone(),
+            answers,
+            asked,
+        };
+        let binding = call.binding();
+        let options = SealOptions::new().associated_data(&binding).ttl(STATE_TTL);
+        // A map of JSON values always serializes.
+        self.codec
+            .seal_json_with(&state, &options)
+            .unwrap_or_default()
+    }
+
+    /// Redeems the `requestState` a retry of `call` echoes: what it holds.
+    ///
+    /// # Errors
+    /// Invalid params, saying to call again without the state, when it was not made
+    /// here, was changed, is older than [`STATE_TTL`], belongs to another call or client,
+    /// or was redeemed already.
+    pub fn open(&self, sealed: &str, call: &Call<'_>) -> Result<Opened, ErrorData> {
+        let refused = |why: &str| {
+            ErrorData::invalid_params(
+                format!(
+                    "the requestState {why}: call `{}` again without requestState and inputResponses, and answer the questions it asks",
+                    call.target
+                ),
+                None,
+            )
+        };
+        let state: State = self
+            .codec
+            .open_json_with(sealed, &call.binding())
+            .map_err(|error| match error {
+                rmcp::model::RequestStateError::Expired => refused(&format!(
+                    "is older than {} minutes",
+                    STATE_TTL.as_secs() / 60
+                )),
+                _ => refused(
+                    "failed its integrity check (it was changed, or made for another call, client or server)",
+                ),
+            })?;
+        if state.arguments != *call.arguments {
+            return Err(refused(
+                "was made for other arguments (a retry repeats the call as it was)",
+            ));
+        }
+        let mut spent = self.spent.lock().unwrap_or_else(PoisonError::into_inner);
+        spent.retain(|_, redeemed| redeemed.elapsed() < STATE_TTL);
+        if spent.insert(state.nonce, Instant::now()).is_some() {
+            return Err(refused("was used already (each is good for one retry)"));
+        }
+        Ok(Opened {
+            answers: state.answers,
+            asked: state.asked,
+        })
+    }
+}
+
+/// One run of a call between rounds: the answers it brought (from its state and from
+/// the request's `inputResponses`), and what the run put to the round.
+#[derive(Debug, Default)]
+pub struct Round {
+    answers: Map<String, Value>,
+    /// The keys whose answers the run read: what the next state keeps.
+    read: Mutex<BTreeSet<String>>,
+    asked: Mutex<Vec<(String, Question)>>,
+    unreadable: Mutex<Vec<String>>,
+    undeclared: Mutex<Vec<Capability>>,
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(PoisonError::into_inner)
+}
+
+impl Round {
+    /// A run with the answers of the earlier rounds (`earlier`, from a redeemed state, or
+    /// nothing for a first call) and those the request brings (`sent`); an earlier answer
+    /// stands over a sent one, and an answer about a gated call counts only when `earlier`
+    /// asked it.
+    #[must_use]
+    pub fn new(earlier: Opened, sent: Option<InputResponses>) -> Round {
+        let asked = |key: &str| earlier.asked.iter().any(|k| k == key);
+        let mut answers: Map<String, Value> = sent
+            .unwrap_or_default()
+            .into_iter()
+            .filter(|(key, _)| key != QUESTION || asked(key))
+            .collect();
+        answers.extend(earlier.answers);
+        Round {
+            answers,
+            ..Round::default()
+        }
+    }
+
+    /// Whether the run put questions, or read an answer it could not use: it goes no
+    /// further this round.
+    fn stopped(&self) -> bool {
+        !lock(&self.asked).is_empty() || !lock(&self.unreadable).is_empty()
+    }
+
+    /// What the caller lacked that the handler wanted (a capability not declared).
+    #[must_use]
+    pub fn undeclared(&self) -> Vec<Capability> {
+        lock(&self.undeclared).clone()
+    }
+
+    /// How the round ends for a run that stopped at its questions: the input-required
+    /// result that asks them, with the state of `call` holding the answers read so far;
+    /// or, when an answer sent was not an answer to its question, the error that says so.
+    ///
+    /// # Errors
+    /// Invalid params naming each unreadable answer; internal error for a question MCP
+    /// cannot carry (a handler's malformed request).
+    pub fn ending(&self, seal: &Seal, call: &Call<'_>) -> Result<InputRequiredResult, ErrorData> {
+        let unreadable = lock(&self.unreadable);
+        if !unreadable.is_empty() {
+            return Err(ErrorData::invalid_params(
+                format!(
+                    "inputResponses: {}; answer each question with the result its method returns",
+                    unreadable.join("; ")
+                ),
+                None,
+            ));
+        }
+        let mut requests = InputRequests::new();
+        let mut asked = Vec::new();
+        for (key, question) in lock(&self.asked).drain(..) {
+            let request = crate::talk::input_request(question).map_err(|why| {
+                ErrorData::internal_error(format!("question `{key}` {why}"), None)
+            })?;
+            asked.push(key.clone());
+            requests.insert(key, request);
+        }
+        let read = lock(&self.read);
+        let kept: Map<String, Value> = self
+            .answers
+            .iter()
+            .filter(|(key, _)| read.contains(*key))
+            .map(|(key, answer)| (key.clone(), answer.clone()))
+            .collect();
+        Ok(InputRequiredResult::new(
+            Some(requests),
+            Some(seal.seal(call, kept, asked)),
+        ))
+    }
+}
+
+impl Rounds for Round {
+    fn answer(&self, key: &str) -> Option<Value> {
+        let answer = self.answers.get(key).cloned();
+        if answer.is_some() {
+            lock(&self.read).insert(key.to_owned());
+        }
+        answer
+    }
+
+    fn ask(&self, key: String, question: Question) {
+        lock(&self.asked).push((key, question));
+    }
+
+    fn unreadable(&self, key: String, why: String) {
+        lock(&self.unreadable).push(format!("`{key}` {why}"));
+    }
+
+    fn undeclared(&self, capability: Capability) {
+        let mut undeclared = lock(&self.undeclared);
+        if !undeclared.contains(&capability) {
+            undeclared.push(capability);
+        }
+    }
+}
+
+/// The error for a call that failed for want of what its client did not declare: MCP
+/// 2026-07-28's `MissingRequiredClientCapabilityError` (`-32021`), its data naming each
+/// capability as a `ClientCapabilities` object does.
+#[must_use]
+pub fn missing(capabilities: &[Capability]) -> ErrorData {
+    let mut required = BTreeMap::<&str, Value>::new();
+    for capability in capabilities {
+        let (name, inner) = match capability {
+            Capability::Sampling => ("sampling", serde_json::json!({})),
+            Capability::SamplingTools => ("sampling", serde_json::json!({"tools": {}})),
+            Capability::ElicitationForm => ("elicitation", serde_json::json!({"form": {}})),
+            Capability::ElicitationUrl => ("elicitation", serde_json::json!({"url": {}})),
+            Capability::Roots => ("roots", serde_json::json!({})),
+        };
+        let entry = required
+            .entry(name)
+            .or_insert_with(|| serde_json::json!({}));
+        if let (Value::Object(entry), Value::Object(inner)) = (entry, inner) {
+            entry.extend(inner);
+        }
+    }
+    let names: Vec<String> = capabilities.iter().map(|c| format!("`{c}`")).collect();
+    ErrorData::new(
+        ErrorCode::MISSING_REQUIRED_CLIENT_CAPABILITY,
+        format!(
+            "this request needs the client's {} capability, which its `_meta` does not declare: a client that has it declares it in `io.modelcontextprotocol/clientCapabilities`",
+            names.join(" and ")
+        ),
+        Some(serde_json::json!({ "requiredCapabilities": required })),
+    )
+}
+
+/// A call that ran to its end between rounds, as the client reads it: as it ended, unless
+/// it failed after wanting a capability the client did not declare, which the client
+/// reads as [`missing`] that capability.
+///
+/// # Errors
+/// The call's own error, or [`missing`].
+pub fn settled(
+    result: Result<CallToolResponse, ErrorData>,
+    round: &Round,
+) -> Result<CallToolResponse, ErrorData> {
+    let failed = match &result {
+        Ok(CallToolResponse::Complete(done)) => done.is_error == Some(true),
+        Ok(_) => false,
+        Err(_) => true,
+    };
+    let undeclared = round.undeclared();
+    if failed && !undeclared.is_empty() {
+        return Err(missing(&undeclared));
+    }
+    result
+}
+
+/// Runs `run` until it ends, or until it waits and `round` says the run stopped at its
+/// questions: then `None`, and the future is dropped where it waits (each question waits
+/// for ever; the retry brings the answers). Questions put in the same poll, as a handler
+/// that awaits several at once puts them, end up in the same round.
+pub async fn drive<F: Future>(round: &Round, run: F) -> Option<F::Output> {
+    Driven {
+        round,
+        run: Box::pin(run),
+    }
+    .await
+}
+
+struct Driven<'a, F: Future> {
+    round: &'a Round,
+    run: Pin<Box<F>>,
+}
+
+impl<F: Future> Future for Driven<'_, F> {
+    type Output = Option<F::Output>;
+
+    fn poll(mut self: Pin<&mut Self>, cx: &mut TaskContext<'_>) -> Poll<Self::Output> {
+        match self.run.as_mut().poll(cx) {
+            Poll::Ready(output) => Poll::Ready(Some(output)),
+            Poll::Pending if self.round.stopped() => Poll::Ready(None),
+            Poll::Pending => Poll::Pending,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use serde_json::json;
+
+    use rmcp::model::InputRequest;
+
+    use super::*;
+
+    /// Each input request of `result`, as MCP writes it.
+    fn requests_json(result: &InputRequiredResult) -> BTreeMap<String, Value> {
+        result
+            .input_requests
+            .iter()
+            .flatten()
+            .map(|(key, request): (&String, &InputRequest)| {
+                (key.clone(), serde_json::to_value(request).unwrap())
+            })
+            .collect()
+    }
+
+    fn call<'a>(principal: Option<&'a str>, arguments: &'a Value) -> Call<'a> {
+        Call {
+            principal,
+            method: "tools/call",
+            target: "closeIssue",
+            arguments,
+        }
+    }
+
+    #[test]
+    fn a_state_opens_once_for_its_own_call_and_client_and_nowhere_else() {
+        let seal = Seal::new();
+        let arguments = json!({"number": 2});
+        let answers = Map::from_iter([("approve".into(), json!({"action": "accept"}))]);
+        let asked = vec!["approve".to_owned()];
+        let state = seal.seal(
+            &call(Some("ada"), &arguments),
+            answers.clone(),
+            asked.clone(),
+        );
+        // Another client, tool, argument, server, or a changed state: refused.
+        let other = json!({"number": 3});
+        let mut wrong = vec![
+            seal.open(&state, &call(Some("bob"), &arguments)),
+            seal.open(&state, &call(None, &arguments)),
+            seal.open(&state, &call(Some("ada"), &other)),
+            Seal::new().open(&state, &call(Some("ada"), &arguments)),
+            seal.open(&format!("{state}-TAMPERED"), &call(Some("ada"), &arguments)),
+        ];
+        let renamed = Call {
+            target: "deleteIssue",
+            ..call(Some("ada"), &arguments)
+        };
+        wrong.push(seal.open(&state, &renamed));
+        for refused in wrong {
+            let error = refused.unwrap_err();
+            assert_eq!(error.code, ErrorCode::INVALID_PARAMS);
+            assert!(error.message.contains("without requestState"), "{error:?}");
+        }
+        // Arguments compare as values, whatever their order.
+        let reordered: Value = serde_json::from_str(r#"{"number": 2}"#).unwrap();
+        assert_eq!(
+            seal.open(&state, &call(Some("ada"), &reordered)),
+            Ok(Opened { answers, asked })
+        );
+        let again = seal
+            .open(&state, &call(Some("ada"), &arguments))
+            .unwrap_err();
+        assert!(again.message.contains("used already"), "{again:?}");
+    }
+
+    #[test]
+    fn a_round_keeps_the_answers_it_read_and_says_which_answer_is_unusable() {
+        let sent = BTreeMap::from([
+            ("elicit-1".to_owned(), json!({"action": "accept"})),
+            ("stray".to_owned(), json!(1)),
+        ]);
+        let round = Round::new(Opened::default(), Some(sent));
+        assert!(round.answer("elicit-1").is_some());
+        round.ask("roots-2".into(), Question::Roots);
+        assert!(round.stopped());
+        let seal = Seal::new();
+        let arguments = json!({});
+        let asked = round.ending(&seal, &call(None, &arguments)).unwrap();
+        let requests = requests_json(&asked);
+        assert_eq!(requests["roots-2"]["method"], "roots/list");
+        let state = asked.request_state.unwrap();
+        let kept = seal.open(&state, &call(None, &arguments)).unwrap();
+        assert_eq!(kept.answers.keys().collect::<Vec<_>>(), ["elicit-1"]);
+        assert_eq!(kept.asked, ["roots-2"]);
+
+        let round = Round::new(Opened::default(), None);
+        round.unreadable("user_name".into(), "is not an elicitation result".into());
+        let error = round.ending(&seal, &call(None, &arguments)).unwrap_err();
+        assert_eq!(error.code, ErrorCode::INVALID_PARAMS);
+        assert!(error.message.contains("`user_name` is not"), "{error:?}");
+    }
+
+    #[test]
+    fn the_answer_about_a_gated_call_counts_only_in_the_retry_of_the_round_that_asked_it() {
+        let accept = || BTreeMap::from([(QUESTION.to_owned(), json!({"action": "accept"}))]);
+        assert_eq!(
+            Round::new(Opened::default(), Some(accept())).answer(QUESTION),
+            None
+        );
+        let asked = Opened {
+            answers: Map::new(),
+            asked: vec![QUESTION.to_owned()],
+        };
+        assert!(Round::new(asked, Some(accept())).answer(QUESTION).is_some());
+    }
+
+    #[test]
+    fn a_missing_capability_is_named_as_client_capabilities_write_it() {
+        let error = missing(&[Capability::Sampling, Capability::ElicitationForm]);
+        assert_eq!(error.code, ErrorCode::MISSING_REQUIRED_CLIENT_CAPABILITY);
+        assert_eq!(
+            error.data.unwrap()["requiredCapabilities"],
+            json!({"sampling": {}, "elicitation": {"form": {}}})
+        );
+    }
+}
