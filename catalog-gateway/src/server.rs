@@ -7,6 +7,7 @@ use catalog_core::talk::Peer;
 use catalog_core::{Access, Value};
 use catalog_mcp::Level;
 use catalog_mcp::calls::Reply;
+use catalog_mcp::complete::Complete;
 use catalog_mcp::elicit::PeerAsker;
 use catalog_mcp::handler::{CallPath, call_tool};
 use catalog_mcp::logging::{self, ClientLevel};
@@ -178,7 +179,8 @@ impl ServerHandler for Session {
         };
         Ok(
             ListToolsResult::with_all_items(self.gateway.list(&grant, active))
-                .with_cache_scope(CacheScope::Private),
+                .with_cache_scope(CacheScope::Private)
+                .complete(),
         )
     }
 
@@ -188,7 +190,7 @@ impl ServerHandler for Session {
         context: RequestContext<RoleServer>,
     ) -> Result<ListPromptsResult, ErrorData> {
         let grant = self.level.grant(&context)?;
-        sdk(json!({"prompts": self.gateway.prompts(&grant)}))
+        sdk(json!({"prompts": self.gateway.prompts(&grant)})).map(Complete::complete)
     }
 
     async fn get_prompt(
@@ -201,7 +203,7 @@ impl ServerHandler for Session {
             .gateway
             .get_prompt(&grant, &self.link, &request.name, request.arguments)
             .await?;
-        sdk::<GetPromptResult>(result).map(GetPromptResponse::from)
+        sdk::<GetPromptResult>(result).map(|result| result.complete().into())
     }
 
     async fn list_resources(
@@ -210,7 +212,7 @@ impl ServerHandler for Session {
         context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, ErrorData> {
         let grant = self.level.grant(&context)?;
-        sdk(json!({"resources": self.gateway.resources(&grant)}))
+        sdk(json!({"resources": self.gateway.resources(&grant)})).map(Complete::complete)
     }
 
     async fn list_resource_templates(
@@ -219,7 +221,7 @@ impl ServerHandler for Session {
         context: RequestContext<RoleServer>,
     ) -> Result<ListResourceTemplatesResult, ErrorData> {
         let grant = self.level.grant(&context)?;
-        sdk(json!({"resourceTemplates": self.gateway.templates(&grant)}))
+        sdk(json!({"resourceTemplates": self.gateway.templates(&grant)})).map(Complete::complete)
     }
 
     async fn read_resource(
@@ -232,7 +234,7 @@ impl ServerHandler for Session {
             .gateway
             .read_resource(&grant, &self.link, &request.uri)
             .await?;
-        sdk::<ReadResourceResult>(result).map(ReadResourceResponse::from)
+        sdk::<ReadResourceResult>(result).map(|result| result.complete().into())
     }
 
     #[allow(
@@ -260,7 +262,10 @@ impl ServerHandler for Session {
         context: RequestContext<RoleServer>,
     ) -> Result<CompleteResult, ErrorData> {
         let grant = self.level.grant(&context)?;
-        self.gateway.complete(&grant, &self.link, request).await
+        self.gateway
+            .complete(&grant, &self.link, request)
+            .await
+            .map(Complete::complete)
     }
 
     #[allow(

@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
-use common::conformance::{Suite, check};
+use common::conformance::{REVISIONS, Suite, check};
 use common::report::{Cause, assert_refused_gated, steps};
 use common::{HttpServer, Peer, run, scratch, token};
 use serde_json::{Value, json};
@@ -117,8 +117,15 @@ fn the_gateway_keeps_the_protocol() {
     };
 
     // The official suite.
-    let outcomes = suite.run(&server.url, &full);
-    check("catalog-gateway", &suite.scored(), &outcomes);
+    for revision in REVISIONS {
+        let outcomes = suite.run(&server.url, &full, revision);
+        check(
+            "catalog-gateway",
+            revision,
+            &suite.scored(revision),
+            &outcomes,
+        );
+    }
 
     // The transport's rules, as catalog-mcp's HTTP layer keeps them for the gateway too.
     let initialize = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"raw","version":"0"}}}"#;

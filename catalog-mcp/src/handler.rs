@@ -7,7 +7,7 @@ use std::sync::{Arc, OnceLock};
 
 use axum::http::request::Parts;
 use catalog_core::talk::Peer;
-use catalog_core::{Access, CompiledCatalog, HandledBy, Value};
+use catalog_core::{Access, Caller, CompiledCatalog, Context, HandledBy, Value};
 #[allow(
     deprecated,
     reason = "MCP logging: deprecated on 2026-07-28, served up to it"
@@ -15,20 +15,22 @@ use catalog_core::{Access, CompiledCatalog, HandledBy, Value};
 use rmcp::model::SetLevelRequestParams;
 use rmcp::model::{
     CacheScope, CallToolRequestParams, CallToolResponse, CompleteRequestParams, CompleteResult,
-    ErrorCode, GetPromptRequestParams, GetPromptResponse, Implementation, ListPromptsResult,
-    ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
-    ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse, ServerCapabilities,
-    ServerConfig, SubscribeRequestMethod, SubscribeRequestParams, UnsubscribeRequestMethod,
+    ErrorCode, GetPromptRequestParams, GetPromptResponse, Implementation, InputResponses,
+    ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, ListToolsResult,
+    PaginatedRequestParams, ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse,
+    ServerCapabilities, ServerConfig, SubscribeRequestMethod, SubscribeRequestParams,
+    SubscriptionFilter, SubscriptionsListenRequestMethod, UnsubscribeRequestMethod,
     UnsubscribeRequestParams,
 };
-use rmcp::service::{RequestContext, RoleServer};
+use rmcp::service::{RequestContext, RoleServer, SubscriptionContext};
 use rmcp::{ErrorData, ServerHandler};
 
 use crate::calls::{Reply, Tools};
+use crate::complete::Complete;
 use crate::elicit::PeerAsker;
 use crate::logging::{self, ClientLevel};
 use crate::offers::{self, Offered, Offers};
-use crate::rounds::{self, Round, Seal};
+use crate::rounds::{self, Ended, Round, Seal};
 use crate::talk::{ClientPeer, asks_between_rounds};
 pub use crate::tokens::Grant;
 
@@ -194,7 +196,7 @@ where
         context: RequestContext<RoleServer>,
     ) -> Result<ListPromptsResult, ErrorData> {
         let (offers, grant) = self.offering(&context, |o| o.prompts)?;
-        Ok(ListPromptsResult::with_all_items(offers.prompts(&grant)))
+        Ok(ListPromptsResult::with_all_items(offers.prompts(&grant)).complete())
     }
 
     async fn get_prompt(
@@ -203,7 +205,34 @@ where
         context: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, ErrorData> {
         let (offers, grant) = self.offering(&context, |o| o.prompts)?;
-        offers.get_prompt(&grant, request).await.map(Into::into)
+        let mut request = request;
+        let retry = (request.request_state.take(), request.input_responses.take());
+        let arguments = request.arguments.clone().map_or(Value::Null, Value::Object);
+        let target = request.name.clone();
+        let call = rounds::Call {
+            principal: Some(&grant.client),
+            method: "prompts/get",
+            target: &target,
+            arguments: &arguments,
+        };
+        let seal = self.tools.seal();
+        let ended = answer(
+            seal,
+            &context,
+            &self.log,
+            &call,
+            retry,
+            Result::is_err,
+            |peer, _| {
+                let context = Context::new(Caller::Mcp(grant.access), Arc::new(peer));
+                offers.get_prompt(context, &grant, request)
+            },
+        )
+        .await?;
+        Ok(match ended {
+            Ended::Done(result) => result.complete().into(),
+            Ended::Asking(questions) => GetPromptResponse::InputRequired(questions),
+        })
     }
 
     async fn list_resources(
@@ -212,9 +241,7 @@ where
         context: RequestContext<RoleServer>,
     ) -> Result<ListResourcesResult, ErrorData> {
         let (offers, grant) = self.offering(&context, |o| o.resources)?;
-        Ok(ListResourcesResult::with_all_items(
-            offers.resources(&grant),
-        ))
+        Ok(ListResourcesResult::with_all_items(offers.resources(&grant)).complete())
     }
 
     async fn list_resource_templates(
@@ -223,9 +250,7 @@ where
         context: RequestContext<RoleServer>,
     ) -> Result<ListResourceTemplatesResult, ErrorData> {
         let (offers, grant) = self.offering(&context, |o| o.resources)?;
-        Ok(ListResourceTemplatesResult::with_all_items(
-            offers.templates(&grant),
-        ))
+        Ok(ListResourceTemplatesResult::with_all_items(offers.templates(&grant)).complete())
     }
 
     async fn read_resource(
@@ -234,7 +259,33 @@ where
         context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
         let (offers, grant) = self.offering(&context, |o| o.resources)?;
-        offers.read(&grant, request).await.map(Into::into)
+        let mut request = request;
+        let retry = (request.request_state.take(), request.input_responses.take());
+        let target = request.uri.clone();
+        let call = rounds::Call {
+            principal: Some(&grant.client),
+            method: "resources/read",
+            target: &target,
+            arguments: &Value::Null,
+        };
+        let seal = self.tools.seal();
+        let ended = answer(
+            seal,
+            &context,
+            &self.log,
+            &call,
+            retry,
+            Result::is_err,
+            |peer, _| {
+                let context = Context::new(Caller::Mcp(grant.access), Arc::new(peer));
+                offers.read(context, &grant, request)
+            },
+        )
+        .await?;
+        Ok(match ended {
+            Ended::Done(result) => result.complete().into(),
+            Ended::Asking(questions) => ReadResourceResponse::InputRequired(questions),
+        })
     }
 
     async fn complete(
@@ -243,7 +294,46 @@ where
         context: RequestContext<RoleServer>,
     ) -> Result<CompleteResult, ErrorData> {
         let (offers, grant) = self.offering(&context, |o| o.completions)?;
-        offers.complete(&grant, request).await
+        offers
+            .complete(&grant, request)
+            .await
+            .map(Complete::complete)
+    }
+
+    fn accepted_subscription_filter(
+        &self,
+        requested: &SubscriptionFilter,
+    ) -> Option<SubscriptionFilter> {
+        // Resources only: the catalog's tools, and the offers' lists, do not change while
+        // the server runs. Which URIs a stream is told of is its client's to read
+        // ([`Offers::may_subscribe`]), decided in `listen`, where the request is known.
+        self.tools.offers()?.subscriptions()?;
+        let mut accepted = SubscriptionFilter::new();
+        accepted
+            .resource_subscriptions
+            .clone_from(&requested.resource_subscriptions);
+        Some(accepted)
+    }
+
+    async fn listen(&self, subscription: SubscriptionContext) -> Result<(), ErrorData> {
+        let (offers, grant) = self.offering(subscription.request_context(), |o| o.resources)?;
+        let Some(subscriptions) = offers.subscriptions() else {
+            return Err(ErrorData::method_not_found::<
+                SubscriptionsListenRequestMethod,
+            >());
+        };
+        let uris = subscription
+            .accepted()
+            .resource_subscriptions
+            .iter()
+            .flatten()
+            .filter(|uri| offers.may_subscribe(&grant, uri))
+            .cloned()
+            .collect();
+        let stream = subscriptions.listen(subscription.sink().clone(), uris);
+        subscription.cancelled().await;
+        subscriptions.closed(stream);
+        Ok(())
     }
 
     #[allow(
@@ -309,7 +399,8 @@ where
         // The list depends on the caller's token: never a shared cache entry.
         Ok(
             ListToolsResult::with_all_items(self.tools.list(level).to_vec())
-                .with_cache_scope(CacheScope::Private),
+                .with_cache_scope(CacheScope::Private)
+                .complete(),
         )
     }
 
@@ -377,15 +468,13 @@ where
 /// gives the request, in the protocol revision it speaks, with the client to ask behind
 /// it; answered by `path`, logged in one line, and with the events inside it sent to the
 /// client at the level `log` holds. On a revision that asks between rounds (2026-07-28)
-/// the call runs until it ends or stops at its questions, with the answers its sealed
-/// state and its `inputResponses` bring (see [`crate::rounds`]). When the client cancels
-/// the request, the answer is dropped where it stands (the handler's future with it) and
-/// the request ends with an error the client no longer waits for.
+/// the call runs until it ends or stops at its questions (see [`answer`]). When the client
+/// cancels the request, the answer is dropped where it stands (the handler's future with
+/// it) and the request ends with an error the client no longer waits for.
 ///
 /// # Errors
-/// A request without its level over HTTP, a `requestState` that does not open, the
-/// refusal `path` answers with as a JSON-RPC error, a call that failed for want of a
-/// capability its 2026-07-28 client did not declare, or the cancellation.
+/// A request without its level over HTTP, the refusal `path` answers with as a JSON-RPC
+/// error, the errors of [`answer`], or the cancellation.
 pub async fn call_tool(
     path: &impl CallPath,
     level: &Level,
@@ -395,62 +484,93 @@ pub async fn call_tool(
 ) -> Reply {
     // Boxed: rmcp moves each handler's future into a task of its own, and a call's
     // state (the verifier, an upstream's request) is kilobytes, copied on every move.
-    let answer = Box::pin(async {
+    let answered = Box::pin(async {
         let grant = level.grant(context)?;
         let revision = revision(context);
         let arguments = request.arguments.take().map_or(Value::Null, Value::Object);
-        let peer = ClientPeer::new(context, log.for_request(context));
-        let result = if asks_between_rounds(context) {
-            let call = rounds::Call {
-                principal: Some(&grant.client),
-                method: "tools/call",
-                target: &request.name,
-                arguments: &arguments,
-            };
-            let earlier = match request.request_state.take() {
-                Some(state) => path.seal().open(&state, &call)?,
-                None => rounds::Opened::default(),
-            };
-            let round = Arc::new(Round::new(earlier, request.input_responses.take()));
-            let asker = PeerAsker::new(context, Some(Arc::clone(&round)));
-            let peer = Arc::new(peer.between_rounds(Arc::clone(&round)));
-            let run = path.call(
-                grant.access,
-                &revision,
-                &request.name,
-                arguments.clone(),
-                &asker,
-                peer,
-                context,
-            );
-            match rounds::drive(&round, run).await {
-                Some(result) => rounds::settled(result, &round),
-                None => round
-                    .ending(path.seal(), &call)
-                    .map(CallToolResponse::InputRequired),
-            }
-        } else {
-            let asker = PeerAsker::new(context, None);
-            path.call(
-                grant.access,
-                &revision,
-                &request.name,
-                arguments,
-                &asker,
-                Arc::new(peer),
-                context,
-            )
-            .await
+        let retry = (request.request_state.take(), request.input_responses.take());
+        let call = rounds::Call {
+            principal: Some(&grant.client),
+            method: "tools/call",
+            target: &request.name,
+            arguments: &arguments,
         };
+        let failed = |result: &Reply| match result {
+            Ok(CallToolResponse::Complete(done)) => done.is_error == Some(true),
+            Ok(_) => false,
+            Err(_) => true,
+        };
+        let (name, access, revision) = (&request.name, grant.access, &revision);
+        let result = answer(
+            path.seal(),
+            context,
+            log,
+            &call,
+            retry,
+            failed,
+            |peer, round| {
+                let asker = PeerAsker::new(context, round);
+                let arguments = arguments.clone();
+                async move {
+                    path.call(
+                        access,
+                        revision,
+                        name,
+                        arguments,
+                        &asker,
+                        Arc::new(peer),
+                        context,
+                    )
+                    .await
+                }
+            },
+        )
+        .await
+        .map(|ended| match ended {
+            Ended::Done(result) => result,
+            Ended::Asking(questions) => CallToolResponse::InputRequired(questions),
+        });
         log_call(&request.name, grant.access, &result);
         result
     });
-    let answer = logging::scoped(log.for_request(context), &context.peer, answer);
+    let answered = logging::scoped(log.for_request(context), &context.peer, answered);
     tokio::select! {
-        result = answer => result,
+        result = answered => result,
         () = context.ct.cancelled() => {
             tracing::info!(request = %context.id, "tools/call cancelled by the client");
             Err(ErrorData::new(ErrorCode::INVALID_REQUEST, "the client cancelled the request", None))
         }
     }
+}
+
+/// Answers `call`, a request whose handler may talk back to its client: `run` gets the
+/// client as a handler's context reaches it and, between rounds, the call's round. Up to
+/// 2025-11-25 the client is asked mid-call; from 2026-07-28 on the request runs between
+/// rounds ([`rounds::run`]) with the `retry` it carries (its `requestState` and
+/// `inputResponses`), and an answer `failed` says is a failure, after wanting what the
+/// client did not declare, is the error that names it.
+///
+/// # Errors
+/// As [`rounds::run`], or the run's own.
+pub async fn answer<T, F>(
+    seal: &Seal,
+    context: &RequestContext<RoleServer>,
+    log: &ClientLevel,
+    call: &rounds::Call<'_>,
+    retry: (Option<String>, Option<InputResponses>),
+    failed: fn(&Result<T, ErrorData>) -> bool,
+    run: impl FnOnce(ClientPeer, Option<Arc<Round>>) -> F,
+) -> Result<Ended<T>, ErrorData>
+where
+    F: Future<Output = Result<T, ErrorData>>,
+{
+    let peer = ClientPeer::new(context, log.for_request(context));
+    if !asks_between_rounds(context) {
+        return run(peer, None).await.map(Ended::Done);
+    }
+    let (state, sent) = retry;
+    rounds::run(seal, call, state, sent, failed, |round| {
+        run(peer.between_rounds(Arc::clone(&round)), Some(round))
+    })
+    .await
 }

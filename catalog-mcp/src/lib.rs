@@ -48,6 +48,7 @@
 //! |---|---|
 //! | [`program`] | [`main`] and [`main_with`]: the command line, logging and serving, ready-made |
 //! | [`cli`] | the command line |
+//! | [`complete`] | results that say they are complete (`resultType`, 2026-07-28) |
 //! | [`calls`] | [`Tools`]: the call path, free of any transport, and [`calls::admit`], the gate every call passes, the gateway's too |
 //! | [`listing`] | the `tools/list` result of each level |
 //! | [`gate`] | the `--gated` policy and the asking of the client |
@@ -67,6 +68,7 @@
 pub mod auth;
 pub mod calls;
 pub mod cli;
+pub mod complete;
 pub mod elicit;
 pub mod gate;
 pub mod handler;

@@ -2,7 +2,9 @@
 //! templates, completions of their arguments, and subscriptions to resources. The tools
 //! come from the catalog; these are the crate's own, in `rmcp`'s types, through
 //! [`Offers`] (`Tools::with_offers`). A server without any serves tools only, and
-//! declares no capability for the rest.
+//! declares no capability for the rest. Getting a prompt and reading a resource take the
+//! same [`Context`] a tool's handler takes, so they can ask the client too (mid-call, or
+//! between rounds on 2026-07-28).
 
 // MCP 2026-07-28 makes `resources/subscribe` legacy; clients of 2025-11-25 use it.
 #![allow(deprecated)]
@@ -10,14 +12,14 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::sync::{Arc, Mutex, PoisonError};
 
-use catalog_core::BoxFuture;
+use catalog_core::{BoxFuture, Context};
 use rmcp::ErrorData;
 use rmcp::model::{
     CompleteRequestParams, CompleteResult, GetPromptRequestParams, GetPromptResult, Prompt,
     ReadResourceRequestParams, ReadResourceResult, Resource, ResourceTemplate,
     ResourceUpdatedNotificationParam,
 };
-use rmcp::service::{Peer, RoleServer};
+use rmcp::service::{Peer, RoleServer, SubscriptionSink};
 
 use crate::tokens::Grant;
 
@@ -45,13 +47,14 @@ pub trait Offers: Send + Sync + 'static {
         Vec::new()
     }
 
-    /// One prompt, its arguments filled in.
+    /// One prompt, its arguments filled in; `context` talks back to the client.
     fn get_prompt(
         &self,
+        context: Context,
         grant: &Grant,
         request: GetPromptRequestParams,
     ) -> BoxFuture<'_, Result<GetPromptResult, ErrorData>> {
-        let _ = grant;
+        let _ = (context, grant);
         let error = ErrorData::invalid_params(format!("no prompt named `{}`", request.name), None);
         Box::pin(std::future::ready(Err(error)))
     }
@@ -68,13 +71,14 @@ pub trait Offers: Send + Sync + 'static {
         Vec::new()
     }
 
-    /// One resource's contents.
+    /// One resource's contents; `context` talks back to the client.
     fn read(
         &self,
+        context: Context,
         grant: &Grant,
         request: ReadResourceRequestParams,
     ) -> BoxFuture<'_, Result<ReadResourceResult, ErrorData>> {
-        let _ = grant;
+        let _ = (context, grant);
         Box::pin(std::future::ready(Err(not_found(&request.uri))))
     }
 
@@ -194,8 +198,9 @@ fn matches_from(parts: &[Part<'_>], uri: &str) -> bool {
     }
 }
 
-/// Who subscribed to which resource, by session; shared by every session of a server.
-/// Cloning it shares the same subscriptions.
+/// Who subscribed to which resource, by session (`resources/subscribe`, up to
+/// 2025-11-25) or by stream (`subscriptions/listen`, 2026-07-28); shared by every
+/// session of a server. Cloning it shares the same subscriptions.
 #[derive(Clone, Default)]
 pub struct Subscriptions {
     inner: Arc<Mutex<Subscribed>>,
@@ -207,6 +212,8 @@ struct Subscribed {
     peers: BTreeMap<u64, Peer<RoleServer>>,
     /// The sessions subscribed to each URI.
     uris: BTreeMap<String, BTreeSet<u64>>,
+    /// Each open listen stream, by number, with the URIs it may be told of.
+    streams: BTreeMap<u64, (SubscriptionSink, BTreeSet<String>)>,
     next: u64,
 }
 
@@ -269,10 +276,39 @@ impl Subscriptions {
             .is_some_and(|sessions| sessions.contains(&session))
     }
 
-    /// Tells every session subscribed to `uri` that it changed
-    /// (`notifications/resources/updated`); sessions that ended are forgotten. How many
-    /// were told.
+    /// A listen stream (`subscriptions/listen`) told of the updates of `uris` until
+    /// [`Subscriptions::closed`]: its number.
+    #[must_use]
+    pub fn listen(&self, sink: SubscriptionSink, uris: BTreeSet<String>) -> u64 {
+        let mut subscribed = self.lock();
+        subscribed.next += 1;
+        let id = subscribed.next;
+        subscribed.streams.insert(id, (sink, uris));
+        id
+    }
+
+    /// Listen stream `stream` ended.
+    pub fn closed(&self, stream: u64) {
+        self.lock().streams.remove(&stream);
+    }
+
+    /// Tells every session subscribed to `uri`, and every listen stream that may be told
+    /// of it, that it changed (`notifications/resources/updated`); sessions that ended are
+    /// forgotten. How many were told.
     pub async fn updated(&self, uri: &str) -> usize {
+        let streams: Vec<SubscriptionSink> = self
+            .lock()
+            .streams
+            .values()
+            .filter(|(_, uris)| uris.contains(uri))
+            .map(|(sink, _)| sink.clone())
+            .collect();
+        let mut told = 0;
+        for sink in streams {
+            if sink.notify_resource_updated(uri).await.is_ok() {
+                told += 1;
+            }
+        }
         let peers: Vec<(u64, Peer<RoleServer>)> = {
             let mut subscribed = self.lock();
             let closed: Vec<u64> = subscribed
@@ -294,7 +330,6 @@ impl Subscriptions {
                 .filter_map(|id| Some((*id, subscribed.peers.get(id)?.clone())))
                 .collect()
         };
-        let mut told = 0;
         for (_, peer) in peers {
             let update = ResourceUpdatedNotificationParam::new(uri.to_owned());
             if peer.notify_resource_updated(update).await.is_ok() {

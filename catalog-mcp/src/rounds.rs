@@ -21,7 +21,7 @@
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::future::Future;
 use std::pin::Pin;
-use std::sync::{Mutex, PoisonError};
+use std::sync::{Arc, Mutex, PoisonError};
 use std::task::{Context as TaskContext, Poll};
 use std::time::{Duration, Instant};
 
@@ -29,8 +29,7 @@ use catalog_core::talk::{Capability, Question, Rounds};
 use catalog_core::{Map, Value};
 use rmcp::ErrorData;
 use rmcp::model::{
-    CallToolResponse, ErrorCode, InputRequests, InputRequiredResult, InputResponses,
-    RequestStateCodec, SealOptions,
+    ErrorCode, InputRequests, InputRequiredResult, InputResponses, RequestStateCodec, SealOptions,
 };
 use serde::{Deserialize, Serialize};
 
@@ -333,26 +332,49 @@ pub fn missing(capabilities: &[Capability]) -> ErrorData {
     )
 }
 
-/// A call that ran to its end between rounds, as the client reads it: as it ended, unless
-/// it failed after wanting a capability the client did not declare, which the client
-/// reads as [`missing`] that capability.
+/// How a request's run between rounds ended: its answer, or the questions it stopped at.
+#[derive(Debug)]
+pub enum Ended<T> {
+    /// The run ended with this answer.
+    Done(T),
+    /// The run stopped at its questions: the input-required result that asks them.
+    Asking(InputRequiredResult),
+}
+
+/// Runs one request between rounds: opens the `state` a retry echoes, reads the answers
+/// it and `sent` bring, and runs `run` with the call's round until it ends or stops at
+/// its questions ([`drive`]). An answer that `failed` says is a failure, after the run
+/// wanted a capability the client did not declare, is [`missing`] that capability.
 ///
 /// # Errors
-/// The call's own error, or [`missing`].
-pub fn settled(
-    result: Result<CallToolResponse, ErrorData>,
-    round: &Round,
-) -> Result<CallToolResponse, ErrorData> {
-    let failed = match &result {
-        Ok(CallToolResponse::Complete(done)) => done.is_error == Some(true),
-        Ok(_) => false,
-        Err(_) => true,
+/// A state that does not open ([`Seal::open`]), an unreadable answer
+/// ([`Round::ending`]), [`missing`], or the run's own error.
+pub async fn run<T, F>(
+    seal: &Seal,
+    call: &Call<'_>,
+    state: Option<String>,
+    sent: Option<InputResponses>,
+    failed: fn(&Result<T, ErrorData>) -> bool,
+    run: impl FnOnce(Arc<Round>) -> F,
+) -> Result<Ended<T>, ErrorData>
+where
+    F: Future<Output = Result<T, ErrorData>>,
+{
+    let earlier = match state {
+        Some(state) => seal.open(&state, call)?,
+        None => Opened::default(),
     };
-    let undeclared = round.undeclared();
-    if failed && !undeclared.is_empty() {
-        return Err(missing(&undeclared));
+    let round = Arc::new(Round::new(earlier, sent));
+    match drive(&round, run(Arc::clone(&round))).await {
+        Some(result) => {
+            let undeclared = round.undeclared();
+            if failed(&result) && !undeclared.is_empty() {
+                return Err(missing(&undeclared));
+            }
+            result.map(Ended::Done)
+        }
+        None => round.ending(seal, call).map(Ended::Asking),
     }
-    result
 }
 
 /// Runs `run` until it ends, or until it waits and `round` says the run stopped at its

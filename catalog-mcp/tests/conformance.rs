@@ -1,14 +1,16 @@
 //! The official MCP conformance suite (`@modelcontextprotocol/conformance`) against the
 //! reference catalog (`examples/reference/`) served by `catalog-mcp` over streamable
-//! HTTP with a full-access token: every scenario the 2025-11-25 revision scores passes,
-//! or is listed under `reference-mcp` in `tests/peers/conformance.json` with the defect of
-//! the suite that fails it. The tools the suite calls are the catalog's rows, answered by
-//! handlers that log, report progress, sample the client's model and ask its user through
-//! their context; the prompts, resources and completions are the example's own offers.
+//! HTTP with a full-access token: every scenario the 2025-11-25 and 2026-07-28 revisions
+//! score passes, each on its revision's wire, or is listed under `reference-mcp` in
+//! `tests/peers/conformance.json` with the defect of the suite that fails it. The tools
+//! the suite calls are the catalog's rows, answered by handlers that log, report
+//! progress, sample the client's model and ask its user through their context, mid-call
+//! on 2025-11-25 and between rounds on 2026-07-28, with no difference in the handler; the
+//! prompts, resources and completions are the example's own offers.
 
 mod common;
 
-use common::conformance::{Suite, check};
+use common::conformance::{REVISIONS, Suite, check};
 use common::{HttpServer, example_binary, token};
 
 #[test]
@@ -22,6 +24,13 @@ fn the_reference_catalog_passes_every_scored_scenario() {
         &[(full.clone(), "full-access")],
         &[],
     );
-    let outcomes = suite.run(&server.url, &full);
-    check("reference-mcp", &suite.scored(), &outcomes);
+    for revision in REVISIONS {
+        let outcomes = suite.run(&server.url, &full, revision);
+        check(
+            "reference-mcp",
+            revision,
+            &suite.scored(revision),
+            &outcomes,
+        );
+    }
 }

@@ -1,7 +1,8 @@
 //! The prompts, resources, template, completions and subscriptions the conformance
 //! suite's scenarios read on its reference server.
 
-use catalog_core::BoxFuture;
+use catalog_core::talk::Elicited;
+use catalog_core::{BoxFuture, Context};
 use catalog_mcp::Grant;
 use catalog_mcp::offers::{self, Offers, Subscriptions};
 use catalog_mcp::rmcp::ErrorData;
@@ -54,6 +55,33 @@ fn messages(messages: &serde_json::Value) -> Result<GetPromptResult, ErrorData> 
     mcp(json!({ "messages": messages }))
 }
 
+/// The prompt that asks its user first, under a key a client may answer ahead by.
+async fn with_context(context: Context) -> Result<GetPromptResult, ErrorData> {
+    let schema = json!({
+        "type": "object",
+        "properties": {"context": {"type": "string"}},
+        "required": ["context"],
+    });
+    let answer = context
+        .keyed("user_context")
+        .elicit("What context should the prompt use?", schema)
+        .await
+        .map_err(|e| ErrorData::internal_error(e.to_string(), None))?;
+    let Elicited::Accepted(fields) = answer else {
+        return Err(ErrorData::invalid_params(
+            "the user gave no context for the prompt",
+            None,
+        ));
+    };
+    let given = fields
+        .get("context")
+        .and_then(|c| c.as_str())
+        .unwrap_or_default();
+    messages(&json!([
+        {"role": "user", "content": {"type": "text", "text": format!("Prompt with context: {given}")}}
+    ]))
+}
+
 impl Offers for Offered {
     fn offered(&self) -> offers::Offered {
         offers::Offered {
@@ -84,14 +112,23 @@ impl Offers for Offered {
                 &[argument("resourceUri", "The URI of the resource to embed.")],
             ),
             prompt("test_prompt_with_image", "A prompt with an image.", &[]),
+            prompt(
+                "test_input_required_result_prompt",
+                "A prompt that asks the user what context it should use first.",
+                &[],
+            ),
         ]
     }
 
     fn get_prompt(
         &self,
+        context: Context,
         _: &Grant,
         request: GetPromptRequestParams,
     ) -> BoxFuture<'_, Result<GetPromptResult, ErrorData>> {
+        if request.name == "test_input_required_result_prompt" {
+            return Box::pin(with_context(context));
+        }
         let argument = |name: &str| {
             request
                 .arguments
@@ -165,6 +202,7 @@ impl Offers for Offered {
 
     fn read(
         &self,
+        _: Context,
         _: &Grant,
         request: ReadResourceRequestParams,
     ) -> BoxFuture<'_, Result<ReadResourceResult, ErrorData>> {

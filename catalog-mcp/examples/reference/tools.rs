@@ -2,15 +2,20 @@
 
 use std::time::Duration;
 
-use catalog_core::talk::{LogLevel, Sampling};
+use catalog_core::talk::{Capability, Elicited, LogLevel, Sampled, Sampling};
 use catalog_core::{Content, Context, Output};
 use serde_json::json;
 
 use crate::{
     AskArgs, Handler, TestAudioContentArgs, TestElicitationArgs,
     TestElicitationSep1034DefaultsArgs, TestElicitationSep1330EnumsArgs, TestEmbeddedResourceArgs,
-    TestErrorHandlingArgs, TestImageContentArgs, TestMultipleContentTypesArgs, TestSamplingArgs,
-    TestSimpleTextArgs, TestToolWithLoggingArgs, TestToolWithProgressArgs,
+    TestErrorHandlingArgs, TestImageContentArgs, TestInputRequiredResultCapabilitiesArgs,
+    TestInputRequiredResultElicitationArgs, TestInputRequiredResultListRootsArgs,
+    TestInputRequiredResultMultiRoundArgs, TestInputRequiredResultMultipleInputsArgs,
+    TestInputRequiredResultRequestStateArgs, TestInputRequiredResultSamplingArgs,
+    TestInputRequiredResultTamperedStateArgs, TestLoggingToolArgs, TestMissingCapabilityArgs,
+    TestMultipleContentTypesArgs, TestSamplingArgs, TestSimpleTextArgs,
+    TestStreamingElicitationArgs, TestToolWithLoggingArgs, TestToolWithProgressArgs,
 };
 
 /// A 1x1 PNG and a WAV of one sample: the smallest valid media.
@@ -165,6 +170,191 @@ impl Handler for Reference {
     }
     // ANCHOR_END: talk
 
+    async fn test_missing_capability(
+        &self,
+        context: Context,
+        _: TestMissingCapabilityArgs,
+    ) -> Result<Output, String> {
+        let sampled = context
+            .sample(Sampling::new(20).user("Say something."))
+            .await
+            .map_err(|e| e.to_string())?;
+        Ok(Output::text(format!("Success: {}", said(&sampled))))
+    }
+
+    async fn test_input_required_result_elicitation(
+        &self,
+        context: Context,
+        _: TestInputRequiredResultElicitationArgs,
+    ) -> Result<Output, String> {
+        Reference::greet(&context).await
+    }
+
+    async fn test_input_required_result_sampling(
+        &self,
+        context: Context,
+        _: TestInputRequiredResultSamplingArgs,
+    ) -> Result<Output, String> {
+        let sampled = context
+            .keyed("sample_request")
+            .sample(Sampling::new(100).user("What is the capital of France?"))
+            .await
+            .map_err(|e| e.to_string())?;
+        Ok(Output::text(format!("Sampling result: {}", said(&sampled))))
+    }
+
+    async fn test_input_required_result_list_roots(
+        &self,
+        context: Context,
+        _: TestInputRequiredResultListRootsArgs,
+    ) -> Result<Output, String> {
+        let roots = context
+            .keyed("roots_request")
+            .roots()
+            .await
+            .map_err(|e| e.to_string())?;
+        Ok(Output::text(format!("Found {} root(s)", roots.len())))
+    }
+
+    async fn test_input_required_result_request_state(
+        &self,
+        context: Context,
+        _: TestInputRequiredResultRequestStateArgs,
+    ) -> Result<Output, String> {
+        // The answer reached this run through the state the server sealed and the client
+        // handed back; a state that did not hold never gets here.
+        Reference::confirmed(&context, "state-ok: requestState validated").await
+    }
+
+    async fn test_input_required_result_multiple_inputs(
+        &self,
+        context: Context,
+        _: TestInputRequiredResultMultipleInputsArgs,
+    ) -> Result<Output, String> {
+        // Asked together: one round carries all three questions.
+        let (user, model, client) = (
+            context.keyed("user_name"),
+            context.keyed("greeting"),
+            context.keyed("client_roots"),
+        );
+        let (name, greeting, roots) = tokio::join!(
+            user.elicit("What is your name?", one_field("name", "string")),
+            model.sample(Sampling::new(50).user("Generate a greeting")),
+            client.roots(),
+        );
+        let (name, greeting, roots) = (
+            name.map_err(|e| e.to_string())?,
+            greeting.map_err(|e| e.to_string())?,
+            roots.map_err(|e| e.to_string())?,
+        );
+        Ok(Output::text(format!(
+            "Name: {}; Greeting: {}; Roots: {}",
+            field(&name, "name"),
+            said(&greeting),
+            roots.len()
+        )))
+    }
+
+    async fn test_input_required_result_multi_round(
+        &self,
+        context: Context,
+        _: TestInputRequiredResultMultiRoundArgs,
+    ) -> Result<Output, String> {
+        let name = context
+            .keyed("step1")
+            .elicit("Step 1: What is your name?", one_field("name", "string"))
+            .await
+            .map_err(|e| e.to_string())?;
+        let colour = context
+            .keyed("step2")
+            .elicit(
+                "Step 2: What is your favorite color?",
+                one_field("color", "string"),
+            )
+            .await
+            .map_err(|e| e.to_string())?;
+        Ok(Output::text(format!(
+            "Multi-round complete for {} who likes {}",
+            field(&name, "name"),
+            field(&colour, "color")
+        )))
+    }
+
+    async fn test_input_required_result_tampered_state(
+        &self,
+        context: Context,
+        _: TestInputRequiredResultTamperedStateArgs,
+    ) -> Result<Output, String> {
+        Reference::confirmed(&context, "integrity-ok: state verified").await
+    }
+
+    async fn test_input_required_result_capabilities(
+        &self,
+        context: Context,
+        _: TestInputRequiredResultCapabilitiesArgs,
+    ) -> Result<Output, String> {
+        // Only what the client declared is asked, all in one round.
+        let declared = context.declared();
+        let (user, model) = (context.keyed("elicit_input"), context.keyed("sample_input"));
+        let (value, sample) = tokio::join!(
+            async {
+                if declared.has(Capability::ElicitationForm) {
+                    let form = one_field("value", "string");
+                    let answer = user.elicit("Elicitation input", form).await;
+                    Some(answer.map(|answer| field(&answer, "value")))
+                } else {
+                    None
+                }
+            },
+            async {
+                if declared.has(Capability::Sampling) {
+                    let request = Sampling::new(50).user("Sample request");
+                    Some(model.sample(request).await.map(|sampled| said(&sampled)))
+                } else {
+                    None
+                }
+            },
+        );
+        let received: Vec<String> = [value, sample]
+            .into_iter()
+            .flatten()
+            .collect::<Result<_, _>>()
+            .map_err(|e| e.to_string())?;
+        Ok(Output::text(if received.is_empty() {
+            String::from("No supported capabilities declared")
+        } else {
+            format!("capabilities-ok: received {}", received.join(", "))
+        }))
+    }
+
+    async fn test_streaming_elicitation(
+        &self,
+        context: Context,
+        _: TestStreamingElicitationArgs,
+    ) -> Result<Output, String> {
+        context
+            .progress(50.0, Some(100.0), Some("half way"))
+            .await
+            .map_err(|e| e.to_string())?;
+        Reference::confirmed(&context, "Streaming complete").await
+    }
+
+    async fn test_logging_tool(
+        &self,
+        context: Context,
+        _: TestLoggingToolArgs,
+    ) -> Result<Output, String> {
+        context
+            .log(
+                LogLevel::Info,
+                Some("test_logging_tool"),
+                "Logging tool ran",
+            )
+            .await
+            .map_err(|e| e.to_string())?;
+        Ok(Output::text("Logging tool completed"))
+    }
+
     async fn test_elicitation_sep1034_defaults(
         &self,
         context: Context,
@@ -243,6 +433,57 @@ impl Handler for Reference {
             "Elicitation completed: {}",
             described(&answer)
         )))
+    }
+}
+
+/// A form of one field, `name`, of JSON type `kind`.
+fn one_field(name: &str, kind: &str) -> serde_json::Value {
+    json!({
+        "type": "object",
+        "properties": {name: {"type": kind}},
+        "required": [name],
+    })
+}
+
+/// What the user filled in field `name` with, as text.
+fn field(answer: &Elicited, name: &str) -> String {
+    match answer {
+        Elicited::Accepted(fields) => match fields.get(name) {
+            Some(serde_json::Value::String(text)) => text.clone(),
+            Some(other) => other.to_string(),
+            None => String::new(),
+        },
+        _ => String::new(),
+    }
+}
+
+/// What the model said, or that it said nothing.
+fn said(sampled: &Sampled) -> String {
+    sampled.text().unwrap_or_else(|| "no response".into())
+}
+
+/// The tools a client on 2026-07-28 calls: each asks through its context, and the server
+/// asks the client between rounds.
+impl Reference {
+    async fn greet(context: &Context) -> Result<Output, String> {
+        let answer = context
+            .keyed("user_name")
+            .elicit("What is your name?", one_field("name", "string"))
+            .await
+            .map_err(|e| e.to_string())?;
+        Ok(Output::text(format!("Hello, {}!", field(&answer, "name"))))
+    }
+
+    async fn confirmed(context: &Context, done: &str) -> Result<Output, String> {
+        let answer = context
+            .keyed("confirm")
+            .elicit("Please confirm", one_field("ok", "boolean"))
+            .await
+            .map_err(|e| e.to_string())?;
+        match answer {
+            Elicited::Accepted(_) => Ok(Output::text(done)),
+            _ => Err(String::from("the user did not confirm")),
+        }
     }
 }
 

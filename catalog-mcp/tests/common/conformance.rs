@@ -5,10 +5,10 @@
 //! that fails and is not listed fails the test, and so does one listed that passes (the
 //! list must stay true) or that no longer runs.
 //!
-//! The suite runs what a protocol revision requires ([`REVISION`]'s requirement set,
-//! `requirements/<revision>.yaml` in the package): its scored scenarios are held, the
-//! ones it runs without scoring (drafts, and scenarios added after the revision) are
-//! printed only.
+//! The suite runs what a protocol revision requires (each of [`REVISIONS`] has its
+//! requirement set, `requirements/<revision>.yaml` in the package), on that revision's
+//! wire: its scored scenarios are held, the ones it runs without scoring (extensions,
+//! drafts, and scenarios added after the revision) are printed only.
 //!
 //! The suite needs a Node.js newer than many machines have, so `tests/peers/package.json`
 //! installs one (the `node` package) beside it; both are found through
@@ -30,8 +30,9 @@ pub struct Suite {
 /// How long the whole suite may take against one server.
 const LIMIT: Duration = Duration::from_secs(300);
 
-/// The protocol revision whose requirement set the suite runs.
-pub const REVISION: &str = "2025-11-25";
+/// The protocol revisions whose requirement sets the suite runs: the stateful one with
+/// the `initialize` handshake, and the stateless one with each request's `_meta`.
+pub const REVISIONS: [&str; 2] = ["2025-11-25", "2026-07-28"];
 
 impl Suite {
     /// The suite from `CATALOG_PEER_NODE_BIN`. Unset, a test using it fails under CI and
@@ -68,18 +69,18 @@ impl Suite {
         Some(suite)
     }
 
-    /// Runs what [`REVISION`] requires of a server against the MCP endpoint `url` with
+    /// Runs what `revision` requires of a server against the MCP endpoint `url` with
     /// bearer `token`: what each scenario came to, the scored ones and those run without
     /// scoring.
     ///
     /// # Panics
     /// When the suite cannot run, or ran no scenario.
     #[must_use]
-    pub fn run(&self, url: &str, token: &str) -> BTreeMap<String, Outcome> {
-        self.run_with(url, token, &["--requirements", REVISION])
+    pub fn run(&self, url: &str, token: &str, revision: &str) -> BTreeMap<String, Outcome> {
+        self.run_with(url, token, &["--requirements", revision])
     }
 
-    /// Runs only `scenarios`, each on [`REVISION`]'s wire.
+    /// Runs only `scenarios`, each on `revision`'s wire.
     ///
     /// # Panics
     /// As [`Suite::run`].
@@ -88,6 +89,7 @@ impl Suite {
         &self,
         url: &str,
         token: &str,
+        revision: &str,
         scenarios: &[&str],
     ) -> BTreeMap<String, Outcome> {
         let mut outcomes = BTreeMap::new();
@@ -95,23 +97,23 @@ impl Suite {
             outcomes.extend(self.run_with(
                 url,
                 token,
-                &["--scenario", scenario, "--spec-version", REVISION],
+                &["--scenario", scenario, "--spec-version", revision],
             ));
         }
         outcomes
     }
 
-    /// The scenarios [`REVISION`] scores for a server, from the suite's requirement set.
+    /// The scenarios `revision` scores for a server, from the suite's requirement set.
     ///
     /// # Panics
     /// When the set cannot be read.
     #[must_use]
-    pub fn scored(&self) -> Vec<String> {
+    pub fn scored(&self, revision: &str) -> Vec<String> {
         let path = self
             .package
             .parent()
             .expect("the package file is in its folder")
-            .join(format!("requirements/{REVISION}.yaml"));
+            .join(format!("requirements/{revision}.yaml"));
         let text = std::fs::read_to_string(&path)
             .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
         scored_servers(&text)
@@ -224,43 +226,48 @@ fn read_outcomes(out: &Path) -> BTreeMap<String, Outcome> {
     outcomes
 }
 
-/// The scenarios `server` is expected to fail, each with the defect of the suite that
-/// makes it fail, from `tests/peers/conformance.json`.
+/// The scenarios `server` is expected to fail on `revision`, each with the defect of the
+/// suite that makes it fail, from `tests/peers/conformance.json`.
 ///
 /// # Panics
-/// When the file has no table for `server`, or a reason is empty.
+/// When the file has no table for `server` and `revision`, or a reason is empty.
 #[must_use]
-pub fn expected_failures(server: &str) -> BTreeMap<String, String> {
+pub fn expected_failures(server: &str, revision: &str) -> BTreeMap<String, String> {
     let path = super::workspace().join("tests/peers/conformance.json");
     let text = std::fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
     let file: serde_json::Value =
         serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let expected: BTreeMap<String, String> = serde_json::from_value(file[server].clone())
+    let expected: BTreeMap<String, String> = serde_json::from_value(file[server][revision].clone())
         .unwrap_or_else(|e| {
             panic!(
-                "{} has no \"{server}\" object of scenarios and reasons: {e}",
+                "{} has no \"{server}\".\"{revision}\" object of scenarios and reasons: {e}",
                 path.display()
             )
         });
     for (scenario, reason) in &expected {
         assert!(
             !reason.trim().is_empty(),
-            "{}: {server}'s {scenario} gives no reason",
+            "{}: {server}'s {scenario} on {revision} gives no reason",
             path.display()
         );
     }
     expected
 }
 
-/// Holds what the suite found for `server` against its list: every scored scenario ran,
-/// and passed or is listed; every listed one ran and failed. The scenarios run without
-/// scoring are printed, not held. Every mismatch is named at once.
+/// Holds what the suite found for `server` on `revision` against its list: every scored
+/// scenario ran, and passed or is listed; every listed one ran and failed. The scenarios
+/// run without scoring are printed, not held. Every mismatch is named at once.
 ///
 /// # Panics
 /// On any mismatch.
-pub fn check(server: &str, scored: &[String], outcomes: &BTreeMap<String, Outcome>) {
-    let expected = expected_failures(server);
+pub fn check(
+    server: &str,
+    revision: &str,
+    scored: &[String],
+    outcomes: &BTreeMap<String, Outcome>,
+) {
+    let expected = expected_failures(server, revision);
     let mut wrong = Vec::new();
     for scenario in scored {
         let Some(outcome) = outcomes.get(scenario) else {
@@ -284,7 +291,7 @@ pub fn check(server: &str, scored: &[String], outcomes: &BTreeMap<String, Outcom
     for (scenario, outcome) in outcomes.iter().filter(|(s, _)| !scored.contains(*s)) {
         let how = if outcome.passed() { "passed" } else { "failed" };
         eprintln!(
-            "{server}: {scenario} (not scored) {how} {}",
+            "{server} on {revision}: {scenario} (not scored) {how} {}",
             outcome.failed.join("; ")
         );
     }
@@ -293,13 +300,13 @@ pub fn check(server: &str, scored: &[String], outcomes: &BTreeMap<String, Outcom
         .filter(|s| outcomes.get(*s).is_some_and(Outcome::passed))
         .count();
     eprintln!(
-        "{server}: {passed} of {} scored conformance scenarios passed, {} listed as defects of the suite",
+        "{server} on {revision}: {passed} of {} scored conformance scenarios passed, {} listed as defects of the suite",
         scored.len(),
         expected.len()
     );
     assert!(
         wrong.is_empty(),
-        "{server} against tests/peers/conformance.json:\n  {}",
+        "{server} on {revision} against tests/peers/conformance.json:\n  {}",
         wrong.join("\n  ")
     );
 }
