@@ -217,6 +217,7 @@ impl Lane {
             link: &self.link,
             // A call with a progress token stays with the SDK.
             request: Some((id.clone(), None)),
+            sessionless: None,
         };
         let arguments = params.arguments.map_or(Value::Null, Value::Object);
         let reply = self

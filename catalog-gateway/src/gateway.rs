@@ -33,6 +33,7 @@ use crate::audit::{self, Audit};
 use crate::config::{Profile, Profiles};
 use crate::discovered::Discovered;
 use crate::limits::Limits;
+use crate::listen::{Changed, Listeners};
 use crate::metrics::Metrics;
 use crate::relay::{self as relays, CLIENT, Link};
 use crate::replicas::Redis;
@@ -100,6 +101,8 @@ pub struct Requester<'a> {
     pub link: &'a Link,
     /// The client's request, and its progress token if it asked for progress.
     pub request: Option<(rmcp::model::RequestId, Option<rmcp::model::ProgressToken>)>,
+    /// For a client without a session (2026-07-28), what its call's own relay needs.
+    pub sessionless: Option<relays::Sessionless>,
 }
 
 /// One governed endpoint over the catalog's upstreams.
@@ -127,6 +130,10 @@ pub struct Gateway {
     /// The client of the gateway's own sessions with the upstreams: over stdio, the
     /// gateway's one client, whom their relays reach.
     solo: Arc<relays::Client>,
+    /// The links of clients without a session (2026-07-28), by credential.
+    sessionless: Mutex<BTreeMap<Arc<str>, Arc<Link>>>,
+    /// Their listen streams.
+    pub(crate) listeners: Arc<Listeners>,
     /// The seal of the state of calls between rounds (2026-07-28).
     seal: Seal,
     gated: GatedPolicy,
@@ -203,6 +210,7 @@ impl Gateway {
             .collect();
         let (changed, watch) = unbounded_channel();
         let audit = audit.map(Arc::new);
+        let listeners = Arc::new(Listeners::default());
         let gateway = Arc::new(Gateway {
             loaded,
             endpoints,
@@ -214,7 +222,9 @@ impl Gateway {
             offers: RwLock::new(BTreeMap::new()),
             snapshot,
             peers: Mutex::new(Vec::new()),
-            solo: Arc::new(relays::Client::new(audit.clone())),
+            solo: Arc::new(relays::Client::new(audit.clone()).heard_by(Arc::clone(&listeners))),
+            sessionless: Mutex::new(BTreeMap::new()),
+            listeners,
             seal: Seal::new(),
             gated,
             scanner: Scanner::new(scan_results),
@@ -276,6 +286,19 @@ impl Gateway {
     #[must_use]
     pub fn own_link(&self) -> Link {
         Link::own(Arc::new(relays::Client::new(self.audit.clone())))
+    }
+
+    /// The link of a client without a session (2026-07-28) whose credential is `grant`:
+    /// the gateway's own sessions with the upstreams (what they send for a call goes to
+    /// the call's own relay), and the resources results handed that credential may read.
+    /// One per credential, kept while the gateway runs.
+    pub fn sessionless_link(&self, grant: &Grant) -> Arc<Link> {
+        let mut links = lock(&self.sessionless);
+        Arc::clone(links.entry(Arc::clone(&grant.client)).or_insert_with(|| {
+            Arc::new(Link::shared(Arc::new(relays::Client::new(
+                self.audit.clone(),
+            ))))
+        }))
     }
 
     /// `link`'s session with `upstream`: the client's own, or the gateway's.
@@ -579,15 +602,7 @@ impl Gateway {
             Err(answer) => return answer,
         };
         let row = call.tool();
-        let forwarder = Forwarder {
-            gateway: self,
-            link: client.link,
-            origin: client.request.clone().map(|(request, progress)| Origin {
-                request,
-                progress,
-                tool: name.to_owned(),
-            }),
-        };
+        let forwarder = self.forwarder(client, name, trail.upstream);
         let ran = match call.dispatch(&forwarder).await {
             Dispatch::Ran(ran) => ran,
             Dispatch::Search(_) => {
@@ -628,6 +643,38 @@ impl Gateway {
         // field out for older revisions).
         result.result_type = Some(ResultType::COMPLETE);
         Ok(result.into())
+    }
+
+    /// What forwards `client`'s call of `name` to `upstream`, for the request that made
+    /// it: a client without a session is its calls' relay, each call its own.
+    fn forwarder<'a>(
+        &'a self,
+        client: &Requester<'a>,
+        name: &str,
+        upstream: Option<&str>,
+    ) -> Forwarder<'a> {
+        let relay = client
+            .sessionless
+            .clone()
+            .zip(upstream)
+            .map(|(call, upstream)| {
+                Arc::new(relays::CallRelay::new(
+                    call,
+                    upstream,
+                    client.grant,
+                    self.audit.clone(),
+                )) as Arc<dyn catalog_upstream::relay::Relay>
+            });
+        Forwarder {
+            gateway: self,
+            link: client.link,
+            origin: client.request.clone().map(|(request, progress)| Origin {
+                request,
+                progress,
+                tool: name.to_owned(),
+                relay,
+            }),
+        }
     }
 
     /// Writes the call's audit line (before the answer goes out) and counts it in the
@@ -778,7 +825,14 @@ impl Gateway {
         let offers = &self.loaded.catalog.offers;
         let prompts = offers.iter().any(|o| matches!(o.what, Offered::Prompt(_)));
         let resources = offers.iter().any(|o| !matches!(o.what, Offered::Prompt(_)));
+        let listeners = Arc::clone(&self.listeners);
         tokio::spawn(async move {
+            let changed = Changed {
+                tools: true,
+                prompts,
+                resources,
+            };
+            listeners.changed(changed).await;
             for session in sessions {
                 let told = async {
                     session.notify_tool_list_changed().await?;

@@ -27,6 +27,7 @@
 //! | [`gateway`] | [`Gateway`]: the state, the listing and the one call path |
 //! | [`server`] | [`Session`]: one client session, `rmcp`'s `ServerHandler` |
 //! | [`express`] | over stdio, the calls that need nothing of the session, answered beside the SDK |
+//! | [`listen`] | `subscriptions/listen` streams of clients without a session (2026-07-28) |
 //! | [`offered`] | the upstreams' prompts, resources and templates the catalog pins |
 //! | [`rows`] | the catalog read at start as `catalog_core` tools |
 //! | [`discovered`] | where a session's search finds live: here, or shared |
@@ -46,6 +47,7 @@ pub mod discovered;
 pub mod express;
 pub mod gateway;
 pub mod limits;
+pub mod listen;
 pub mod metrics;
 pub mod offered;
 pub mod program;

@@ -248,6 +248,12 @@ impl Gateway {
             .map_err(|e| ErrorData::internal_error(e, None))
     }
 
+    /// Whether `grant`'s client may read resource `uri`, so hear of its updates.
+    #[must_use]
+    pub fn may_read(&self, grant: &Grant, uri: &str) -> bool {
+        self.resource_offer(grant, uri).is_ok()
+    }
+
     /// `resources/unsubscribe` for `grant`'s client.
     ///
     /// # Errors
@@ -357,7 +363,7 @@ fn refusal(what: &Offered, why: &Refused) -> ErrorData {
                 "Resource not found: {}. resources/list and resources/templates/list name what this connection may read.",
                 what.id()
             ),
-            None,
+            Some(serde_json::json!({ "uri": what.id() })),
         ),
         Refused::Level(access) => ErrorData::invalid_params(
             format!(

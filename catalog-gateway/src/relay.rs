@@ -6,7 +6,10 @@
 //! clients share the gateway, each client has sessions of its own with the upstreams it
 //! uses, opened when it first needs one and closed with its own: whatever an upstream
 //! sends on such a session is that client's. Over stdio the gateway has one client, and
-//! the gateway's own sessions are its.
+//! the gateway's own sessions are its. A client without a session (MCP 2026-07-28)
+//! reaches the upstreams through the gateway's own sessions too, and each of its calls
+//! carries a [`CallRelay`] of its own: what an upstream sends for that call reaches that
+//! call's stream, and what it asks is asked between rounds.
 
 // MCP 2026-07-28 deprecates sampling, roots and logging (SEP-2577) and `rmcp` marks its
 // types so; clients and upstreams of 2025-11-25 use them.
@@ -14,21 +17,26 @@
 
 use std::collections::BTreeMap;
 use std::sync::{Arc, PoisonError, RwLock};
+
+use serde_json::Value;
 use std::time::Instant;
 
-use catalog_core::BoxFuture;
+use catalog_core::talk::{Root, Sampling, TalkError};
+use catalog_core::{BoxFuture, Context, UrlElicitation};
 use catalog_mcp::Grant;
 use catalog_upstream::relay::{self, Origin, Relay};
 use catalog_upstream::{Endpoint, Upstream};
 use rmcp::ErrorData;
 use rmcp::model::{
-    CancelledNotificationParam, ClientCapabilities, ClientResult, CustomRequest, ErrorCode,
-    GetExtensions as _, ServerNotification, ServerRequest,
+    CancelledNotificationParam, ClientCapabilities, ClientResult, CustomRequest,
+    ElicitRequestParams, ErrorCode, GetExtensions as _, LoggingLevel, ServerNotification,
+    ServerRequest,
 };
 use rmcp::service::{OriginatingRequestId, Peer, PeerRequestOptions, RoleServer};
 use tokio_util::sync::CancellationToken;
 
 use crate::audit::{self, Audit};
+use crate::listen::Listeners;
 
 /// Who a client is, as the relay tells the upstreams and writes in the audit log.
 #[derive(Clone, Debug)]
@@ -49,6 +57,8 @@ pub struct Target {
 pub struct Client {
     target: RwLock<Option<Target>>,
     audit: Option<Arc<Audit>>,
+    /// The listen streams told of resource updates too (the gateway's own sessions').
+    listeners: Option<Arc<Listeners>>,
 }
 
 impl Client {
@@ -58,7 +68,16 @@ impl Client {
         Client {
             target: RwLock::new(None),
             audit,
+            listeners: None,
         }
+    }
+
+    /// The client of the gateway's own sessions, whose resource updates the clients
+    /// without a session hear on their `listeners` streams too.
+    #[must_use]
+    pub fn heard_by(mut self, listeners: Arc<Listeners>) -> Client {
+        self.listeners = Some(listeners);
+        self
     }
 
     /// The client is `target` from now on.
@@ -180,7 +199,13 @@ impl Relay for Relaying {
         _: Option<Arc<Origin>>,
     ) -> BoxFuture<'static, ()> {
         let target = self.client.target();
+        let listeners = self.client.listeners.clone();
         Box::pin(async move {
+            if let (ServerNotification::ResourceUpdatedNotification(update), Some(listeners)) =
+                (&notification, listeners)
+            {
+                listeners.updated(&update.params.uri).await;
+            }
             let Some(target) = target else {
                 return;
             };
@@ -201,9 +226,7 @@ impl Relay for Relaying {
         Box::pin(async move {
             let asked = Instant::now();
             let method = method(&request);
-            let digest = serde_json::to_value(&request)
-                .map(|r| catalog_compiler::pin::digest(r.get("params").unwrap_or(&r)))
-                .unwrap_or_default();
+            let digest = Question::digest(&request);
             let target = client.target();
             let result = match &target {
                 None => Err(ErrorData::new(
@@ -232,23 +255,252 @@ impl Relay for Relaying {
                 }
             };
             if let (Some(audit), Some(target)) = (&client.audit, &target) {
-                let (answer, error) = answered(&result);
-                let line = audit::Relayed {
-                    time: jiff::Timestamp::now().to_string(),
-                    client: &target.grant.client,
-                    profile: target.grant.profile.as_deref(),
-                    session: target.session.as_deref(),
-                    relayed: &method,
+                let question = Question {
+                    method: &method,
                     upstream: &upstream,
                     tool: origin.as_ref().map(|o| o.tool.as_str()),
-                    answer: &answer,
-                    error: error.as_deref(),
-                    request_digest: digest,
-                    duration_ms: asked.elapsed().as_secs_f64() * 1000.0,
+                    digest,
+                    asked,
                 };
-                if let Err(e) = audit.write(&line).await {
-                    tracing::error!(error = %e, "an audit line of a relayed request could not be written");
-                }
+                question
+                    .audit(audit, &target.grant, target.session.as_deref(), &result)
+                    .await;
+            }
+            result
+        })
+    }
+}
+
+/// A relayed question, as its audit line names it.
+struct Question<'a> {
+    method: &'a str,
+    upstream: &'a str,
+    tool: Option<&'a str>,
+    /// The digest of the request's params.
+    digest: String,
+    asked: Instant,
+}
+
+impl Question<'_> {
+    /// The digest of `request`'s params, as the audit line writes it.
+    fn digest(request: &ServerRequest) -> String {
+        serde_json::to_value(request)
+            .map(|r| catalog_compiler::pin::digest(r.get("params").unwrap_or(&r)))
+            .unwrap_or_default()
+    }
+
+    /// Writes the audit line of this question, asked of `grant`'s client in `session`
+    /// and answered with `result`.
+    async fn audit(
+        &self,
+        audit: &Audit,
+        grant: &Grant,
+        session: Option<&str>,
+        result: &Result<ClientResult, ErrorData>,
+    ) {
+        let (answer, error) = answered(result);
+        let line = audit::Relayed {
+            time: jiff::Timestamp::now().to_string(),
+            client: &grant.client,
+            profile: grant.profile.as_deref(),
+            session,
+            relayed: self.method,
+            upstream: self.upstream,
+            tool: self.tool,
+            answer: &answer,
+            error: error.as_deref(),
+            request_digest: self.digest.clone(),
+            duration_ms: self.asked.elapsed().as_secs_f64() * 1000.0,
+        };
+        if let Err(e) = audit.write(&line).await {
+            tracing::error!(error = %e, "an audit line of a relayed request could not be written");
+        }
+    }
+}
+
+/// What a call of a client without a session needs of its request to be its own relay:
+/// its stream, the level of log messages it asked for, and the context it is asked
+/// through between rounds.
+#[derive(Clone, Debug)]
+pub struct Sessionless {
+    /// The request's peer, whose notifications go on the request's own stream.
+    pub peer: Peer<RoleServer>,
+    /// The least severe log level the request asked for, if any.
+    pub log: Option<LoggingLevel>,
+    /// The call's context, which asks between rounds (see `catalog_mcp::rounds`).
+    pub context: Context,
+}
+
+/// The relay of one call of a client without a session (MCP 2026-07-28), carried in the
+/// call's origin: progress and log messages go on the call's own stream (log messages at
+/// the level its request asked for, none without), and what the upstream asks is asked
+/// through the call's context, between rounds: the call ends with the question, and its
+/// retry answers it when the upstream asks again. What the client did not declare is
+/// refused to the upstream as the context refuses it, and noted so a call that fails for
+/// it says so.
+pub struct CallRelay {
+    call: Sessionless,
+    upstream: String,
+    grant: Grant,
+    audit: Option<Arc<Audit>>,
+}
+
+impl CallRelay {
+    /// The relay of `call`, forwarded to `upstream` for `grant`'s client.
+    #[must_use]
+    pub fn new(
+        call: Sessionless,
+        upstream: &str,
+        grant: &Grant,
+        audit: Option<Arc<Audit>>,
+    ) -> CallRelay {
+        CallRelay {
+            call,
+            upstream: upstream.to_owned(),
+            grant: grant.clone(),
+            audit,
+        }
+    }
+
+    /// Asks `request` through the call's context: its answer as MCP's result, or the
+    /// error the upstream reads.
+    async fn ask(&self, request: ServerRequest) -> Result<ClientResult, ErrorData> {
+        let context = &self.call.context;
+        let json = |value: Value| {
+            serde_json::from_value::<ClientResult>(value)
+                .map_err(|e| ErrorData::internal_error(e.to_string(), None))
+        };
+        match request {
+            ServerRequest::ElicitRequest(elicit) => {
+                let answer = match elicit.params {
+                    ElicitRequestParams::FormElicitationParams {
+                        message,
+                        requested_schema,
+                        ..
+                    } => {
+                        let schema = serde_json::to_value(requested_schema).unwrap_or_default();
+                        context.elicit(&message, schema).await
+                    }
+                    ElicitRequestParams::UrlElicitationParams {
+                        message,
+                        url,
+                        elicitation_id,
+                        ..
+                    } => {
+                        let question = UrlElicitation {
+                            message,
+                            url,
+                            id: elicitation_id,
+                        };
+                        context.elicit_url(question).await
+                    }
+                    _ => {
+                        return Err(ErrorData::invalid_params(
+                            "an elicitation of a mode the gateway does not know",
+                            None,
+                        ));
+                    }
+                };
+                json(answer.map_err(refused)?.to_json())
+            }
+            ServerRequest::CreateMessageRequest(sampling) => {
+                let Ok(Value::Object(params)) = serde_json::to_value(sampling.params) else {
+                    return Err(ErrorData::invalid_params(
+                        "a sampling request's params",
+                        None,
+                    ));
+                };
+                let sampled = context
+                    .sample(Sampling::from_json(params))
+                    .await
+                    .map_err(refused)?;
+                json(sampled.to_json())
+            }
+            ServerRequest::ListRootsRequest(_) => {
+                let roots = context.roots().await.map_err(refused)?;
+                let roots: Vec<Value> = roots.iter().map(Root::to_json).collect();
+                json(serde_json::json!({ "roots": roots }))
+            }
+            other => Err(ErrorData::new(
+                ErrorCode::METHOD_NOT_FOUND,
+                format!(
+                    "`{}` cannot be relayed to a client without a session (MCP 2026-07-28)",
+                    method(&other)
+                ),
+                None,
+            )),
+        }
+    }
+}
+
+/// A question the context did not put, as the upstream reads it.
+fn refused(error: TalkError) -> ErrorData {
+    match error {
+        TalkError::Undeclared(capability) => ErrorData::new(
+            ErrorCode::METHOD_NOT_FOUND,
+            format!("the client behind the gateway declared no `{capability}` capability"),
+            None,
+        ),
+        TalkError::Refused { code, message } => ErrorData::new(
+            ErrorCode(i32::try_from(code).unwrap_or(ErrorCode::INTERNAL_ERROR.0)),
+            message,
+            None,
+        ),
+        other => ErrorData::internal_error(other.to_string(), None),
+    }
+}
+
+impl Relay for CallRelay {
+    fn capabilities(&self) -> ClientCapabilities {
+        // A call's relay declares nothing to a session: the session's relay does.
+        ClientCapabilities::default()
+    }
+
+    fn notify(
+        &self,
+        notification: ServerNotification,
+        _: Option<Arc<Origin>>,
+    ) -> BoxFuture<'static, ()> {
+        let wanted = match &notification {
+            ServerNotification::LoggingMessageNotification(message) => self
+                .call
+                .log
+                .is_some_and(|level| catalog_mcp::logging::admits(level, message.params.level)),
+            _ => true,
+        };
+        let peer = self.call.peer.clone();
+        Box::pin(async move {
+            if wanted && let Err(error) = peer.send_notification(notification).await {
+                tracing::debug!(%error, "a relayed notification found its call gone");
+            }
+        })
+    }
+
+    fn request(
+        &self,
+        request: ServerRequest,
+        origin: Option<Arc<Origin>>,
+        _: CancellationToken,
+    ) -> BoxFuture<'static, Result<ClientResult, ErrorData>> {
+        let this = CallRelay {
+            call: self.call.clone(),
+            upstream: self.upstream.clone(),
+            grant: self.grant.clone(),
+            audit: self.audit.clone(),
+        };
+        Box::pin(async move {
+            let method = method(&request);
+            let question = Question {
+                method: &method,
+                upstream: &this.upstream,
+                tool: origin.as_ref().map(|o| o.tool.as_str()),
+                digest: Question::digest(&request),
+                asked: Instant::now(),
+            };
+            // Unanswered, this waits for ever: the call ends with the question.
+            let result = this.ask(request).await;
+            if let Some(audit) = &this.audit {
+                question.audit(audit, &this.grant, None, &result).await;
             }
             result
         })

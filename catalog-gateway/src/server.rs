@@ -5,6 +5,7 @@ use std::sync::Arc;
 use catalog_compiler::model::Offered;
 use catalog_core::talk::Peer;
 use catalog_core::{Access, Value};
+use catalog_mcp::Grant;
 use catalog_mcp::Level;
 use catalog_mcp::calls::Reply;
 use catalog_mcp::complete::Complete;
@@ -12,6 +13,7 @@ use catalog_mcp::elicit::PeerAsker;
 use catalog_mcp::handler::{CallPath, call_tool};
 use catalog_mcp::logging::{self, ClientLevel};
 use catalog_mcp::rounds::Seal;
+use catalog_mcp::talk::asks_between_rounds;
 #[allow(
     deprecated,
     reason = "MCP logging: deprecated on 2026-07-28, served up to it"
@@ -24,16 +26,16 @@ use rmcp::model::{
     ListResourcesResult, ListToolsResult, PaginatedRequestParams, PromptsCapability,
     ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult,
     ResourcesCapability, ServerCapabilities, ServerConfig, SubscribeRequestParams,
-    UnsubscribeRequestParams,
+    SubscriptionFilter, UnsubscribeRequestParams,
 };
-use rmcp::service::{NotificationContext, RequestContext, RoleServer};
+use rmcp::service::{NotificationContext, RequestContext, RoleServer, SubscriptionContext};
 use rmcp::transport::streamable_http_server::session::SessionRestoreMarker;
 use rmcp::{ErrorData, ServerHandler};
 use serde_json::json;
 
 use crate::discovered::Discovered;
 use crate::gateway::{Discoverable, Gateway, Requester};
-use crate::relay::{Link, Target};
+use crate::relay::{Link, Sessionless, Target};
 use crate::traces::Carried;
 
 /// A client session: the shared gateway, where the session's level comes from, its
@@ -75,6 +77,17 @@ impl Session {
     #[must_use]
     pub fn link(&self) -> &Arc<Link> {
         &self.link
+    }
+
+    /// How the client of `context`'s request reaches the upstreams: the session's link,
+    /// or for a client without a session (2026-07-28), whose every request is a session
+    /// of its own, the link of its credential (see [`Gateway::sessionless_link`]).
+    fn link_for(&self, context: &RequestContext<RoleServer>, grant: &Grant) -> Arc<Link> {
+        if asks_between_rounds(context) && self.link.is_own() {
+            self.gateway.sessionless_link(grant)
+        } else {
+            Arc::clone(&self.link)
+        }
     }
 }
 
@@ -201,7 +214,12 @@ impl ServerHandler for Session {
         let grant = self.level.grant(&context)?;
         let result = self
             .gateway
-            .get_prompt(&grant, &self.link, &request.name, request.arguments)
+            .get_prompt(
+                &grant,
+                &self.link_for(&context, &grant),
+                &request.name,
+                request.arguments,
+            )
             .await?;
         sdk::<GetPromptResult>(result).map(|result| result.complete().into())
     }
@@ -232,7 +250,7 @@ impl ServerHandler for Session {
         let grant = self.level.grant(&context)?;
         let result = self
             .gateway
-            .read_resource(&grant, &self.link, &request.uri)
+            .read_resource(&grant, &self.link_for(&context, &grant), &request.uri)
             .await?;
         sdk::<ReadResourceResult>(result).map(|result| result.complete().into())
     }
@@ -263,9 +281,45 @@ impl ServerHandler for Session {
     ) -> Result<CompleteResult, ErrorData> {
         let grant = self.level.grant(&context)?;
         self.gateway
-            .complete(&grant, &self.link, request)
+            .complete(&grant, &self.link_for(&context, &grant), request)
             .await
             .map(Complete::complete)
+    }
+
+    fn accepted_subscription_filter(
+        &self,
+        requested: &SubscriptionFilter,
+    ) -> Option<SubscriptionFilter> {
+        // The SDK keeps of it what the gateway declares; the resources a stream hears of
+        // are those its client may read, decided in `listen`.
+        Some(requested.clone())
+    }
+
+    async fn listen(&self, subscription: SubscriptionContext) -> Result<(), ErrorData> {
+        let grant = self.level.grant(subscription.request_context())?;
+        let uris = subscription
+            .accepted()
+            .resource_subscriptions
+            .iter()
+            .flatten()
+            .filter(|uri| self.gateway.may_read(&grant, uri))
+            .cloned()
+            .collect();
+        let listeners = Arc::clone(&self.gateway.listeners);
+        let (stream, new) = listeners.open(subscription.sink().clone(), uris);
+        let link = self.gateway.sessionless_link(&grant);
+        for uri in &new {
+            if let Err(error) = self.gateway.subscribe(&grant, &link, uri).await {
+                tracing::debug!(%uri, %error, "a listened resource's upstream did not subscribe");
+            }
+        }
+        subscription.cancelled().await;
+        for uri in listeners.close(stream) {
+            if let Err(error) = self.gateway.unsubscribe(&grant, &link, &uri).await {
+                tracing::debug!(%uri, %error, "a resource no one listens to stays subscribed");
+            }
+        }
+        Ok(())
     }
 
     #[allow(
@@ -324,15 +378,21 @@ impl CallPath for Session {
 
     async fn call(
         &self,
-        _: Access,
+        access: Access,
         revision: &ProtocolVersion,
         name: &str,
         arguments: Value,
         asker: &PeerAsker<'_>,
-        _: Arc<dyn Peer>,
+        peer: Arc<dyn Peer>,
         context: &RequestContext<RoleServer>,
     ) -> Reply {
         let grant = self.level.grant(context)?;
+        let link = self.link_for(context, &grant);
+        let sessionless = asks_between_rounds(context).then(|| Sessionless {
+            peer: context.peer.clone(),
+            log: self.log.for_request(context),
+            context: catalog_core::Context::new(catalog_core::Caller::Mcp(access), peer),
+        });
         let session = session_id(context);
         let carried = |key: &str| {
             context
@@ -348,8 +408,9 @@ impl CallPath for Session {
                 traceparent: carried("traceparent"),
                 tracestate: carried("tracestate"),
             },
-            link: &self.link,
+            link: &link,
             request: Some((context.id.clone(), context.meta.get_progress_token())),
+            sessionless,
         };
         let discovery = self.discovery.as_deref().map(|d| (d, context));
         self.gateway

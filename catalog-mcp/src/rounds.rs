@@ -22,7 +22,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::future::Future;
 use std::pin::Pin;
 use std::sync::{Arc, Mutex, PoisonError};
-use std::task::{Context as TaskContext, Poll};
+use std::task::{Context as TaskContext, Poll, Waker};
 use std::time::{Duration, Instant};
 
 use catalog_core::talk::{Capability, Question, Rounds};
@@ -37,6 +37,12 @@ use crate::elicit::QUESTION;
 
 /// How long a `requestState` stays good: time for a person to read a question and answer.
 pub const STATE_TTL: Duration = Duration::from_secs(15 * 60);
+
+/// How long a round stays open after a question put from another task (an upstream's,
+/// relayed) for the questions that come with it: a server that asks several things at
+/// once sends them together, and the round carries them together. Questions a handler
+/// puts itself end the round at once.
+pub const GATHER: Duration = Duration::from_millis(50);
 
 /// Seals the state of calls between rounds and opens it again: one per server, shared by
 /// its connections.
@@ -196,6 +202,8 @@ pub struct Round {
     asked: Mutex<Vec<(String, Question)>>,
     unreadable: Mutex<Vec<String>>,
     undeclared: Mutex<Vec<Capability>>,
+    /// The run's driver, woken when a question is put from another task (a relay's).
+    driver: Mutex<Option<Waker>>,
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
@@ -226,6 +234,18 @@ impl Round {
     /// further this round.
     fn stopped(&self) -> bool {
         !lock(&self.asked).is_empty() || !lock(&self.unreadable).is_empty()
+    }
+
+    /// How many questions the run put so far.
+    fn put(&self) -> usize {
+        lock(&self.asked).len()
+    }
+
+    /// Wakes the run's driver, which ends the round.
+    fn wake(&self) {
+        if let Some(driver) = lock(&self.driver).take() {
+            driver.wake();
+        }
     }
 
     /// What the caller lacked that the handler wanted (a capability not declared).
@@ -286,10 +306,12 @@ impl Rounds for Round {
 
     fn ask(&self, key: String, question: Question) {
         lock(&self.asked).push((key, question));
+        self.wake();
     }
 
     fn unreadable(&self, key: String, why: String) {
         lock(&self.unreadable).push(format!("`{key}` {why}"));
+        self.wake();
     }
 
     fn undeclared(&self, capability: Capability) {
@@ -380,11 +402,14 @@ where
 /// Runs `run` until it ends, or until it waits and `round` says the run stopped at its
 /// questions: then `None`, and the future is dropped where it waits (each question waits
 /// for ever; the retry brings the answers). Questions put in the same poll, as a handler
-/// that awaits several at once puts them, end up in the same round.
+/// that awaits several at once puts them, end up in the same round. A question put from
+/// another task (a relay's, for an upstream that asks) wakes the run, which ends the round
+/// once no other question came for [`GATHER`].
 pub async fn drive<F: Future>(round: &Round, run: F) -> Option<F::Output> {
     Driven {
         round,
         run: Box::pin(run),
+        gathering: None,
     }
     .await
 }
@@ -392,16 +417,40 @@ pub async fn drive<F: Future>(round: &Round, run: F) -> Option<F::Output> {
 struct Driven<'a, F: Future> {
     round: &'a Round,
     run: Pin<Box<F>>,
+    /// While questions from another task gather: how many there were when the wait began,
+    /// and the wait.
+    gathering: Option<(usize, Pin<Box<tokio::time::Sleep>>)>,
 }
 
 impl<F: Future> Future for Driven<'_, F> {
     type Output = Option<F::Output>;
 
     fn poll(mut self: Pin<&mut Self>, cx: &mut TaskContext<'_>) -> Poll<Self::Output> {
-        match self.run.as_mut().poll(cx) {
-            Poll::Ready(output) => Poll::Ready(Some(output)),
-            Poll::Pending if self.round.stopped() => Poll::Ready(None),
-            Poll::Pending => Poll::Pending,
+        *lock(&self.round.driver) = Some(cx.waker().clone());
+        // Questions already put when this poll began came from another task.
+        let before = self.round.put();
+        if let Poll::Ready(output) = self.run.as_mut().poll(cx) {
+            return Poll::Ready(Some(output));
+        }
+        if !self.round.stopped() {
+            return Poll::Pending;
+        }
+        let now = self.round.put();
+        if before == 0 || !lock(&self.round.unreadable).is_empty() {
+            return Poll::Ready(None);
+        }
+        if self.gathering.as_ref().is_none_or(|(seen, _)| *seen != now) {
+            let wait = Box::pin(tokio::time::sleep(GATHER));
+            self.gathering = Some((now, wait));
+        }
+        let waiting = match &mut self.gathering {
+            Some((_, wait)) => wait.as_mut().poll(cx).is_pending(),
+            None => false,
+        };
+        if waiting {
+            Poll::Pending
+        } else {
+            Poll::Ready(None)
         }
     }
 }

@@ -251,18 +251,22 @@ impl Watcher {
         let mut meta = context.meta.clone();
         meta.remove("progressToken");
         request.get_meta_mut().extend(meta);
-        let Some(relay) = &self.relay else {
-            return Err(ErrorData::new(
-                rmcp::model::ErrorCode::METHOD_NOT_FOUND,
-                format!("`{}` has no client behind it to ask", self.client.name),
-                None,
-            ));
-        };
         // On the standalone stream (a server that names no request it relates to), or
         // over stdio, it is taken to belong to the call in flight when there is one alone.
         let origin = match context.extensions.get::<InboundStreamOrigin>() {
             Some(InboundStreamOrigin::OutboundRequest(id)) => self.calls.by_request(id),
             _ => self.calls.sole(),
+        };
+        let to = match &origin {
+            Some(origin) => origin.relay(self.relay.as_ref()),
+            None => self.relay.as_ref(),
+        };
+        let Some(relay) = to.cloned() else {
+            return Err(ErrorData::new(
+                rmcp::model::ErrorCode::METHOD_NOT_FOUND,
+                format!("`{}` has no client behind it to ask", self.client.name),
+                None,
+            ));
         };
         relay.request(request, origin, context.ct.clone()).await
     }

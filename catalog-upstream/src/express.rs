@@ -208,14 +208,12 @@ async fn route(
         match routed {
             Routed::Answer(id, line) => waiting.deliver(&id, line),
             Routed::Notify(line) => {
-                if let Some(relay) = &relay {
-                    if let Ok(ServerJsonRpcMessage::Notification(notification)) =
-                        serde_json::from_slice::<ServerJsonRpcMessage>(&line)
-                    {
-                        relay::route(&**relay, &calls, notification.notification).await;
-                    } else {
-                        tracing::debug!("a notification the SDK cannot read; dropped");
-                    }
+                if let Ok(ServerJsonRpcMessage::Notification(notification)) =
+                    serde_json::from_slice::<ServerJsonRpcMessage>(&line)
+                {
+                    relay::route(relay.as_ref(), &calls, notification.notification).await;
+                } else {
+                    tracing::debug!("a notification the SDK cannot read; dropped");
                 }
                 pending.fetch_sub(1, Ordering::AcqRel);
             }

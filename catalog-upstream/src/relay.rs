@@ -15,7 +15,9 @@
 //!   flight when there is one alone.
 //!
 //! A session belongs to one client (the gateway keeps one per client where several share
-//! an upstream), so whatever the upstream sends reaches that client and no other.
+//! an upstream), so whatever the upstream sends reaches that client and no other; but a
+//! call may carry a relay of its own ([`Origin::relay`]), for a client without a session
+//! (MCP 2026-07-28), and what the upstream sends for that call goes there instead.
 //!
 //! Notifications are relayed in line: the next message from the upstream is read only
 //! once the last one is handed on, so a call's progress and messages reach the client
@@ -37,7 +39,7 @@ use rmcp::transport::Transport;
 use tokio_util::sync::CancellationToken;
 
 /// The client request a forwarded call answers.
-#[derive(Clone, PartialEq, Eq, Debug)]
+#[derive(Clone)]
 pub struct Origin {
     /// The client's request id.
     pub request: RequestId,
@@ -45,6 +47,28 @@ pub struct Origin {
     pub progress: Option<ProgressToken>,
     /// The tool the client called, as it named it.
     pub tool: String,
+    /// Where what the upstream sends for this call goes, when not to the session's relay:
+    /// the call's own client, which has no session of its own (MCP 2026-07-28).
+    pub relay: Option<Arc<dyn Relay>>,
+}
+
+impl std::fmt::Debug for Origin {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Origin")
+            .field("request", &self.request)
+            .field("progress", &self.progress)
+            .field("tool", &self.tool)
+            .field("relay", &self.relay.is_some())
+            .finish()
+    }
+}
+
+impl Origin {
+    /// Where what the upstream sends for this call goes: its own relay, or `session`'s.
+    #[must_use]
+    pub fn relay<'a>(&'a self, session: Option<&'a Arc<dyn Relay>>) -> Option<&'a Arc<dyn Relay>> {
+        self.relay.as_ref().or(session)
+    }
 }
 
 /// Where what an upstream sends for a client goes.
@@ -184,8 +208,13 @@ fn relayed(notification: &ServerNotification) -> bool {
 
 /// Hands one notification of the upstream's to `relay`, routed by `calls`: progress to
 /// its call under the client's token (none when the client asked for none), the rest
-/// with the call in flight when there is one alone.
-pub(crate) async fn route(relay: &dyn Relay, calls: &Calls, notification: ServerNotification) {
+/// with the call in flight when there is one alone; each to the call's own relay when it
+/// has one.
+pub(crate) async fn route(
+    relay: Option<&Arc<dyn Relay>>,
+    calls: &Calls,
+    notification: ServerNotification,
+) {
     match notification {
         ServerNotification::ProgressNotification(mut progress) => {
             let Some(origin) = calls.by_token(&progress.params.progress_token) else {
@@ -196,14 +225,25 @@ pub(crate) async fn route(relay: &dyn Relay, calls: &Calls, notification: Server
                 return;
             };
             progress.params.progress_token = token;
-            relay
-                .notify(
-                    ServerNotification::ProgressNotification(progress),
-                    Some(origin),
-                )
-                .await;
+            let Some(to) = origin.relay(relay).cloned() else {
+                return;
+            };
+            to.notify(
+                ServerNotification::ProgressNotification(progress),
+                Some(origin),
+            )
+            .await;
         }
-        other => relay.notify(other, calls.sole()).await,
+        other => {
+            let origin = calls.sole();
+            let to = match &origin {
+                Some(origin) => origin.relay(relay).cloned(),
+                None => relay.cloned(),
+            };
+            if let Some(to) = to {
+                to.notify(other, origin).await;
+            }
+        }
     }
 }
 
@@ -242,10 +282,8 @@ impl<T: Transport<RoleClient>> Transport<RoleClient> for Relaying<T> {
                 ServerJsonRpcMessage::Notification(notification)
                     if relayed(&notification.notification) =>
                 {
-                    if let (ServerJsonRpcMessage::Notification(n), Some(relay)) =
-                        (message, &self.relay)
-                    {
-                        route(&**relay, &self.calls, n.notification).await;
+                    if let ServerJsonRpcMessage::Notification(n) = message {
+                        route(self.relay.as_ref(), &self.calls, n.notification).await;
                     }
                     continue;
                 }

@@ -136,6 +136,19 @@ pub struct Root {
     pub name: Option<String>,
 }
 
+impl Root {
+    /// The root as MCP's `Root` writes it.
+    #[must_use]
+    pub fn to_json(&self) -> Value {
+        let mut root = Map::new();
+        root.insert("uri".into(), self.uri.as_str().into());
+        if let Some(name) = &self.name {
+            root.insert("name".into(), name.as_str().into());
+        }
+        Value::Object(root)
+    }
+}
+
 /// A request to sample the caller's model: MCP's `sampling/createMessage` params, built
 /// a message at a time.
 ///

@@ -215,6 +215,176 @@ async def test_elicitation_sep1330_enums(ctx: Context) -> str:
     return f"Elicitation completed: {answered(result)}"
 
 
+def one_field(name: str, kind: str) -> dict:
+    return {"type": "object", "properties": {name: {"type": kind}}, "required": [name]}
+
+
+def field(result, name: str) -> str:
+    return str((result.content or {}).get(name, "")) if result.action == "accept" else ""
+
+
+async def sample(ctx: Context, text: str, max_tokens: int) -> str:
+    message = SamplingMessage(role="user", content=TextContent(type="text", text=text))
+    result = await ctx.session.create_message(messages=[message], max_tokens=max_tokens)
+    content = result.content if isinstance(result.content, list) else [result.content]
+    return "".join(block.text for block in content if isinstance(block, TextContent)) or "no response"
+
+
+# What the suite calls on 2026-07-28, where the gateway asks its client between rounds:
+# these ask mid-call, as a server of 2025-11-25 does, and the gateway turns each question
+# into one of the call's rounds.
+
+
+@server.tool(annotations=READS)
+async def test_missing_capability(ctx: Context) -> str:
+    """Asks the client's model to say something: a client that offers no sampling cannot use it."""
+    return f"Success: {await sample(ctx, 'Say something.', 20)}"
+
+
+@server.tool(annotations=READS)
+async def test_input_required_result_elicitation(ctx: Context) -> str:
+    """Asks the user's name and greets them."""
+    answer = await ctx.session.elicit("What is your name?", one_field("name", "string"))
+    return f"Hello, {field(answer, 'name')}!"
+
+
+@server.tool(annotations=READS)
+async def test_input_required_result_sampling(ctx: Context) -> str:
+    """Asks the client's model a question and answers with what it said."""
+    return f"Sampling result: {await sample(ctx, 'What is the capital of France?', 100)}"
+
+
+@server.tool(annotations=READS)
+async def test_input_required_result_list_roots(ctx: Context) -> str:
+    """Asks the client for its roots and counts them."""
+    roots = await ctx.session.list_roots()
+    return f"Found {len(roots.roots)} root(s)"
+
+
+async def confirmed(ctx: Context, done: str) -> str:
+    answer = await ctx.session.elicit("Please confirm", one_field("ok", "boolean"))
+    if answer.action != "accept":
+        raise ValueError("the user did not confirm")
+    return done
+
+
+@server.tool(annotations=READS)
+async def test_input_required_result_request_state(ctx: Context) -> str:
+    """Asks the user to confirm, then says the state it was handed back held."""
+    return await confirmed(ctx, "state-ok: requestState validated")
+
+
+@server.tool(annotations=READS)
+async def test_input_required_result_multiple_inputs(ctx: Context) -> str:
+    """Asks for the user's name, a greeting from the model and the client's roots, all at once."""
+    answers: dict = {}
+
+    async def name() -> None:
+        answers["name"] = field(await ctx.session.elicit("What is your name?", one_field("name", "string")), "name")
+
+    async def greeting() -> None:
+        answers["greeting"] = await sample(ctx, "Generate a greeting", 50)
+
+    async def roots() -> None:
+        answers["roots"] = len((await ctx.session.list_roots()).roots)
+
+    async with anyio.create_task_group() as group:
+        for ask in (name, greeting, roots):
+            group.start_soon(ask)
+    return f"Name: {answers['name']}; Greeting: {answers['greeting']}; Roots: {answers['roots']}"
+
+
+@server.tool(annotations=READS)
+async def test_input_required_result_multi_round(ctx: Context) -> str:
+    """Asks the user's name, then their favourite colour: two rounds."""
+    name = await ctx.session.elicit("Step 1: What is your name?", one_field("name", "string"))
+    colour = await ctx.session.elicit("Step 2: What is your favorite color?", one_field("color", "string"))
+    return f"Multi-round complete for {field(name, 'name')} who likes {field(colour, 'color')}"
+
+
+@server.tool(annotations=READS)
+async def test_input_required_result_tampered_state(ctx: Context) -> str:
+    """Asks the user to confirm; a retry whose state was changed is refused."""
+    return await confirmed(ctx, "integrity-ok: state verified")
+
+
+@server.tool(annotations=READS)
+async def test_input_required_result_capabilities(ctx: Context) -> str:
+    """Asks the client for what it can give: a form and a sample, each only if the client can answer it."""
+    received = []
+
+    async def value() -> None:
+        try:
+            answer = await ctx.session.elicit("Elicitation input", one_field("value", "string"))
+            received.append(field(answer, "value"))
+        except Exception:  # the client cannot be asked this
+            pass
+
+    async def sampled() -> None:
+        try:
+            received.append(await sample(ctx, "Sample request", 50))
+        except Exception:  # the client cannot be asked this
+            pass
+
+    async with anyio.create_task_group() as group:
+        group.start_soon(value)
+        group.start_soon(sampled)
+    return f"capabilities-ok: received {', '.join(received)}" if received else "No supported capabilities declared"
+
+
+@server.tool(annotations=READS)
+async def test_streaming_elicitation(ctx: Context) -> str:
+    """Reports progress, then asks the user to confirm."""
+    await ctx.report_progress(50, 100)
+    return await confirmed(ctx, "Streaming complete")
+
+
+@server.tool(annotations=READS)
+async def test_logging_tool(ctx: Context) -> str:
+    """Sends a log message, which reaches only a client that asked for log messages."""
+    await ctx.log("info", "Logging tool ran")
+    return "Logging tool completed"
+
+
+@server.tool(annotations=READS)
+def test_volatile() -> str:
+    """A tool that comes and goes: test_trigger_tool_change takes it away and brings it back."""
+    return "Still here."
+
+
+@server.tool(annotations=READS)
+async def test_trigger_tool_change(ctx: Context) -> str:
+    """Takes test_volatile away, or brings it back, and says the tools changed."""
+    if any(tool.name == "test_volatile" for tool in server._tool_manager.list_tools()):
+        server.remove_tool("test_volatile")
+    else:
+        server.add_tool(test_volatile, annotations=READS)
+    await ctx.session.send_tool_list_changed()
+    return "The tools changed."
+
+
+@server.prompt(name="test_volatile_prompt", description="A prompt that comes and goes.")
+def test_volatile_prompt() -> str:
+    return "Still here."
+
+
+@server.tool(annotations=READS)
+async def test_trigger_prompt_change(ctx: Context) -> str:
+    """Takes test_volatile_prompt away, or brings it back, and says the prompts changed."""
+    if any(prompt.name == "test_volatile_prompt" for prompt in server._prompt_manager.list_prompts()):
+        server.remove_prompt("test_volatile_prompt")
+    else:
+        server.add_prompt(volatile_prompt)
+    await ctx.session.send_prompt_list_changed()
+    return "The prompts changed."
+
+
+@server.prompt(name="test_input_required_result_prompt", description="A prompt that asks what context it should use first.")
+async def test_input_required_result_prompt(ctx: Context) -> str:
+    answer = await ctx.session.elicit("What context should the prompt use?", one_field("context", "string"))
+    return f"Prompt with context: {field(answer, 'context')}"
+
+
 @server.prompt(name="test_simple_prompt", description="A simple prompt without arguments.")
 def test_simple_prompt() -> str:
     return "This is a simple prompt for testing."
@@ -286,5 +456,8 @@ async def unsubscribed(ctx, params: UnsubscribeRequestParams) -> EmptyResult:
 # MCPServer (2.3.0) has no decorator for the 2025 subscriptions: its low-level server has.
 server._lowlevel_server.add_request_handler("resources/subscribe", SubscribeRequestParams, subscribed)
 server._lowlevel_server.add_request_handler("resources/unsubscribe", UnsubscribeRequestParams, unsubscribed)
+
+# The prompt test_trigger_prompt_change brings back.
+volatile_prompt = server._prompt_manager.get_prompt("test_volatile_prompt")
 
 server.run()
