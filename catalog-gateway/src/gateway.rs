@@ -288,6 +288,11 @@ impl Gateway {
         Link::own(Arc::new(relays::Client::new(self.audit.clone())))
     }
 
+    /// The audit log, if the gateway keeps one.
+    pub(crate) fn audit(&self) -> Option<&Arc<Audit>> {
+        self.audit.as_ref()
+    }
+
     /// The link of a client without a session (2026-07-28) whose credential is `grant`:
     /// the gateway's own sessions with the upstreams (what they send for a call goes to
     /// the call's own relay), and the resources results handed that credential may read.

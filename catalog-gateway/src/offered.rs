@@ -12,8 +12,13 @@ use rmcp::ErrorData;
 use rmcp::model::{CompleteRequestParams, CompleteResult, Reference};
 use serde_json::{Map, Value};
 
+use std::sync::Arc;
+
+use catalog_upstream::relay::Origin;
+use rmcp::model::RequestId;
+
 use crate::gateway::Gateway;
-use crate::relay::Link;
+use crate::relay::{CallRelay, Link, Sessionless};
 use catalog_mcp::offers::template_matches;
 use catalog_upstream::drift::Standing;
 
@@ -79,7 +84,9 @@ impl Gateway {
     }
 
     /// `prompts/get` of `name` for `grant`'s client: the upstream's messages, each text read by the
-    /// result scanner, with the table's reviewed description.
+    /// result scanner, with the table's reviewed description. A client without a session
+    /// gives its request (`sessionless`), whose own relay what the upstream asks meanwhile
+    /// goes to.
     ///
     /// # Errors
     /// An unknown or withheld prompt, a level too low, or the upstream's own error, each
@@ -90,6 +97,7 @@ impl Gateway {
         link: &Link,
         name: &str,
         arguments: Option<Map<String, Value>>,
+        sessionless: Option<(RequestId, Sessionless)>,
     ) -> Result<Value, ErrorData> {
         let what = Offered::Prompt(name.to_owned());
         let i = self
@@ -98,8 +106,9 @@ impl Gateway {
         self.offered(grant, i).map_err(|r| refusal(&what, &r))?;
         let offer = &self.loaded().catalog.offers[i];
         let session = self.session(link, &offer.upstream).await?;
+        let origin = self.origin(grant, name, &offer.upstream, sessionless);
         let mut result = session
-            .get_prompt(name, arguments)
+            .get_prompt(name, arguments, origin)
             .await
             .map_err(|e| ErrorData::internal_error(e, None))?;
         if let Value::Object(fields) = &mut result {
@@ -121,6 +130,28 @@ impl Gateway {
         Ok(result)
     }
 
+    /// The origin of a request of `grant`'s client without a session, for `what` (a
+    /// prompt's name, a resource's URI) from `upstream`: its own relay.
+    fn origin(
+        &self,
+        grant: &Grant,
+        what: &str,
+        upstream: &str,
+        sessionless: Option<(RequestId, Sessionless)>,
+    ) -> Option<Origin> {
+        sessionless.map(|(request, call)| Origin {
+            request,
+            progress: None,
+            tool: what.to_owned(),
+            relay: Some(Arc::new(CallRelay::new(
+                call,
+                upstream,
+                grant,
+                self.audit().cloned(),
+            ))),
+        })
+    }
+
     /// `resources/read` of `uri` for `grant`'s client: from the upstream of the table that pins the
     /// URI, or else of the template that matches it; each text read by the result scanner.
     ///
@@ -132,6 +163,7 @@ impl Gateway {
         grant: &Grant,
         link: &Link,
         uri: &str,
+        sessionless: Option<(RequestId, Sessionless)>,
     ) -> Result<Value, ErrorData> {
         // A resource no table pins or matches, that a result handed this client a link
         // to, is the result's own; one a table pins follows the table's rule alone.
@@ -147,8 +179,9 @@ impl Gateway {
             (offer.upstream.clone(), offer.what.id())
         };
         let session = self.session(link, &upstream).await?;
+        let origin = self.origin(grant, uri, &upstream, sessionless);
         let mut result = session
-            .read_resource(uri)
+            .read_resource(uri, origin)
             .await
             .map_err(|e| ErrorData::internal_error(e, None))?;
         let contents = result.get_mut("contents").and_then(Value::as_array_mut);

@@ -480,7 +480,7 @@ impl Relay for CallRelay {
         &self,
         request: ServerRequest,
         origin: Option<Arc<Origin>>,
-        _: CancellationToken,
+        cancelled: CancellationToken,
     ) -> BoxFuture<'static, Result<ClientResult, ErrorData>> {
         let this = CallRelay {
             call: self.call.clone(),
@@ -497,8 +497,14 @@ impl Relay for CallRelay {
                 digest: Question::digest(&request),
                 asked: Instant::now(),
             };
-            // Unanswered, this waits for ever: the call ends with the question.
-            let result = this.ask(request).await;
+            // Unanswered, this waits for ever (the call ends with the question), or until the
+            // upstream withdraws it, the call being gone.
+            let result = tokio::select! {
+                result = this.ask(request) => result,
+                () = cancelled.cancelled() => {
+                    return Err(ErrorData::internal_error("the upstream withdrew its request", None));
+                }
+            };
             if let Some(audit) = &this.audit {
                 question.audit(audit, &this.grant, None, &result).await;
             }

@@ -10,9 +10,9 @@ use catalog_mcp::Level;
 use catalog_mcp::calls::Reply;
 use catalog_mcp::complete::Complete;
 use catalog_mcp::elicit::PeerAsker;
-use catalog_mcp::handler::{CallPath, call_tool};
+use catalog_mcp::handler::{CallPath, answer, call_tool};
 use catalog_mcp::logging::{self, ClientLevel};
-use catalog_mcp::rounds::Seal;
+use catalog_mcp::rounds::{self, Ended, Seal};
 use catalog_mcp::talk::asks_between_rounds;
 #[allow(
     deprecated,
@@ -77,6 +77,25 @@ impl Session {
     #[must_use]
     pub fn link(&self) -> &Arc<Link> {
         &self.link
+    }
+
+    /// What a request between rounds (`between`) needs to be its own relay: its id, its
+    /// stream, its log level, and the context that asks through `peer`.
+    fn sessionless(
+        &self,
+        context: &RequestContext<RoleServer>,
+        grant: &Grant,
+        peer: Arc<dyn Peer>,
+        between: bool,
+    ) -> Option<(rmcp::model::RequestId, Sessionless)> {
+        between.then(|| {
+            let call = Sessionless {
+                peer: context.peer.clone(),
+                log: self.log.for_request(context),
+                context: catalog_core::Context::new(catalog_core::Caller::Mcp(grant.access), peer),
+            };
+            (context.id.clone(), call)
+        })
     }
 
     /// How the client of `context`'s request reaches the upstreams: the session's link,
@@ -212,16 +231,43 @@ impl ServerHandler for Session {
         context: RequestContext<RoleServer>,
     ) -> Result<GetPromptResponse, ErrorData> {
         let grant = self.level.grant(&context)?;
-        let result = self
-            .gateway
-            .get_prompt(
-                &grant,
-                &self.link_for(&context, &grant),
-                &request.name,
-                request.arguments,
-            )
-            .await?;
-        sdk::<GetPromptResult>(result).map(|result| result.complete().into())
+        let mut request = request;
+        let retry = (request.request_state.take(), request.input_responses.take());
+        let arguments = request.arguments.clone().map_or(Value::Null, Value::Object);
+        let call = rounds::Call {
+            principal: Some(&grant.client),
+            method: "prompts/get",
+            target: &request.name,
+            arguments: &arguments,
+        };
+        let link = self.link_for(&context, &grant);
+        let ended = answer(
+            self.gateway.seal(),
+            &context,
+            &self.log,
+            &call,
+            retry,
+            Result::is_err,
+            |peer, round| {
+                let sessionless =
+                    self.sessionless(&context, &grant, Arc::new(peer), round.is_some());
+                let name = request.name.clone();
+                let link = &link;
+                let grant = &grant;
+                async move {
+                    let result = self
+                        .gateway
+                        .get_prompt(grant, link, &name, request.arguments, sessionless)
+                        .await?;
+                    sdk::<GetPromptResult>(result)
+                }
+            },
+        )
+        .await?;
+        Ok(match ended {
+            Ended::Done(result) => result.complete().into(),
+            Ended::Asking(questions) => GetPromptResponse::InputRequired(questions),
+        })
     }
 
     async fn list_resources(
@@ -248,11 +294,40 @@ impl ServerHandler for Session {
         context: RequestContext<RoleServer>,
     ) -> Result<ReadResourceResponse, ErrorData> {
         let grant = self.level.grant(&context)?;
-        let result = self
-            .gateway
-            .read_resource(&grant, &self.link_for(&context, &grant), &request.uri)
-            .await?;
-        sdk::<ReadResourceResult>(result).map(|result| result.complete().into())
+        let mut request = request;
+        let retry = (request.request_state.take(), request.input_responses.take());
+        let call = rounds::Call {
+            principal: Some(&grant.client),
+            method: "resources/read",
+            target: &request.uri,
+            arguments: &Value::Null,
+        };
+        let link = self.link_for(&context, &grant);
+        let ended = answer(
+            self.gateway.seal(),
+            &context,
+            &self.log,
+            &call,
+            retry,
+            Result::is_err,
+            |peer, round| {
+                let sessionless =
+                    self.sessionless(&context, &grant, Arc::new(peer), round.is_some());
+                let (link, grant, uri) = (&link, &grant, &request.uri);
+                async move {
+                    let result = self
+                        .gateway
+                        .read_resource(grant, link, uri, sessionless)
+                        .await?;
+                    sdk::<ReadResourceResult>(result)
+                }
+            },
+        )
+        .await?;
+        Ok(match ended {
+            Ended::Done(result) => result.complete().into(),
+            Ended::Asking(questions) => ReadResourceResponse::InputRequired(questions),
+        })
     }
 
     #[allow(
@@ -378,7 +453,7 @@ impl CallPath for Session {
 
     async fn call(
         &self,
-        access: Access,
+        _: Access,
         revision: &ProtocolVersion,
         name: &str,
         arguments: Value,
@@ -388,11 +463,9 @@ impl CallPath for Session {
     ) -> Reply {
         let grant = self.level.grant(context)?;
         let link = self.link_for(context, &grant);
-        let sessionless = asks_between_rounds(context).then(|| Sessionless {
-            peer: context.peer.clone(),
-            log: self.log.for_request(context),
-            context: catalog_core::Context::new(catalog_core::Caller::Mcp(access), peer),
-        });
+        let sessionless = self
+            .sessionless(context, &grant, peer, asks_between_rounds(context))
+            .map(|(_, call)| call);
         let session = session_id(context);
         let carried = |key: &str| {
             context

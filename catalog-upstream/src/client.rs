@@ -25,18 +25,19 @@ use rmcp::model::{
     CallToolRequest, CallToolRequestParams, CancelledNotificationParam, ClientConfig,
     ClientRequest, ClientResult, CompleteRequestParams, CompleteResult, CreateMessageRequest,
     CreateMessageRequestParams, CreateMessageResult, CustomRequest, CustomResult, ElicitRequest,
-    ElicitRequestParams, ElicitResult, Implementation, JsonObject, ListPromptsRequest,
+    ElicitRequestParams, ElicitResult, GetExtensions as _, GetPromptRequest,
+    GetPromptRequestParams, Implementation, JsonObject, ListPromptsRequest,
     ListResourceTemplatesRequest, ListResourcesRequest, ListRootsRequest, ListRootsResult,
-    ListToolsRequest, LoggingLevel, PaginatedRequestParams, ProtocolVersion, RequestId,
-    ServerRequest, ServerResult, SetLevelRequestParams, SubscribeRequestParams,
-    UnsubscribeRequestParams,
+    ListToolsRequest, LoggingLevel, PaginatedRequestParams, ProtocolVersion, ReadResourceRequest,
+    ReadResourceRequestParams, RequestId, ServerRequest, ServerResult, SetLevelRequestParams,
+    SubscribeRequestParams, UnsubscribeRequestParams,
 };
 use rmcp::service::{
     InboundStreamOrigin, NotificationContext, Peer, PeerRequestOptions, RequestContext, RoleClient,
     RunningService,
 };
-use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+use rmcp::transport::{IntoTransport, StreamableHttpClientTransport};
 use rmcp::{ClientHandler, ErrorData, ServiceError, ServiceExt};
 use serde_json::Value;
 use tokio::process::Child;
@@ -335,10 +336,15 @@ impl Upstream {
                     express::Router::spawn(Arc::clone(&waiting), relay, Arc::clone(&calls));
                 let taps = Taps { seen, router };
                 let (lines, _) = Lines::spawn(stdin);
-                let transport = (
-                    LineReader::spawn(stdout, move |line| taps.take(line)),
-                    lines.writer(),
-                );
+                let transport = Relaying {
+                    inner: (
+                        LineReader::spawn(stdout, move |line| taps.take(line)),
+                        lines.writer(),
+                    )
+                        .into_transport(),
+                    relay: None,
+                    calls: Arc::clone(&calls),
+                };
                 express = Some(Express::new(lines, waiting, Arc::clone(&calls)));
                 tokio::time::timeout(START_TIMEOUT, watcher.serve(transport)).await
             }
@@ -551,7 +557,8 @@ impl Upstream {
         }
     }
 
-    /// Asks the upstream for prompt `name` with `arguments`, as its server answers it.
+    /// Asks the upstream for prompt `name` with `arguments`, as its server answers it, for
+    /// `origin` (where the upstream's requests and messages while it answers are relayed).
     ///
     /// # Errors
     /// The upstream refused the request or the session failed: the upstream's own message.
@@ -559,33 +566,69 @@ impl Upstream {
         &self,
         name: &str,
         arguments: Option<JsonObject>,
+        origin: Option<Origin>,
     ) -> Result<Value, String> {
-        let params =
+        let params: GetPromptRequestParams =
             serde_json::from_value(serde_json::json!({"name": name, "arguments": arguments}))
                 .map_err(|e| format!("cannot write prompts/get: {e}"))?;
-        let result = self
-            .service
-            .peer()
-            .get_prompt(params)
-            .await
-            .map_err(|e| format!("upstream `{}`: {e}", self.name))?;
-        serde_json::to_value(result).map_err(|e| e.to_string())
+        let request = ClientRequest::GetPromptRequest(GetPromptRequest::new(params));
+        let answer = self.send(request, origin.map(Arc::new)).await;
+        match answer.map_err(|e| format!("upstream `{}`: {e}", self.name))? {
+            ServerResult::GetPromptResult(result) => {
+                serde_json::to_value(result).map_err(|e| e.to_string())
+            }
+            other => Err(format!(
+                "upstream `{}`: prompts/get was answered with something else: {other:?}",
+                self.name
+            )),
+        }
     }
 
-    /// Reads resource `uri` from the upstream, as its server answers it.
+    /// Sends `request` for `origin` (what the upstream sends while answering it goes to
+    /// the origin's client) and waits for the answer. Dropped before the answer came (the
+    /// client gave up), the request is cancelled at the upstream.
+    async fn send(
+        &self,
+        mut request: ClientRequest,
+        origin: Option<Arc<Origin>>,
+    ) -> Result<ServerResult, ServiceError> {
+        if let Some(origin) = origin {
+            // Read by the transport, which enters the request before it goes out.
+            request.extensions_mut().insert(origin);
+        }
+        let peer = self.service.peer();
+        let handle = peer
+            .send_request_with_option(request, PeerRequestOptions::no_options())
+            .await?;
+        let mut open = Cancels {
+            peer: peer.clone(),
+            calls: &self.calls,
+            id: handle.id.clone(),
+            answered: false,
+        };
+        let answer = handle.await_response().await;
+        open.answered = true;
+        answer
+    }
+
+    /// Reads resource `uri` from the upstream, as its server answers it, for `origin`
+    /// (where the upstream's requests and messages while it answers are relayed).
     ///
     /// # Errors
     /// The upstream refused the request or the session failed: the upstream's own message.
-    pub async fn read_resource(&self, uri: &str) -> Result<Value, String> {
-        let params = serde_json::from_value(serde_json::json!({"uri": uri}))
-            .map_err(|e| format!("cannot write resources/read: {e}"))?;
-        let result = self
-            .service
-            .peer()
-            .read_resource(params)
-            .await
-            .map_err(|e| format!("upstream `{}`: {e}", self.name))?;
-        serde_json::to_value(result).map_err(|e| e.to_string())
+    pub async fn read_resource(&self, uri: &str, origin: Option<Origin>) -> Result<Value, String> {
+        let params = ReadResourceRequestParams::new(uri);
+        let request = ClientRequest::ReadResourceRequest(ReadResourceRequest::new(params));
+        let answer = self.send(request, origin.map(Arc::new)).await;
+        match answer.map_err(|e| format!("upstream `{}`: {e}", self.name))? {
+            ServerResult::ReadResourceResult(result) => {
+                serde_json::to_value(result).map_err(|e| e.to_string())
+            }
+            other => Err(format!(
+                "upstream `{}`: resources/read was answered with something else: {other:?}",
+                self.name
+            )),
+        }
     }
 
     /// Forwards one call, already verified, to the upstream tool `tool`, for the client
@@ -621,39 +664,16 @@ impl Upstream {
                 });
         }
         let params = CallToolRequestParams::new(tool.to_owned()).with_arguments(arguments);
-        let mut request = CallToolRequest::new(params);
-        if let Some(origin) = origin {
-            // Read by the transport, which enters the call before it goes out.
-            request.extensions.insert(origin);
-        }
-        let peer = self.service.peer();
-        let handle = peer
-            .send_request_with_option(
-                ClientRequest::CallToolRequest(request),
-                PeerRequestOptions::no_options(),
-            )
-            .await
-            .map_err(|e| failed(&e))?;
-        let mut open = Cancels {
-            peer: peer.clone(),
-            calls: &self.calls,
-            id: handle.id.clone(),
-            answered: false,
-        };
-        let answer = handle.await_response().await;
-        open.answered = true;
-        let answer = match answer {
-            Ok(answer) => answer,
-            Err(ServiceError::McpError(error)) => return Err(refused(error)),
-            Err(e) => return Err(failed(&e)),
-        };
-        match answer {
-            ServerResult::CallToolResult(result) => {
+        let request = ClientRequest::CallToolRequest(CallToolRequest::new(params));
+        match self.send(request, origin).await {
+            Ok(ServerResult::CallToolResult(result)) => {
                 serde_json::to_value(result).map_err(|e| failed(&e))
             }
-            other => Err(failed(&format!(
+            Ok(other) => Err(failed(&format!(
                 "tools/call was answered with something else: {other:?}"
             ))),
+            Err(ServiceError::McpError(error)) => Err(refused(error)),
+            Err(e) => Err(failed(&e)),
         }
     }
 

@@ -29,7 +29,7 @@ use std::sync::{Arc, Mutex, PoisonError};
 use catalog_core::BoxFuture;
 use rmcp::ErrorData;
 use rmcp::model::{
-    ClientCapabilities, ClientJsonRpcMessage, ClientRequest, ClientResult, ElicitationCapability,
+    ClientCapabilities, ClientJsonRpcMessage, ClientResult, ElicitationCapability,
     FormElicitationCapability, GetExtensions as _, GetMeta as _, ProgressToken, RequestId,
     RootsCapabilities, SamplingCapability, ServerJsonRpcMessage, ServerNotification, ServerRequest,
     UrlElicitationCapability,
@@ -247,10 +247,12 @@ pub(crate) async fn route(
     }
 }
 
-/// An HTTP upstream's transport with the relay in front of the SDK's session: calls going
-/// out are entered in [`Calls`] (their [`Origin`] rides in the request's extensions),
-/// the notifications coming in for a client are relayed before the next message is
-/// read, and answers close their calls.
+/// An upstream's transport with the relay in front of the SDK's session: requests going
+/// out for a client's (a call, a prompt, a resource) are entered in [`Calls`] (their
+/// [`Origin`] rides in the request's extensions), the notifications coming in for a
+/// client are relayed before the next message is read, and answers close their calls.
+/// Over stdio the notifications were taken off the line before (see `express`), so only
+/// the requests are entered here.
 pub(crate) struct Relaying<T> {
     pub(crate) inner: T,
     pub(crate) relay: Option<Arc<dyn Relay>>,
@@ -265,8 +267,7 @@ impl<T: Transport<RoleClient>> Transport<RoleClient> for Relaying<T> {
         item: ClientJsonRpcMessage,
     ) -> impl Future<Output = Result<(), Self::Error>> + Send + 'static {
         if let ClientJsonRpcMessage::Request(request) = &item
-            && let ClientRequest::CallToolRequest(call) = &request.request
-            && let Some(origin) = call.extensions().get::<Arc<Origin>>()
+            && let Some(origin) = request.request.extensions().get::<Arc<Origin>>()
         {
             let token = request.request.get_meta().get_progress_token();
             self.calls
