@@ -319,7 +319,11 @@ impl ServerHandler for Session {
                         .gateway
                         .read_resource(grant, link, uri, sessionless)
                         .await?;
-                    sdk::<ReadResourceResult>(result)
+                    // Read at the client's level and profile: no one else's to reuse,
+                    // whatever the upstream said of it.
+                    let mut result = sdk::<ReadResourceResult>(result)?;
+                    result.cache_scope = Some(CacheScope::Private);
+                    Ok(result)
                 }
             },
         )

@@ -20,6 +20,7 @@ use catalog_compiler::import::Offers;
 use catalog_compiler::model::Supplied;
 use http::{HeaderName, HeaderValue};
 use memchr::memmem::Finder;
+use rmcp::ClientCacheConfig;
 use rmcp::model::GetMeta as _;
 use rmcp::model::{
     CallToolRequest, CallToolRequestParams, CancelledNotificationParam, ClientConfig,
@@ -383,6 +384,13 @@ impl Upstream {
                 .peer_info()
                 .is_some_and(|info| info.protocol_version < ProtocolVersion::V_2026_07_28)
         });
+        // No answer is kept for later: listings are compared with their pins as they are
+        // now, and one session can serve many clients of a gateway, so an answer the
+        // upstream marks private to its client must not be served to another.
+        service
+            .peer()
+            .set_response_cache_config(ClientCacheConfig::disabled())
+            .await;
         Ok(Upstream {
             name: name.to_owned(),
             service,

@@ -26,3 +26,16 @@ const withBearer = (dispatch) => (options, handler) =>
   dispatch({ ...options, headers: [...flat(options.headers), 'authorization', `Bearer ${token}`] }, handler);
 
 setGlobalDispatcher(new Agent().compose(withBearer));
+
+// The scenarios that send raw requests through `node:http` (to keep header names and
+// values exactly as written) carry the token too.
+import http from 'node:http';
+
+const request = http.request;
+http.request = function (...args) {
+  const options = args.find((a) => a && typeof a === 'object' && !(a instanceof URL));
+  if (options) {
+    options.headers = { ...(options.headers ?? {}), authorization: `Bearer ${token}` };
+  }
+  return request.apply(this, args);
+};
