@@ -31,7 +31,7 @@ use catalog_upstream::{CallFailed, Endpoint, Upstream, overrides};
 
 use crate::audit::{self, Audit};
 use crate::config::{Profile, Profiles};
-use crate::discovered::Discovered;
+use crate::discovered::{ByCredential, Discovered};
 use crate::limits::Limits;
 use crate::listen::{Changed, Listeners};
 use crate::metrics::Metrics;
@@ -134,6 +134,8 @@ pub struct Gateway {
     sessionless: Mutex<BTreeMap<Arc<str>, Arc<Link>>>,
     /// Their listen streams.
     pub(crate) listeners: Arc<Listeners>,
+    /// What their searches found, by credential, when there is no shared store.
+    found_by_credential: ByCredential,
     /// The seal of the state of calls between rounds (2026-07-28).
     seal: Seal,
     gated: GatedPolicy,
@@ -225,6 +227,7 @@ impl Gateway {
             solo: Arc::new(relays::Client::new(audit.clone()).heard_by(Arc::clone(&listeners))),
             sessionless: Mutex::new(BTreeMap::new()),
             listeners,
+            found_by_credential: ByCredential::default(),
             seal: Seal::new(),
             gated,
             scanner: Scanner::new(scan_results),
@@ -380,7 +383,7 @@ impl Gateway {
     /// replicas have one.
     #[must_use]
     pub fn discovered(&self) -> Discovered {
-        Discovered::new(self.shared.clone())
+        Discovered::new(self.shared.clone(), Arc::clone(&self.found_by_credential))
     }
 
     /// A session's active rows: the inline ones and those its searches `found`.
@@ -570,7 +573,7 @@ impl Gateway {
                     .map(CallToolResponse::from);
             }
             if let Some(row) = reachable {
-                let active = self.active(discovered.rows(context).await?);
+                let active = self.active(discovered.rows(context, grant).await?);
                 if !active.contains(row) && self.withheld(row).is_none() {
                     return respond(&undiscovered(row, self.info.search_tool), revision);
                 }
@@ -779,11 +782,11 @@ impl Gateway {
             .and_then(|args| args.values().find_map(Value::as_str))
             .unwrap_or_default();
         let (outcome, found, grew) = {
-            let before = discovered.rows(context).await?;
+            let before = discovered.rows(context, grant).await?;
             self.searched(grant, &before, query)
         };
         let retention = self.info.settings.keep_discovered;
-        discovered.keep(context, &found, retention).await?;
+        discovered.keep(context, grant, &found, retention).await?;
         if grew {
             notify(vec![context.peer.clone()]);
         }

@@ -206,7 +206,10 @@ impl ServerHandler for Session {
     ) -> Result<ListToolsResult, ErrorData> {
         let grant = self.level.grant(&context)?;
         let active = match &self.discovery {
-            Some(discovered) => Some(self.gateway.active(discovered.rows(&context).await?)),
+            Some(discovered) => Some(
+                self.gateway
+                    .active(discovered.rows(&context, &grant).await?),
+            ),
             None => None,
         };
         Ok(

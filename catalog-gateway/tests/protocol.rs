@@ -212,3 +212,84 @@ fn the_gateway_keeps_the_protocol() {
         assert_eq!(forwarded[0]["data"]["tool"], "list_directory");
     }
 }
+
+/// A client without a session (2026-07-28) keeps what its searches find by its
+/// credential: each of its requests stands alone, and the next one lists and admits the
+/// tools its search found; a client on another credential finds its own.
+#[test]
+fn without_a_session_what_a_search_found_is_kept_by_credential() {
+    let test = "without_a_session_what_a_search_found_is_kept_by_credential";
+    let Some(peer) = Peer::find(test) else {
+        return;
+    };
+    let dir = scratch(test);
+    let files = dir.join("files");
+    std::fs::create_dir_all(&files).unwrap();
+    std::fs::write(files.join("notes.txt"), "kept").unwrap();
+    let catalog = filesystem_catalog(&dir, &files);
+    let (one, other) = (token("one"), token("other"));
+    let server = HttpServer::start(
+        Path::new(env!("CARGO_BIN_EXE_catalog-gateway")),
+        &[(one.clone(), "full-access"), (other.clone(), "full-access")],
+        &[
+            "--catalog",
+            catalog.to_str().unwrap(),
+            "--discoverable",
+            "search",
+        ],
+    );
+    let client = |token: &str, calls: &[(&str, &str, Value)]| {
+        let mut args = vec![
+            "--probe".into(),
+            "[]".into(),
+            "--calls".into(),
+            steps(calls),
+        ];
+        args.extend(["--modern", "--http", &server.url, "--token", token].map(String::from));
+        peer.run("conformance.py", &args, LIMIT)
+    };
+    let listed = |report: &Value| -> Vec<String> {
+        report["listed"]
+            .as_array()
+            .expect("a listing")
+            .iter()
+            .filter_map(|tool| tool["name"].as_str().map(str::to_owned))
+            .collect()
+    };
+    let read = json!({"path": files.join("notes.txt")});
+    let first = client(
+        &one,
+        &[
+            ("before", "read_text_file", read.clone()),
+            (
+                "search",
+                "searchTools",
+                json!({"query": "read a text file's contents"}),
+            ),
+            ("after", "read_text_file", read.clone()),
+        ],
+    );
+    assert_eq!(listed(&first), ["searchTools"], "{first}");
+    let before = &first["calls"]["before"];
+    assert!(
+        before.to_string().contains("searchTools"),
+        "not found yet: {before}"
+    );
+    let after = &first["calls"]["after"];
+    assert_eq!(after["isError"], false, "{first}");
+    assert!(after.to_string().contains("kept"), "{after}");
+    // The same credential's next requests list it; another's do not.
+    let again = client(&one, &[]);
+    assert!(
+        listed(&again).iter().any(|name| name == "read_text_file"),
+        "{again}"
+    );
+    let stranger = client(&other, &[("read", "read_text_file", read)]);
+    assert_eq!(listed(&stranger), ["searchTools"], "{stranger}");
+    assert!(
+        stranger["calls"]["read"]
+            .to_string()
+            .contains("searchTools"),
+        "{stranger}"
+    );
+}
