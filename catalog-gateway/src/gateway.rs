@@ -86,6 +86,9 @@ pub struct Serving {
     pub traces: Option<Traces>,
     /// The store the replicas share, from `[sessions]` of the operator's file.
     pub shared: Option<Arc<Redis>>,
+    /// The seal of the state of calls between rounds: with a store, the key the replicas
+    /// share ([`Redis::seal`]); otherwise one of this process.
+    pub seal: Option<Seal>,
 }
 
 /// Who sent a call, on which session, in which trace, and the way back to them.
@@ -195,6 +198,7 @@ impl Gateway {
             limits,
             traces,
             shared,
+            seal,
         } = serving;
         let retry = if retry.is_zero() { RETRY } else { retry };
         let catalog = &loaded.catalog;
@@ -228,7 +232,7 @@ impl Gateway {
             sessionless: Mutex::new(BTreeMap::new()),
             listeners,
             found_by_credential: ByCredential::default(),
-            seal: Seal::new(),
+            seal: seal.unwrap_or_default(),
             gated,
             scanner: Scanner::new(scan_results),
             discoverable,

@@ -231,6 +231,7 @@ fn setup() -> Result<Setup, ExitCode> {
             limits: Limits::new(&config.limits),
             traces,
             shared: None,
+            seal: None,
         },
         metrics_at: config.metrics.map(|m| m.listen),
         transport,
@@ -340,7 +341,9 @@ async fn serve(setup: Setup) -> Result<(), String> {
         ));
     }
     if let Some(sessions) = &sessions {
-        serving.shared = Some(Arc::new(Redis::connect(sessions).await?));
+        let redis = Arc::new(Redis::connect(sessions).await?);
+        serving.seal = Some(redis.seal().await?);
+        serving.shared = Some(redis);
     }
     let store = serving
         .shared

@@ -10,12 +10,17 @@
 //!   (`--discoverable search`), written before the search's answer goes out.
 //!
 //! Both expire [`Sessions::expire`] after their last write or read, and a `DELETE` of the
-//! session removes both.
+//! session removes both. The replicas also share what makes the state of a call between
+//! rounds (2026-07-28) good on any of them: the key that seals it
+//! (`catalog-gateway:seal-key`, made by the first replica to start) and the states
+//! already redeemed (`catalog-gateway:spent:NONCE`, until they would have lapsed).
 
 use std::collections::BTreeSet;
 use std::fmt;
 use std::time::Duration;
 
+use catalog_core::BoxFuture;
+use catalog_mcp::rounds::{STATE_TTL, Seal, Spent};
 use redis::aio::{ConnectionManager, ConnectionManagerConfig};
 use rmcp::transport::streamable_http_server::session::store::{
     SessionState, SessionStore, SessionStoreError,
@@ -123,6 +128,34 @@ impl Redis {
         pipe.query_async::<()>(&mut connection).await
     }
 
+    /// The seal the replicas share: its key made by the first replica to ask, and the
+    /// states redeemed kept here.
+    ///
+    /// # Errors
+    /// Redis cannot be reached, or holds a key too short: why, for the command line.
+    pub async fn seal(&self) -> Result<Seal, String> {
+        let mut connection = self.connection.clone();
+        let made: String = catalog_mcp::rounds::random_key()
+            .iter()
+            .map(|b| format!("{b:02x}"))
+            .collect();
+        let key = format!("{PREFIX}seal-key");
+        let (hex,): (String,) = redis::pipe()
+            .cmd("SET")
+            .arg(&key)
+            .arg(&made)
+            .arg("NX")
+            .ignore()
+            .get(&key)
+            .query_async(&mut connection)
+            .await
+            .map_err(|e| format!("the replicas' store: {e}"))?;
+        let bytes: Vec<u8> = (0..hex.len() / 2)
+            .filter_map(|i| u8::from_str_radix(hex.get(2 * i..2 * i + 2)?, 16).ok())
+            .collect();
+        Seal::shared(&bytes, Box::new(self.clone()))
+    }
+
     fn ttl(&self) -> i64 {
         i64::try_from(self.expire).unwrap_or(i64::MAX)
     }
@@ -130,6 +163,26 @@ impl Redis {
 
 fn key(what: &str, id: &str) -> String {
     format!("{PREFIX}{what}:{id}")
+}
+
+/// The states of calls between rounds already redeemed on any replica.
+impl Spent for Redis {
+    fn spend(&self, nonce: &str) -> BoxFuture<'_, Result<bool, String>> {
+        let spent = key("spent", nonce);
+        Box::pin(async move {
+            let mut connection = self.connection.clone();
+            let set: Option<String> = redis::cmd("SET")
+                .arg(spent)
+                .arg(1)
+                .arg("NX")
+                .arg("EX")
+                .arg(STATE_TTL.as_secs())
+                .query_async(&mut connection)
+                .await
+                .map_err(|e| format!("the replicas' store: {e}"))?;
+            Ok(set.is_some())
+        })
+    }
 }
 
 /// The SDK's sessions, kept for every replica.

@@ -375,8 +375,9 @@ fn a_session_outlives_the_replica_it_began_on() {
             .contains("\"name\":\"get_current_time\""),
         "{found}"
     );
-    // The search's finds are in Redis once its answer is out: the session and its finds.
-    assert_eq!(keys_in(redis_port), 2);
+    // The search's finds are in Redis once its answer is out: the session and its finds,
+    // beside the key the replicas seal the state of 2026-07-28 calls with.
+    assert_eq!(keys_in(redis_port), 3);
     for _ in 0..3 {
         let listed = client.step(&json!({"list": true}));
         assert!(names(&listed).contains(&"get_current_time"), "{listed}");
@@ -432,7 +433,87 @@ fn a_session_outlives_the_replica_it_began_on() {
 
     // Ending the session (DELETE, on whichever replica) removes what Redis kept of it.
     client.close();
-    assert_eq!(keys_in(redis_port), 0);
+    assert_eq!(keys_in(redis_port), 1);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// A client without a session (2026-07-28) through the balancer: its search is kept by
+/// its credential where every replica reads it, and a gated call one replica asks about
+/// is answered on another, whose seal is the replicas' own; the state is good once on
+/// any of them.
+#[test]
+fn a_question_one_replica_asks_is_answered_on_another() {
+    let Some(peers) = Peers::find("a_question_one_replica_asks_is_answered_on_another") else {
+        return;
+    };
+    let dir = scratch("asked");
+    let (_redis, redis_port) = redis(&dir);
+    let (catalog, config) = catalog(&peers, &dir, redis_port);
+    // The time tool asks before it runs.
+    let text = std::fs::read_to_string(&catalog).unwrap();
+    let row = text
+        .find("name = \"get_current_time\"")
+        .expect("the time tool's row");
+    let (before, after) = text.split_at(row);
+    let gated = format!(
+        "{before}{}",
+        after.replacen("tier = \"silent\"", "tier = \"gated\"", 1)
+    );
+    assert_ne!(gated, text, "the time tool's row is silent");
+    std::fs::write(&catalog, gated).unwrap();
+    let replicas: Vec<(Process, u16)> = (0..3).map(|_| replica(&catalog, &config)).collect();
+    let ports: Vec<u16> = replicas.iter().map(|r| r.1).collect();
+    let (_haproxy, port) = haproxy(&dir, &ports);
+    let url = format!("http://127.0.0.1:{port}/mcp");
+    let script =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("../catalog-mcp/tests/clients/elicit.py");
+    let calls = json!([
+        ["search", "searchTools", {"query": "current time in a timezone"}],
+        ["time", "get_current_time", {"timezone": "UTC"}],
+    ]);
+    let out = Command::new(&peers.python)
+        .arg(script)
+        .args([
+            "--answer",
+            "accept",
+            "--calls",
+            &calls.to_string(),
+            "--modern",
+        ])
+        .args(["--http", &url, "--token", TOKEN])
+        .output()
+        .unwrap();
+    let logs: Vec<String> = replicas.iter().map(|r| r.0.log()).collect();
+    assert!(
+        out.status.success(),
+        "{}\n{logs:#?}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["protocolVersion"], "2026-07-28", "{report}");
+    let time = &report["calls"]["time"];
+    assert_eq!(
+        time["structuredContent"]["timezone"], "UTC",
+        "{report}\n{logs:#?}"
+    );
+    assert_eq!(time["inputRounds"], 1, "{report}");
+    assert_eq!(
+        report["questions"].as_array().map(Vec::len),
+        Some(1),
+        "{report}"
+    );
+    // One replica asked, another ran the call with the answer.
+    let asked: Vec<usize> = (0..3)
+        .filter(|&i| logs[i].contains("tools/call waits for the user's answer"))
+        .collect();
+    let ran: Vec<usize> = (0..3)
+        .filter(|&i| logs[i].contains("forwarding a verified call"))
+        .collect();
+    assert!(
+        asked.len() == 1 && ran.len() == 1 && asked != ran,
+        "asked on {asked:?}, ran on {ran:?}: {logs:#?}"
+    );
+    drop(replicas);
     let _ = std::fs::remove_dir_all(&dir);
 }
 

@@ -11,8 +11,10 @@
 //! `await` that can fail.
 //!
 //! The `requestState` holds the answers of the earlier rounds, sealed ([`Seal`]): signed
-//! with a key of this process, good for [`STATE_TTL`], bound to the client, the method,
-//! the tool and the arguments, and good for one retry. A state that fails any of these is
+//! with a key of this process (or one the replicas of a server share), good for
+//! [`STATE_TTL`], bound to the client, the method, the tool and the arguments, and good
+//! for one retry (the [`Spent`] states are remembered until they lapse, in this process
+//! or where the replicas share them). A state that fails any of these is
 //! refused with an invalid-params error that says to call again without it. Answers a
 //! client sends ahead, for questions it knows by key, are read as if asked; but never the
 //! answer to the question about a gated call ([`QUESTION`]), which counts only in the
@@ -26,7 +28,7 @@ use std::task::{Context as TaskContext, Poll, Waker};
 use std::time::{Duration, Instant};
 
 use catalog_core::talk::{Capability, Question, Rounds};
-use catalog_core::{Map, Value};
+use catalog_core::{BoxFuture, Map, Value};
 use rmcp::ErrorData;
 use rmcp::model::{
     ErrorCode, InputRequests, InputRequiredResult, InputResponses, RequestStateCodec, SealOptions,
@@ -48,8 +50,30 @@ pub const GATHER: Duration = Duration::from_millis(50);
 /// its connections.
 pub struct Seal {
     codec: RequestStateCodec,
-    /// The states already redeemed, until they would have lapsed anyway.
-    spent: Mutex<HashMap<String, Instant>>,
+    /// The states already redeemed.
+    spent: Box<dyn Spent>,
+}
+
+/// Where the states already redeemed are remembered, until they would have lapsed anyway.
+pub trait Spent: Send + Sync {
+    /// Marks the state named `nonce` redeemed: `Ok(false)` when it was already.
+    ///
+    /// # Errors
+    /// The store could not be reached: why.
+    fn spend(&self, nonce: &str) -> BoxFuture<'_, Result<bool, String>>;
+}
+
+/// The states this process redeemed.
+#[derive(Debug, Default)]
+pub struct SpentHere(Mutex<HashMap<String, Instant>>);
+
+impl Spent for SpentHere {
+    fn spend(&self, nonce: &str) -> BoxFuture<'_, Result<bool, String>> {
+        let mut spent = lock(&self.0);
+        spent.retain(|_, redeemed| redeemed.elapsed() < STATE_TTL);
+        let fresh = spent.insert(nonce.to_owned(), Instant::now()).is_none();
+        Box::pin(std::future::ready(Ok(fresh)))
+    }
 }
 
 impl std::fmt::Debug for Seal {
@@ -85,6 +109,17 @@ pub struct Opened {
     asked: Vec<String>,
 }
 
+/// 32 bytes from the system's random number source: a key for [`Seal::shared`].
+///
+/// # Panics
+/// When the system has no randomness to give.
+#[must_use]
+pub fn random_key() -> [u8; 32] {
+    let mut key = [0u8; 32];
+    getrandom::fill(&mut key).expect("the system's random number source");
+    key
+}
+
 /// Which call a state belongs to: who called, and what.
 #[derive(Clone, Copy, Debug)]
 pub struct Call<'a> {
@@ -113,19 +148,26 @@ impl Call<'_> {
 }
 
 impl Seal {
-    /// A seal with a key of its own, random: states from another process open nowhere
-    /// else.
+    /// A seal with a key of its own, random, remembering the states it redeemed in this
+    /// process: states from another process open nowhere else.
     ///
     /// # Panics
-    /// When the system has no randomness to give, or the codec would not take 32 bytes.
+    /// When the system has no randomness to give.
     #[must_use]
     pub fn new() -> Seal {
-        let mut key = [0u8; 32];
-        getrandom::fill(&mut key).expect("the system's random number source");
-        Seal {
-            codec: RequestStateCodec::try_new(key.to_vec()).expect("32 bytes is long enough a key"),
-            spent: Mutex::new(HashMap::new()),
-        }
+        Seal::shared(&random_key(), Box::new(SpentHere::default()))
+            .expect("32 random bytes make a key")
+    }
+
+    /// A seal with `key` (the one the replicas of a server share), remembering the states
+    /// redeemed in `spent`.
+    ///
+    /// # Errors
+    /// A key shorter than 32 bytes.
+    pub fn shared(key: &[u8], spent: Box<dyn Spent>) -> Result<Seal, String> {
+        let codec = RequestStateCodec::try_new(key.to_vec())
+            .map_err(|e| format!("the key that seals the state of calls: {e}"))?;
+        Ok(Seal { codec, spent })
     }
 
     /// The state of `call` once the questions `asked` are answered: the answers it has so
@@ -153,7 +195,7 @@ impl Seal {
     /// Invalid params, saying to call again without the state, when it was not made
     /// here, was changed, is older than [`STATE_TTL`], belongs to another call or client,
     /// or was redeemed already.
-    pub fn open(&self, sealed: &str, call: &Call<'_>) -> Result<Opened, ErrorData> {
+    pub async fn open(&self, sealed: &str, call: &Call<'_>) -> Result<Opened, ErrorData> {
         let refused = |why: &str| {
             ErrorData::invalid_params(
                 format!(
@@ -180,10 +222,15 @@ impl Seal {
                 "was made for other arguments (a retry repeats the call as it was)",
             ));
         }
-        let mut spent = self.spent.lock().unwrap_or_else(PoisonError::into_inner);
-        spent.retain(|_, redeemed| redeemed.elapsed() < STATE_TTL);
-        if spent.insert(state.nonce, Instant::now()).is_some() {
-            return Err(refused("was used already (each is good for one retry)"));
+        match self.spent.spend(&state.nonce).await {
+            Ok(true) => {}
+            Ok(false) => return Err(refused("was used already (each is good for one retry)")),
+            Err(why) => {
+                return Err(ErrorData::internal_error(
+                    format!("the requestState could not be checked: {why}"),
+                    None,
+                ));
+            }
         }
         Ok(Opened {
             answers: state.answers,
@@ -383,7 +430,7 @@ where
     F: Future<Output = Result<T, ErrorData>>,
 {
     let earlier = match state {
-        Some(state) => seal.open(&state, call)?,
+        Some(state) => seal.open(&state, call).await?,
         None => Opened::default(),
     };
     let round = Arc::new(Round::new(earlier, sent));
@@ -484,6 +531,18 @@ mod tests {
         }
     }
 
+    /// Runs a future that waits for nothing.
+    fn now<F: Future>(future: F) -> F::Output {
+        let mut future = std::pin::pin!(future);
+        match future
+            .as_mut()
+            .poll(&mut TaskContext::from_waker(Waker::noop()))
+        {
+            Poll::Ready(output) => output,
+            Poll::Pending => panic!("the future waited"),
+        }
+    }
+
     #[test]
     fn a_state_opens_once_for_its_own_call_and_client_and_nowhere_else() {
         let seal = Seal::new();
@@ -498,17 +557,17 @@ mod tests {
         // Another client, tool, argument, server, or a changed state: refused.
         let other = json!({"number": 3});
         let mut wrong = vec![
-            seal.open(&state, &call(Some("bob"), &arguments)),
-            seal.open(&state, &call(None, &arguments)),
-            seal.open(&state, &call(Some("ada"), &other)),
-            Seal::new().open(&state, &call(Some("ada"), &arguments)),
-            seal.open(&format!("{state}-TAMPERED"), &call(Some("ada"), &arguments)),
+            now(seal.open(&state, &call(Some("bob"), &arguments))),
+            now(seal.open(&state, &call(None, &arguments))),
+            now(seal.open(&state, &call(Some("ada"), &other))),
+            now(Seal::new().open(&state, &call(Some("ada"), &arguments))),
+            now(seal.open(&format!("{state}-TAMPERED"), &call(Some("ada"), &arguments))),
         ];
         let renamed = Call {
             target: "deleteIssue",
             ..call(Some("ada"), &arguments)
         };
-        wrong.push(seal.open(&state, &renamed));
+        wrong.push(now(seal.open(&state, &renamed)));
         for refused in wrong {
             let error = refused.unwrap_err();
             assert_eq!(error.code, ErrorCode::INVALID_PARAMS);
@@ -517,12 +576,10 @@ mod tests {
         // Arguments compare as values, whatever their order.
         let reordered: Value = serde_json::from_str(r#"{"number": 2}"#).unwrap();
         assert_eq!(
-            seal.open(&state, &call(Some("ada"), &reordered)),
+            now(seal.open(&state, &call(Some("ada"), &reordered))),
             Ok(Opened { answers, asked })
         );
-        let again = seal
-            .open(&state, &call(Some("ada"), &arguments))
-            .unwrap_err();
+        let again = now(seal.open(&state, &call(Some("ada"), &arguments))).unwrap_err();
         assert!(again.message.contains("used already"), "{again:?}");
     }
 
@@ -542,7 +599,7 @@ mod tests {
         let requests = requests_json(&asked);
         assert_eq!(requests["roots-2"]["method"], "roots/list");
         let state = asked.request_state.unwrap();
-        let kept = seal.open(&state, &call(None, &arguments)).unwrap();
+        let kept = now(seal.open(&state, &call(None, &arguments))).unwrap();
         assert_eq!(kept.answers.keys().collect::<Vec<_>>(), ["elicit-1"]);
         assert_eq!(kept.asked, ["roots-2"]);
 
