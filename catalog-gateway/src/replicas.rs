@@ -16,7 +16,7 @@
 //! already redeemed (`catalog-gateway:spent:NONCE`, until they would have lapsed).
 
 use std::collections::BTreeSet;
-use std::fmt;
+use std::fmt::{self, Write as _};
 use std::time::Duration;
 
 use catalog_core::BoxFuture;
@@ -135,10 +135,12 @@ impl Redis {
     /// Redis cannot be reached, or holds a key too short: why, for the command line.
     pub async fn seal(&self) -> Result<Seal, String> {
         let mut connection = self.connection.clone();
-        let made: String = catalog_mcp::rounds::random_key()
+        let made = catalog_mcp::rounds::random_key()
             .iter()
-            .map(|b| format!("{b:02x}"))
-            .collect();
+            .fold(String::new(), |mut hex, b| {
+                let _ = write!(hex, "{b:02x}");
+                hex
+            });
         let key = format!("{PREFIX}seal-key");
         let (hex,): (String,) = redis::pipe()
             .cmd("SET")
