@@ -32,12 +32,12 @@ use rmcp::model::{
     UnsubscribeRequestParams,
 };
 use rmcp::service::{
-    InboundStreamOrigin, NotificationContext, Peer, PeerRequestOptions, RequestContext, RoleClient,
-    RunningService,
+    ClientServiceExt as _, InboundStreamOrigin, NotificationContext, Peer, PeerRequestOptions,
+    RequestContext, RoleClient, RunningService,
 };
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
-use rmcp::{ClientHandler, ErrorData, ServiceError, ServiceExt};
+use rmcp::{ClientHandler, ErrorData, ServiceError};
 use serde_json::Value;
 use tokio::process::Child;
 use tokio::sync::mpsc::UnboundedSender;
@@ -45,10 +45,16 @@ use tokio::sync::mpsc::UnboundedSender;
 use crate::express::{self, Express, Failure, Waiting};
 use crate::lines::{LineReader, Lines};
 use crate::relay::{self, Calls, Origin, Relay, Relaying};
+use crate::revision::Revision;
+use crate::rounds::{self, Asks};
 use crate::supplied;
 
 /// How long an upstream has to start and answer `initialize` or `tools/list`.
 pub const START_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// How long a call waits before it is sent again when the upstream asked for nothing but
+/// to be asked again (a result that asks for input with only its state).
+const STATE_ONLY_PAUSE: Duration = Duration::from_millis(100);
 
 /// Where an upstream is: what `[[upstream]]` declares.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -251,6 +257,24 @@ impl Watcher {
         let mut meta = context.meta.clone();
         meta.remove("progressToken");
         request.get_meta_mut().extend(meta);
+        // On the standalone stream (a server that names no request it relates to), or
+        // over stdio, it is taken to belong to the call in flight when there is one alone.
+        let origin = match context.extensions.get::<InboundStreamOrigin>() {
+            Some(InboundStreamOrigin::OutboundRequest(id)) => self.calls.by_request(id),
+            _ => self.calls.sole(),
+        };
+        self.relay_request(request, origin, context.ct.clone())
+            .await
+    }
+
+    /// Asks the client behind the relay `request`, for the call `origin`; an accepted
+    /// form comes back with the defaults it left out.
+    async fn relay_request(
+        &self,
+        request: ServerRequest,
+        origin: Option<Arc<Origin>>,
+        cancelled: tokio_util::sync::CancellationToken,
+    ) -> Result<ClientResult, ErrorData> {
         let Some(relay) = &self.relay else {
             return Err(ErrorData::new(
                 rmcp::model::ErrorCode::METHOD_NOT_FOUND,
@@ -258,19 +282,48 @@ impl Watcher {
                 None,
             ));
         };
-        // On the standalone stream (a server that names no request it relates to), or
-        // over stdio, it is taken to belong to the call in flight when there is one alone.
-        let origin = match context.extensions.get::<InboundStreamOrigin>() {
-            Some(InboundStreamOrigin::OutboundRequest(id)) => self.calls.by_request(id),
-            _ => self.calls.sole(),
+        let form = match &request {
+            ServerRequest::ElicitRequest(asked) => Some(asked.params.clone()),
+            _ => None,
         };
-        relay.request(request, origin, context.ct.clone()).await
+        let mut answer = relay.request(request, origin, cancelled).await?;
+        if let (Some(asked), ClientResult::ElicitResult(result)) = (&form, &mut answer) {
+            rounds::apply_defaults(asked, result);
+        }
+        Ok(answer)
+    }
+}
+
+impl Asks for Watcher {
+    async fn ask(
+        &self,
+        request: ServerRequest,
+        origin: Option<Arc<Origin>>,
+    ) -> Result<ClientResult, ErrorData> {
+        self.relay_request(request, origin, tokio_util::sync::CancellationToken::new())
+            .await
     }
 }
 
 impl Upstream {
-    /// Starts or reaches upstream `name` and completes the MCP handshake as `client`.
-    /// When `changed` is given, the upstream's name is sent on it each time it says its
+    /// Starts or reaches upstream `name` and completes the MCP handshake as `client`, at
+    /// 2025-11-25 ([`Upstream::connect_at`] chooses the revision).
+    ///
+    /// # Errors
+    /// As [`Upstream::connect_at`].
+    pub async fn connect(
+        name: &str,
+        endpoint: &Endpoint,
+        client: Client,
+        changed: Option<UnboundedSender<String>>,
+        relay: Option<Arc<dyn Relay>>,
+    ) -> Result<Upstream, String> {
+        Upstream::connect_at(name, endpoint, client, Revision::default(), changed, relay).await
+    }
+
+    /// Starts or reaches upstream `name` and opens a session at `revision` as `client`
+    /// (the handshake of 2025-11-25, or `server/discover` of 2026-07-28). When `changed`
+    /// is given, the upstream's name is sent on it each time it says its
     /// tools, prompts or resources changed. What the upstream sends for a client (its
     /// requests, progress, log messages, resource updates) goes to `relay`; without one,
     /// the session declares everything a relay could pass on (what an importer lists
@@ -284,10 +337,11 @@ impl Upstream {
     /// one, never a value), the program cannot start, the URL does not answer, or the
     /// handshake fails or takes longer than [`START_TIMEOUT`]; the message names the
     /// upstream and what to check.
-    pub async fn connect(
+    pub async fn connect_at(
         name: &str,
         endpoint: &Endpoint,
         client: Client,
+        revision: Revision,
         changed: Option<UnboundedSender<String>>,
         relay: Option<Arc<dyn Relay>>,
     ) -> Result<Upstream, String> {
@@ -336,7 +390,11 @@ impl Upstream {
                     lines.writer(),
                 );
                 express = Some(Express::new(lines, waiting, Arc::clone(&calls)));
-                tokio::time::timeout(START_TIMEOUT, watcher.serve(transport)).await
+                tokio::time::timeout(
+                    START_TIMEOUT,
+                    watcher.serve_with_lifecycle(transport, revision.lifecycle()),
+                )
+                .await
             }
             Endpoint::Url { url, headers } => {
                 crate::tls::provider();
@@ -348,14 +406,18 @@ impl Upstream {
                     relay,
                     calls: Arc::clone(&calls),
                 };
-                tokio::time::timeout(START_TIMEOUT, watcher.serve(transport)).await
+                tokio::time::timeout(
+                    START_TIMEOUT,
+                    watcher.serve_with_lifecycle(transport, revision.lifecycle()),
+                )
+                .await
             }
         };
         let service = match started {
             Ok(Ok(service)) => service,
             Ok(Err(e)) => {
                 return Err(format!(
-                    "upstream `{name}` (`{endpoint}`) did not complete the MCP handshake: {e}"
+                    "upstream `{name}` (`{endpoint}`) did not open an MCP session at {revision}: {e}"
                 ));
             }
             Err(_) => {
@@ -616,7 +678,54 @@ impl Upstream {
                     Failure::Session(e) => failed(&e),
                 });
         }
-        let params = CallToolRequestParams::new(tool.to_owned()).with_arguments(arguments);
+        let mut params = CallToolRequestParams::new(tool.to_owned()).with_arguments(arguments);
+        // At 2026-07-28 the upstream may answer that it needs input first: the client is
+        // asked, and the call goes again (a new request) with the answers and the state.
+        for _ in 0..rounds::MAX_ROUNDS {
+            match self.send_call(params.clone(), origin.clone()).await? {
+                ServerResult::CallToolResult(result) => {
+                    return serde_json::to_value(result).map_err(|e| failed(&e));
+                }
+                ServerResult::InputRequiredResult(asked) => {
+                    let requests = asked.input_requests.unwrap_or_default();
+                    if requests.is_empty() && asked.request_state.is_none() {
+                        return Err(failed(
+                            &"tools/call asked for input but named none and sent no state",
+                        ));
+                    }
+                    if requests.is_empty() {
+                        // Only state: the upstream is working; give it a moment.
+                        tokio::time::sleep(STATE_ONLY_PAUSE).await;
+                    }
+                    let answers = rounds::answer(self.service.service(), requests, origin.as_ref())
+                        .await
+                        .map_err(refused)?;
+                    params.input_responses = (!answers.is_empty()).then_some(answers);
+                    params.request_state = asked.request_state;
+                }
+                other => {
+                    return Err(failed(&format!(
+                        "tools/call was answered with something else: {other:?}"
+                    )));
+                }
+            }
+        }
+        Err(failed(&format!(
+            "tools/call still asked for input after {} rounds; the upstream may be looping",
+            rounds::MAX_ROUNDS
+        )))
+    }
+
+    /// Sends one `tools/call` over the SDK's session for `origin` and waits for its
+    /// answer, cancelling it at the upstream if dropped first.
+    async fn send_call(
+        &self,
+        params: CallToolRequestParams,
+        origin: Option<Arc<Origin>>,
+    ) -> Result<ServerResult, CallFailed> {
+        let failed = |e: &dyn std::fmt::Display| {
+            CallFailed::Session(format!("upstream `{}`: {e}", self.name))
+        };
         let mut request = CallToolRequest::new(params);
         if let Some(origin) = origin {
             // Read by the transport, which enters the call before it goes out.
@@ -638,18 +747,13 @@ impl Upstream {
         };
         let answer = handle.await_response().await;
         open.answered = true;
-        let answer = match answer {
-            Ok(answer) => answer,
-            Err(ServiceError::McpError(error)) => return Err(refused(error)),
-            Err(e) => return Err(failed(&e)),
-        };
         match answer {
-            ServerResult::CallToolResult(result) => {
-                serde_json::to_value(result).map_err(|e| failed(&e))
-            }
-            other => Err(failed(&format!(
-                "tools/call was answered with something else: {other:?}"
-            ))),
+            Ok(answer) => Ok(answer),
+            Err(ServiceError::McpError(error)) => Err(CallFailed::Refused {
+                upstream: self.name.clone(),
+                error,
+            }),
+            Err(e) => Err(failed(&e)),
         }
     }
 
