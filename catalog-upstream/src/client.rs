@@ -17,7 +17,8 @@ use std::sync::{Arc, LazyLock, Mutex};
 use std::time::Duration;
 
 use catalog_compiler::import::Offers;
-use catalog_compiler::model::Supplied;
+use catalog_compiler::model::{OAuth, Supplied};
+use catalog_core::BoxFuture;
 use http::{HeaderName, HeaderValue};
 use memchr::memmem::Finder;
 use rmcp::model::GetMeta as _;
@@ -32,18 +33,20 @@ use rmcp::model::{
     UnsubscribeRequestParams,
 };
 use rmcp::service::{
-    ClientServiceExt as _, InboundStreamOrigin, NotificationContext, Peer, PeerRequestOptions,
-    RequestContext, RoleClient, RunningService,
+    ClientInitializeError, ClientServiceExt as _, InboundStreamOrigin, NotificationContext, Peer,
+    PeerRequestOptions, RequestContext, RoleClient, RunningService,
 };
-use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
+use rmcp::transport::{IntoTransport, StreamableHttpClientTransport};
 use rmcp::{ClientHandler, ErrorData, ServiceError};
 use serde_json::Value;
 use tokio::process::Child;
 use tokio::sync::mpsc::UnboundedSender;
+use tokio::time::error::Elapsed;
 
 use crate::express::{self, Express, Failure, Waiting};
 use crate::lines::{LineReader, Lines};
+use crate::oauth::{Authorized, Tokens};
 use crate::relay::{self, Calls, Origin, Relay, Relaying};
 use crate::revision::Revision;
 use crate::rounds::{self, Asks};
@@ -75,6 +78,9 @@ pub enum Endpoint {
         url: String,
         /// Headers sent with every request, each read when the endpoint is reached.
         headers: Vec<(String, Supplied)>,
+        /// The OAuth client the gateway is at the endpoint's authorization server, when
+        /// the endpoint wants an access token from there.
+        oauth: Option<OAuth>,
     },
 }
 
@@ -89,9 +95,14 @@ impl Endpoint {
                 args: args.clone(),
                 env: env.clone(),
             },
-            Transport::Http { url, headers } => Endpoint::Url {
+            Transport::Http {
+                url,
+                headers,
+                oauth,
+            } => Endpoint::Url {
                 url: url.clone(),
                 headers: headers.clone(),
+                oauth: oauth.clone(),
             },
         }
     }
@@ -356,6 +367,7 @@ impl Upstream {
         let mut raw = None;
         let mut child = None;
         let mut express = None;
+        let mut authorized = None;
         let started = match endpoint {
             Endpoint::Command { program, args, env } => {
                 let env = supplied::read(name, "env", env)?;
@@ -390,32 +402,30 @@ impl Upstream {
                     lines.writer(),
                 );
                 express = Some(Express::new(lines, waiting, Arc::clone(&calls)));
-                tokio::time::timeout(
-                    START_TIMEOUT,
-                    watcher.serve_with_lifecycle(transport, revision.lifecycle()),
-                )
-                .await
+                open(watcher, transport, revision).await
             }
-            Endpoint::Url { url, headers } => {
-                crate::tls::provider();
-                let headers = http_headers(name, headers)?;
-                let config = StreamableHttpClientTransportConfig::with_uri(url.as_str())
-                    .custom_headers(headers);
-                let transport = Relaying {
-                    inner: StreamableHttpClientTransport::from_config(config),
-                    relay,
-                    calls: Arc::clone(&calls),
-                };
-                tokio::time::timeout(
-                    START_TIMEOUT,
-                    watcher.serve_with_lifecycle(transport, revision.lifecycle()),
-                )
-                .await
+            Endpoint::Url {
+                url,
+                headers,
+                oauth,
+            } => {
+                let (started, tokens) = reach(watcher, url, headers, oauth.as_ref(), revision)?;
+                authorized = tokens;
+                started.await
             }
         };
         let service = match started {
             Ok(Ok(service)) => service,
             Ok(Err(e)) => {
+                // Why a token could not be had says more than the transport's 401.
+                if let Some(why) = authorized.as_ref().and_then(|t: &Arc<Tokens>| t.failure()) {
+                    return Err(why);
+                }
+                if e.is_authorization_required() {
+                    return Err(format!(
+                        "upstream `{name}` (`{endpoint}`) wants an OAuth access token: give its [[upstream]] an `oauth` table (a client registered at its authorization server), or an `Authorization` header"
+                    ));
+                }
                 return Err(format!(
                     "upstream `{name}` (`{endpoint}`) did not open an MCP session at {revision}: {e}"
                 ));
@@ -873,6 +883,66 @@ impl std::fmt::Display for CallFailed {
 }
 
 impl std::error::Error for CallFailed {}
+
+/// A session being opened, within [`START_TIMEOUT`].
+type Started = Result<Result<RunningService<RoleClient, Watcher>, ClientInitializeError>, Elapsed>;
+
+/// Opens a session at `revision` over `transport`, within [`START_TIMEOUT`].
+async fn open<T, E, A>(watcher: Watcher, transport: T, revision: Revision) -> Started
+where
+    T: IntoTransport<RoleClient, E, A>,
+    E: std::error::Error + Send + Sync + 'static,
+{
+    tokio::time::timeout(
+        START_TIMEOUT,
+        watcher.serve_with_lifecycle(transport, revision.lifecycle()),
+    )
+    .await
+}
+
+/// Reaches the streamable HTTP endpoint `url` with `headers`, sending the access tokens
+/// `oauth` obtains when it has one: the session being opened, and the tokens.
+///
+/// # Errors
+/// A header's value cannot be read or is no HTTP header value.
+fn reach(
+    watcher: Watcher,
+    url: &str,
+    headers: &[(String, Supplied)],
+    oauth: Option<&OAuth>,
+    revision: Revision,
+) -> Result<(BoxFuture<'static, Started>, Option<Arc<Tokens>>), String> {
+    crate::tls::provider();
+    let name = watcher.name.clone();
+    let config = StreamableHttpClientTransportConfig::with_uri(url)
+        .custom_headers(http_headers(&name, headers)?);
+    let (relay, calls) = (watcher.relay.clone(), Arc::clone(&watcher.calls));
+    let Some(oauth) = oauth else {
+        let transport = Relaying {
+            inner: StreamableHttpClientTransport::from_config(config),
+            relay,
+            calls,
+        };
+        return Ok((Box::pin(open(watcher, transport, revision)), None));
+    };
+    let tokens = Tokens::new(&name, url, oauth.clone());
+    let client = reqwest::Client::builder()
+        .pool_max_idle_per_host(0)
+        // The token is for this upstream: no redirect takes it elsewhere.
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .map_err(|e| format!("upstream `{name}`: no HTTP client: {e}"))?;
+    let authorized = Authorized {
+        inner: client,
+        tokens: Arc::clone(&tokens),
+    };
+    let transport = Relaying {
+        inner: StreamableHttpClientTransport::with_client(authorized, config),
+        relay,
+        calls,
+    };
+    Ok((Box::pin(open(watcher, transport, revision)), Some(tokens)))
+}
 
 /// The `headers` of upstream `name`, read and checked as HTTP allows, each value marked
 /// sensitive (so the HTTP stack never prints it).
