@@ -39,6 +39,7 @@ impl Server {
             (Some(url), _) => Endpoint::Url {
                 url,
                 headers: Vec::new(),
+                oauth: None,
             },
             (None, Some((program, rest))) => Endpoint::Command {
                 program: program.clone(),
@@ -134,16 +135,21 @@ fn transport(endpoint: &Endpoint) -> Transport {
             args: args.clone(),
             env: env.clone(),
         },
-        Endpoint::Url { url, headers } => Transport::Http {
+        Endpoint::Url {
+            url,
+            headers,
+            oauth,
+        } => Transport::Http {
             url: url.clone(),
             headers: headers.clone(),
+            oauth: oauth.clone(),
         },
     }
 }
 
-/// On a re-import, the endpoint with the `env` or `headers` that the catalog's table of
-/// the server declares, read as the gateway reads them: a server that wants a credential
-/// is listed with it.
+/// On a re-import, the endpoint with the `env`, or `headers` and `oauth`, that the
+/// catalog's table of the server declares, read as the gateway reads them: a server that
+/// wants a credential is listed with it.
 fn with_declared(endpoint: &Endpoint, name: &str, existing: Option<&str>) -> Endpoint {
     let declared = existing
         .and_then(|text| catalog_compiler::validate(text).ok())
@@ -152,8 +158,12 @@ fn with_declared(endpoint: &Endpoint, name: &str, existing: Option<&str>) -> End
         (Endpoint::Command { program, args, .. }, Some(Transport::Stdio { env, .. })) => {
             Endpoint::Command { program, args, env }
         }
-        (Endpoint::Url { url, .. }, Some(Transport::Http { headers, .. })) => {
-            Endpoint::Url { url, headers }
+        (Endpoint::Url { url, .. }, Some(Transport::Http { headers, oauth, .. })) => {
+            Endpoint::Url {
+                url,
+                headers,
+                oauth,
+            }
         }
         (endpoint, _) => endpoint,
     }
@@ -346,6 +356,7 @@ mod tests {
             default_name(&Endpoint::Url {
                 url: "http://127.0.0.1:8000/mcp".into(),
                 headers: vec![],
+                oauth: None,
             })
             .as_deref(),
             Some("127-0-0-1")

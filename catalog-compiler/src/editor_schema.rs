@@ -132,7 +132,7 @@ fn settings() -> Value {
 fn upstream() -> Value {
     definition(
         json!({
-            "description": "One MCP server: a program started on this machine (`command`, with `args` and `env`) or a streamable HTTP endpoint (`url`, with `headers`), exactly one of the two.",
+            "description": "One MCP server: a program started on this machine (`command`, with `args` and `env`) or a streamable HTTP endpoint (`url`, with `headers` and `oauth`), exactly one of the two.",
             "type": "object",
             "required": [
                 "name"
@@ -143,8 +143,17 @@ fn upstream() -> Value {
                         "command"
                     ],
                     "not": {
-                        "required": [
-                            "headers"
+                        "anyOf": [
+                            {
+                                "required": [
+                                    "headers"
+                                ]
+                            },
+                            {
+                                "required": [
+                                    "oauth"
+                                ]
+                            }
                         ]
                     }
                 },

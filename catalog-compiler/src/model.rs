@@ -145,7 +145,38 @@ pub enum Transport {
         /// Headers sent with every request (`headers`), in file order: an
         /// `Authorization` for a server that wants a credential.
         headers: Vec<(String, Supplied)>,
+        /// How access tokens are obtained from the server's authorization server
+        /// (`oauth`), for a server that answers 401 with where that is.
+        oauth: Option<OAuth>,
     },
+}
+
+/// An upstream behind an OAuth 2.1 authorization server (`oauth`): the gateway is a
+/// client registered there in advance and obtains its access tokens with the client
+/// credentials grant, with no user at a browser. Which authorization server, and the
+/// token's audience, come from the server's protected resource metadata (RFC 9728).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct OAuth {
+    /// `client-id`: the client's identifier at the authorization server.
+    pub client_id: String,
+    /// How the client proves it is that client.
+    pub credential: ClientCredential,
+    /// `scope`: the scopes asked for, space-separated; none asks for what the server's
+    /// challenge names, else for the authorization server's default.
+    pub scope: Option<String>,
+}
+
+/// How an OAuth client authenticates at the token endpoint. Never written in the catalog:
+/// always read from the environment or a file when a token is requested.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ClientCredential {
+    /// `client-secret`: a shared secret, sent as HTTP Basic credentials or in the request's
+    /// body, whichever the authorization server takes (`client_secret_basic`,
+    /// `client_secret_post`).
+    Secret(Supplied),
+    /// `private-key`: a private key in PEM (PKCS #8; EC P-256 or P-384, or RSA) that signs
+    /// a short-lived JWT naming the client (`private_key_jwt`, RFC 7523).
+    PrivateKey(Supplied),
 }
 
 /// A value an `[[upstream]]` hands its server (an `env` variable, a header): written in

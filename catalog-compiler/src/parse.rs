@@ -23,6 +23,7 @@ use crate::provider::Provider;
 mod default;
 mod json;
 mod lints;
+mod oauth;
 mod offers;
 mod pieces;
 mod supplied;
@@ -32,6 +33,7 @@ mod types;
 mod upstream;
 mod values;
 
+pub(crate) use oauth::OAUTH_KEYS;
 pub(crate) use offers::{PROMPT_KEYS, RESOURCE_KEYS, RawOffer};
 pub(crate) use supplied::REFERENCE_KEYS;
 pub(crate) use table::Seen;

@@ -17,7 +17,8 @@ use std::sync::{Arc, LazyLock, Mutex};
 use std::time::Duration;
 
 use catalog_compiler::import::Offers;
-use catalog_compiler::model::Supplied;
+use catalog_compiler::model::{OAuth, Supplied};
+use catalog_core::BoxFuture;
 use http::{HeaderName, HeaderValue};
 use memchr::memmem::Finder;
 use rmcp::ClientCacheConfig;
@@ -34,23 +35,31 @@ use rmcp::model::{
     SubscribeRequestParams, UnsubscribeRequestParams,
 };
 use rmcp::service::{
-    InboundStreamOrigin, NotificationContext, Peer, PeerRequestOptions, RequestContext, RoleClient,
-    RunningService,
+    ClientInitializeError, ClientServiceExt as _, InboundStreamOrigin, NotificationContext, Peer,
+    PeerRequestOptions, RequestContext, RoleClient, RunningService,
 };
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use rmcp::transport::{IntoTransport, StreamableHttpClientTransport};
-use rmcp::{ClientHandler, ErrorData, ServiceError, ServiceExt};
+use rmcp::{ClientHandler, ErrorData, ServiceError};
 use serde_json::Value;
 use tokio::process::Child;
 use tokio::sync::mpsc::UnboundedSender;
+use tokio::time::error::Elapsed;
 
 use crate::express::{self, Express, Failure, Waiting};
 use crate::lines::{LineReader, Lines};
+use crate::oauth::{Authorized, Tokens};
 use crate::relay::{self, Calls, Origin, Relay, Relaying};
+use crate::revision::Revision;
+use crate::rounds::{self, Asks};
 use crate::supplied;
 
 /// How long an upstream has to start and answer `initialize` or `tools/list`.
 pub const START_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// How long a call waits before it is sent again when the upstream asked for nothing but
+/// to be asked again (a result that asks for input with only its state).
+const STATE_ONLY_PAUSE: Duration = Duration::from_millis(100);
 
 /// Where an upstream is: what `[[upstream]]` declares.
 #[derive(Clone, PartialEq, Eq, Debug)]
@@ -71,6 +80,9 @@ pub enum Endpoint {
         url: String,
         /// Headers sent with every request, each read when the endpoint is reached.
         headers: Vec<(String, Supplied)>,
+        /// The OAuth client the gateway is at the endpoint's authorization server, when
+        /// the endpoint wants an access token from there.
+        oauth: Option<OAuth>,
     },
 }
 
@@ -85,9 +97,14 @@ impl Endpoint {
                 args: args.clone(),
                 env: env.clone(),
             },
-            Transport::Http { url, headers } => Endpoint::Url {
+            Transport::Http {
+                url,
+                headers,
+                oauth,
+            } => Endpoint::Url {
                 url: url.clone(),
                 headers: headers.clone(),
+                oauth: oauth.clone(),
             },
         }
     }
@@ -106,6 +123,46 @@ impl std::fmt::Display for Endpoint {
             Endpoint::Url { url, .. } => f.write_str(url),
         }
     }
+}
+
+/// Starts upstream `name`'s server (`program` with `args` and `env`), its standard input
+/// and output piped: the process and its pipes.
+///
+/// # Errors
+/// A value of `env` cannot be read, or the program cannot start: why, and what to check.
+fn spawn(
+    name: &str,
+    endpoint: &Endpoint,
+    program: &str,
+    args: &[String],
+    env: &[(String, catalog_compiler::model::Supplied)],
+) -> Result<
+    (
+        Child,
+        tokio::process::ChildStdin,
+        tokio::process::ChildStdout,
+    ),
+    String,
+> {
+    let env = supplied::read(name, "env", env)?;
+    let mut command = tokio::process::Command::new(program);
+    command
+        .args(args)
+        .envs(env.iter().map(|(k, v)| (k, v)))
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .kill_on_drop(true);
+    let mut process = command.spawn().map_err(|e| {
+        format!(
+            "cannot start upstream `{name}` (`{endpoint}`): {e}; check its `command` in [[upstream]], or install the server"
+        )
+    })?;
+    let (Some(stdin), Some(stdout)) = (process.stdin.take(), process.stdout.take()) else {
+        return Err(format!(
+            "upstream `{name}`: its standard streams are not piped"
+        ));
+    };
+    Ok((process, stdin, stdout))
 }
 
 /// Who connects, as the upstream reads it in `initialize`: the program's name and version.
@@ -259,6 +316,19 @@ impl Watcher {
             Some(InboundStreamOrigin::OutboundRequest(id)) => self.calls.by_request(id),
             _ => self.calls.sole(),
         };
+        self.relay_request(request, origin, context.ct.clone())
+            .await
+    }
+
+    /// Asks the client behind the relay `request`, for the call `origin` (through the
+    /// call's own relay when it has one); an accepted form comes back with the defaults it
+    /// left out.
+    async fn relay_request(
+        &self,
+        request: ServerRequest,
+        origin: Option<Arc<Origin>>,
+        cancelled: tokio_util::sync::CancellationToken,
+    ) -> Result<ClientResult, ErrorData> {
         let to = match &origin {
             Some(origin) => origin.relay(self.relay.as_ref()),
             None => self.relay.as_ref(),
@@ -270,13 +340,48 @@ impl Watcher {
                 None,
             ));
         };
-        relay.request(request, origin, context.ct.clone()).await
+        let form = match &request {
+            ServerRequest::ElicitRequest(asked) => Some(asked.params.clone()),
+            _ => None,
+        };
+        let mut answer = relay.request(request, origin, cancelled).await?;
+        if let (Some(asked), ClientResult::ElicitResult(result)) = (&form, &mut answer) {
+            rounds::apply_defaults(asked, result);
+        }
+        Ok(answer)
+    }
+}
+
+impl Asks for Watcher {
+    async fn ask(
+        &self,
+        request: ServerRequest,
+        origin: Option<Arc<Origin>>,
+    ) -> Result<ClientResult, ErrorData> {
+        self.relay_request(request, origin, tokio_util::sync::CancellationToken::new())
+            .await
     }
 }
 
 impl Upstream {
-    /// Starts or reaches upstream `name` and completes the MCP handshake as `client`.
-    /// When `changed` is given, the upstream's name is sent on it each time it says its
+    /// Starts or reaches upstream `name` and completes the MCP handshake as `client`, at
+    /// 2025-11-25 ([`Upstream::connect_at`] chooses the revision).
+    ///
+    /// # Errors
+    /// As [`Upstream::connect_at`].
+    pub async fn connect(
+        name: &str,
+        endpoint: &Endpoint,
+        client: Client,
+        changed: Option<UnboundedSender<String>>,
+        relay: Option<Arc<dyn Relay>>,
+    ) -> Result<Upstream, String> {
+        Upstream::connect_at(name, endpoint, client, Revision::default(), changed, relay).await
+    }
+
+    /// Starts or reaches upstream `name` and opens a session at `revision` as `client`
+    /// (the handshake of 2025-11-25, or `server/discover` of 2026-07-28). When `changed`
+    /// is given, the upstream's name is sent on it each time it says its
     /// tools, prompts or resources changed. What the upstream sends for a client (its
     /// requests, progress, log messages, resource updates) goes to `relay`; without one,
     /// the session declares everything a relay could pass on (what an importer lists
@@ -290,10 +395,11 @@ impl Upstream {
     /// one, never a value), the program cannot start, the URL does not answer, or the
     /// handshake fails or takes longer than [`START_TIMEOUT`]; the message names the
     /// upstream and what to check.
-    pub async fn connect(
+    pub async fn connect_at(
         name: &str,
         endpoint: &Endpoint,
         client: Client,
+        revision: Revision,
         changed: Option<UnboundedSender<String>>,
         relay: Option<Arc<dyn Relay>>,
     ) -> Result<Upstream, String> {
@@ -308,27 +414,10 @@ impl Upstream {
         let mut raw = None;
         let mut child = None;
         let mut express = None;
+        let mut authorized = None;
         let started = match endpoint {
             Endpoint::Command { program, args, env } => {
-                let env = supplied::read(name, "env", env)?;
-                let mut command = tokio::process::Command::new(program);
-                command
-                    .args(args)
-                    .envs(env.iter().map(|(k, v)| (k, v)))
-                    .stdin(std::process::Stdio::piped())
-                    .stdout(std::process::Stdio::piped())
-                    .kill_on_drop(true);
-                let mut process = command.spawn().map_err(|e| {
-                    format!(
-                        "cannot start upstream `{name}` (`{endpoint}`): {e}; check its `command` in [[upstream]], or install the server"
-                    )
-                })?;
-                let (Some(stdin), Some(stdout)) = (process.stdin.take(), process.stdout.take())
-                else {
-                    return Err(format!(
-                        "upstream `{name}`: its standard streams are not piped"
-                    ));
-                };
+                let (process, stdin, stdout) = spawn(name, endpoint, program, args, env)?;
                 let seen = Arc::new(Mutex::new(Vec::new()));
                 raw = Some(Arc::clone(&seen));
                 child = Some(process);
@@ -347,26 +436,32 @@ impl Upstream {
                     calls: Arc::clone(&calls),
                 };
                 express = Some(Express::new(lines, waiting, Arc::clone(&calls)));
-                tokio::time::timeout(START_TIMEOUT, watcher.serve(transport)).await
+                open(watcher, transport, revision).await
             }
-            Endpoint::Url { url, headers } => {
-                crate::tls::provider();
-                let headers = http_headers(name, headers)?;
-                let config = StreamableHttpClientTransportConfig::with_uri(url.as_str())
-                    .custom_headers(headers);
-                let transport = Relaying {
-                    inner: StreamableHttpClientTransport::from_config(config),
-                    relay,
-                    calls: Arc::clone(&calls),
-                };
-                tokio::time::timeout(START_TIMEOUT, watcher.serve(transport)).await
+            Endpoint::Url {
+                url,
+                headers,
+                oauth,
+            } => {
+                let (started, tokens) = reach(watcher, url, headers, oauth.as_ref(), revision)?;
+                authorized = tokens;
+                started.await
             }
         };
         let service = match started {
             Ok(Ok(service)) => service,
             Ok(Err(e)) => {
+                // Why a token could not be had says more than the transport's 401.
+                if let Some(why) = authorized.as_ref().and_then(|t: &Arc<Tokens>| t.failure()) {
+                    return Err(why);
+                }
+                if e.is_authorization_required() {
+                    return Err(format!(
+                        "upstream `{name}` (`{endpoint}`) wants an OAuth access token: give its [[upstream]] an `oauth` table (a client registered at its authorization server), or an `Authorization` header"
+                    ));
+                }
                 return Err(format!(
-                    "upstream `{name}` (`{endpoint}`) did not complete the MCP handshake: {e}"
+                    "upstream `{name}` (`{endpoint}`) did not open an MCP session at {revision}: {e}"
                 ));
             }
             Err(_) => {
@@ -671,18 +766,62 @@ impl Upstream {
                     Failure::Session(e) => failed(&e),
                 });
         }
-        let params = CallToolRequestParams::new(tool.to_owned()).with_arguments(arguments);
-        let request = ClientRequest::CallToolRequest(CallToolRequest::new(params));
-        match self.send(request, origin).await {
-            Ok(ServerResult::CallToolResult(result)) => {
-                serde_json::to_value(result).map_err(|e| failed(&e))
+        let mut params = CallToolRequestParams::new(tool.to_owned()).with_arguments(arguments);
+        // At 2026-07-28 the upstream may answer that it needs input first: the client is
+        // asked, and the call goes again (a new request) with the answers and the state.
+        for _ in 0..rounds::MAX_ROUNDS {
+            match self.send_call(params.clone(), origin.clone()).await? {
+                ServerResult::CallToolResult(result) => {
+                    return serde_json::to_value(result).map_err(|e| failed(&e));
+                }
+                ServerResult::InputRequiredResult(asked) => {
+                    let requests = asked.input_requests.unwrap_or_default();
+                    if requests.is_empty() && asked.request_state.is_none() {
+                        return Err(failed(
+                            &"tools/call asked for input but named none and sent no state",
+                        ));
+                    }
+                    if requests.is_empty() {
+                        // Only state: the upstream is working; give it a moment.
+                        tokio::time::sleep(STATE_ONLY_PAUSE).await;
+                    }
+                    let answers = rounds::answer(self.service.service(), requests, origin.as_ref())
+                        .await
+                        .map_err(refused)?;
+                    params.input_responses = (!answers.is_empty()).then_some(answers);
+                    params.request_state = asked.request_state;
+                }
+                other => {
+                    return Err(failed(&format!(
+                        "tools/call was answered with something else: {other:?}"
+                    )));
+                }
             }
-            Ok(other) => Err(failed(&format!(
-                "tools/call was answered with something else: {other:?}"
-            ))),
-            Err(ServiceError::McpError(error)) => Err(refused(error)),
-            Err(e) => Err(failed(&e)),
         }
+        Err(failed(&format!(
+            "tools/call still asked for input after {} rounds; the upstream may be looping",
+            rounds::MAX_ROUNDS
+        )))
+    }
+
+    /// Sends one `tools/call` over the SDK's session for `origin` and waits for its
+    /// answer, cancelling it at the upstream if dropped first.
+    async fn send_call(
+        &self,
+        params: CallToolRequestParams,
+        origin: Option<Arc<Origin>>,
+    ) -> Result<ServerResult, CallFailed> {
+        let failed = |e: &dyn std::fmt::Display| {
+            CallFailed::Session(format!("upstream `{}`: {e}", self.name))
+        };
+        let request = ClientRequest::CallToolRequest(CallToolRequest::new(params));
+        self.send(request, origin).await.map_err(|e| match e {
+            ServiceError::McpError(error) => CallFailed::Refused {
+                upstream: self.name.clone(),
+                error,
+            },
+            other => failed(&other),
+        })
     }
 
     /// Asks the upstream to complete an argument of a prompt or resource template.
@@ -801,6 +940,66 @@ impl std::fmt::Display for CallFailed {
 }
 
 impl std::error::Error for CallFailed {}
+
+/// A session being opened, within [`START_TIMEOUT`].
+type Started = Result<Result<RunningService<RoleClient, Watcher>, ClientInitializeError>, Elapsed>;
+
+/// Opens a session at `revision` over `transport`, within [`START_TIMEOUT`].
+async fn open<T, E, A>(watcher: Watcher, transport: T, revision: Revision) -> Started
+where
+    T: IntoTransport<RoleClient, E, A>,
+    E: std::error::Error + Send + Sync + 'static,
+{
+    tokio::time::timeout(
+        START_TIMEOUT,
+        watcher.serve_with_lifecycle(transport, revision.lifecycle()),
+    )
+    .await
+}
+
+/// Reaches the streamable HTTP endpoint `url` with `headers`, sending the access tokens
+/// `oauth` obtains when it has one: the session being opened, and the tokens.
+///
+/// # Errors
+/// A header's value cannot be read or is no HTTP header value.
+fn reach(
+    watcher: Watcher,
+    url: &str,
+    headers: &[(String, Supplied)],
+    oauth: Option<&OAuth>,
+    revision: Revision,
+) -> Result<(BoxFuture<'static, Started>, Option<Arc<Tokens>>), String> {
+    crate::tls::provider();
+    let name = watcher.name.clone();
+    let config = StreamableHttpClientTransportConfig::with_uri(url)
+        .custom_headers(http_headers(&name, headers)?);
+    let (relay, calls) = (watcher.relay.clone(), Arc::clone(&watcher.calls));
+    let Some(oauth) = oauth else {
+        let transport = Relaying {
+            inner: StreamableHttpClientTransport::from_config(config),
+            relay,
+            calls,
+        };
+        return Ok((Box::pin(open(watcher, transport, revision)), None));
+    };
+    let tokens = Tokens::new(&name, url, oauth.clone());
+    let client = reqwest::Client::builder()
+        .pool_max_idle_per_host(0)
+        // The token is for this upstream: no redirect takes it elsewhere.
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .map_err(|e| format!("upstream `{name}`: no HTTP client: {e}"))?;
+    let authorized = Authorized {
+        inner: client,
+        tokens: Arc::clone(&tokens),
+    };
+    let transport = Relaying {
+        inner: StreamableHttpClientTransport::with_client(authorized, config),
+        relay,
+        calls,
+    };
+    Ok((Box::pin(open(watcher, transport, revision)), Some(tokens)))
+}
 
 /// The `headers` of upstream `name`, read and checked as HTTP allows, each value marked
 /// sensitive (so the HTTP stack never prints it).

@@ -189,6 +189,7 @@ async fn a_header_from_a_file_reaches_a_server_at_a_url_and_a_missing_file_is_na
             "Authorization".into(),
             Supplied::FromFile(path.to_string_lossy().into_owned()),
         )],
+        oauth: None,
     };
     let upstream = Upstream::connect("remote", &endpoint(&secret_file), CLIENT, None, None)
         .await

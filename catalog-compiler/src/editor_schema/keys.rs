@@ -226,7 +226,62 @@ pub(super) fn upstream(key: &str) -> Option<Value> {
                 "$ref": "#/definitions/supplied"
             }
         }),
+        "oauth" => oauth(),
         _ => return None,
+    })
+}
+
+/// `oauth` of an `[[upstream]]`: its keys in the parser's order, the secrets only as
+/// references.
+fn oauth() -> Value {
+    let reference = json!({
+        "type": "object",
+        "properties": {
+            "from-env": {"description": "The variable of the gateway's environment the value is read from.", "type": "string", "minLength": 1},
+            "from-file": {"description": "The file the value is read from (its trailing line break dropped).", "type": "string", "minLength": 1}
+        },
+        "oneOf": [{"required": ["from-env"]}, {"required": ["from-file"]}],
+        "additionalProperties": false
+    });
+    let key = |key: &str| -> Value {
+        match key {
+            "client-id" => json!({
+                "description": "The identifier the authorization server gave the gateway's client.",
+                "type": "string",
+                "minLength": 1
+            }),
+            "client-secret" => {
+                let mut secret = reference.clone();
+                secret["description"] = json!(
+                    "The client's shared secret, read when a token is requested: `{ from-env = \"NAME\" }` or `{ from-file = \"PATH\" }`, never written here."
+                );
+                secret
+            }
+            "private-key" => {
+                let mut secret = reference.clone();
+                secret["description"] = json!(
+                    "A PEM private key (PKCS #8: EC P-256 or P-384, or RSA) that signs the client's JWT assertion (`private_key_jwt`), read when a token is requested: `{ from-env = \"NAME\" }` or `{ from-file = \"PATH\" }`."
+                );
+                secret
+            }
+            _ => json!({
+                "description": "The scopes to ask for, separated by spaces. Default: those the server's 401 challenge names, else the authorization server's default.",
+                "type": "string",
+                "minLength": 1
+            }),
+        }
+    };
+    let properties: serde_json::Map<String, Value> = crate::parse::OAUTH_KEYS
+        .iter()
+        .map(|k| ((*k).to_string(), key(k)))
+        .collect();
+    json!({
+        "description": "For a server behind an OAuth 2.1 authorization server (it answers 401 and names its protected resource metadata); only with `url`, and not with an `Authorization` header. The gateway is a client registered there in advance and gets its access tokens with the client credentials grant, with no user at a browser: `client-id`, and `client-secret` or `private-key` (read from the environment or a file, never written here), and maybe `scope`. E.g. `oauth = { client-id = \"catalog-gateway\", client-secret = { from-env = \"BILLING_SECRET\" } }`.",
+        "type": "object",
+        "required": ["client-id"],
+        "properties": properties,
+        "oneOf": [{"required": ["client-secret"]}, {"required": ["private-key"]}],
+        "additionalProperties": false
     })
 }
 

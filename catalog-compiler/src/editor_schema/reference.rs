@@ -93,7 +93,8 @@ fn value(property: &Value) -> String {
             _ => "a table".to_string(),
         };
     }
-    if property["oneOf"].is_array() {
+    // A lint's level or its table; a table whose keys are one of two (`oauth`) says its type.
+    if property["oneOf"].is_array() && property["type"].is_null() {
         return "a level, or a table of `level` and settings".to_string();
     }
     let kind = match &property["type"] {

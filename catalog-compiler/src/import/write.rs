@@ -5,7 +5,7 @@ use std::fmt::Write as _;
 use serde_json::Value;
 
 use super::model::{Field, Input, Kind, Row, Server, Type};
-use crate::model::{Effect, SEARCH_QUERY, Supplied, Transport};
+use crate::model::{ClientCredential, Effect, OAuth, SEARCH_QUERY, Supplied, Transport};
 
 pub(super) const SEARCH_DESCRIPTION: &str = "Finds tools by what they do and adds the best matches to your tool list for the rest of the conversation. Describe the action in plain words; call it whenever none of the tools you already have fits the request.";
 pub(super) const ASK_DESCRIPTION: &str = "Asks the user a clarifying question in the chat and waits for the answer. Use it when a request is ambiguous instead of guessing.";
@@ -352,10 +352,44 @@ pub(super) fn write_upstream(out: &mut String, server: &Server) {
             }
             supplied(out, "env", env);
         }
-        Transport::Http { url, headers } => {
+        Transport::Http {
+            url,
+            headers,
+            oauth,
+        } => {
             let _ = writeln!(out, "url = {}", string(url));
             supplied(out, "headers", headers);
+            if let Some(oauth) = oauth {
+                write_oauth(out, oauth);
+            }
         }
+    }
+}
+
+/// `oauth` as an inline table: the client, where its credential is read, the scopes.
+fn write_oauth(out: &mut String, oauth: &OAuth) {
+    let (key, credential) = match &oauth.credential {
+        ClientCredential::Secret(s) => ("client-secret", s),
+        ClientCredential::PrivateKey(s) => ("private-key", s),
+    };
+    let _ = write!(
+        out,
+        "oauth = {{ client-id = {}, {key} = {}",
+        string(&oauth.client_id),
+        value_of(credential)
+    );
+    if let Some(scope) = &oauth.scope {
+        let _ = write!(out, ", scope = {}", string(scope));
+    }
+    out.push_str(" }\n");
+}
+
+/// A value as written, or as its reference.
+fn value_of(value: &Supplied) -> String {
+    match value {
+        Supplied::Literal(v) => string(v),
+        Supplied::FromEnv(var) => format!("{{ from-env = {} }}", string(var)),
+        Supplied::FromFile(path) => format!("{{ from-file = {} }}", string(path)),
     }
 }
 
@@ -366,14 +400,7 @@ fn supplied(out: &mut String, name: &str, values: &[(String, Supplied)]) {
     }
     let values: Vec<String> = values
         .iter()
-        .map(|(k, v)| {
-            let v = match v {
-                Supplied::Literal(v) => string(v),
-                Supplied::FromEnv(var) => format!("{{ from-env = {} }}", string(var)),
-                Supplied::FromFile(path) => format!("{{ from-file = {} }}", string(path)),
-            };
-            format!("{} = {v}", key(k))
-        })
+        .map(|(k, v)| format!("{} = {}", key(k), value_of(v)))
         .collect();
     let _ = writeln!(out, "{name} = {{ {} }}", values.join(", "));
 }

@@ -29,7 +29,7 @@ pub(super) fn check(ctx: &Ctx<'_>, found: &mut Vec<Found>) {
     for upstream in &ctx.catalog.upstreams {
         let (key, values) = match &upstream.transport {
             Transport::Stdio { env, .. } => ("env", env),
-            Transport::Http { url, headers } => {
+            Transport::Http { url, headers, .. } => {
                 if let Some(why) = in_url(url) {
                     found.push((
                         LintId::SecretInCatalog,

@@ -108,6 +108,33 @@ fn one(
     }
 }
 
+/// A secret (`oauth.client-secret`, `oauth.private-key`): only where it is read,
+/// `{ from-env = "NAME" }` or `{ from-file = "PATH" }`, never the value itself.
+pub(super) fn secret(
+    value: &Spanned<DeValue<'_>>,
+    what: &str,
+    errors: &mut Errors,
+) -> Option<Supplied> {
+    match value.get_ref() {
+        DeValue::Table(t) => reference(t, value, what, errors),
+        DeValue::String(_) => {
+            errors.push(
+                Diagnostic::new(value.span(), format!("`{what}` is written in the catalog"))
+                    .help(format!("a secret is read when the upstream is reached: `{what} = {{ from-env = \"NAME\" }}` or `{{ from-file = \"PATH\" }}`; then revoke this one, since the catalog's history keeps it")),
+            );
+            None
+        }
+        _ => {
+            errors.push(wrong_type(
+                value,
+                what,
+                "`{ from-env = \"NAME\" }` or `{ from-file = \"PATH\" }`",
+            ));
+            None
+        }
+    }
+}
+
 /// `{ from-env = "NAME" }` or `{ from-file = "PATH" }`.
 fn reference(
     t: &DeTable<'_>,

@@ -6,14 +6,16 @@ use toml::Spanned;
 use toml::de::{DeTable, DeValue};
 
 use super::At;
+use super::oauth::oauth;
 use super::supplied::{Kind, supplied};
 use super::table::{Seen, Table, table};
 use super::values::{string, wrong_type};
 use crate::diag::{Diagnostic, Errors, Span};
-use crate::model::{Supplied, Transport};
+use crate::model::{OAuth, Supplied, Transport};
 use crate::pin;
 
-pub(crate) const UPSTREAM_KEYS: &[&str] = &["name", "command", "args", "env", "url", "headers"];
+pub(crate) const UPSTREAM_KEYS: &[&str] =
+    &["name", "command", "args", "env", "url", "headers", "oauth"];
 
 /// One `[[upstream]]` table as read.
 pub(crate) struct RawUpstream {
@@ -103,6 +105,9 @@ fn read(t: &DeTable<'_>, span: Span, errors: &mut Errors) -> RawUpstream {
     let headers = t
         .take("headers")
         .map(|(v, key)| (supplied(v, Kind::Headers, errors), key));
+    let oauth = t
+        .take("oauth")
+        .map(|(v, key)| (oauth(v, &what, errors), key));
     let seen = t.finish(UPSTREAM_KEYS, errors);
     if name.is_none() && !seen.has("name") {
         errors.push(
@@ -119,6 +124,7 @@ fn read(t: &DeTable<'_>, span: Span, errors: &mut Errors) -> RawUpstream {
         env,
         url,
         headers,
+        oauth,
     };
     let transport = transport(&what, &span, &seen, keys, errors);
     RawUpstream {
@@ -140,10 +146,11 @@ struct Keys {
     env: Keyed<Vec<(String, Supplied)>>,
     url: Keyed<At<String>>,
     headers: Keyed<Vec<(String, Supplied)>>,
+    oauth: Keyed<OAuth>,
 }
 
 /// Exactly one of `command` and `url`; `args` and `env` only with `command`, `headers`
-/// only with `url`.
+/// and `oauth` only with `url`, and `oauth` without a `headers.Authorization` of its own.
 fn transport(
     what: &str,
     span: &Span,
@@ -157,6 +164,7 @@ fn transport(
         env,
         url,
         headers,
+        oauth,
     } = keys;
     match (command, url) {
         (Some((_, command)), Some((_, key))) => {
@@ -168,11 +176,22 @@ fn transport(
             None
         }
         (Some((command, _)), None) => {
+            let mut stray = false;
             if let Some((_, at)) = headers {
                 errors.push(
                     Diagnostic::new(at, format!("{what} has `headers` but no `url`"))
                         .help("`headers` are sent to a server at a `url`: a program the gateway starts takes `env` instead"),
                 );
+                stray = true;
+            }
+            if let Some((_, at)) = oauth {
+                errors.push(
+                    Diagnostic::new(at, format!("{what} has `oauth` but no `url`"))
+                        .help("`oauth` gets tokens for a server at a `url`: a program the gateway starts takes its credentials in `env`"),
+                );
+                stray = true;
+            }
+            if stray {
                 return None;
             }
             let args = match args {
@@ -199,11 +218,33 @@ fn transport(
                 }
             }
             if let Some((url, _)) = url {
-                let headers = match headers {
-                    Some((headers, _)) => headers?,
-                    None => Vec::new(),
+                let (headers, headers_at) = match headers {
+                    Some((headers, at)) => (headers?, Some(at)),
+                    None => (Vec::new(), None),
                 };
-                return url.map(|(url, _)| Transport::Http { url, headers });
+                let oauth = match oauth {
+                    Some((oauth, at)) => {
+                        if let Some(headers_at) = headers_at
+                            && headers
+                                .iter()
+                                .any(|(h, _)| h.eq_ignore_ascii_case("authorization"))
+                        {
+                            errors.push(
+                                Diagnostic::new(at, format!("{what} has both `oauth` and an `Authorization` header"))
+                                    .related(headers_at, "`headers`")
+                                    .help("keep one: `oauth` obtains the access token the gateway sends as `Authorization`, a header sends one of your own"),
+                            );
+                            return None;
+                        }
+                        Some(oauth?)
+                    }
+                    None => None,
+                };
+                return url.map(|(url, _)| Transport::Http {
+                    url,
+                    headers,
+                    oauth,
+                });
             }
             if !seen.has("command") && !seen.has("url") {
                 errors.push(
@@ -239,7 +280,7 @@ fn arguments(v: &Spanned<DeValue<'_>>, errors: &mut Errors) -> Option<Vec<String
 mod tests {
     use crate::TEST_HEAD as HEAD;
     use crate::diag::Diagnostic;
-    use crate::model::{Source, Supplied, Transport};
+    use crate::model::{ClientCredential, OAuth, Source, Supplied, Transport};
 
     const DIGEST: &str = "sha256:4d41fd02ed49812a668b205580a74e06ad61797a560f982ee3275fcad9edd8a6";
 
@@ -352,6 +393,7 @@ url = "http://127.0.0.1:8000/mcp"
                     ),
                     ("X-Region".into(), "eu".into()),
                 ],
+                oauth: None,
             }
         );
         let second = source.match_indices("[[upstream]]").nth(1).unwrap().0;
@@ -593,6 +635,146 @@ headers = { Authorization = { from-env = "T" } }
                     "upstream `stdio-headers` has `headers` but no `url`",
                     "headers",
                     "takes `env` instead",
+                ),
+            ],
+        );
+    }
+
+    #[test]
+    fn an_oauth_client_reaches_the_model_with_where_its_credential_is_read() {
+        let source = format!(
+            "{HEAD}{}",
+            r#"
+[[upstream]]
+name = "billing"
+url = "https://billing.example.com/mcp"
+headers = { X-Tenant = "acme" }
+oauth = { client-id = "catalog-gateway", client-secret = { from-env = "BILLING_SECRET" } }
+
+[[upstream]]
+name = "ledger"
+url = "https://ledger.example.com/mcp"
+
+[upstream.oauth]
+client-id = "gw"
+private-key = { from-file = "/run/secrets/ledger.pem" }
+scope = "tools:read tools:call"
+"#
+        );
+        let catalog = crate::validate(&source).unwrap();
+        let oauth = |i: usize| match &catalog.upstreams[i].transport {
+            Transport::Http { oauth, .. } => oauth.clone(),
+            Transport::Stdio { .. } => None,
+        };
+        assert_eq!(
+            oauth(0),
+            Some(OAuth {
+                client_id: "catalog-gateway".into(),
+                credential: ClientCredential::Secret(Supplied::FromEnv("BILLING_SECRET".into())),
+                scope: None,
+            })
+        );
+        assert_eq!(
+            oauth(1),
+            Some(OAuth {
+                client_id: "gw".into(),
+                credential: ClientCredential::PrivateKey(Supplied::FromFile(
+                    "/run/secrets/ledger.pem".into()
+                )),
+                scope: Some("tools:read tools:call".into()),
+            })
+        );
+    }
+
+    /// Mistakes in `oauth`, every one in one catalog.
+    const BAD_OAUTH: &str = r#"
+[[upstream]]
+name = "inline"
+url = "http://x"
+oauth = { client-id = "gw", client-secret = "s3cr3t-written-here" }
+
+[[upstream]]
+name = "both-credentials"
+url = "http://x"
+oauth = { client-id = "gw", client-secret = { from-env = "S" }, private-key = { from-file = "/k.pem" } }
+
+[[upstream]]
+name = "no-credential"
+url = "http://x"
+oauth = { client-id = "gw", scpoe = "a" }
+
+[[upstream]]
+name = "no-client"
+url = "http://x"
+oauth = { client-secret = { from-env = "S" }, scope = " " }
+
+[[upstream]]
+name = "with-header"
+url = "http://x"
+headers = { authorization = { from-env = "T" } }
+oauth = { client-id = "gw", private-key = { from-env = "K" } }
+
+[[upstream]]
+name = "stdio-oauth"
+command = "srv"
+oauth = { client-id = "gw", client-secret = { from-env = "S" } }
+
+[[upstream]]
+name = "not-a-table"
+url = "http://x"
+oauth = "gw"
+"#;
+
+    #[test]
+    fn every_mistake_in_oauth_is_reported_at_once() {
+        let source = format!("{HEAD}{BAD_OAUTH}");
+        assert_errors(
+            &source,
+            &[
+                (
+                    "`oauth.client-secret` is written in the catalog",
+                    "\"s3cr3t-written-here\"",
+                    "`oauth.client-secret = { from-env = \"NAME\" }`",
+                ),
+                (
+                    "the `oauth` of upstream `both-credentials` has both `client-secret` and `private-key`",
+                    "private-key",
+                    "keep one",
+                ),
+                (
+                    "unknown key `scpoe` in the `oauth` of upstream `no-credential`",
+                    "scpoe",
+                    "did you mean `scope`?",
+                ),
+                (
+                    "the `oauth` of upstream `no-credential` says neither `client-secret` nor `private-key`",
+                    "{ client-id = \"gw\", scpoe = \"a\" }",
+                    "`client-secret = { from-env = \"NAME\" }`",
+                ),
+                (
+                    "the `oauth` of upstream `no-client` has no `client-id`",
+                    "{ client-secret = { from-env = \"S\" }, scope = \" \" }",
+                    "add `client-id = \"...\"`",
+                ),
+                (
+                    "the `scope` of upstream `no-client` is empty",
+                    "\" \"",
+                    "separated by spaces",
+                ),
+                (
+                    "upstream `with-header` has both `oauth` and an `Authorization` header",
+                    "oauth",
+                    "keep one",
+                ),
+                (
+                    "upstream `stdio-oauth` has `oauth` but no `url`",
+                    "oauth",
+                    "takes its credentials in `env`",
+                ),
+                (
+                    "`oauth` must be a table, found string",
+                    "\"gw\"",
+                    "`key = { ... }`",
                 ),
             ],
         );

@@ -1,9 +1,10 @@
 //! The official MCP conformance suite (`@modelcontextprotocol/conformance`, pinned in
-//! `tests/peers/package.json`) run against a server over streamable HTTP, its result read
-//! per scenario and held against `tests/peers/conformance.json`: the scenarios a server
-//! cannot pass because of a defect of the suite itself, each named. A scored scenario
-//! that fails and is not listed fails the test, and so does one listed that passes (the
-//! list must stay true) or that no longer runs.
+//! `tests/peers/package.json`) run against a server over streamable HTTP, or driving a
+//! client program (the client leg, below), its result read per scenario and held against
+//! `tests/peers/conformance.json`: the scenarios a server or client cannot pass because of
+//! a defect of the suite itself, each named. A scored scenario that fails and is not
+//! listed fails the test, and so does one listed that passes (the list must stay true) or
+//! that no longer runs.
 //!
 //! The suite runs what a protocol revision requires (each of [`REVISIONS`] has its
 //! requirement set, `requirements/<revision>.yaml` in the package), on that revision's
@@ -109,14 +110,18 @@ impl Suite {
     /// When the set cannot be read.
     #[must_use]
     pub fn scored(&self, revision: &str) -> Vec<String> {
+        listed(&self.requirements(revision), "server")
+    }
+
+    /// The text of `revision`'s requirement set.
+    fn requirements(&self, revision: &str) -> String {
         let path = self
             .package
             .parent()
             .expect("the package file is in its folder")
             .join(format!("requirements/{revision}.yaml"));
-        let text = std::fs::read_to_string(&path)
-            .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
-        scored_servers(&text)
+        std::fs::read_to_string(&path)
+            .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()))
     }
 
     fn run_with(&self, url: &str, token: &str, what: &[&str]) -> BTreeMap<String, Outcome> {
@@ -148,9 +153,9 @@ impl Suite {
     }
 }
 
-/// The `server:` list of a requirement set: YAML of the simplest kind, a key and its
-/// `- name` items.
-fn scored_servers(yaml: &str) -> Vec<String> {
+/// The `server:` or `client:` list of a requirement set (`leg`): YAML of the simplest
+/// kind, a key and its `- name` items.
+fn listed(yaml: &str, leg: &str) -> Vec<String> {
     let mut scored = Vec::new();
     let mut inside = false;
     for line in yaml.lines() {
@@ -158,7 +163,7 @@ fn scored_servers(yaml: &str) -> Vec<String> {
             continue;
         }
         if !line.starts_with(' ') && !line.starts_with('-') {
-            inside = line.trim_end() == "server:";
+            inside = line.trim_end() == format!("{leg}:");
             continue;
         }
         if inside && let Some(item) = line.trim().strip_prefix("- ") {
@@ -167,9 +172,36 @@ fn scored_servers(yaml: &str) -> Vec<String> {
     }
     assert!(
         !scored.is_empty(),
-        "the requirement set scores no server scenario"
+        "the requirement set scores no {leg} scenario"
     );
     scored
+}
+
+/// The scenarios of `leg` a requirement set runs without scoring: its `not_scored:` items,
+/// each a `- scenario: NAME` with a `leg: LEG` line below.
+fn not_scored(yaml: &str, leg: &str) -> Vec<String> {
+    let mut found = Vec::new();
+    let mut inside = false;
+    let mut scenario = None;
+    for line in yaml.lines() {
+        if !line.starts_with(' ') && !line.starts_with('-') && !line.trim().is_empty() {
+            inside = line.trim_end() == "not_scored:";
+            continue;
+        }
+        if !inside {
+            continue;
+        }
+        let item = line.trim().trim_start_matches("- ");
+        if let Some(name) = item.strip_prefix("scenario:") {
+            scenario = Some(name.trim().to_owned());
+        } else if let Some(of) = item.strip_prefix("leg:")
+            && of.trim() == leg
+            && let Some(name) = scenario.take()
+        {
+            found.push(name);
+        }
+    }
+    found
 }
 
 /// What one scenario came to: its checks that failed or warned, each as `id: message`.
@@ -204,26 +236,31 @@ fn read_outcomes(out: &Path) -> BTreeMap<String, Outcome> {
                 || panic!("an output folder the suite did not name: {name}"),
                 |cut| &rest[..cut],
             );
-        let text = std::fs::read_to_string(dir.join("checks.json"))
-            .unwrap_or_else(|e| panic!("{name}: no checks.json: {e}"));
-        let checks: serde_json::Value = serde_json::from_str(&text).unwrap();
-        let failed = checks
-            .as_array()
-            .expect("checks.json is a list")
-            .iter()
-            .filter(|c| matches!(c["status"].as_str(), Some("FAILURE" | "WARNING")))
-            .map(|c| {
-                let text = |v: &serde_json::Value| v.as_str().unwrap_or_default().to_owned();
-                let message = c["errorMessage"]
-                    .as_str()
-                    .or_else(|| c["details"]["message"].as_str())
-                    .unwrap_or_default();
-                format!("{} {}: {message}", text(&c["status"]), text(&c["id"]))
-            })
-            .collect();
-        outcomes.insert(scenario.to_owned(), Outcome { failed });
+        outcomes.insert(scenario.to_owned(), read_checks(&dir.join("checks.json")));
     }
     outcomes
+}
+
+/// What one scenario's `checks.json` says: its checks that failed or warned.
+fn read_checks(path: &Path) -> Outcome {
+    let text =
+        std::fs::read_to_string(path).unwrap_or_else(|e| panic!("no {}: {e}", path.display()));
+    let checks: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let failed = checks
+        .as_array()
+        .expect("checks.json is a list")
+        .iter()
+        .filter(|c| matches!(c["status"].as_str(), Some("FAILURE" | "WARNING")))
+        .map(|c| {
+            let text = |v: &serde_json::Value| v.as_str().unwrap_or_default().to_owned();
+            let message = c["errorMessage"]
+                .as_str()
+                .or_else(|| c["details"]["message"].as_str())
+                .unwrap_or_default();
+            format!("{} {}: {message}", text(&c["status"]), text(&c["id"]))
+        })
+        .collect();
+    Outcome { failed }
 }
 
 /// The scenarios `server` is expected to fail on `revision`, each with the defect of the
@@ -309,4 +346,200 @@ pub fn check(
         "{server} on {revision} against tests/peers/conformance.json:\n  {}",
         wrong.join("\n  ")
     );
+}
+
+// The client leg: the suite starts a mock server per scenario and runs a client program
+// against it (`conformance client --command CLIENT --scenario NAME --spec-version REV`),
+// appending the server's URL and naming the scenario, the revision and what the client is
+// handed (credentials, say) in `MCP_CONFORMANCE_*` variables. Each scenario runs alone, so
+// that its verdict (a client that exits with an error or runs over its time fails though
+// no check did) is its own.
+
+/// How long one client scenario may take, the suite's own 30 s for the client included.
+const CLIENT_LIMIT: Duration = Duration::from_secs(120);
+
+impl Suite {
+    /// The client scenarios of `revision`'s requirement set: the scored ones, and those
+    /// it runs without scoring (extensions, scenarios added after the revision).
+    ///
+    /// # Panics
+    /// When the set cannot be read or scores no client scenario.
+    #[must_use]
+    pub fn client_scenarios(&self, revision: &str) -> (Vec<String>, Vec<String>) {
+        let text = self.requirements(revision);
+        (listed(&text, "client"), not_scored(&text, "client"))
+    }
+
+    /// Runs client scenario `scenario` on `revision`'s wire with the program `client`: the
+    /// checks that failed or warned, and the suite's verdict on the run when no check says
+    /// why it failed.
+    ///
+    /// # Panics
+    /// When the suite cannot run or writes no `checks.json`.
+    #[must_use]
+    pub fn run_client(&self, client: &Path, scenario: &str, revision: &str) -> Outcome {
+        let command = client.to_str().expect("the client's path is UTF-8");
+        // The suite splits the command at spaces.
+        assert!(!command.contains(' '), "{command}: a path with a space");
+        let out = super::scratch("conformance-client");
+        let done = super::run(
+            Command::new(&self.node)
+                .arg(&self.cli)
+                .args(["client", "--command", command, "--scenario", scenario])
+                .args(["--spec-version", revision])
+                // Extensions are on no revision's timeline: run them on this one's wire.
+                .arg("--force")
+                .arg("--output-dir")
+                .arg(&out)
+                .env("NO_COLOR", "1"),
+            CLIENT_LIMIT,
+        );
+        let checks = find(&out, "checks.json").unwrap_or_else(|| {
+            panic!(
+                "{scenario} at {revision} wrote no checks.json ({}):\n{}\n{}",
+                done.status, done.stdout, done.stderr
+            )
+        });
+        let mut outcome = read_checks(&checks);
+        if !done.status.success() && outcome.failed.is_empty() {
+            let said: Vec<&str> = done.stderr.lines().rev().take(12).collect();
+            let said: Vec<&str> = said.into_iter().rev().collect();
+            outcome.failed.push(format!(
+                "the suite failed the run ({}): {}",
+                done.status,
+                said.join(" / ")
+            ));
+        }
+        outcome
+    }
+}
+
+/// The first file named `name` under `dir`.
+fn find(dir: &Path, name: &str) -> Option<PathBuf> {
+    for entry in std::fs::read_dir(dir).ok()?.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            if let Some(found) = find(&path, name) {
+                return Some(found);
+            }
+        } else if path.file_name().is_some_and(|n| n == name) {
+            return Some(path);
+        }
+    }
+    None
+}
+
+/// What `tests/peers/conformance.json` says of a client: the scenarios that do not apply
+/// to it, each with why; those it is held to though the suite does not score them; and,
+/// per revision, the scored ones it cannot pass because of a defect of the suite.
+pub struct ClientList {
+    pub not_applicable: BTreeMap<String, String>,
+    pub held: Vec<String>,
+    pub defects: BTreeMap<String, BTreeMap<String, String>>,
+}
+
+impl ClientList {
+    /// The list of `client`.
+    ///
+    /// # Panics
+    /// When the file has no such table, or a reason is empty.
+    #[must_use]
+    pub fn of(client: &str) -> ClientList {
+        let path = super::workspace().join("tests/peers/conformance.json");
+        let text = std::fs::read_to_string(&path)
+            .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+        let file: serde_json::Value =
+            serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let table = &file[client];
+        let reasons = |key: &str, value: &serde_json::Value| -> BTreeMap<String, String> {
+            let reasons: BTreeMap<String, String> = serde_json::from_value(value.clone())
+                .unwrap_or_else(|e| {
+                    panic!(
+                        "{}: {client}'s \"{key}\" is no object of scenarios and reasons: {e}",
+                        path.display()
+                    )
+                });
+            for (scenario, reason) in &reasons {
+                assert!(
+                    !reason.trim().is_empty(),
+                    "{}: {client}'s {scenario} gives no reason",
+                    path.display()
+                );
+            }
+            reasons
+        };
+        let held = serde_json::from_value(table["held"].clone()).unwrap_or_else(|e| {
+            panic!(
+                "{}: {client} has no \"held\" list of scenarios: {e}",
+                path.display()
+            )
+        });
+        let defects = table["defects"]
+            .as_object()
+            .unwrap_or_else(|| panic!("{}: {client} has no \"defects\" object", path.display()))
+            .iter()
+            .map(|(revision, list)| (revision.clone(), reasons(revision, list)))
+            .collect();
+        ClientList {
+            not_applicable: reasons("not applicable", &table["not applicable"]),
+            held,
+            defects,
+        }
+    }
+
+    /// The scenarios of `revision` to run: the scored ones and those held, less those
+    /// that do not apply.
+    #[must_use]
+    pub fn to_run(&self, scored: &[String], not_scored: &[String]) -> Vec<String> {
+        scored
+            .iter()
+            .chain(not_scored.iter().filter(|s| self.held.contains(s)))
+            .filter(|s| !self.not_applicable.contains_key(*s))
+            .cloned()
+            .collect()
+    }
+
+    /// Holds what the suite found at `revision` against the list: every scenario run
+    /// passed or is a listed defect, every listed defect ran and failed, and every
+    /// scenario the list names is one the suite runs. The mismatches, each in words.
+    #[must_use]
+    pub fn check(
+        &self,
+        revision: &str,
+        scored: &[String],
+        not_scored: &[String],
+        outcomes: &BTreeMap<String, Outcome>,
+    ) -> Vec<String> {
+        let none = BTreeMap::new();
+        let defects = self.defects.get(revision).unwrap_or(&none);
+        let mut wrong = Vec::new();
+        for scenario in self.to_run(scored, not_scored) {
+            let Some(outcome) = outcomes.get(&scenario) else {
+                wrong.push(format!("{revision}: {scenario} did not run"));
+                continue;
+            };
+            match (outcome.passed(), defects.get(&scenario)) {
+                (false, None) => wrong.push(format!(
+                    "{revision}: {scenario} failed and is not listed: {}",
+                    outcome.failed.join("; ")
+                )),
+                (true, Some(reason)) => wrong.push(format!(
+                    "{revision}: {scenario} passes now: take it off the list (it said: {reason})"
+                )),
+                _ => {}
+            }
+        }
+        let runs = |s: &String| scored.contains(s) || not_scored.contains(s);
+        for scenario in defects.keys().filter(|s| !runs(s)) {
+            wrong.push(format!(
+                "{revision}: {scenario} is listed as a defect but the suite does not run it"
+            ));
+        }
+        for scenario in self.held.iter().filter(|s| !not_scored.contains(s)) {
+            wrong.push(format!(
+                "{revision}: {scenario} is held but is not among the scenarios run without scoring"
+            ));
+        }
+        wrong
+    }
 }

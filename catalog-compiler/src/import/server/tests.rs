@@ -4,7 +4,7 @@ use serde_json::{Value, json};
 
 use super::*;
 use crate::TEST_HEAD;
-use crate::model::{CatalogModel, Source, Supplied, Upstream};
+use crate::model::{CatalogModel, ClientCredential, OAuth, Source, Supplied, Upstream};
 
 /// Two tools as `mcp-server-time` lists them, the first with annotations and `_meta`.
 fn time_tools() -> Vec<Value> {
@@ -57,9 +57,16 @@ fn http(name: &str) -> Server {
         transport: Transport::Http {
             url: "http://127.0.0.1:8000/mcp".into(),
             headers: vec![(
-                "Authorization".into(),
-                Supplied::FromFile("/run/secrets/mcp auth".into()),
+                "X-Tenant".into(),
+                Supplied::FromFile("/run/secrets/mcp tenant".into()),
             )],
+            oauth: Some(OAuth {
+                client_id: "gateway \"one\"".into(),
+                credential: ClientCredential::PrivateKey(Supplied::FromFile(
+                    "/run/secrets/key.pem".into(),
+                )),
+                scope: Some("tools read".into()),
+            }),
         },
     }
 }
@@ -308,6 +315,7 @@ fn bad_inputs_are_errors_that_say_what_to_do() {
     ftp.transport = Transport::Http {
         url: "ftp://x".into(),
         headers: vec![],
+        oauth: None,
     };
     assert!(
         from_server(&ftp, &tools, None, None)
