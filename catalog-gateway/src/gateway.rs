@@ -25,6 +25,8 @@ use tokio::sync::mpsc::{UnboundedReceiver, UnboundedSender, unbounded_channel};
 
 use catalog_compiler::import::Offers;
 use catalog_compiler::model::Offered;
+use catalog_mcp::rounds::Round;
+use catalog_upstream::Answered;
 use catalog_upstream::drift::{self, Comparison, Snapshot, Standing};
 use catalog_upstream::relay::Origin;
 use catalog_upstream::{CallFailed, Endpoint, Upstream, overrides};
@@ -117,6 +119,8 @@ pub struct Gateway {
     pub(crate) sessions: RwLock<BTreeMap<String, Arc<Upstream>>>,
     /// Where sessions report their upstream's tool-list changes.
     changed: UnboundedSender<String>,
+    /// Where the sessions at 2026-07-28 report theirs.
+    modern_changed: UnboundedSender<String>,
     /// How often unreachable upstreams are tried again.
     retry: Duration,
     /// The pinned rows by index, and how each stands now.
@@ -135,6 +139,9 @@ pub struct Gateway {
     solo: Arc<relays::Client>,
     /// The links of clients without a session (2026-07-28), by credential.
     sessionless: Mutex<BTreeMap<Arc<str>, Arc<Link>>>,
+    /// The gateway's own sessions at 2026-07-28, with the upstreams that speak it, for
+    /// clients asked between rounds.
+    modern: tokio::sync::Mutex<BTreeMap<String, Modern>>,
     /// Their listen streams.
     pub(crate) listeners: Arc<Listeners>,
     /// What their searches found, by credential, when there is no shared store.
@@ -215,6 +222,7 @@ impl Gateway {
             .map(|declared| (declared.name.clone(), Endpoint::of(declared)))
             .collect();
         let (changed, watch) = unbounded_channel();
+        let (modern_changed, modern_watch) = unbounded_channel();
         let audit = audit.map(Arc::new);
         let listeners = Arc::new(Listeners::default());
         let gateway = Arc::new(Gateway {
@@ -222,6 +230,7 @@ impl Gateway {
             endpoints,
             sessions: RwLock::new(BTreeMap::new()),
             changed,
+            modern_changed,
             retry,
             standing: RwLock::new(BTreeMap::new()),
             definitions: RwLock::new(BTreeMap::new()),
@@ -230,6 +239,7 @@ impl Gateway {
             peers: Mutex::new(Vec::new()),
             solo: Arc::new(relays::Client::new(audit.clone()).heard_by(Arc::clone(&listeners))),
             sessionless: Mutex::new(BTreeMap::new()),
+            modern: tokio::sync::Mutex::new(BTreeMap::new()),
             listeners,
             found_by_credential: ByCredential::default(),
             seal: seal.unwrap_or_default(),
@@ -245,9 +255,9 @@ impl Gateway {
             shared,
         });
         for name in gateway.endpoints.keys() {
-            gateway.refresh(name).await;
+            gateway.refresh(name, None).await;
         }
-        tokio::spawn(watch_upstreams(Arc::clone(&gateway), watch));
+        tokio::spawn(watch_upstreams(Arc::clone(&gateway), watch, modern_watch));
         gateway
     }
 
@@ -293,6 +303,39 @@ impl Gateway {
     #[must_use]
     pub fn own_link(&self) -> Link {
         Link::own(Arc::new(relays::Client::new(self.audit.clone())))
+    }
+
+    /// The gateway's own session at 2026-07-28 with `upstream`, for a client asked
+    /// between rounds: opened when first needed, through which the upstream's questions
+    /// reach the client as they came. `None` while the upstream does not speak 2026-07-28
+    /// (asked again after the retry interval): its session at 2025-11-25 serves the
+    /// client then, its questions made the call's rounds.
+    pub async fn session_between_rounds(&self, upstream: &str) -> Option<Arc<Upstream>> {
+        let endpoint = self.endpoints.get(upstream)?;
+        let mut modern = self.modern.lock().await;
+        match modern.get(upstream) {
+            Some(Modern::Open(session)) if !session.is_closed() => {
+                return Some(Arc::clone(session));
+            }
+            Some(Modern::Unspoken(tried)) if tried.elapsed() < self.retry => return None,
+            _ => {}
+        }
+        let relay = Some(self.solo().relay(upstream));
+        let revision = catalog_upstream::Revision::V2026_07_28;
+        let changed = Some(self.modern_changed.clone());
+        match Upstream::connect_at(upstream, endpoint, CLIENT, revision, changed, relay).await {
+            Ok(session) => {
+                tracing::debug!(%upstream, "a session at 2026-07-28 began");
+                let session = Arc::new(session);
+                modern.insert(upstream.to_owned(), Modern::Open(Arc::clone(&session)));
+                Some(session)
+            }
+            Err(error) => {
+                tracing::debug!(%upstream, %error, "no session at 2026-07-28; the one at 2025-11-25 serves");
+                modern.insert(upstream.to_owned(), Modern::Unspoken(Instant::now()));
+                None
+            }
+        }
     }
 
     /// The audit log, if the gateway keeps one.
@@ -677,6 +720,7 @@ impl Gateway {
                     self.audit.clone(),
                 )) as Arc<dyn catalog_upstream::relay::Relay>
             });
+        let meta = client.sessionless.as_ref().map(|call| call.meta.clone());
         Forwarder {
             gateway: self,
             link: client.link,
@@ -685,7 +729,12 @@ impl Gateway {
                 progress,
                 tool: name.to_owned(),
                 relay,
+                meta,
             }),
+            between: client
+                .sessionless
+                .as_ref()
+                .map(|call| Arc::clone(&call.round)),
         }
     }
 
@@ -874,16 +923,19 @@ impl Gateway {
         Ok(session)
     }
 
-    /// Lists `upstream`'s tools again (through a new session when there is none or it
-    /// ended) and compares them with the pins. Whether what is served changed.
-    async fn refresh(&self, upstream: &str) -> bool {
+    /// Lists `upstream`'s tools again (through `via`, or the gateway's own session, a new
+    /// one when there is none or it ended) and compares them with the pins. Whether what
+    /// is served changed.
+    async fn refresh(&self, upstream: &str, via: Option<Arc<Upstream>>) -> bool {
         let Some(endpoint) = self.endpoints.get(upstream) else {
             return false;
         };
-        let open = read(&self.sessions)
-            .get(upstream)
-            .filter(|session| !session.is_closed())
-            .cloned();
+        let open = via.or_else(|| {
+            read(&self.sessions)
+                .get(upstream)
+                .filter(|session| !session.is_closed())
+                .cloned()
+        });
         let session = match open {
             Some(session) => Ok(session),
             None => self.connect(upstream, endpoint).await,
@@ -992,12 +1044,21 @@ impl Gateway {
     }
 }
 
+/// The gateway's session at 2026-07-28 with an upstream, or when it was last found not
+/// to speak it.
+enum Modern {
+    Open(Arc<Upstream>),
+    Unspoken(Instant),
+}
+
 /// What forwards one verified call: the gateway, through the calling client's link, for
 /// the client request that made it.
 struct Forwarder<'a> {
     gateway: &'a Gateway,
     link: &'a Link,
     origin: Option<Origin>,
+    /// The call's round, for a client asked between rounds (2026-07-28).
+    between: Option<Arc<Round>>,
 }
 
 impl Runs for Forwarder<'_> {
@@ -1008,10 +1069,20 @@ impl Runs for Forwarder<'_> {
                 gateway.loaded.tool(row).upstream.as_ref().ok_or_else(|| {
                     CallFailed::Session(format!("`{}` has no upstream", row.name()))
                 })?;
-            let session = gateway
-                .session_for(self.link, &source.upstream)
-                .await
-                .map_err(CallFailed::Session)?;
+            // A client asked between rounds reaches an upstream that asks so too through
+            // the gateway's session at its revision: the upstream's questions go to the
+            // client as they came.
+            let modern = match &self.between {
+                Some(_) => gateway.session_between_rounds(&source.upstream).await,
+                None => None,
+            };
+            let session = match &modern {
+                Some(session) => Arc::clone(session),
+                None => gateway
+                    .session_for(self.link, &source.upstream)
+                    .await
+                    .map_err(CallFailed::Session)?,
+            };
             let arguments = match arguments {
                 Value::Object(map) => map,
                 _ => Map::new(),
@@ -1027,9 +1098,30 @@ impl Runs for Forwarder<'_> {
                     &source.tool,
                 )
             });
-            let result = session
-                .call(&source.tool, arguments, self.origin.clone())
-                .await;
+            let result = match (modern.is_some(), &self.between) {
+                (true, Some(round)) => {
+                    let (answers, state) = round.for_upstream();
+                    let origin = self.origin.clone();
+                    match session
+                        .call_between_rounds(&source.tool, arguments, origin, answers, state)
+                        .await
+                    {
+                        Ok(Answered::Done(value)) => Ok(value),
+                        Ok(Answered::Asking(asked)) => {
+                            // The round ends with the upstream's questions; the retry
+                            // brings their answers.
+                            round.relay(asked);
+                            std::future::pending().await
+                        }
+                        Err(failed) => Err(failed),
+                    }
+                }
+                _ => {
+                    session
+                        .call(&source.tool, arguments, self.origin.clone())
+                        .await
+                }
+            };
             if let Some(metrics) = &gateway.metrics {
                 metrics.upstream_request(&source.upstream, sent.elapsed());
             }
@@ -1046,14 +1138,20 @@ impl Runs for Forwarder<'_> {
     }
 }
 
-/// What a forwarded call came to: the upstream's tool result, or why there is none; or,
-/// when the user must visit a URL first, the upstream's own `-32042`, as it sent it.
+/// What a forwarded call came to: the upstream's tool result, or why there is none; or the
+/// upstream's own error for the client to act on (`-32042`, `-32021`, `-32602`), as it
+/// sent it.
 fn tool_result(
     ran: Result<catalog_core::Output, CallFailed>,
 ) -> Result<Result<CallToolResult, String>, ErrorData> {
     match ran {
+        // A URL to visit first, a capability the client did not declare, or params the
+        // upstream refuses (answers to its questions, say): the client's to act on, as the
+        // upstream sent it.
         Err(CallFailed::Refused { error, .. })
-            if error.code.0 == catalog_mcp::calls::URL_ELICITATION_REQUIRED =>
+            if error.code.0 == catalog_mcp::calls::URL_ELICITATION_REQUIRED
+                || error.code == rmcp::model::ErrorCode::MISSING_REQUIRED_CLIENT_CAPABILITY
+                || error.code == rmcp::model::ErrorCode::INVALID_PARAMS =>
         {
             Err(error)
         }
@@ -1080,23 +1178,38 @@ fn notify(sessions: Vec<Peer<RoleServer>>) {
 /// Compares an upstream again each time it announces a change, and tries the
 /// unreachable ones again at the gateway's interval; tells the clients when what is
 /// served changed.
-async fn watch_upstreams(gateway: Arc<Gateway>, mut changed: UnboundedReceiver<String>) {
+async fn watch_upstreams(
+    gateway: Arc<Gateway>,
+    mut changed: UnboundedReceiver<String>,
+    mut modern: UnboundedReceiver<String>,
+) {
     let mut retry = tokio::time::interval(gateway.retry);
     retry.tick().await;
     loop {
-        let upstreams = tokio::select! {
+        // Compared through the session that told of the change: a server started twice
+        // (once for each revision) may have changed in one of them only.
+        let (upstreams, via_modern) = tokio::select! {
             announced = changed.recv() => match announced {
                 Some(upstream) => {
                     tracing::info!(%upstream, "the upstream says its tools changed; comparing again");
-                    vec![upstream]
+                    (vec![upstream], false)
                 }
                 None => return,
             },
-            _ = retry.tick() => gateway.stale(),
+            Some(upstream) = modern.recv() => {
+                tracing::info!(%upstream, "the upstream says its tools changed (2026-07-28); comparing again");
+                (vec![upstream], true)
+            }
+            _ = retry.tick() => (gateway.stale(), false),
         };
         let mut any = false;
         for upstream in upstreams {
-            any |= gateway.refresh(&upstream).await;
+            let via = if via_modern {
+                gateway.session_between_rounds(&upstream).await
+            } else {
+                None
+            };
+            any |= gateway.refresh(&upstream, via).await;
         }
         if any {
             gateway.notify_all();

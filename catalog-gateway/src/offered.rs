@@ -149,6 +149,9 @@ impl Gateway {
                 grant,
                 self.audit().cloned(),
             ))),
+            // Prompts and resources are read through the gateway's sessions at
+            // 2025-11-25, whose requests carry no `_meta` of the client's.
+            meta: None,
         })
     }
 

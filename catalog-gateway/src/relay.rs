@@ -24,13 +24,14 @@ use std::time::Instant;
 use catalog_core::talk::{Root, Sampling, TalkError};
 use catalog_core::{BoxFuture, Context, UrlElicitation};
 use catalog_mcp::Grant;
+use catalog_mcp::rounds::Round;
 use catalog_upstream::relay::{self, Origin, Relay};
 use catalog_upstream::{Endpoint, Upstream};
 use rmcp::ErrorData;
 use rmcp::model::{
     CancelledNotificationParam, ClientCapabilities, ClientResult, CustomRequest,
-    ElicitRequestParams, ErrorCode, GetExtensions as _, LoggingLevel, ServerNotification,
-    ServerRequest,
+    ElicitRequestParams, ErrorCode, GetExtensions as _, LoggingLevel, RequestMetaObject,
+    ServerNotification, ServerRequest,
 };
 use rmcp::service::{OriginatingRequestId, Peer, PeerRequestOptions, RoleServer};
 use tokio_util::sync::CancellationToken;
@@ -329,6 +330,12 @@ pub struct Sessionless {
     pub log: Option<LoggingLevel>,
     /// The call's context, which asks between rounds (see `catalog_mcp::rounds`).
     pub context: Context,
+    /// The call's round, to which an upstream that asks between rounds too puts its
+    /// questions as they came.
+    pub round: Arc<Round>,
+    /// What the request says of its client (its capabilities, the log level it wants),
+    /// said again to such an upstream.
+    pub meta: RequestMetaObject,
 }
 
 /// The relay of one call of a client without a session (MCP 2026-07-28), carried in the

@@ -12,7 +12,7 @@ use catalog_mcp::complete::Complete;
 use catalog_mcp::elicit::PeerAsker;
 use catalog_mcp::handler::{CallPath, answer, call_tool};
 use catalog_mcp::logging::{self, ClientLevel};
-use catalog_mcp::rounds::{self, Ended, Seal};
+use catalog_mcp::rounds::{self, Ended, Round, Seal};
 use catalog_mcp::talk::asks_between_rounds;
 #[allow(
     deprecated,
@@ -37,6 +37,12 @@ use crate::discovered::Discovered;
 use crate::gateway::{Discoverable, Gateway, Requester};
 use crate::relay::{Link, Sessionless, Target};
 use crate::traces::Carried;
+
+/// The `_meta` key of a 2026-07-28 request's client capabilities.
+const CLIENT_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";
+
+/// The `_meta` key of the log level a 2026-07-28 request asks for.
+const LOG_LEVEL: &str = "io.modelcontextprotocol/logLevel";
 
 /// A client session: the shared gateway, where the session's level comes from, its
 /// discovery state when discoverable rows are found through search, and its link to the
@@ -86,13 +92,23 @@ impl Session {
         context: &RequestContext<RoleServer>,
         grant: &Grant,
         peer: Arc<dyn Peer>,
-        between: bool,
+        round: Option<Arc<Round>>,
     ) -> Option<(rmcp::model::RequestId, Sessionless)> {
-        between.then(|| {
+        round.map(|round| {
+            // What the request says of its client, said again to an upstream that asks
+            // between rounds too.
+            let mut meta = rmcp::model::RequestMetaObject::default();
+            for key in [CLIENT_CAPABILITIES, LOG_LEVEL] {
+                if let Some(value) = context.meta.get(key) {
+                    meta.insert(key.to_owned(), value.clone());
+                }
+            }
             let call = Sessionless {
                 peer: context.peer.clone(),
                 log: self.log.for_request(context),
                 context: catalog_core::Context::new(catalog_core::Caller::Mcp(grant.access), peer),
+                round,
+                meta,
             };
             (context.id.clone(), call)
         })
@@ -252,8 +268,7 @@ impl ServerHandler for Session {
             retry,
             Result::is_err,
             |peer, round| {
-                let sessionless =
-                    self.sessionless(&context, &grant, Arc::new(peer), round.is_some());
+                let sessionless = self.sessionless(&context, &grant, Arc::new(peer), round);
                 let name = request.name.clone();
                 let link = &link;
                 let grant = &grant;
@@ -314,8 +329,7 @@ impl ServerHandler for Session {
             retry,
             Result::is_err,
             |peer, round| {
-                let sessionless =
-                    self.sessionless(&context, &grant, Arc::new(peer), round.is_some());
+                let sessionless = self.sessionless(&context, &grant, Arc::new(peer), round);
                 let (link, grant, uri) = (&link, &grant, &request.uri);
                 async move {
                     let result = self
@@ -471,7 +485,7 @@ impl CallPath for Session {
         let grant = self.level.grant(context)?;
         let link = self.link_for(context, &grant);
         let sessionless = self
-            .sessionless(context, &grant, peer, asks_between_rounds(context))
+            .sessionless(context, &grant, peer, asker.round().cloned())
             .map(|(_, call)| call);
         let session = session_id(context);
         let carried = |key: &str| {

@@ -45,6 +45,12 @@ impl<'a> PeerAsker<'a> {
         PeerAsker { context, round }
     }
 
+    /// The call's round, when the client is asked between rounds.
+    #[must_use]
+    pub fn round(&self) -> Option<&Arc<Round>> {
+        self.round.as_ref()
+    }
+
     /// Whether this client takes form elicitation: it said so in `initialize`, or, from
     /// 2026-07-28 on, in this request's `_meta`. A client that declares elicitation
     /// without naming a mode takes forms.

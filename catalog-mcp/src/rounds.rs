@@ -99,6 +99,10 @@ struct State {
     answers: Map<String, Value>,
     /// The questions of the round this state closes, whose answers the retry brings.
     asked: Vec<String>,
+    /// The state an upstream gave with the questions it asked in that round, which goes
+    /// back to it with the answers (a gateway's).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    upstream: Option<String>,
 }
 
 /// What a redeemed state holds: the answers of the earlier rounds, and the questions of
@@ -107,6 +111,7 @@ struct State {
 pub struct Opened {
     answers: Map<String, Value>,
     asked: Vec<String>,
+    upstream: Option<String>,
 }
 
 /// 32 bytes from the system's random number source: a key for [`Seal::shared`].
@@ -172,7 +177,13 @@ impl Seal {
 
     /// The state of `call` once the questions `asked` are answered: the answers it has so
     /// far.
-    fn seal(&self, call: &Call<'_>, answers: Map<String, Value>, asked: Vec<String>) -> String {
+    fn seal(
+        &self,
+        call: &Call<'_>,
+        answers: Map<String, Value>,
+        asked: Vec<String>,
+        upstream: Option<String>,
+    ) -> String {
         let mut nonce = [0u8; 16];
         getrandom::fill(&mut nonce).expect("the system's random number source");
         let state = State {
@@ -180,6 +191,7 @@ impl Seal {
             arguments: call.arguments.clone(),
             answers,
             asked,
+            upstream,
         };
         let binding = call.binding();
         let options = SealOptions::new().associated_data(&binding).ttl(STATE_TTL);
@@ -235,6 +247,7 @@ impl Seal {
         Ok(Opened {
             answers: state.answers,
             asked: state.asked,
+            upstream: state.upstream,
         })
     }
 }
@@ -244,9 +257,16 @@ impl Seal {
 #[derive(Debug, Default)]
 pub struct Round {
     answers: Map<String, Value>,
+    /// The answers the request brought, as it brought them: what an upstream that asked
+    /// gets back.
+    sent: InputResponses,
+    /// The state the upstream that asked in the last round gave.
+    upstream: Option<String>,
     /// The keys whose answers the run read: what the next state keeps.
     read: Mutex<BTreeSet<String>>,
     asked: Mutex<Vec<(String, Question)>>,
+    /// The questions an upstream asked in this run, as it asked them, and its state.
+    relayed: Mutex<Option<InputRequiredResult>>,
     unreadable: Mutex<Vec<String>>,
     undeclared: Mutex<Vec<Capability>>,
     /// The run's driver, woken when a question is put from another task (a relay's).
@@ -265,14 +285,20 @@ impl Round {
     #[must_use]
     pub fn new(earlier: Opened, sent: Option<InputResponses>) -> Round {
         let asked = |key: &str| earlier.asked.iter().any(|k| k == key);
-        let mut answers: Map<String, Value> = sent
+        let sent: InputResponses = sent
             .unwrap_or_default()
             .into_iter()
             .filter(|(key, _)| key != QUESTION || asked(key))
             .collect();
+        let mut answers: Map<String, Value> = sent.clone().into_iter().collect();
         answers.extend(earlier.answers);
         Round {
             answers,
+            sent: sent
+                .into_iter()
+                .filter(|(key, _)| key != QUESTION)
+                .collect(),
+            upstream: earlier.upstream,
             ..Round::default()
         }
     }
@@ -280,7 +306,27 @@ impl Round {
     /// Whether the run put questions, or read an answer it could not use: it goes no
     /// further this round.
     fn stopped(&self) -> bool {
-        !lock(&self.asked).is_empty() || !lock(&self.unreadable).is_empty()
+        !lock(&self.asked).is_empty()
+            || !lock(&self.unreadable).is_empty()
+            || lock(&self.relayed).is_some()
+    }
+
+    /// Puts the questions of an upstream's input-required result to this round as they
+    /// came (its keys, its requests), with its state: the round ends with them, and the
+    /// retry gives the upstream back its state and the client's answers
+    /// ([`Round::for_upstream`]).
+    pub fn relay(&self, asked: InputRequiredResult) {
+        *lock(&self.relayed) = Some(asked);
+        self.wake();
+    }
+
+    /// What this run gives an upstream that asks between rounds: the answers the request
+    /// brought (but the one about a gated call, the server's own), and the state the
+    /// upstream gave in the round the request's state closes.
+    #[must_use]
+    pub fn for_upstream(&self) -> (Option<InputResponses>, Option<String>) {
+        let sent = (!self.sent.is_empty()).then(|| self.sent.clone());
+        (sent, self.upstream.clone())
     }
 
     /// How many questions the run put so far.
@@ -328,6 +374,12 @@ impl Round {
             asked.push(key.clone());
             requests.insert(key, request);
         }
+        let relayed = lock(&self.relayed).take();
+        let upstream = relayed.as_ref().and_then(|r| r.request_state.clone());
+        for (key, request) in relayed.and_then(|r| r.input_requests).into_iter().flatten() {
+            asked.push(key.clone());
+            requests.insert(key, request);
+        }
         let read = lock(&self.read);
         let kept: Map<String, Value> = self
             .answers
@@ -336,8 +388,8 @@ impl Round {
             .map(|(key, answer)| (key.clone(), answer.clone()))
             .collect();
         Ok(InputRequiredResult::new(
-            Some(requests),
-            Some(seal.seal(call, kept, asked)),
+            (!requests.is_empty()).then_some(requests),
+            Some(seal.seal(call, kept, asked, upstream)),
         ))
     }
 }
@@ -553,6 +605,7 @@ mod tests {
             &call(Some("ada"), &arguments),
             answers.clone(),
             asked.clone(),
+            None,
         );
         // Another client, tool, argument, server, or a changed state: refused.
         let other = json!({"number": 3});
@@ -577,7 +630,11 @@ mod tests {
         let reordered: Value = serde_json::from_str(r#"{"number": 2}"#).unwrap();
         assert_eq!(
             now(seal.open(&state, &call(Some("ada"), &reordered))),
-            Ok(Opened { answers, asked })
+            Ok(Opened {
+                answers,
+                asked,
+                upstream: None
+            })
         );
         let again = now(seal.open(&state, &call(Some("ada"), &arguments))).unwrap_err();
         assert!(again.message.contains("used already"), "{again:?}");
@@ -618,10 +675,37 @@ mod tests {
             None
         );
         let asked = Opened {
-            answers: Map::new(),
             asked: vec![QUESTION.to_owned()],
+            ..Opened::default()
         };
         assert!(Round::new(asked, Some(accept())).answer(QUESTION).is_some());
+    }
+
+    #[test]
+    fn an_upstreams_questions_go_out_as_they_came_and_its_state_comes_back_to_it() {
+        let seal = Seal::new();
+        let arguments = json!({});
+        let relayed: InputRequiredResult = serde_json::from_value(json!({
+            "resultType": "input_required",
+            "inputRequests": {"user_name": {"method": "roots/list", "params": {}}},
+            "requestState": "the upstream's own",
+        }))
+        .unwrap();
+        let round = Round::new(Opened::default(), None);
+        round.relay(relayed);
+        assert!(round.stopped());
+        let asked = round.ending(&seal, &call(None, &arguments)).unwrap();
+        assert_eq!(requests_json(&asked)["user_name"]["method"], "roots/list");
+        let opened =
+            now(seal.open(&asked.request_state.unwrap(), &call(None, &arguments))).unwrap();
+        let sent = BTreeMap::from([
+            ("user_name".to_owned(), json!({"roots": []})),
+            (QUESTION.to_owned(), json!({"action": "accept"})),
+        ]);
+        let retry = Round::new(opened, Some(sent));
+        let (answers, state) = retry.for_upstream();
+        assert_eq!(state.as_deref(), Some("the upstream's own"));
+        assert_eq!(answers.unwrap().keys().collect::<Vec<_>>(), ["user_name"]);
     }
 
     #[test]

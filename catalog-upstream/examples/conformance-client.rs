@@ -153,6 +153,7 @@ fn origin(tool: &str) -> Origin {
         progress: None,
         tool: tool.to_owned(),
         relay: None,
+        meta: None,
     }
 }
 

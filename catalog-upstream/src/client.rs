@@ -28,11 +28,11 @@ use rmcp::model::{
     ClientRequest, ClientResult, CompleteRequestParams, CompleteResult, CreateMessageRequest,
     CreateMessageRequestParams, CreateMessageResult, CustomRequest, CustomResult, ElicitRequest,
     ElicitRequestParams, ElicitResult, GetExtensions as _, GetPromptRequest,
-    GetPromptRequestParams, Implementation, JsonObject, ListPromptsRequest,
-    ListResourceTemplatesRequest, ListResourcesRequest, ListRootsRequest, ListRootsResult,
-    ListToolsRequest, LoggingLevel, PaginatedRequestParams, ProtocolVersion, ReadResourceRequest,
-    ReadResourceRequestParams, RequestId, ServerRequest, ServerResult, SetLevelRequestParams,
-    SubscribeRequestParams, UnsubscribeRequestParams,
+    GetPromptRequestParams, Implementation, InputRequiredResult, InputResponses, JsonObject,
+    ListPromptsRequest, ListResourceTemplatesRequest, ListResourcesRequest, ListRootsRequest,
+    ListRootsResult, ListToolsRequest, LoggingLevel, PaginatedRequestParams, ProtocolVersion,
+    ReadResourceRequest, ReadResourceRequestParams, RequestId, ServerRequest, ServerResult,
+    SetLevelRequestParams, SubscribeRequestParams, SubscriptionFilter, UnsubscribeRequestParams,
 };
 use rmcp::service::{
     ClientInitializeError, ClientServiceExt as _, InboundStreamOrigin, NotificationContext, Peer,
@@ -163,6 +163,37 @@ fn spawn(
         ));
     };
     Ok((process, stdin, stdout))
+}
+
+/// Reports on `changed`, as `name`, each change the upstream at `peer` tells of on a
+/// `subscriptions/listen` stream (2026-07-28): its tools, prompts or resources. An
+/// upstream that offers no such stream is left alone.
+async fn listen(peer: Peer<RoleClient>, name: String, changed: UnboundedSender<String>) {
+    let mut filter = SubscriptionFilter::new();
+    filter.tools_list_changed = Some(true);
+    filter.prompts_list_changed = Some(true);
+    filter.resources_list_changed = Some(true);
+    let mut stream = match peer.listen(filter).await {
+        Ok(stream) => stream,
+        Err(error) => {
+            tracing::debug!(upstream = %name, %error, "no listen stream for the upstream's changes");
+            return;
+        }
+    };
+    while let Ok(Some(_)) = stream.next().await {
+        if changed.send(name.clone()).is_err() {
+            return;
+        }
+    }
+}
+
+/// What a call forwarded between rounds came to ([`Upstream::call_between_rounds`]).
+#[derive(Debug)]
+pub enum Answered {
+    /// The upstream's result object, as the SDK read it.
+    Done(Value),
+    /// The upstream's input-required result: questions for the client, and its state.
+    Asking(InputRequiredResult),
 }
 
 /// Who connects, as the upstream reads it in `initialize`: the program's name and version.
@@ -404,6 +435,7 @@ impl Upstream {
         relay: Option<Arc<dyn Relay>>,
     ) -> Result<Upstream, String> {
         let calls = Arc::new(Calls::default());
+        let listening = changed.clone();
         let watcher = Watcher {
             client,
             name: name.to_owned(),
@@ -479,6 +511,16 @@ impl Upstream {
                 .peer_info()
                 .is_some_and(|info| info.protocol_version < ProtocolVersion::V_2026_07_28)
         });
+        // On 2026-07-28 an upstream tells of its changes on a listen stream, not on the
+        // session: one is opened for as long as the session lasts.
+        if let Some(changed) = listening.filter(|_| {
+            service
+                .peer()
+                .peer_info()
+                .is_some_and(|info| info.protocol_version >= ProtocolVersion::V_2026_07_28)
+        }) {
+            tokio::spawn(listen(service.peer().clone(), name.to_owned(), changed));
+        }
         // No answer is kept for later: listings are compared with their pins as they are
         // now, and one session can serve many clients of a gateway, so an answer the
         // upstream marks private to its client must not be served to another.
@@ -695,14 +737,17 @@ impl Upstream {
         mut request: ClientRequest,
         origin: Option<Arc<Origin>>,
     ) -> Result<ServerResult, ServiceError> {
+        let mut options = PeerRequestOptions::no_options();
         if let Some(origin) = origin {
+            // On a session that carries `_meta` in each request, the client's own.
+            if self.asks_between_rounds() {
+                options.meta.clone_from(&origin.meta);
+            }
             // Read by the transport, which enters the request before it goes out.
             request.extensions_mut().insert(origin);
         }
         let peer = self.service.peer();
-        let handle = peer
-            .send_request_with_option(request, PeerRequestOptions::no_options())
-            .await?;
+        let handle = peer.send_request_with_option(request, options).await?;
         let mut open = Cancels {
             peer: peer.clone(),
             calls: &self.calls,
@@ -712,6 +757,48 @@ impl Upstream {
         let answer = handle.await_response().await;
         open.answered = true;
         answer
+    }
+
+    /// Whether the session is on a revision that asks between rounds (2026-07-28), where
+    /// each request carries its own `_meta`.
+    #[must_use]
+    pub fn asks_between_rounds(&self) -> bool {
+        self.service
+            .peer()
+            .peer_info()
+            .is_some_and(|info| info.protocol_version >= ProtocolVersion::V_2026_07_28)
+    }
+
+    /// Forwards one call for a client asked between rounds (2026-07-28), on a session that
+    /// asks so too: the upstream's result, or its input-required result as it came (its
+    /// questions under its own keys, its `requestState` untouched) for the client to
+    /// answer; `answers` and `state` are the client's answers to the last one and the
+    /// state it carried. Dropped before the answer came, the call is cancelled at the
+    /// upstream.
+    ///
+    /// # Errors
+    /// The upstream refused the request (its JSON-RPC error), or the session failed.
+    pub async fn call_between_rounds(
+        &self,
+        tool: &str,
+        arguments: JsonObject,
+        origin: Option<Origin>,
+        answers: Option<InputResponses>,
+        state: Option<String>,
+    ) -> Result<Answered, CallFailed> {
+        let mut params = CallToolRequestParams::new(tool.to_owned()).with_arguments(arguments);
+        params.input_responses = answers;
+        params.request_state = state;
+        match self.send_call(params, origin.map(Arc::new)).await? {
+            ServerResult::CallToolResult(result) => serde_json::to_value(result)
+                .map(Answered::Done)
+                .map_err(|e| CallFailed::Session(format!("upstream `{}`: {e}", self.name))),
+            ServerResult::InputRequiredResult(asked) => Ok(Answered::Asking(asked)),
+            other => Err(CallFailed::Session(format!(
+                "upstream `{}`: tools/call was answered with something else: {other:?}",
+                self.name
+            ))),
+        }
     }
 
     /// Reads resource `uri` from the upstream, as its server answers it, for `origin`

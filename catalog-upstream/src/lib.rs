@@ -30,5 +30,5 @@ mod rounds;
 mod supplied;
 pub mod tls;
 
-pub use client::{CallFailed, Client, Endpoint, Upstream};
+pub use client::{Answered, CallFailed, Client, Endpoint, Upstream};
 pub use revision::Revision;

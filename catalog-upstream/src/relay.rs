@@ -31,8 +31,8 @@ use rmcp::ErrorData;
 use rmcp::model::{
     ClientCapabilities, ClientJsonRpcMessage, ClientResult, ElicitationCapability,
     FormElicitationCapability, GetExtensions as _, GetMeta as _, ProgressToken, RequestId,
-    RootsCapabilities, SamplingCapability, ServerJsonRpcMessage, ServerNotification, ServerRequest,
-    UrlElicitationCapability,
+    RequestMetaObject, RootsCapabilities, SamplingCapability, ServerJsonRpcMessage,
+    ServerNotification, ServerRequest, UrlElicitationCapability,
 };
 use rmcp::service::RoleClient;
 use rmcp::transport::Transport;
@@ -50,6 +50,10 @@ pub struct Origin {
     /// Where what the upstream sends for this call goes, when not to the session's relay:
     /// the call's own client, which has no session of its own (MCP 2026-07-28).
     pub relay: Option<Arc<dyn Relay>>,
+    /// What the client's own request says of it (MCP 2026-07-28 `_meta`: its
+    /// capabilities, the log level it wants), said of it again in the request to the
+    /// upstream, over the session's own.
+    pub meta: Option<RequestMetaObject>,
 }
 
 impl std::fmt::Debug for Origin {
@@ -59,6 +63,7 @@ impl std::fmt::Debug for Origin {
             .field("progress", &self.progress)
             .field("tool", &self.tool)
             .field("relay", &self.relay.is_some())
+            .field("meta", &self.meta)
             .finish()
     }
 }

@@ -10,9 +10,11 @@ included. Over stdio.
 import json
 from typing import Annotated
 
+import mcp_types as types
 import anyio
 from pydantic import Field
 
+from mcp import MCPError
 from mcp.server.mcpserver import Context, MCPServer
 from mcp_types import (
     AudioContent,
@@ -230,38 +232,124 @@ async def sample(ctx: Context, text: str, max_tokens: int) -> str:
     return "".join(block.text for block in content if isinstance(block, TextContent)) or "no response"
 
 
-# What the suite calls on 2026-07-28, where the gateway asks its client between rounds:
-# these ask mid-call, as a server of 2025-11-25 does, and the gateway turns each question
-# into one of the call's rounds.
+# What the suite calls on 2026-07-28. On a connection of that revision these answer as the
+# suite's own reference server does: with the questions they need answered (under keys a
+# client may answer ahead by) and a state, read again from the retry. On an older one they
+# ask mid-call, as a server of 2025-11-25 does, and the gateway makes each question one of
+# the call's rounds for a client that is asked between rounds.
+
+
+def modern(ctx: Context) -> bool:
+    return (ctx.protocol_version or "") >= "2026-07-28"
+
+
+def form(message: str, schema: dict) -> types.ElicitRequest:
+    return types.ElicitRequest(params=types.ElicitRequestFormParams(message=message, requested_schema=schema))
+
+
+def sampling(text: str, max_tokens: int) -> types.CreateMessageRequest:
+    message = SamplingMessage(role="user", content=TextContent(type="text", text=text))
+    return types.CreateMessageRequest(
+        params=types.CreateMessageRequestParams(messages=[message], max_tokens=max_tokens)
+    )
+
+
+def roots_request() -> types.ListRootsRequest:
+    return types.ListRootsRequest()
+
+
+def answered_field(answer, name: str) -> str:
+    content = answer.get("content") if isinstance(answer, dict) else None
+    return str((content or {}).get(name, "")) if isinstance(answer, dict) and answer.get("action") == "accept" else ""
+
+
+def said_text(answer) -> str:
+    content = answer.get("content") if isinstance(answer, dict) else None
+    if isinstance(content, dict) and isinstance(content.get("text"), str):
+        return content["text"]
+    return "no response"
+
+
+def responses(ctx: Context) -> dict:
+    """The answers the request brought, as MCP writes them (the SDK reads them into its types)."""
+    plain = {}
+    for key, answer in (ctx.input_responses or {}).items():
+        plain[key] = answer.model_dump(by_alias=True, mode="json") if hasattr(answer, "model_dump") else answer
+    return plain
+
+
+def valid(answer) -> bool:
+    if not isinstance(answer, dict):
+        raise MCPError(code=-32602, message="inputResponses: each answer is the result its question's method returns")
+    return True
 
 
 @server.tool(annotations=READS)
 async def test_missing_capability(ctx: Context) -> str:
     """Asks the client's model to say something: a client that offers no sampling cannot use it."""
+    if modern(ctx) and not (ctx.client_capabilities and ctx.client_capabilities.sampling):
+        raise MCPError(
+            code=-32021,
+            message="this tool needs the client's sampling capability",
+            data={"requiredCapabilities": {"sampling": {}}},
+        )
     return f"Success: {await sample(ctx, 'Say something.', 20)}"
 
 
 @server.tool(annotations=READS)
-async def test_input_required_result_elicitation(ctx: Context) -> str:
-    """Asks the user's name and greets them."""
+async def test_input_required_result_elicitation(ctx: Context) -> str | types.InputRequiredResult:
+    """Asks the user's name (question `user_name`) and greets them."""
+    if modern(ctx):
+        answer = responses(ctx).get("user_name")
+        if answer is None:
+            return types.InputRequiredResult(
+                input_requests={"user_name": form("What is your name?", one_field("name", "string"))}
+            )
+        valid(answer)
+        return f"Hello, {answered_field(answer, 'name')}!"
     answer = await ctx.session.elicit("What is your name?", one_field("name", "string"))
     return f"Hello, {field(answer, 'name')}!"
 
 
 @server.tool(annotations=READS)
-async def test_input_required_result_sampling(ctx: Context) -> str:
-    """Asks the client's model a question and answers with what it said."""
+async def test_input_required_result_sampling(ctx: Context) -> str | types.InputRequiredResult:
+    """Asks the client's model a question (`sample_request`) and answers with what it said."""
+    if modern(ctx):
+        answer = responses(ctx).get("sample_request")
+        if answer is None:
+            return types.InputRequiredResult(
+                input_requests={"sample_request": sampling("What is the capital of France?", 100)}
+            )
+        valid(answer)
+        return f"Sampling result: {said_text(answer)}"
     return f"Sampling result: {await sample(ctx, 'What is the capital of France?', 100)}"
 
 
 @server.tool(annotations=READS)
-async def test_input_required_result_list_roots(ctx: Context) -> str:
-    """Asks the client for its roots and counts them."""
+async def test_input_required_result_list_roots(ctx: Context) -> str | types.InputRequiredResult:
+    """Asks the client for its roots (`roots_request`) and counts them."""
+    if modern(ctx):
+        answer = responses(ctx).get("roots_request")
+        if answer is None:
+            return types.InputRequiredResult(input_requests={"roots_request": roots_request()})
+        valid(answer)
+        return f"Found {len(answer.get('roots') or [])} root(s)"
     roots = await ctx.session.list_roots()
     return f"Found {len(roots.roots)} root(s)"
 
 
-async def confirmed(ctx: Context, done: str) -> str:
+async def confirmed(ctx: Context, kind: str, done: str) -> str | types.InputRequiredResult:
+    if modern(ctx):
+        answer = responses(ctx).get("confirm")
+        if answer is None or ctx.request_state != kind:
+            return types.InputRequiredResult(
+                input_requests={"confirm": form("Please confirm", one_field("ok", "boolean"))},
+                request_state=kind,
+            )
+        valid(answer)
+        if answer.get("action") != "accept":
+            raise ValueError("the user did not confirm")
+        return done
     answer = await ctx.session.elicit("Please confirm", one_field("ok", "boolean"))
     if answer.action != "accept":
         raise ValueError("the user did not confirm")
@@ -269,14 +357,31 @@ async def confirmed(ctx: Context, done: str) -> str:
 
 
 @server.tool(annotations=READS)
-async def test_input_required_result_request_state(ctx: Context) -> str:
-    """Asks the user to confirm, then says the state it was handed back held."""
-    return await confirmed(ctx, "state-ok: requestState validated")
+async def test_input_required_result_request_state(ctx: Context) -> str | types.InputRequiredResult:
+    """Asks the user to confirm (`confirm`), then says the state it was handed back held."""
+    return await confirmed(ctx, "request-state", "state-ok: requestState validated")
 
 
 @server.tool(annotations=READS)
-async def test_input_required_result_multiple_inputs(ctx: Context) -> str:
+async def test_input_required_result_multiple_inputs(ctx: Context) -> str | types.InputRequiredResult:
     """Asks for the user's name, a greeting from the model and the client's roots, all at once."""
+    if modern(ctx):
+        given = responses(ctx)
+        keys = ("user_name", "greeting", "client_roots")
+        if ctx.request_state != "multiple-inputs" or any(key not in given for key in keys):
+            return types.InputRequiredResult(
+                input_requests={
+                    "user_name": form("What is your name?", one_field("name", "string")),
+                    "greeting": sampling("Generate a greeting", 50),
+                    "client_roots": roots_request(),
+                },
+                request_state="multiple-inputs",
+            )
+        for key in keys:
+            valid(given[key])
+        name = answered_field(given["user_name"], "name")
+        roots = len(given["client_roots"].get("roots") or [])
+        return f"Name: {name}; Greeting: {said_text(given['greeting'])}; Roots: {roots}"
     answers: dict = {}
 
     async def name() -> None:
@@ -295,22 +400,53 @@ async def test_input_required_result_multiple_inputs(ctx: Context) -> str:
 
 
 @server.tool(annotations=READS)
-async def test_input_required_result_multi_round(ctx: Context) -> str:
+async def test_input_required_result_multi_round(ctx: Context) -> str | types.InputRequiredResult:
     """Asks the user's name, then their favourite colour: two rounds."""
+    if modern(ctx):
+        given = responses(ctx)
+        state = json.loads(ctx.request_state) if ctx.request_state else {}
+        if state.get("round") == 1 and "step1" in given:
+            valid(given["step1"])
+            return types.InputRequiredResult(
+                input_requests={
+                    "step2": form("Step 2: What is your favorite color?", one_field("color", "string"))
+                },
+                request_state=json.dumps({"round": 2, "name": answered_field(given["step1"], "name")}),
+            )
+        if state.get("round") == 2 and "step2" in given:
+            valid(given["step2"])
+            return f"Multi-round complete for {state.get('name')} who likes {answered_field(given['step2'], 'color')}"
+        return types.InputRequiredResult(
+            input_requests={"step1": form("Step 1: What is your name?", one_field("name", "string"))},
+            request_state=json.dumps({"round": 1}),
+        )
     name = await ctx.session.elicit("Step 1: What is your name?", one_field("name", "string"))
     colour = await ctx.session.elicit("Step 2: What is your favorite color?", one_field("color", "string"))
     return f"Multi-round complete for {field(name, 'name')} who likes {field(colour, 'color')}"
 
 
 @server.tool(annotations=READS)
-async def test_input_required_result_tampered_state(ctx: Context) -> str:
-    """Asks the user to confirm; a retry whose state was changed is refused."""
-    return await confirmed(ctx, "integrity-ok: state verified")
+async def test_input_required_result_tampered_state(ctx: Context) -> str | types.InputRequiredResult:
+    """Asks the user to confirm (`confirm`); a retry whose state was changed is refused."""
+    return await confirmed(ctx, "tamper-test", "integrity-ok: state verified")
 
 
 @server.tool(annotations=READS)
-async def test_input_required_result_capabilities(ctx: Context) -> str:
-    """Asks the client for what it can give: a form and a sample, each only if the client can answer it."""
+async def test_input_required_result_capabilities(ctx: Context) -> str | types.InputRequiredResult:
+    """Asks the client for what it declared it can give, and nothing else."""
+    if modern(ctx):
+        given = responses(ctx)
+        if given:
+            return f"capabilities-ok: received {','.join(sorted(given))}"
+        declared = ctx.client_capabilities
+        requests = {}
+        if declared and declared.elicitation:
+            requests["elicit_input"] = form("Elicitation input", one_field("value", "string"))
+        if declared and declared.sampling:
+            requests["sample_input"] = sampling("Sample request", 50)
+        if not requests:
+            return "No supported capabilities declared"
+        return types.InputRequiredResult(input_requests=requests, request_state="capabilities-test")
     received = []
 
     async def value() -> None:
@@ -333,10 +469,10 @@ async def test_input_required_result_capabilities(ctx: Context) -> str:
 
 
 @server.tool(annotations=READS)
-async def test_streaming_elicitation(ctx: Context) -> str:
+async def test_streaming_elicitation(ctx: Context) -> str | types.InputRequiredResult:
     """Reports progress, then asks the user to confirm."""
     await ctx.report_progress(50, 100)
-    return await confirmed(ctx, "Streaming complete")
+    return await confirmed(ctx, "streaming", "Streaming complete")
 
 
 @server.tool(annotations=READS)
@@ -359,7 +495,10 @@ async def test_trigger_tool_change(ctx: Context) -> str:
         server.remove_tool("test_volatile")
     else:
         server.add_tool(test_volatile, annotations=READS)
-    await ctx.session.send_tool_list_changed()
+    if modern(ctx):
+        await ctx.notify_tools_changed()
+    else:
+        await ctx.session.send_tool_list_changed()
     return "The tools changed."
 
 
@@ -375,7 +514,10 @@ async def test_trigger_prompt_change(ctx: Context) -> str:
         server.remove_prompt("test_volatile_prompt")
     else:
         server.add_prompt(volatile_prompt)
-    await ctx.session.send_prompt_list_changed()
+    if modern(ctx):
+        await ctx.notify_prompts_changed()
+    else:
+        await ctx.session.send_prompt_list_changed()
     return "The prompts changed."
 
 
