@@ -42,8 +42,11 @@ pub struct CatalogModel {
 /// the client's model, so its text is the reviewed text.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Offer {
-    /// What it is, and what names it on its server and to clients.
+    /// What it is, and what names it to clients.
     pub what: Offered,
+    /// What names it on its upstream: [`Offer::what`], but for a prompt whose table says
+    /// `upstream-prompt` (renamed because another upstream's prompt has its name).
+    pub on_upstream: Offered,
     /// The reviewed description, listed instead of the server's (`description`).
     pub description: Option<String>,
     /// A prompt's arguments and their reviewed descriptions (`[prompt.arguments]`), listed
