@@ -96,6 +96,24 @@ impl Offered {
         }
     }
 
+    /// A URI that reads of both `self` and `other` could be for, when there is one: the
+    /// same URI or template, a URI the other's template matches, or one that two
+    /// templates both match ([`catalog_core::uri_template::overlap`], the shortest). A
+    /// gateway sends each read to one upstream, so two upstreams' tables must share none.
+    #[must_use]
+    pub fn common_uri(&self, other: &Offered) -> Option<String> {
+        use catalog_core::uri_template::{matches, overlap};
+        match (self, other) {
+            (Offered::Resource(a), Offered::Resource(b)) => (a == b).then(|| a.clone()),
+            (Offered::Resource(uri), Offered::Template(t))
+            | (Offered::Template(t), Offered::Resource(uri)) => {
+                matches(t, uri).then(|| uri.clone())
+            }
+            (Offered::Template(a), Offered::Template(b)) => overlap(a, b),
+            (Offered::Prompt(_), _) | (_, Offered::Prompt(_)) => None,
+        }
+    }
+
     /// What a server's listing (`prompts/list`, `resources/list`,
     /// `resources/templates/list`) item of the same kind as `self` is.
     #[must_use]

@@ -2,7 +2,8 @@
 //! upstream, and a gateway can tell every one apart, since it sends each `prompts/get`
 //! and `resources/read` to one upstream by the name or URI alone. No two prompts share a
 //! name, and no two tables pin the same prompt of one upstream; no two tables pin the
-//! same URI or template.
+//! same URI or template, and no URI is claimed by the tables of two upstreams (a URI
+//! another upstream's template matches, two templates that match a URI in common).
 
 use std::collections::{BTreeSet, HashMap};
 
@@ -55,6 +56,9 @@ pub(super) fn offers(raw: Vec<RawOffer>, declared: &[&str], errors: &mut Errors)
     // Where each name, URI or template, and each upstream's prompt, is first claimed.
     let mut by_what: HashMap<Offered, usize> = HashMap::new();
     let mut by_pin: HashMap<(String, Offered), usize> = HashMap::new();
+    // The claims of resources and of templates: a resource is compared with templates
+    // only (the same URI twice is a repeat), a template with both.
+    let (mut resources, mut templates): (Vec<usize>, Vec<usize>) = (Vec::new(), Vec::new());
     let mut out = Vec::new();
     for offer in raw {
         let Some((what, at)) = offer.what else {
@@ -99,6 +103,15 @@ pub(super) fn offers(raw: Vec<RawOffer>, declared: &[&str], errors: &mut Errors)
             );
             continue;
         }
+        let meets: &[&[usize]] = match claim.what {
+            Offered::Prompt(_) => &[],
+            Offered::Resource(_) => &[&templates],
+            Offered::Template(_) => &[&resources, &templates],
+        };
+        let earlier = meets.iter().flat_map(|c| c.iter()).map(|&i| &claims[i]);
+        if let Some(d) = claimed_by_another_upstream(earlier, &claim) {
+            errors.push(d);
+        }
         let upstream = offer.upstream.and_then(|(upstream, at)| {
             if declared.contains(&upstream.as_str()) {
                 return Some(upstream);
@@ -118,6 +131,11 @@ pub(super) fn offers(raw: Vec<RawOffer>, declared: &[&str], errors: &mut Errors)
         by_what.insert(what.clone(), claims.len());
         if let Some(pin) = pin {
             by_pin.insert(pin, claims.len());
+        }
+        match what {
+            Offered::Prompt(_) => {}
+            Offered::Resource(_) => resources.push(claims.len()),
+            Offered::Template(_) => templates.push(claims.len()),
         }
         claims.push(claim);
         let (Some(upstream), Some((digest, _)), Some((access, _))) =
@@ -200,6 +218,45 @@ fn named_twice(first: &Claim, second: &Claim, prompt_names: &BTreeSet<String>) -
     d.help(format!(
         "{fix}; a client gets a prompt by its name, whatever its upstream"
     ))
+}
+
+/// A resource or template that a table of another upstream claims too: a URI the
+/// other's template matches, or, for two templates, a URI both match. (The same URI or
+/// template twice is [`named_twice`].)
+fn claimed_by_another_upstream<'c>(
+    earlier: impl Iterator<Item = &'c Claim>,
+    claim: &Claim,
+) -> Option<Diagnostic> {
+    let upstream = claim.upstream.as_ref()?;
+    let mut overlaps: Vec<(&Claim, String)> = earlier
+        .filter(|c| c.upstream.as_ref().is_some_and(|u| u != upstream))
+        .filter_map(|c| Some((c, c.what.common_uri(&claim.what)?)))
+        .collect();
+    // In file order, whichever kind each is.
+    overlaps.sort_by_key(|(c, _)| c.at.start);
+    let ((first, example), more) = overlaps.split_first()?;
+    let message = match (&first.what, &claim.what) {
+        (Offered::Template(_), Offered::Template(_)) => format!(
+            "resource templates `{}` of upstream `{}` and `{}` of upstream `{upstream}` both match `{example}`",
+            first.what.id(),
+            first.upstream.as_deref().unwrap_or_default(),
+            claim.what.id()
+        ),
+        (Offered::Template(_), _) => format!("{} is matched by {} too", claim.of(), first.of()),
+        _ => format!("{} matches {} too", claim.of(), first.of()),
+    };
+    let message = match more.len() {
+        0 => message,
+        n => format!(
+            "{message}, and {n} more table{} (marked)",
+            if n == 1 { "" } else { "s" }
+        ),
+    };
+    let mut d = Diagnostic::new(claim.at.clone(), message).related(first.at.clone(), first.of());
+    for (other, _) in more {
+        d = d.related(other.at.clone(), other.of());
+    }
+    Some(d.help(uri_help(claim)))
 }
 
 #[cfg(test)]
@@ -331,6 +388,58 @@ mod tests {
         for (d, line, related) in &errors {
             assert!(related.iter().all(|r| r < line), "{d:?}");
             assert!(d.help.as_deref().unwrap().contains("remove one"), "{d:?}");
+        }
+    }
+
+    #[test]
+    fn uris_two_upstreams_claim_are_every_one_an_error_located_on_the_second() {
+        let source = catalog(&format!(
+            "{}{}{}{}{}{}{}",
+            table("uri", "docs://readme", "docs", ""),
+            table("uri-template", "docs://pages/{page}", "docs", ""),
+            // The same upstream may list overlapping URIs: it tells them apart itself.
+            table("uri-template", "docs://{+path}", "docs", ""),
+            table("uri", "docs://readme", "mirror", ""),
+            table("uri-template", "docs://pages/{name}", "mirror", ""),
+            table("uri", "docs://pages/intro", "mirror", ""),
+            // No URI in common with `docs`'s tables.
+            table("uri-template", "mirror://{page}", "mirror", ""),
+        ));
+        let errors = located(&source);
+        let found: Vec<(&str, usize, &[usize])> = errors
+            .iter()
+            .map(|(d, line, related)| (d.message.as_str(), *line, related.as_slice()))
+            .collect();
+        let readme = line_of(&source, "uri = \"docs://readme\"", 0);
+        let pages = line_of(&source, "docs://pages/{page}", 0);
+        let any = line_of(&source, "docs://{+path}", 0);
+        assert_eq!(
+            found,
+            [
+                (
+                    "upstreams `docs` and `mirror` both give clients resource `docs://readme`",
+                    line_of(&source, "uri = \"docs://readme\"", 1),
+                    &[readme][..]
+                ),
+                (
+                    "resource templates `docs://pages/{page}` of upstream `docs` and `docs://pages/{name}` of upstream `mirror` both match `docs://pages/x`, and 1 more table (marked)",
+                    line_of(&source, "docs://pages/{name}", 0),
+                    &[pages, any][..]
+                ),
+                (
+                    "resource `docs://pages/intro` of upstream `mirror` is matched by resource template `docs://pages/{page}` of upstream `docs` too, and 1 more table (marked)",
+                    line_of(&source, "docs://pages/intro", 0),
+                    &[pages, any][..]
+                ),
+            ]
+        );
+        for (d, _, _) in &errors {
+            let help = d.help.as_deref().unwrap();
+            assert!(
+                help.contains("remove one of the two tables")
+                    && help.contains("upstream `mirror` from a catalog and gateway of its own"),
+                "{help}"
+            );
         }
     }
 }

@@ -148,12 +148,12 @@ pub(super) fn offer(key: &str) -> Option<Value> {
             "minLength": 1
         }),
         "uri" => json!({
-            "description": "The resource's URI, as its server lists it; unique among the catalog's resources.",
+            "description": "The resource's URI, as its server lists it; unique among the catalog's resources, and matched by no other upstream's template.",
             "type": "string",
             "minLength": 1
         }),
         "uri-template" => json!({
-            "description": "The resource template's URI template (RFC 6570), as its server lists it, instead of `uri`; reads of a URI it matches go to its upstream.",
+            "description": "The resource template's URI template (RFC 6570), as its server lists it, instead of `uri`; reads of a URI it matches go to its upstream, so no URI it matches may be another upstream's (a resource, or one of its templates' URIs).",
             "type": "string",
             "minLength": 1
         }),

@@ -75,8 +75,8 @@ pub struct OffersImported {
     /// Prompts whose name another table has, imported under the prefix (their name on the
     /// server in `upstream-prompt`), as ``prompt `review` → `docs_review` ``.
     pub renamed: Vec<String>,
-    /// Resources and templates another upstream's table pins already: not imported, since
-    /// a gateway sends each read to one upstream and cannot rename a URI.
+    /// Resources and templates whose URIs another upstream's tables claim already: not
+    /// imported, since a gateway sends each read to one upstream and cannot rename a URI.
     pub skipped: Vec<String>,
 }
 
@@ -86,7 +86,7 @@ pub struct OffersImported {
 /// description as the reviewed one; a rewritten digest for each table whose item's listing
 /// changed. A prompt whose name another table has is named `prefix` + its name, with
 /// `upstream-prompt = "<its name on the server>"`, as tools are; a resource or template
-/// that another upstream's table pins is left out and named.
+/// that shares a URI with another upstream's tables is left out and named.
 ///
 /// # Errors
 /// `text` has errors, a table's digest cannot be found in its text to rewrite, or prompts
@@ -152,14 +152,19 @@ pub fn import_offers(
             continue; // listed twice by the server: one table serves it
         }
         written.push(what);
-        if let Some(other) = catalog
+        let shared = catalog
             .offers
             .iter()
-            .find(|o| o.upstream != upstream && o.what == *what)
-            .filter(|_| !matches!(what, Offered::Prompt(_)))
-        {
+            .filter(|o| o.upstream != upstream)
+            .find_map(|o| Some((o, o.what.common_uri(what)?)));
+        if let Some((other, uri)) = shared {
+            let why = if other.what == *what {
+                String::new()
+            } else {
+                format!(": {} claims `{uri}` too", other.what)
+            };
             done.skipped.push(format!(
-                "{what} (upstream `{}` serves it already)",
+                "{what} (upstream `{}` serves it already{why})",
                 other.upstream
             ));
             continue;
@@ -431,5 +436,37 @@ question = { type = "string", description = "The question." }
             .find(|o| o.upstream == "mirror")
             .unwrap();
         assert_eq!(renamed.digest, pin::digest(&now.prompts[0]));
+    }
+
+    #[test]
+    fn resources_whose_uris_another_upstream_claims_are_left_out() {
+        let text = with_mirror();
+        let mirror = Offers {
+            prompts: vec![],
+            resources: vec![
+                json!({"uri": "docs://pages/intro", "name": "intro"}),
+                json!({"uri": "mirror://status", "name": "status"}),
+            ],
+            templates: vec![
+                json!({"uriTemplate": "docs://{+path}", "name": "any"}),
+                json!({"uriTemplate": "mirror://logs/{day}", "name": "logs"}),
+            ],
+        };
+        let done = import_offers("mirror", &mirror, &text, None).unwrap();
+        assert_eq!(
+            done.skipped,
+            [
+                "resource `docs://pages/intro` (upstream `docs` serves it already: resource template `docs://pages/{page}` claims `docs://pages/intro` too)",
+                "resource template `docs://{+path}` (upstream `docs` serves it already: resource `docs://readme` claims `docs://readme` too)",
+            ]
+        );
+        assert_eq!(
+            done.added,
+            [
+                "resource `mirror://status`",
+                "resource template `mirror://logs/{day}`"
+            ]
+        );
+        crate::compile(&done.toml).unwrap();
     }
 }
