@@ -87,20 +87,7 @@ pub(super) fn offers(raw: Vec<RawOffer>, declared: &[&str], errors: &mut Errors)
             .clone()
             .map(|upstream| (upstream, claim.on_upstream.clone()));
         if let Some(&first) = pin.as_ref().and_then(|pin| by_pin.get(pin)) {
-            let first = &claims[first];
-            errors.push(
-                Diagnostic::new(
-                    claim.at.clone(),
-                    format!(
-                        "prompts `{}` and `{}` both pin {}",
-                        first.what.id(),
-                        claim.what.id(),
-                        first.on_upstream_of()
-                    ),
-                )
-                .related(first.at.clone(), format!("`{}`", first.what.id()))
-                .help("remove one of them, or point one at another prompt of the upstream with `upstream-prompt = \"...\"`"),
-            );
+            errors.push(one_prompt_twice(&claims[first], &claim));
             continue;
         }
         let meets: &[&[usize]] = match claim.what {
@@ -112,20 +99,7 @@ pub(super) fn offers(raw: Vec<RawOffer>, declared: &[&str], errors: &mut Errors)
         if let Some(d) = claimed_by_another_upstream(earlier, &claim) {
             errors.push(d);
         }
-        let upstream = offer.upstream.and_then(|(upstream, at)| {
-            if declared.contains(&upstream.as_str()) {
-                return Some(upstream);
-            }
-            let d = Diagnostic::new(
-                at,
-                format!("`upstream` names `{upstream}`, which no `[[upstream]]` declares"),
-            );
-            errors.push(match suggest(&upstream, declared) {
-                Some(s) => d.help(format!("did you mean `{s}`?")),
-                None => d.help(format!("declare it: an `[[upstream]]` table with `name = \"{upstream}\"` and `command = \"...\"` or `url = \"...\"`")),
-            });
-            None
-        });
+        let upstream = declared_upstream(offer.upstream, declared, errors);
         let what = claim.what.clone();
         let on_upstream = claim.on_upstream.clone();
         by_what.insert(what.clone(), claims.len());
@@ -159,6 +133,43 @@ pub(super) fn offers(raw: Vec<RawOffer>, declared: &[&str], errors: &mut Errors)
         });
     }
     out
+}
+
+/// The upstream a table names, when declared; else the error, with the name it likely
+/// meant.
+fn declared_upstream(
+    upstream: Option<(String, Span)>,
+    declared: &[&str],
+    errors: &mut Errors,
+) -> Option<String> {
+    let (upstream, at) = upstream?;
+    if declared.contains(&upstream.as_str()) {
+        return Some(upstream);
+    }
+    let d = Diagnostic::new(
+        at,
+        format!("`upstream` names `{upstream}`, which no `[[upstream]]` declares"),
+    );
+    errors.push(match suggest(&upstream, declared) {
+        Some(s) => d.help(format!("did you mean `{s}`?")),
+        None => d.help(format!("declare it: an `[[upstream]]` table with `name = \"{upstream}\"` and `command = \"...\"` or `url = \"...\"`")),
+    });
+    None
+}
+
+/// `second` pins the prompt of its upstream that `first`, of another name, pins.
+fn one_prompt_twice(first: &Claim, second: &Claim) -> Diagnostic {
+    Diagnostic::new(
+        second.at.clone(),
+        format!(
+            "prompts `{}` and `{}` both pin {}",
+            first.what.id(),
+            second.what.id(),
+            first.on_upstream_of()
+        ),
+    )
+    .related(first.at.clone(), format!("`{}`", first.what.id()))
+    .help("remove one of them, or point one at another prompt of the upstream with `upstream-prompt = \"...\"`")
 }
 
 /// Why a gateway cannot serve two upstreams' resources under one URI, and the way out.
