@@ -201,7 +201,7 @@ pub struct Import {
     /// The server's name in the catalog [default: the program's file name, or the URL's host]
     #[arg(long, value_name = "NAME", requires = "server")]
     pub(crate) name: Option<String>,
-    /// A prefix for the server's tools whose names the catalog has already
+    /// A prefix for the server's tools and prompts whose names the catalog has already
     #[arg(long, value_name = "P", requires = "server")]
     pub(crate) prefix: Option<String>,
     /// Write a new catalog here

@@ -206,7 +206,12 @@ fn map(
     };
     let mut imported =
         catalog_compiler::import::from_server(&source, listed, existing, server.prefix.as_deref())?;
-    let offered = import_offers(&server.name, offers, &imported.imported.toml)?;
+    let offered = import_offers(
+        &server.name,
+        offers,
+        &imported.imported.toml,
+        server.prefix.as_deref(),
+    )?;
     imported.imported.toml.clone_from(&offered.toml);
     imported.wire.extend(offered.wire.clone());
     Ok((imported, offered))
@@ -322,6 +327,12 @@ fn report_offers(server: &str, offered: &OffersImported) {
     }
     for what in &offered.skipped {
         eprintln!("not imported: {what}");
+    }
+    if !offered.renamed.is_empty() {
+        eprintln!(
+            "renamed with the prefix (their name elsewhere in the catalog): {}",
+            offered.renamed.join(", ")
+        );
     }
     if !offered.added.is_empty() {
         eprintln!(

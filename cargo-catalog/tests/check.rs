@@ -100,3 +100,23 @@ fn lint_findings_json() {
         catalog_compiler::lint::LINTS.len()
     );
 }
+
+/// Two upstreams whose tools, Rust names, prompts, resources and templates collide: every
+/// collision is one error on the second table, naming the first, with the fix (the
+/// prefixed name with `upstream-tool` or `upstream-prompt`, a free `rust-name`, or which
+/// table to remove).
+#[test]
+fn upstreams_that_collide_are_located_with_the_fix() {
+    let (code, stdout, stderr) = cli(&[
+        "check",
+        "--catalog",
+        "tests/fixtures/colliding_upstreams.toml",
+    ]);
+    assert_eq!(code, 1, "{stderr}");
+    assert!(stdout.is_empty(), "{stdout}");
+    assert!(
+        stderr.ends_with("colliding_upstreams.toml: 6 errors\n"),
+        "{stderr}"
+    );
+    insta::assert_snapshot!(stderr);
+}

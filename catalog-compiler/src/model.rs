@@ -42,8 +42,11 @@ pub struct CatalogModel {
 /// the client's model, so its text is the reviewed text.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Offer {
-    /// What it is, and what names it on its server and to clients.
+    /// What it is, and what names it to clients.
     pub what: Offered,
+    /// What names it on its upstream: [`Offer::what`], but for a prompt whose table says
+    /// `upstream-prompt` (renamed because another upstream's prompt has its name).
+    pub on_upstream: Offered,
     /// The reviewed description, listed instead of the server's (`description`).
     pub description: Option<String>,
     /// A prompt's arguments and their reviewed descriptions (`[prompt.arguments]`), listed
@@ -90,6 +93,24 @@ impl Offered {
             Offered::Prompt(_) => "prompt",
             Offered::Resource(_) => "resource",
             Offered::Template(_) => "resource template",
+        }
+    }
+
+    /// A URI that reads of both `self` and `other` could be for, when there is one: the
+    /// same URI or template, a URI the other's template matches, or one that two
+    /// templates both match ([`catalog_core::uri_template::overlap`], the shortest). A
+    /// gateway sends each read to one upstream, so two upstreams' tables must share none.
+    #[must_use]
+    pub fn common_uri(&self, other: &Offered) -> Option<String> {
+        use catalog_core::uri_template::{matches, overlap};
+        match (self, other) {
+            (Offered::Resource(a), Offered::Resource(b)) => (a == b).then(|| a.clone()),
+            (Offered::Resource(uri), Offered::Template(t))
+            | (Offered::Template(t), Offered::Resource(uri)) => {
+                matches(t, uri).then(|| uri.clone())
+            }
+            (Offered::Template(a), Offered::Template(b)) => overlap(a, b),
+            (Offered::Prompt(_), _) | (_, Offered::Prompt(_)) => None,
         }
     }
 

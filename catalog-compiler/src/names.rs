@@ -257,6 +257,32 @@ pub(crate) fn snake_bare(name: &str) -> String {
     snake(name).trim_start_matches("r#").to_string()
 }
 
+/// `upstream_name` when `free`, or else the first free of `upstream_name_2`, `_3`, ...:
+/// the name offered to a row or prompt renamed on a collision, as `--prefix upstream_`
+/// names it.
+pub(crate) fn prefixed(upstream: &str, name: &str, free: impl Fn(&str) -> bool) -> String {
+    let plain = format!("{upstream}_{name}");
+    if free(&plain) {
+        return plain;
+    }
+    first_free(|n| format!("{plain}_{n}"), free)
+}
+
+/// The first of `candidate(2)`, `candidate(3)`, ... that is `free`.
+pub(crate) fn first_free(
+    candidate: impl Fn(usize) -> String,
+    free: impl Fn(&str) -> bool,
+) -> String {
+    let mut n = 2;
+    loop {
+        let c = candidate(n);
+        if free(&c) {
+            return c;
+        }
+        n += 1;
+    }
+}
+
 /// The closest candidate to a misspelt word, when it is close enough to be a likely typo:
 /// what every "did you mean" of the compiler and the commands names.
 #[must_use]

@@ -27,6 +27,7 @@ pub mod shape;
 mod spec;
 mod table;
 pub mod talk;
+pub mod uri_template;
 mod verify;
 
 pub use access::{Access, Caller, Effect, Reach, reach};

@@ -999,7 +999,7 @@ impl Gateway {
                 .as_ref()
                 .ok()
                 .filter(|_| now.is_current())
-                .and_then(|offers| offers.find(&catalog.offers[*i].what))
+                .and_then(|offers| offers.find(&catalog.offers[*i].on_upstream))
                 .cloned();
             let before = pinned.insert(*i, (now.clone(), listing));
             changed |= before.is_none_or(|(was, _)| was != *now);

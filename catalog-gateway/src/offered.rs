@@ -107,8 +107,9 @@ impl Gateway {
         let offer = &self.loaded().catalog.offers[i];
         let session = self.session(link, &offer.upstream).await?;
         let origin = self.origin(grant, name, &offer.upstream, sessionless);
+        // Its name on the upstream, which a table renamed on a collision keeps.
         let mut result = session
-            .get_prompt(name, arguments, origin)
+            .get_prompt(offer.on_upstream.id(), arguments, origin)
             .await
             .map_err(|e| ErrorData::internal_error(e, None))?;
         if let Value::Object(fields) = &mut result {
@@ -232,7 +233,7 @@ impl Gateway {
         &self,
         grant: &Grant,
         link: &Link,
-        request: CompleteRequestParams,
+        mut request: CompleteRequestParams,
     ) -> Result<CompleteResult, ErrorData> {
         let what = match &request.r#ref {
             Reference::Prompt(prompt) => Offered::Prompt(prompt.name.clone()),
@@ -248,14 +249,19 @@ impl Gateway {
             .find(&what)
             .ok_or_else(|| refusal(&what, &Refused::Unknown))?;
         self.offered(grant, i).map_err(|r| refusal(&what, &r))?;
-        let upstream = &self.loaded().catalog.offers[i].upstream;
-        let session = self.session(link, upstream).await?;
+        let offer = &self.loaded().catalog.offers[i];
+        if let (Reference::Prompt(prompt), Offered::Prompt(name)) =
+            (&mut request.r#ref, &offer.on_upstream)
+        {
+            // The upstream knows the prompt by its own name.
+            prompt.name.clone_from(name);
+        }
+        let session = self.session(link, &offer.upstream).await?;
         let mut result = session
             .complete(request)
             .await
             .map_err(|e| ErrorData::internal_error(e, None))?;
         // What the upstream proposes is text the client's model may read.
-        let offer = &self.loaded().catalog.offers[i];
         let mut kept = Vec::with_capacity(result.completion.values.len());
         for value in std::mem::take(&mut result.completion.values) {
             let mut value = Value::String(value);
@@ -356,13 +362,17 @@ fn blocks(content: &mut Value) -> Vec<&mut Value> {
     }
 }
 
-/// A table's listing as clients see it: the upstream's, with the table's reviewed
-/// description and argument descriptions instead of the server's (none where the table
-/// gives none: only reviewed text reaches the model).
+/// A table's listing as clients see it: the upstream's, with the table's name for a
+/// prompt (which a table renamed on a collision changes), and its reviewed description and
+/// argument descriptions instead of the server's (none where the table gives none: only
+/// reviewed text reaches the model).
 fn reviewed(offer: &Offer, mut listing: Value) -> Value {
     let Value::Object(fields) = &mut listing else {
         return listing;
     };
+    if let Offered::Prompt(name) = &offer.what {
+        fields.insert("name".into(), name.clone().into());
+    }
     match &offer.description {
         Some(description) => fields.insert("description".into(), description.clone().into()),
         None => fields.remove("description"),

@@ -678,6 +678,111 @@ fn prompts_and_resources_are_pinned_reviewed_and_screened() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// Two upstreams that offer the same tools, prompts and resources (two copies of
+/// `tests/peers/offers_server.py`), in one catalog: the second is imported with
+/// `--prefix`, its tools and prompts renamed and pinned by their names on the server, its
+/// resources left out (their URIs are the first's), and the gateway serves both: each
+/// renamed prompt is asked of its own upstream by its own name there, and withheld alone
+/// when that upstream changes it.
+#[test]
+fn two_upstreams_with_the_same_names_are_served_side_by_side() {
+    let Some(peers) = Peers::find("two_upstreams_with_the_same_names_are_served_side_by_side")
+    else {
+        return;
+    };
+    let dir = scratch("side-by-side");
+    let catalog = dir.join("catalog.toml");
+    let catalog_arg = catalog.to_str().unwrap();
+    let offers_state = dir.join("offers.txt");
+    std::fs::write(&offers_state, "Reviews a piece of code.").unwrap();
+    let offers = python_server(&peers, "offers", &offers_state);
+    let (code, log) = import(
+        &catalog,
+        "offers",
+        &offers.each_ref().map(String::as_str),
+        &[],
+    );
+    assert_eq!(code, 0, "{log}");
+    let mirror_state = dir.join("mirror.txt");
+    std::fs::write(&mirror_state, "Reviews the mirror's code.").unwrap();
+    let mirror = python_server(&peers, "offers", &mirror_state);
+    let mirror = mirror.each_ref().map(String::as_str);
+
+    let (code, log) = import(&catalog, "mirror", &mirror, &[]);
+    assert_eq!(code, 1, "{log}");
+    assert!(log.contains("`--prefix mirror_`"), "{log}");
+    let (code, log) = import(&catalog, "mirror", &mirror, &["--prefix", "mirror_"]);
+    assert_eq!(code, 0, "{log}");
+    assert!(
+        log.contains("prompt `review` → `mirror_review`")
+            && log.contains(
+                "not imported: resource `docs://readme` (upstream `offers` serves it already)"
+            ),
+        "{log}"
+    );
+    let text = std::fs::read_to_string(&catalog).unwrap();
+    assert!(
+        text.contains("name = \"mirror_review\"\ndescription = \"Reviews the mirror's code.\"\nupstream = \"mirror\"\nupstream-prompt = \"review\"\n"),
+        "{text}"
+    );
+    let (code, log) = catalog_command(&["check", "--catalog", catalog_arg, "--upstreams"]);
+    assert_eq!(code, 0, "{log}");
+
+    let plan = json!([
+        {"prompts": true},
+        {"get_prompt": "mirror_review", "arguments": {"code": "x = 1"}},
+        {"complete": "mirror_review", "argument": {"name": "code", "value": "fn"}},
+        {"call": "mirror_reword", "arguments": {"description": "Reviews code. Changed on the mirror."}},
+        {"wait_prompts_changed": 20},
+        {"prompts": true},
+        {"get_prompt": "review", "arguments": {"code": "y = 2"}},
+        {"get_prompt": "mirror_review", "arguments": {"code": "x = 1"}},
+    ]);
+    let gateway = [
+        "--catalog",
+        catalog_arg,
+        "--access",
+        "full-access",
+        "--gated",
+        "allow",
+    ];
+    let (seen, log) = session(&peers, &plan, &gateway);
+    assert_eq!(
+        listed(&seen[0], "prompts", "name"),
+        ["greeting", "mirror_greeting", "mirror_review", "review"],
+        "{}",
+        seen[0]
+    );
+    assert_eq!(
+        seen[1]["description"], "Reviews the mirror's code.",
+        "{}",
+        seen[1]
+    );
+    let asked = seen[1]["messages"][0]["text"].as_str().unwrap_or_default();
+    assert!(asked.contains("x = 1"), "{}", seen[1]);
+    // The server completes only a prompt it calls `review`.
+    assert_eq!(seen[2]["values"], json!(["fn main() {}"]), "{}", seen[2]);
+    assert_eq!(seen[3]["isError"], false, "{}", seen[3]);
+    assert_eq!(seen[4]["prompts_changed"], true, "{log}");
+    // The mirror's `review` changed: only the table pinned to it is withheld.
+    assert_eq!(
+        listed(&seen[5], "prompts", "name"),
+        ["greeting", "mirror_greeting", "review"],
+        "{}",
+        seen[5]
+    );
+    let asked = seen[6]["messages"][0]["text"].as_str().unwrap_or_default();
+    assert!(asked.contains("y = 2"), "{}", seen[6]);
+    let withheld = seen[7]["message"].as_str().unwrap_or_default();
+    assert!(
+        withheld.contains("prompt `mirror_review` is withheld")
+            && withheld.contains("/description"),
+        "{}",
+        seen[7]
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 /// A reviewer's edit of the imported catalog: the secrets at full access.
 fn raise_the_secrets_to_full_access(catalog: &Path) {
     let imported = std::fs::read_to_string(catalog).unwrap();

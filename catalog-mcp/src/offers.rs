@@ -136,67 +136,9 @@ pub fn not_found(uri: &str) -> ErrorData {
     )
 }
 
-/// Whether `uri` is an expansion of the RFC 6570 `template`: its literal text in order,
-/// each `{expression}` standing for a non-empty run of characters — without `/`, `?`,
-/// `#` for a simple `{var}`, anything for the reserved forms (`{+var}`, `{#var}`) and the
-/// others (`{/var}`, `{?var}`, ...).
-#[must_use]
-pub fn template_matches(template: &str, uri: &str) -> bool {
-    let mut parts = Vec::new();
-    let mut rest = template;
-    while let Some(open) = rest.find('{') {
-        parts.push(Part::Literal(&rest[..open]));
-        let Some(close) = rest[open..].find('}') else {
-            return false;
-        };
-        let expression = &rest[open + 1..open + close];
-        parts.push(
-            if expression.starts_with(|c: char| c.is_alphanumeric() || c == '_') {
-                Part::Segment
-            } else {
-                Part::Any
-            },
-        );
-        rest = &rest[open + close + 1..];
-    }
-    parts.push(Part::Literal(rest));
-    matches_from(&parts, uri)
-}
-
-#[derive(Clone, Copy)]
-enum Part<'t> {
-    Literal(&'t str),
-    /// A simple expression: a run without `/`, `?` or `#`.
-    Segment,
-    /// Any other expression: any run.
-    Any,
-}
-
-fn matches_from(parts: &[Part<'_>], uri: &str) -> bool {
-    let Some((first, rest)) = parts.split_first() else {
-        return uri.is_empty();
-    };
-    match first {
-        Part::Literal(text) => uri
-            .strip_prefix(text)
-            .is_some_and(|after| matches_from(rest, after)),
-        Part::Segment | Part::Any => {
-            let allowed = |c: char| matches!(first, Part::Any) || !matches!(c, '/' | '?' | '#');
-            let mut end = 0;
-            for (at, c) in uri.char_indices() {
-                if !allowed(c) {
-                    break;
-                }
-                end = at + c.len_utf8();
-                if matches_from(rest, &uri[end..]) {
-                    return true;
-                }
-            }
-            // An optional form (`{?query}`, `{/path}`, `{#fragment}`) may expand to nothing.
-            end == 0 && matches!(first, Part::Any) && matches_from(rest, uri)
-        }
-    }
-}
+/// Whether `uri` is an expansion of the RFC 6570 `template`: the rule a gateway routes
+/// reads by too, and the compiler checks upstreams' templates against.
+pub use catalog_core::uri_template::matches as template_matches;
 
 /// Who subscribed to which resource, by session (`resources/subscribe`, up to
 /// 2025-11-25) or by stream (`subscriptions/listen`, 2026-07-28); shared by every
@@ -337,44 +279,5 @@ impl Subscriptions {
             }
         }
         told
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::template_matches;
-
-    #[test]
-    fn a_uri_matches_the_templates_it_expands() {
-        assert!(template_matches(
-            "docs://pages/{page}",
-            "docs://pages/intro"
-        ));
-        assert!(!template_matches("docs://pages/{page}", "docs://pages/"));
-        assert!(!template_matches("docs://pages/{page}", "docs://pages/a/b"));
-        assert!(!template_matches(
-            "docs://pages/{page}",
-            "docs://other/intro"
-        ));
-        assert!(template_matches("file:///{+path}", "file:///etc/hosts"));
-        assert!(template_matches(
-            "repo://{owner}/{repo}/issues",
-            "repo://a/b/issues"
-        ));
-        assert!(!template_matches(
-            "repo://{owner}/{repo}/issues",
-            "repo://a/issues"
-        ));
-        assert!(template_matches("search://q{?term}", "search://q"));
-        assert!(template_matches("search://q{?term}", "search://q?term=x"));
-        assert!(!template_matches("broken://{x", "broken://{x"));
-        assert!(template_matches(
-            "test://template/{id}/data",
-            "test://template/123/data"
-        ));
-        assert!(!template_matches(
-            "test://template/{id}/data",
-            "test://template/1/2/data"
-        ));
     }
 }

@@ -161,8 +161,8 @@ pub fn compare_offers(
             let standing = match offers {
                 Ok(offers) => standing(
                     &offer.digest,
-                    offers.find(&offer.what),
-                    snapshot.get(upstream, &snapshot_key(&offer.what)),
+                    offers.find(&offer.on_upstream),
+                    snapshot.get(upstream, &snapshot_key(&offer.on_upstream)),
                 ),
                 Err(why) => Standing::Unreachable(why.to_owned()),
             };

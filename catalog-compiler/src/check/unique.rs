@@ -4,7 +4,7 @@
 use std::collections::hash_map::Entry;
 
 // Fx: lookups of names the catalog's author wrote, many of them on a large catalog.
-use rustc_hash::FxHashMap as HashMap;
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use crate::diag::{Diagnostic, Errors, Span};
 use crate::model::{self, Arguments, Field, Generated, Tool, Upstream, field_origin};
@@ -31,7 +31,27 @@ pub(super) fn unique_names(rows: &[RawTool], errors: &mut Errors) -> Vec<Option<
             (ident, bare)
         })
     });
-    let mut by_name: HashMap<&str, &Span> = HashMap::default();
+    // Every name and every identifier some row would take, so that a suggested name or
+    // `rust-name` takes none; worked out only for a catalog with such an error.
+    let all_names = std::cell::OnceCell::new();
+    let all_names = || {
+        all_names.get_or_init(|| {
+            rows.iter()
+                .filter_map(|r| r.name.as_ref().map(|(n, _)| n.as_str()))
+                .collect::<HashSet<&str>>()
+        })
+    };
+    let taken_idents = std::cell::OnceCell::new();
+    let taken_idents = || {
+        taken_idents.get_or_init(|| {
+            idents
+                .iter()
+                .flatten()
+                .flat_map(|(ident, bare)| [ident.as_str(), bare.as_str()])
+                .collect::<HashSet<&str>>()
+        })
+    };
+    let mut by_name: HashMap<&str, (&Span, usize)> = HashMap::default();
     by_name.reserve(rows.len());
     let mut by_ident: HashMap<&str, (&str, &Span)> = HashMap::default();
     by_ident.reserve(2 * rows.len());
@@ -54,11 +74,15 @@ pub(super) fn unique_names(rows: &[RawTool], errors: &mut Errors) -> Vec<Option<
             );
             continue;
         }
-        if let Some(first) = by_name.insert(name, span) {
+        if let Some((first, first_row)) = by_name.insert(name, (span, i)) {
+            let of = rows[first_row]
+                .upstream
+                .as_ref()
+                .map_or_else(String::new, |(u, _)| format!(", of upstream `{u}`"));
             errors.push(
                 Diagnostic::new(span.clone(), format!("tool `{name}` is declared twice"))
-                    .related(first.clone(), format!("the first `{name}`"))
-                    .help("rename or remove one"),
+                    .related(first.clone(), format!("the first `{name}`{of}"))
+                    .help(rename_twice(name, &rows[first_row], row, all_names())),
             );
             continue;
         }
@@ -70,13 +94,22 @@ pub(super) fn unique_names(rows: &[RawTool], errors: &mut Errors) -> Vec<Option<
             if let Some((other, first)) = by_ident.insert(key, (name, span))
                 && other != name
             {
+                let free = names::first_free(
+                    |n| format!("{ident}{n}"),
+                    |c| {
+                        let taken = taken_idents();
+                        !taken.contains(c) && !taken.contains(names::snake_bare(c).as_str())
+                    },
+                );
                 errors.push(
                     Diagnostic::new(
                         span.clone(),
                         format!("tools `{other}` and `{name}` both become `Tool::{ident}` in Rust"),
                     )
                     .related(first.clone(), format!("`{other}`"))
-                    .help("rename one of them, or give one a `rust-name = \"...\"`"),
+                    .help(format!(
+                        "give this row `rust-name = \"{free}\"`, or rename one of them"
+                    )),
                 );
                 passed[i] = None;
                 break;
@@ -84,6 +117,39 @@ pub(super) fn unique_names(rows: &[RawTool], errors: &mut Errors) -> Vec<Option<
         }
     }
     passed
+}
+
+/// The way out of two rows named `name`, `first` before `second`: a row that an upstream
+/// serves can take another name and keep the upstream's in `upstream-tool`, as
+/// `cargo catalog import --prefix` renames it.
+fn rename_twice(name: &str, first: &RawTool, second: &RawTool, taken: &HashSet<&str>) -> String {
+    let renamed = |upstream: &str| {
+        Some(names::prefixed(upstream, name, |c| !taken.contains(c)))
+            .filter(|c| names::is_tool_name(c))
+    };
+    let with_upstream_tool = |row: &RawTool, upstream: &str| match &row.upstream_tool {
+        Some(_) => String::new(),
+        None => format!(
+            ", with `upstream-tool = \"{name}\"` (its name on upstream `{upstream}`), as `cargo catalog import --prefix {upstream}_` writes it"
+        ),
+    };
+    if let Some((upstream, _)) = &second.upstream
+        && let Some(renamed) = renamed(upstream)
+    {
+        return format!(
+            "rename this row: `name = \"{renamed}\"`{}",
+            with_upstream_tool(second, upstream)
+        );
+    }
+    if let Some((upstream, _)) = &first.upstream
+        && let Some(renamed) = renamed(upstream)
+    {
+        return format!(
+            "rename this row, or the first: `name = \"{renamed}\"`{}",
+            with_upstream_tool(first, upstream)
+        );
+    }
+    "rename or remove one".to_string()
 }
 
 /// No two rows go on the wire under the same name. [`names::wire_names`] avoids every
@@ -295,5 +361,130 @@ pub(super) fn type_names(rows: &[RawTool], variants: &[Option<String>], errors: 
             }
             seen.insert(&g.name, (name.as_str(), &g.origin, &g.span));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::TEST_HEAD as HEAD;
+
+    const DIGEST: &str = "sha256:4d41fd02ed49812a668b205580a74e06ad61797a560f982ee3275fcad9edd8a6";
+
+    /// A row; `upstream` serves it when given.
+    fn row(name: &str, upstream: Option<&str>, extra: &str) -> String {
+        let source = upstream.map_or_else(String::new, |u| {
+            format!("upstream = \"{u}\"\nupstream-digest = \"{DIGEST}\"\n")
+        });
+        format!(
+            "\n[[tool]]\nname = \"{name}\"\ndescription = \"Tells the time.\"\nvisibility = \"discoverable\"\neffect = \"reads\"\ntier = \"silent\"\n{source}{extra}"
+        )
+    }
+
+    fn catalog(rows: &[String]) -> String {
+        format!(
+            "{HEAD}\n[[upstream]]\nname = \"time\"\ncommand = \"mcp-server-time\"\n\n[[upstream]]\nname = \"clock\"\ncommand = \"clock-server\"\n{}",
+            rows.concat()
+        )
+    }
+
+    /// The one error of `source`: message, help, the line it is on and its related lines.
+    fn one_error(source: &str) -> (String, String, usize, Vec<(usize, String)>) {
+        let line = |at: usize| source[..at].matches('\n').count() + 1;
+        let errors = crate::validate(source).unwrap_err();
+        let [d] = errors.as_slice() else {
+            panic!("{errors:#?}");
+        };
+        let related = d
+            .related
+            .iter()
+            .map(|r| (line(r.span.start), r.label.clone()))
+            .collect();
+        (
+            d.message.clone(),
+            d.help.clone().unwrap_or_default(),
+            line(d.span.start),
+            related,
+        )
+    }
+
+    #[test]
+    fn two_upstreams_tools_of_one_name_are_an_error_with_the_prefixed_name() {
+        let source = catalog(&[row("now", Some("time"), ""), row("now", Some("clock"), "")]);
+        let (message, help, line, related) = one_error(&source);
+        assert_eq!(message, "tool `now` is declared twice");
+        let names: Vec<usize> = source
+            .match_indices("name = \"now\"")
+            .map(|(at, _)| source[..at].matches('\n').count() + 1)
+            .collect();
+        assert_eq!(line, names[1]);
+        assert_eq!(
+            related,
+            [(names[0], "the first `now`, of upstream `time`".to_string())]
+        );
+        assert_eq!(
+            help,
+            "rename this row: `name = \"clock_now\"`, with `upstream-tool = \"now\"` (its name on upstream `clock`), as `cargo catalog import --prefix clock_` writes it"
+        );
+        // The fix as spelt: the row keeps serving `now` of `clock`.
+        let fixed = catalog(&[
+            row("now", Some("time"), ""),
+            row("clock_now", Some("clock"), "upstream-tool = \"now\"\n"),
+        ]);
+        let compiled = crate::validate(&fixed).unwrap();
+        let source = compiled.tools[3].upstream.as_ref().unwrap();
+        assert_eq!(
+            (source.upstream.as_str(), source.tool.as_str()),
+            ("clock", "now")
+        );
+    }
+
+    #[test]
+    fn an_upstream_tool_named_like_a_row_of_the_catalog_gets_the_prefix() {
+        // The catalog's own row first, then the upstream's: the upstream's is renamed.
+        let source = catalog(&[row("now", None, ""), row("now", Some("clock"), "")]);
+        let (_, help, _, _) = one_error(&source);
+        assert!(
+            help.starts_with("rename this row: `name = \"clock_now\"`"),
+            "{help}"
+        );
+        // The upstream's first: it is the one to rename, and the name is free.
+        let source = catalog(&[
+            row("time_now", None, ""),
+            row("now", Some("time"), ""),
+            row("now", None, ""),
+        ]);
+        let (_, help, _, _) = one_error(&source);
+        assert!(
+            help.starts_with("rename this row, or the first: `name = \"time_now_2\"`, with `upstream-tool = \"now\"`"),
+            "{help}"
+        );
+        // Neither comes from an upstream.
+        let source = catalog(&[row("now", None, ""), row("now", None, "")]);
+        assert_eq!(one_error(&source).1, "rename or remove one");
+    }
+
+    #[test]
+    fn tools_that_become_one_rust_name_get_a_free_rust_name() {
+        let source = catalog(&[
+            row("get_time", Some("time"), ""),
+            row("GetTime2", None, ""),
+            row("get-time", Some("clock"), ""),
+        ]);
+        let (message, help, _, related) = one_error(&source);
+        assert_eq!(
+            message,
+            "tools `get_time` and `get-time` both become `Tool::GetTime` in Rust"
+        );
+        assert_eq!(related.len(), 1);
+        assert_eq!(
+            help,
+            "give this row `rust-name = \"GetTime3\"`, or rename one of them"
+        );
+        let fixed = catalog(&[
+            row("get_time", Some("time"), ""),
+            row("GetTime2", None, ""),
+            row("get-time", Some("clock"), "rust-name = \"GetTime3\"\n"),
+        ]);
+        crate::validate(&fixed).unwrap();
     }
 }

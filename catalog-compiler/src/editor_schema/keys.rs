@@ -143,17 +143,17 @@ fn spelling<T: PartialEq + Copy>(table: &[(&'static str, T)], value: T) -> &'sta
 pub(super) fn offer(key: &str) -> Option<Value> {
     Some(match key {
         "name" => json!({
-            "description": "The prompt's name on its server, and to clients; unique among the catalog's prompts.",
+            "description": "The prompt's name to clients, and on its server unless `upstream-prompt` gives that; unique among the catalog's prompts, whatever their upstreams.",
             "type": "string",
             "minLength": 1
         }),
         "uri" => json!({
-            "description": "The resource's URI, as its server lists it; unique among the catalog's resources.",
+            "description": "The resource's URI, as its server lists it; unique among the catalog's resources, and matched by no other upstream's template.",
             "type": "string",
             "minLength": 1
         }),
         "uri-template" => json!({
-            "description": "The resource template's URI template (RFC 6570), as its server lists it, instead of `uri`; reads of a URI it matches go to its upstream.",
+            "description": "The resource template's URI template (RFC 6570), as its server lists it, instead of `uri`; reads of a URI it matches go to its upstream, so no URI it matches may be another upstream's (a resource, or one of its templates' URIs).",
             "type": "string",
             "minLength": 1
         }),
@@ -172,6 +172,11 @@ pub(super) fn offer(key: &str) -> Option<Value> {
             "description": "The [[upstream]] that serves it, by its `name`.",
             "type": "string",
             "pattern": "^[a-z0-9_-]+$"
+        }),
+        "upstream-prompt" => json!({
+            "description": "A prompt's name on its upstream, when the table's `name` differs from it (a prefix added because another upstream's prompt has the name).",
+            "type": "string",
+            "minLength": 1
         }),
         "upstream-digest" => json!({
             "description": "The digest of its listing as imported (RFC 8785 canonical JSON, SHA-256), written by the importer; the gateway withholds it when the server's listing no longer matches.",

@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 
 use super::model::{Field, Input, Kind, Row, Type};
 use crate::model;
-use crate::names::{self, TypeStep};
+use crate::names::{self, TypeStep, first_free};
 
 /// The Rust names a catalog's other rows already have, which imported rows must not take.
 #[derive(Default)]
@@ -51,21 +51,6 @@ pub(super) fn agent_tools(rows: &[Row]) -> (String, String) {
     let search = pick("searchTools");
     let ask = pick("ask");
     (search, ask)
-}
-
-/// The first of `candidate(2)`, `candidate(3)`, ... that is `free`.
-pub(super) fn first_free(
-    candidate: impl Fn(usize) -> String,
-    free: impl Fn(&str) -> bool,
-) -> String {
-    let mut n = 2;
-    loop {
-        let c = candidate(n);
-        if free(&c) {
-            return c;
-        }
-        n += 1;
-    }
 }
 
 /// What the compiler compares to find two tools that become the same Rust identifier.

@@ -17,6 +17,7 @@ pub(crate) const PROMPT_KEYS: &[&str] = &[
     "description",
     "arguments",
     "upstream",
+    "upstream-prompt",
     "upstream-digest",
     "access",
 ];
@@ -38,6 +39,9 @@ pub(crate) struct RawOffer {
     pub description: Option<At<String>>,
     pub arguments: Vec<At<(String, String)>>,
     pub upstream: Option<At<String>>,
+    /// A prompt's name on its upstream, when the table's `name` differs from it
+    /// (`upstream-prompt`).
+    pub upstream_prompt: Option<At<String>>,
     pub digest: Option<At<String>>,
     pub access: Option<At<Access>>,
 }
@@ -71,7 +75,12 @@ fn prompt(t: &DeTable<'_>, span: Span, errors: &mut Errors) -> RawOffer {
         .take("arguments")
         .map(|(v, _)| arguments(v, errors))
         .unwrap_or_default();
-    finish(t, span, what, arguments, PROMPT_KEYS, errors)
+    let upstream_prompt = t
+        .take("upstream-prompt")
+        .and_then(|(v, _)| non_empty(v, "upstream-prompt", errors));
+    let mut raw = finish(t, span, what, arguments, PROMPT_KEYS, errors);
+    raw.upstream_prompt = upstream_prompt;
+    raw
 }
 
 fn resource(t: &DeTable<'_>, span: Span, errors: &mut Errors) -> RawOffer {
@@ -160,6 +169,7 @@ fn finish(
         description,
         arguments,
         upstream,
+        upstream_prompt: None,
         digest,
         access,
     }
@@ -300,7 +310,15 @@ upstream = "docs"
         }
         assert_eq!(messages.len(), 12, "{messages:#?}");
         let doubled = errors.iter().find(|d| d.message.contains("twice")).unwrap();
-        assert!(doubled.help.as_deref().unwrap_or("").contains("remove one"));
+        // The first names no declared upstream: the second is told how to take another name.
+        assert!(
+            doubled
+                .help
+                .as_deref()
+                .unwrap_or("")
+                .contains("`name = \"docs_review\"`, with `upstream-prompt = \"review\"`"),
+            "{doubled:?}"
+        );
         assert_eq!(doubled.related.len(), 1);
     }
 }

@@ -22,7 +22,9 @@ saw. Steps:
   templates `resources/templates/list`, answer, whole, or the JSON-RPC error;
 - `{"read": URI}`: the contents `resources/read` answers (each its URI and text, or
   `"blob": true` for binary content) or the JSON-RPC error;
-- `{"wait_prompts_changed": SECONDS}`: waits for `notifications/prompts/list_changed`.
+- `{"wait_prompts_changed": SECONDS}`: waits for `notifications/prompts/list_changed`;
+- `{"complete": PROMPT, "argument": {"name": NAME, "value": VALUE}}`: the values
+  `completion/complete` proposes for the prompt's argument, or the JSON-RPC error.
 """
 
 import asyncio
@@ -140,6 +142,8 @@ async def run(plan: list, revision: str, read, write) -> list:
             elif "wait_prompts_changed" in step:
                 arrived = await wait(changed[PROMPTS_CHANGED], step["wait_prompts_changed"])
                 seen.append({"prompts_changed": arrived})
+            elif "complete" in step:
+                seen.append(await complete(session, step["complete"], step["argument"]))
     return seen
 
 
@@ -210,6 +214,14 @@ async def get_prompt(session: ClientSession, name: str, arguments: dict) -> dict
         return rpc_error(error)
     messages = [{"role": m.role, "text": getattr(m.content, "text", None)} for m in result.messages]
     return {"messages": messages, "description": result.description}
+
+
+async def complete(session: ClientSession, prompt: str, argument: dict) -> dict:
+    try:
+        result = await session.complete(types.PromptReference(type="ref/prompt", name=prompt), argument)
+    except MCPError as error:
+        return rpc_error(error)
+    return {"values": result.completion.values}
 
 
 async def read_resource(session: ClientSession, uri: str) -> dict:

@@ -6,7 +6,8 @@ the server starts; the tool `reword` writes a new one there, re-registers `revie
 and announces `notifications/prompts/list_changed`, as a server that changes a prompt after
 review would. Resource `docs://notes` carries a prompt injection, for the gateway's result
 scanner; the tool `link` answers with a link to any URI, which must not open a resource the
-client is not served. Over stdio.
+client is not served. The argument `code` of `review` is completed (of that prompt, by its
+name here, only). Over stdio.
 """
 
 import sys
@@ -16,7 +17,7 @@ from typing import Annotated
 from pydantic import Field
 
 from mcp.server.mcpserver import Context, MCPServer
-from mcp.types import ResourceLink, ToolAnnotations
+from mcp.types import Completion, PromptReference, ResourceLink, ToolAnnotations
 
 state = Path(sys.argv[1])
 server = MCPServer("offers")
@@ -61,6 +62,14 @@ def notes() -> str:
 @server.resource("docs://pages/{page}", name="page", description="A page of the docs.")
 def page(page: str) -> str:
     return f"Page {page} of the docs."
+
+
+@server.completion()
+async def complete(ref, argument, context) -> Completion:
+    if isinstance(ref, PromptReference) and ref.name == "review" and argument.name == "code":
+        values = [v for v in ["fn main() {}", "print(1)"] if v.startswith(argument.value)]
+        return Completion(values=values, total=len(values), has_more=False)
+    return Completion(values=[], total=0, has_more=False)
 
 
 @server.tool()
