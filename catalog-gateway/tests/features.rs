@@ -5,7 +5,9 @@
 //! feature by feature (`tests/peers/features.py` runs the features and prints what each
 //! came to). Tools, prompts, resources, templates, completions, subscriptions and their
 //! updates, log messages, progress, sampling, form and URL elicitation, `-32042`, roots and
-//! their changes, links to resources of the session: each is compared whole.
+//! their changes, links to resources of the session: each is compared whole. And a client
+//! of 2026-07-28, asked between rounds, gets the server's mid-call question as a round of
+//! its call, whose answer the server reads as it asked.
 //!
 //! The gateway runs at full access with gated calls allowed: what it asks of a user about
 //! its own gated rows is not the server's, and is tested elsewhere.
@@ -22,7 +24,7 @@ use std::process::Command;
 use std::time::Duration;
 
 use common::{HttpServer, Peer, run, scratch, token};
-use serde_json::Value;
+use serde_json::{Value, json};
 use support::cargo_catalog;
 
 const LIMIT: Duration = Duration::from_secs(180);
@@ -66,7 +68,7 @@ fn differences(
 #[test]
 fn behind_the_gateway_every_feature_comes_back_as_direct() {
     let test = "behind_the_gateway_every_feature_comes_back_as_direct";
-    let Some(_peer) = Peer::find(test) else {
+    let Some(peer) = Peer::find(test) else {
         return;
     };
     let python = PathBuf::from(std::env::var_os("CATALOG_PEER_PYTHON").expect("checked"));
@@ -109,7 +111,7 @@ fn behind_the_gateway_every_feature_comes_back_as_direct() {
         &[(full.clone(), "full-access")],
         &serving,
     );
-    let over_http = features(&python, &["--http".into(), http.url.clone(), full]);
+    let over_http = features(&python, &["--http".into(), http.url.clone(), full.clone()]);
 
     let mut wrong = Vec::new();
     for (how, through) in [("stdio", &stdio), ("HTTP", &over_http)] {
@@ -123,4 +125,34 @@ fn behind_the_gateway_every_feature_comes_back_as_direct() {
     }
     assert!(direct.len() >= 30, "only {} features ran", direct.len());
     assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+
+    // A client of 2026-07-28, which is asked between rounds, through the gateway to this
+    // server of 2025-11-25, which asks mid-call: the question is a round of the call, the
+    // retry brings the answer, and the server reads it as it asked (defaults applied).
+    let calls = common::report::steps(&[("ask", "trigger-elicitation-request", json!({}))]);
+    let args: Vec<String> = vec![
+        "--answer".into(),
+        "accept".into(),
+        "--calls".into(),
+        calls,
+        "--modern".into(),
+        "--http".into(),
+        http.url.clone(),
+        "--token".into(),
+        full,
+    ];
+    let report = peer.run("elicit.py", &args, LIMIT);
+    assert_eq!(report["protocolVersion"], "2026-07-28", "{report}");
+    let asked = &report["calls"]["ask"];
+    assert_eq!(asked["isError"], false, "{report}");
+    assert_eq!(asked["inputRounds"], 1, "{report}");
+    let questions = report["questions"].as_array().expect("the questions");
+    assert_eq!(questions.len(), 1, "{report}");
+    assert_eq!(questions[0]["mode"], "form", "{report}");
+    assert!(
+        asked["content"]
+            .as_str()
+            .is_some_and(|text| text.contains("It was a dark and stormy night.")),
+        "the server read the answer with the form's default: {report}"
+    );
 }
