@@ -1,10 +1,13 @@
 //! The gateway as an MCP server, held to the protocol from outside: the official
-//! conformance suite over streamable HTTP (every scenario passes, or is listed under
-//! `catalog-gateway` in `tests/peers/conformance.json` with the reason it cannot), the
+//! conformance suite over streamable HTTP at 2025-11-25 and at 2026-07-28, each on its own
+//! wire (every scored scenario passes, or is listed under `catalog-gateway` in
+//! `tests/peers/conformance.json` with the reason it cannot), the
 //! transport's rules on raw requests, gated calls asked about on 2025-11-25 and
-//! 2026-07-28, and log messages, with the official Python SDK as the client. The gateway
-//! serves `@modelcontextprotocol/server-filesystem` and a server with what the suite calls on
-//! its reference server (`tests/peers/reference_server.py`), imported as a user would.
+//! 2026-07-28, log messages, and what a client without a session keeps, with the official
+//! Python SDK as the client. The gateway serves `@modelcontextprotocol/server-filesystem`
+//! and a server with what the suite calls on its reference server
+//! (`tests/peers/reference_server.py`, which asks between rounds on a 2026-07-28
+//! connection and mid-call on an older one), imported as a user would.
 //!
 //! The peers come from `cargo xtask test` (`CATALOG_PEER_PYTHON`, `CATALOG_PEER_NODE_BIN`);
 //! without them these tests fail under CI and are skipped, with instructions, elsewhere.
