@@ -18,14 +18,10 @@ use rmcp::model::{ElicitRequestParams, ElicitationAction, ElicitationSchema};
 use rmcp::service::{RequestContext, RoleServer};
 
 use crate::gate::{Answer, Asker, question};
-use crate::rounds::Round;
+use crate::rounds::{QUESTION, Round};
 
 /// How long a person has to answer before the call is refused (up to 2025-11-25).
 pub const ASK_TIMEOUT: Duration = Duration::from_secs(120);
-
-/// The key of the question about a gated call in an input-required result's
-/// `inputRequests`, and of its answer in the retry.
-pub const QUESTION: &str = "approve";
 
 /// Asks the client that sent the request being answered.
 pub struct PeerAsker<'a> {

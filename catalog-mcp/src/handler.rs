@@ -6,7 +6,7 @@ use std::future::Future;
 use std::sync::{Arc, OnceLock};
 
 use axum::http::request::Parts;
-use catalog_core::talk::Peer;
+use catalog_core::talk::{Peer, Rounds};
 use catalog_core::{Access, Caller, CompiledCatalog, Context, HandledBy, Value};
 #[allow(
     deprecated,
@@ -570,7 +570,8 @@ where
     }
     let (state, sent) = retry;
     rounds::run(seal, call, state, sent, failed, |round| {
-        run(peer.between_rounds(Arc::clone(&round)), Some(round))
+        let rounds: Arc<dyn Rounds> = round.clone();
+        run(peer.between_rounds(rounds), Some(round))
     })
     .await
 }

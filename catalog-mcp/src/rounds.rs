@@ -35,7 +35,9 @@ use rmcp::model::{
 };
 use serde::{Deserialize, Serialize};
 
-use crate::elicit::QUESTION;
+/// The key of the question about a gated call (the gate's, in `crate::elicit`) in an
+/// input-required result's `inputRequests`, and of its answer in the retry.
+pub const QUESTION: &str = "approve";
 
 /// How long a `requestState` stays good: time for a person to read a question and answer.
 pub const STATE_TTL: Duration = Duration::from_secs(15 * 60);
@@ -558,6 +560,8 @@ impl<F: Future> Future for Driven<'_, F> {
 mod tests {
     use serde_json::json;
 
+    use catalog_core::talk::{Declared, Elicited, Peer, Sampling, TalkError};
+    use catalog_core::{Access, Caller, Context, UrlElicitation};
     use rmcp::model::InputRequest;
 
     use super::*;
@@ -706,6 +710,118 @@ mod tests {
         let (answers, state) = retry.for_upstream();
         assert_eq!(state.as_deref(), Some("the upstream's own"));
         assert_eq!(answers.unwrap().keys().collect::<Vec<_>>(), ["user_name"]);
+    }
+
+    /// A peer asked between rounds: it declares `declared`, carries `round`, and is never
+    /// asked anything itself.
+    struct Between {
+        declared: Declared,
+        round: Round,
+    }
+
+    impl Peer for Between {
+        fn declared(&self) -> Declared {
+            self.declared
+        }
+
+        fn rounds(&self) -> Option<&dyn Rounds> {
+            Some(&self.round)
+        }
+    }
+
+    /// Polls `future` once: its output, or `None` while it waits.
+    fn once<F: Future>(future: F) -> Option<F::Output> {
+        let mut future = std::pin::pin!(future);
+        match future
+            .as_mut()
+            .poll(&mut TaskContext::from_waker(Waker::noop()))
+        {
+            Poll::Ready(output) => Some(output),
+            Poll::Pending => None,
+        }
+    }
+
+    /// A handler's context asked between rounds that bring `answers`.
+    fn between(answers: Value) -> (Arc<Between>, Context) {
+        let sent = serde_json::from_value(answers).unwrap();
+        let peer = Arc::new(Between {
+            declared: Declared::of(&[
+                Capability::ElicitationForm,
+                Capability::Sampling,
+                Capability::Roots,
+            ]),
+            round: Round::new(Opened::default(), Some(sent)),
+        });
+        let context = Context::new(Caller::Mcp(Access::ReadOnly), peer.clone());
+        (peer, context)
+    }
+
+    #[test]
+    fn a_question_without_an_answer_is_put_and_waits_and_one_with_an_answer_is_read() {
+        let form = json!({"type": "object", "properties": {"name": {"type": "string"}}});
+        // The first run: each question is put under its kind and number, or its own key.
+        let (peer, context) = between(json!({}));
+        assert_eq!(once(context.elicit("Name?", form.clone())), None);
+        assert_eq!(once(context.sample(Sampling::new(5).user("Hi"))), None);
+        assert_eq!(once(context.roots()), None);
+        let user = context.keyed("user_name");
+        assert_eq!(once(user.elicit("Name?", form.clone())), None);
+        let asked = lock(&peer.round.asked).clone();
+        let keys: Vec<&str> = asked.iter().map(|(key, _)| key.as_str()).collect();
+        assert_eq!(keys, ["elicit-1", "sample-2", "roots-3", "user_name"]);
+        assert_eq!(asked[2].1, Question::Roots);
+        assert!(matches!(&asked[0].1, Question::Form { message, .. } if message == "Name?"));
+        // The next run brings the answers, read in MCP's shapes.
+        let (peer, context) = between(json!({
+            "elicit-1": {"action": "accept", "content": {"name": "Ada"}},
+            "sample-2": {"role": "assistant", "model": "m", "content": {"type": "text", "text": "Hello"}},
+            "roots-3": {"roots": [{"uri": "file:///work", "name": "work"}]},
+            "user_name": {"action": "decline"},
+        }));
+        let name = once(context.elicit("Name?", form.clone()))
+            .unwrap()
+            .unwrap();
+        assert_eq!(
+            name,
+            Elicited::Accepted(Map::from_iter([("name".into(), json!("Ada"))]))
+        );
+        let sampled = once(context.sample(Sampling::new(5).user("Hi")))
+            .unwrap()
+            .unwrap();
+        assert_eq!(sampled.text().as_deref(), Some("Hello"));
+        let roots = once(context.roots()).unwrap().unwrap();
+        assert_eq!(roots[0].uri, "file:///work");
+        let user = context.keyed("user_name");
+        assert_eq!(
+            once(user.elicit("Name?", form)),
+            Some(Ok(Elicited::Declined))
+        );
+        assert!(!peer.round.stopped());
+    }
+
+    #[test]
+    fn an_answer_of_the_wrong_shape_and_a_capability_not_declared_are_noted() {
+        let (peer, context) =
+            between(json!({"elicit-1": 12345, "sample-2": {"role": "assistant"}}));
+        let form = json!({"type": "object", "properties": {}});
+        assert_eq!(once(context.elicit("?", form)), None);
+        assert_eq!(once(context.sample(Sampling::new(5).user("Hi"))), None);
+        let unreadable = lock(&peer.round.unreadable).clone();
+        assert_eq!(unreadable.len(), 2);
+        assert!(unreadable[0].starts_with("`elicit-1` is not an elicitation result"));
+        assert!(unreadable[1].starts_with("`sample-2` is not a sampling result"));
+        // Not declared: refused at once, as on every revision, and noted.
+        let url = UrlElicitation {
+            message: "Sign in".into(),
+            url: "https://example.com/sign-in".into(),
+            id: "e1".into(),
+        };
+        assert_eq!(
+            once(context.elicit_url(url)),
+            Some(Err(TalkError::Undeclared(Capability::ElicitationUrl)))
+        );
+        assert_eq!(peer.round.undeclared(), [Capability::ElicitationUrl]);
+        assert!(lock(&peer.round.asked).is_empty());
     }
 
     #[test]

@@ -6,8 +6,8 @@
 //! What the client can be asked comes from what it declared (`initialize`'s
 //! `capabilities`, or on 2026-07-28 the request's own `_meta`). From 2026-07-28 on a
 //! server may send no request to the client while a call runs: there the peer carries
-//! the call's [`Round`], and the handler's questions end the round instead (see
-//! [`crate::rounds`]).
+//! the call's rounds, and the handler's questions end the round instead (see
+//! `crate::rounds`).
 
 // MCP 2026-07-28 deprecates sampling, roots and logging (SEP-2577) and `rmcp` marks its
 // types so; clients of 2025-11-25 use them.
@@ -30,8 +30,6 @@ use rmcp::model::{
 use rmcp::service::{RequestContext, RoleServer};
 use tokio_util::sync::CancellationToken;
 
-use crate::rounds::Round;
-
 /// The client of one request, as a handler's context reaches it.
 pub struct ClientPeer {
     peer: rmcp::Peer<RoleServer>,
@@ -41,8 +39,8 @@ pub struct ClientPeer {
     /// The least severe level the client wants messages at, if it wants any.
     log: Option<LoggingLevel>,
     cancelled: CancellationToken,
-    /// The call's round, on a revision that asks between rounds.
-    round: Option<Arc<Round>>,
+    /// The call's rounds, on a revision that asks between rounds.
+    round: Option<Arc<dyn Rounds>>,
 }
 
 impl std::fmt::Debug for ClientPeer {
@@ -75,7 +73,7 @@ impl ClientPeer {
 
     /// The same client, asked between the rounds of `round` instead (2026-07-28).
     #[must_use]
-    pub fn between_rounds(self, round: Arc<Round>) -> ClientPeer {
+    pub fn between_rounds(self, round: Arc<dyn Rounds>) -> ClientPeer {
         ClientPeer {
             round: Some(round),
             ..self
@@ -305,6 +303,6 @@ impl Peer for ClientPeer {
     }
 
     fn rounds(&self) -> Option<&dyn Rounds> {
-        self.round.as_deref().map(|round| round as &dyn Rounds)
+        self.round.as_deref()
     }
 }
