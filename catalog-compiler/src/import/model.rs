@@ -178,6 +178,7 @@ impl Type {
                         ty: f.ty.to_model(),
                         required: f.required,
                         default: f.default.clone(),
+                        header: None,
                     })
                     .collect()
             })),
