@@ -143,7 +143,7 @@ fn assert_lossless(doc: &Value, catalog: &CatalogModel) {
             (Some(tier), Some(access))
         );
         assert!(tool.role.mcp());
-        let (c, o) = normalized(&schema::input(tool), &orig["inputSchema"]);
+        let (c, o) = normalized(&schema::mcp_input(tool), &orig["inputSchema"]);
         if c != o {
             lost.push(format!(
                 "{} input:\n  compiled {c}\n  original {o}",

@@ -15,6 +15,7 @@ use crate::model::{
 use crate::names::suggest;
 use crate::parse::{At, RawCatalog, RawSettings, RawTool};
 
+mod headers;
 mod offers;
 mod unique;
 
@@ -474,6 +475,7 @@ fn tool(
         );
     }
     rust_names(row.params.as_ref().map_or(&[], |(p, _)| p), &name, errors);
+    headers::row(&row, &name, is_search, errors);
     let spans = ToolSpans {
         row: row.span,
         description: row

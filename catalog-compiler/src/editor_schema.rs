@@ -6,7 +6,7 @@
 use serde_json::{Map, Value, json};
 
 use crate::lint_config::{LINTS, Level, Lint, Scope};
-use crate::model::{self, Access, Effect, SEARCH_QUERY};
+use crate::model::{self, Access, Effect, HEADER_TYPES, SEARCH_QUERY};
 use crate::parse::{
     FIELD_ONLY_KEYS, PROMPT_KEYS, RESOURCE_KEYS, SETTINGS_KEYS, TIERS, TOOL_KEYS, TOP_KEYS,
     TYPE_KEYS, TYPE_NAMES, UPSTREAM_KEYS,
@@ -391,6 +391,11 @@ fn param() -> Value {
         }
     ]))
     .expect("a list");
+    // Only a string, an integer or a boolean is mirrored in a header.
+    all_of.push(json!({
+        "if": {"required": ["header", "type"]},
+        "then": {"properties": {"type": {"enum": HEADER_TYPES}}}
+    }));
     // A default is of the declared type.
     for name in TYPE_NAMES {
         all_of.push(json!({
@@ -690,6 +695,7 @@ mod tests {
             "upstream-digest" => crate::pin::is_digest,
             "url" => crate::pin::is_url,
             "rust-name" => crate::names::is_rust_name,
+            "header" => crate::model::is_header_name,
             _ => return None,
         })
     }
@@ -777,6 +783,14 @@ mod tests {
             "1x",
             "x1",
             "self",
+            "Region",
+            "X-Tenant_1",
+            "!#$%&'*+.^_`|~",
+            "a:b",
+            "a\u{7f}",
+            "Mcp-Param-Region",
+            "mcp-param-",
+            "MCP-PARAMS",
         ];
         let schema: Value = serde_json::from_str(&super::editor_schema()).unwrap();
         let mut found = Vec::new();

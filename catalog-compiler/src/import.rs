@@ -139,7 +139,7 @@ fn compare_schemas(toml: &str, rows: &[Row], tools: &[Value], report: &mut Repor
         let mut changed = Vec::new();
         let empty = serde_json::json!({"type": "object"});
         let input = tool.get("inputSchema").unwrap_or(&empty);
-        for pointer in crate::pin::schema_differences(&crate::schema::input(compiled), input) {
+        for pointer in crate::pin::schema_differences(&crate::schema::mcp_input(compiled), input) {
             changed.push(format!("/inputSchema{pointer}"));
         }
         match (crate::schema::output(compiled), tool.get("outputSchema")) {

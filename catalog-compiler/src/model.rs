@@ -17,7 +17,8 @@ mod rules;
 pub(crate) use generated::{Generated, own_type};
 pub use generated::{GeneratedType, field_origin, generated_types};
 pub use rules::{
-    EnumFault, bounds_in_order, enum_faults, is_field_name, is_list_item, may_have_default,
+    EnumFault, HEADER_MAX_INTEGER, HEADER_PREFIX, HEADER_TYPES, bounds_in_order, enum_faults,
+    has_header_prefix, is_field_name, is_header_name, is_list_item, is_tchar, may_have_default,
 };
 pub(crate) use rules::{SEARCH_QUERY, query_param, search_query, takes_query};
 
@@ -425,6 +426,19 @@ pub struct Field {
     pub required: bool,
     /// The value used when a call leaves it out.
     pub default: Option<Value>,
+    /// The HTTP header the argument is mirrored in for MCP clients (`header`): listed as
+    /// the property's `x-mcp-header`, so a client sends the value as `Mcp-Param-{name}`
+    /// too, and proxies route on it without reading the body.
+    pub header: Option<ParamHeader>,
+}
+
+/// A parameter's `header`: the name after `Mcp-Param-`, and where it is written.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ParamHeader {
+    /// The name as written (`Region`: clients send `Mcp-Param-Region`).
+    pub name: String,
+    /// Where the value is written.
+    pub span: Span,
 }
 
 /// A type in the catalog's type language.

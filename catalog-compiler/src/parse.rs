@@ -156,7 +156,7 @@ pub(crate) const TYPE_KEYS: &[&str] = &[
     "schema",
 ];
 /// Keys a parameter or property has beyond a type's: field keys are `TYPE_KEYS` and these.
-pub(crate) const FIELD_ONLY_KEYS: &[&str] = &["required", "default", "rust-name"];
+pub(crate) const FIELD_ONLY_KEYS: &[&str] = &["required", "default", "rust-name", "header"];
 pub(crate) const TYPE_NAMES: &[&str] =
     &["string", "integer", "number", "boolean", "array", "object"];
 /// The choices of `visibility`, `tier` and `keep-discovered`, as the catalog spells them.

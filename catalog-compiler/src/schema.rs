@@ -9,16 +9,38 @@ use crate::model::{Field, Kind, Tool, TypeSpec};
 /// `additional-params = true`.
 #[must_use]
 pub fn input(tool: &Tool) -> Value {
+    input_as(tool, Listed::Provider)
+}
+
+/// The input schema as MCP lists it: [`input`], with `x-mcp-header` on each property the
+/// row mirrors in an HTTP header (`header`), so a client sends its value as
+/// `Mcp-Param-{name}` too. Only MCP's listing says it: other providers' models would read
+/// a keyword that means nothing to them, and `OpenAI`'s strict mode refuses it.
+#[must_use]
+pub fn mcp_input(tool: &Tool) -> Value {
+    input_as(tool, Listed::Mcp)
+}
+
+/// Whom a schema is written for.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Listed {
+    /// A model provider: no `x-mcp-header`.
+    Provider,
+    /// An MCP client: `x-mcp-header` where a field has a `header`.
+    Mcp,
+}
+
+fn input_as(tool: &Tool, listed: Listed) -> Value {
     match &tool.input_schema {
         Some(raw) => raw.clone(),
-        None => object(&tool.params, None, !tool.additional_params),
+        None => object(&tool.params, None, !tool.additional_params, listed),
     }
 }
 
 /// The output schema, when the row declares one.
 #[must_use]
 pub fn output(tool: &Tool) -> Option<Value> {
-    tool.output.as_ref().map(type_spec)
+    tool.output.as_ref().map(|t| type_spec(t, Listed::Provider))
 }
 
 /// The keywords `OpenAI`'s strict mode reads; a schema with any other is not strict.
@@ -90,7 +112,7 @@ fn is_object(m: &Map<String, Value>) -> bool {
     typed || m.contains_key("properties")
 }
 
-fn object(fields: &[Field], description: Option<&str>, closed: bool) -> Value {
+fn object(fields: &[Field], description: Option<&str>, closed: bool, listed: Listed) -> Value {
     let mut schema = Map::new();
     schema.insert("type".into(), "object".into());
     if let Some(d) = description {
@@ -98,9 +120,14 @@ fn object(fields: &[Field], description: Option<&str>, closed: bool) -> Value {
     }
     let mut props = Map::new();
     for f in fields {
-        let mut p = type_spec(&f.ty);
-        if let (Some(d), Value::Object(m)) = (&f.default, &mut p) {
-            m.insert("default".into(), d.clone());
+        let mut p = type_spec(&f.ty, listed);
+        if let Value::Object(m) = &mut p {
+            if let Some(d) = &f.default {
+                m.insert("default".into(), d.clone());
+            }
+            if let (Listed::Mcp, Some(header)) = (listed, &f.header) {
+                m.insert("x-mcp-header".into(), header.name.clone().into());
+            }
         }
         props.insert(f.name.clone(), p);
     }
@@ -119,10 +146,10 @@ fn object(fields: &[Field], description: Option<&str>, closed: bool) -> Value {
     Value::Object(schema)
 }
 
-fn type_spec(t: &TypeSpec) -> Value {
+fn type_spec(t: &TypeSpec, listed: Listed) -> Value {
     let description = t.description.as_deref();
     let mut v = match &t.kind {
-        Kind::Object(Some(fields)) => return object(fields, description, true),
+        Kind::Object(Some(fields)) => return object(fields, description, true, listed),
         Kind::Object(None) => json!({"type": "object"}),
         Kind::String { values: None } => json!({"type": "string"}),
         Kind::String {
@@ -131,7 +158,7 @@ fn type_spec(t: &TypeSpec) -> Value {
         Kind::Integer { minimum, maximum } => bounded("integer", *minimum, *maximum),
         Kind::Number { minimum, maximum } => bounded("number", *minimum, *maximum),
         Kind::Boolean => json!({"type": "boolean"}),
-        Kind::Array(item) => json!({"type": "array", "items": type_spec(item)}),
+        Kind::Array(item) => json!({"type": "array", "items": type_spec(item, listed)}),
         // The escape hatch is kept exactly as written, but for a description given beside it.
         Kind::Raw(schema) => schema.clone(),
     };

@@ -20,6 +20,8 @@ pub(crate) struct Spec<'a> {
     pub(crate) wire_name: String,
     pub(crate) input_schema: String,
     pub(crate) gemini_parameters: Option<String>,
+    /// The input schema as MCP lists it, when it differs from `input_schema`.
+    pub(crate) mcp_input_schema: Option<String>,
     pub(crate) input: Node,
     pub(crate) strict: bool,
     pub(crate) output_schema: Option<String>,
@@ -68,6 +70,9 @@ fn rows_with<T: Send>(
                     wire_name,
                     input_schema: input.to_string(),
                     gemini_parameters: gemini.parameters.map(|p| p.to_string()),
+                    mcp_input_schema: Some(schema::mcp_input(tool))
+                        .filter(|mcp| *mcp != input)
+                        .map(|mcp| mcp.to_string()),
                     input: input_shape,
                     strict: schema::strict(&input),
                     output_schema: output.as_ref().map(ToString::to_string),
@@ -103,6 +108,7 @@ pub(crate) fn pack(specs: &[Spec<'_>]) -> (String, Vec<u8>) {
         );
         w.str(&s.input_schema);
         w.option(s.gemini_parameters.as_deref(), Writer::str);
+        w.option(s.mcp_input_schema.as_deref(), Writer::str);
         s.input.pack(&mut w);
         w.flag(s.strict);
         w.option(s.output_schema.as_deref(), Writer::str);

@@ -405,6 +405,7 @@ impl Reader {
             wire_name,
             input_schema: self.str()?,
             gemini_parameters: self.option(Reader::str)?,
+            mcp_input_schema: self.option(Reader::str)?,
             input: self.shape(0)?,
             strict: self.flag()?,
             output_schema: self.option(Reader::str)?,

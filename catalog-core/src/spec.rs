@@ -137,6 +137,10 @@ pub struct ToolSpec {
     /// declaration's `parameters`), as compact JSON; `None` when the tool takes no
     /// parameters, which Gemini wants left unset.
     pub gemini_parameters: Option<&'static str>,
+    /// The input schema as MCP lists it, when it says more than `input_schema`: the
+    /// `x-mcp-header` of each property the row mirrors in an HTTP header (`header`), which
+    /// only MCP clients read. `None`: MCP lists `input_schema` ([`ToolSpec::mcp_schema`]).
+    pub mcp_input_schema: Option<&'static str>,
     /// What the verifier checks arguments against: the input schema, read.
     pub input: Shape,
     /// Whether the input schema meets OpenAI's strict mode (every object closed, every
@@ -161,6 +165,16 @@ impl ToolSpec {
                 mcp: self.mcp,
             }),
             _ => Role::Search,
+        }
+    }
+
+    /// The input schema MCP clients are sent: [`ToolSpec::mcp_input_schema`], else
+    /// [`ToolSpec::input_schema`].
+    #[must_use]
+    pub const fn mcp_schema(&self) -> &'static str {
+        match self.mcp_input_schema {
+            Some(schema) => schema,
+            None => self.input_schema,
         }
     }
 

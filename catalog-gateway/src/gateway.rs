@@ -8,8 +8,8 @@ use std::time::{Duration, Instant};
 
 use catalog_core::render::mcp;
 use catalog_core::{
-    BoxFuture, Caller, Discovery, Dispatch, ErrorClass, Info, Reach, Rejection, ScanResults, Tier,
-    ToolId, Value, check_output,
+    Access, BoxFuture, Caller, Discovery, Dispatch, ErrorClass, Info, Reach, Rejection,
+    ScanResults, Tier, ToolId, Value, check_output,
 };
 use catalog_mcp::calls::{admit, refuse, respond};
 use catalog_mcp::rounds::Seal;
@@ -519,9 +519,29 @@ impl Gateway {
         if let Some(active) = active {
             rows &= active;
         }
+        let mut tools = self.tool_listing(&rows, level);
+        if active.is_some() {
+            tools.insert(0, search_listing(self.info.search_tool));
+        }
+        tools
+    }
+
+    /// The tool `name` as `tools/list` lists it to a client that may call it, whatever
+    /// its grant: what `rmcp` holds a call's `Mcp-Param-*` headers to (2026-07-28), so the
+    /// `x-mcp-header` of an upstream's tool, as its server wrote it, is held at the
+    /// gateway too. `None` for a name no servable row has, whose call is refused anyway.
+    #[must_use]
+    pub fn listed(&self, name: &str) -> Option<model::Tool> {
+        let row = Row::from_name(name).filter(|row| self.servable().contains(*row))?;
+        let rows: Rows = std::iter::once(row).collect();
+        self.tool_listing(&rows, Access::FullAccess).pop()
+    }
+
+    /// `rows` as `tools/list` lists them at `level`, in catalog order: each rendered from
+    /// its row, and each upstream tool as its server defines it and the row pins it.
+    fn tool_listing(&self, rows: &Rows, level: Access) -> Vec<model::Tool> {
         let json = mcp(rows.iter().map(Row::spec), level);
         let mut tools = read_listing(&json);
-        // Each upstream tool as its server defines it and the row pins it.
         let definitions = read(&self.definitions);
         for (listed, row) in tools.iter_mut().zip(rows.iter()) {
             if let Some(definition) = definitions.get(&row.index())
@@ -531,10 +551,6 @@ impl Gateway {
             {
                 *listed = tool;
             }
-        }
-        drop(definitions);
-        if active.is_some() {
-            tools.insert(0, search_listing(self.info.search_tool));
         }
         tools
     }
@@ -1352,7 +1368,7 @@ fn read_listing(json: &str) -> Vec<model::Tool> {
 /// loop answers it), so the renderer does not; the gateway answers it, for every level.
 fn search_listing(search: Row) -> model::Tool {
     let spec = search.spec();
-    let schema: Map<String, Value> = serde_json::from_str(spec.input_schema).unwrap_or_default();
+    let schema: Map<String, Value> = serde_json::from_str(spec.mcp_schema()).unwrap_or_default();
     let mut tool = model::Tool::default();
     tool.name = spec.name.into();
     tool.description = Some(spec.description.into());

@@ -26,7 +26,7 @@ use rmcp::model::{
     ListResourcesResult, ListToolsResult, PaginatedRequestParams, PromptsCapability,
     ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult,
     ResourcesCapability, ServerCapabilities, ServerConfig, SubscribeRequestParams,
-    SubscriptionFilter, UnsubscribeRequestParams,
+    SubscriptionFilter, Tool, UnsubscribeRequestParams,
 };
 use rmcp::service::{NotificationContext, RequestContext, RoleServer, SubscriptionContext};
 use rmcp::transport::streamable_http_server::session::SessionRestoreMarker;
@@ -213,6 +213,14 @@ impl ServerHandler for Session {
         if self.link.is_own() {
             Gateway::open_sessions(&self.gateway, &self.link);
         }
+    }
+
+    /// The tool as listed, which `rmcp` reads to hold a call's `Mcp-Param-*` headers to
+    /// its arguments (2026-07-28): an upstream's `x-mcp-header` is checked here as its
+    /// server would. Asked with no request, so with no grant: a call the client may not
+    /// make is refused after, as it would be without headers.
+    fn get_tool(&self, name: &str) -> Option<Tool> {
+        self.gateway.listed(name)
     }
 
     async fn list_tools(

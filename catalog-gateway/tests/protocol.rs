@@ -1,13 +1,13 @@
 //! The gateway as an MCP server, held to the protocol from outside: the official
 //! conformance suite over streamable HTTP at 2025-11-25 and at 2026-07-28, each on its own
 //! wire (every scored scenario passes, or is listed under `catalog-gateway` in
-//! `tests/peers/conformance.json` with the reason it cannot), the
-//! transport's rules on raw requests, gated calls asked about on 2025-11-25 and
-//! 2026-07-28, log messages, and what a client without a session keeps, with the official
-//! Python SDK as the client. The gateway serves `@modelcontextprotocol/server-filesystem`
-//! and a server with what the suite calls on its reference server
-//! (`tests/peers/reference_server.py`, which asks between rounds on a 2026-07-28
-//! connection and mid-call on an older one), imported as a user would.
+//! `tests/peers/conformance.json` with the reason it cannot), the transport's rules on raw
+//! requests (an upstream's parameter mirrored in an HTTP header held to its argument among
+//! them), gated calls asked about on 2025-11-25 and 2026-07-28, log messages, and what a
+//! client without a session keeps, with the official Python SDK as the client. The gateway
+//! serves `@modelcontextprotocol/server-filesystem` and a server with what the suite calls on
+//! its reference server (`tests/peers/reference_server.py`, which asks between rounds on a
+//! 2026-07-28 connection and mid-call on an older one), imported as a user would.
 //!
 //! The peers come from `cargo xtask test` (`CATALOG_PEER_PYTHON`, `CATALOG_PEER_NODE_BIN`);
 //! without them these tests fail under CI and are skipped, with instructions, elsewhere.
@@ -24,7 +24,7 @@ use std::time::Duration;
 
 use common::conformance::{REVISIONS, Suite, check};
 use common::report::{Cause, assert_refused_gated, steps};
-use common::{HttpServer, Peer, run, scratch, token};
+use common::{HttpServer, Peer, modern_request, run, scratch, token};
 use serde_json::{Value, json};
 use support::cargo_catalog;
 
@@ -150,6 +150,8 @@ fn the_gateway_keeps_the_protocol() {
     assert!(broken.starts_with("HTTP/1.1 400 "), "{broken}");
     assert!(broken.contains(r#""code":-32700"#), "{broken}");
 
+    mirrored_headers_are_held(&server, &full);
+
     // write_file is gated: asked on 2025-11-25 mid-call, on 2026-07-28 in the result.
     for modern in [false, true] {
         let revision = if modern { "2026-07-28" } else { "2025-11-25" };
@@ -213,6 +215,46 @@ fn the_gateway_keeps_the_protocol() {
         let during = &forwarded[0]["during"];
         assert!(*during == "list" || during.is_null(), "{report}");
         assert_eq!(forwarded[0]["data"]["tool"], "list_directory");
+    }
+}
+
+/// A parameter its upstream mirrors in an HTTP header (2026-07-28): listed with the
+/// `x-mcp-header` its server wrote, and each call held to its header at the gateway,
+/// before it is forwarded, as catalog-mcp holds its own rows'.
+fn mirrored_headers_are_held(server: &HttpServer, full: &str) {
+    let listed = modern_request(&server.address, full, "tools/list", json!({}), &[]);
+    let routing = listed.message["result"]["tools"]
+        .as_array()
+        .expect("a listing")
+        .iter()
+        .find(|tool| tool["name"] == "test_header_routing")
+        .unwrap_or_else(|| panic!("test_header_routing is listed: {}", listed.message));
+    assert_eq!(
+        routing["inputSchema"]["properties"]["region"],
+        json!({"description": "The region to route the call to.", "title": "Region", "type": "string", "x-mcp-header": "Region"}),
+        "as pydantic writes it for the server"
+    );
+    let route = |region: &str, headers: &[&str]| {
+        let arguments = json!({"name": "test_header_routing", "arguments": {"region": region}});
+        modern_request(&server.address, full, "tools/call", arguments, headers)
+    };
+    for (region, header) in [
+        ("eu-west", "Mcp-Param-Region: eu-west"),
+        ("Zürich", "mcp-param-region: =?base64?WsO8cmljaA==?="),
+    ] {
+        let routed = route(region, &[header]);
+        assert_eq!(routed.status, 200, "{header}: {}", routed.message);
+        let text = &routed.message["result"]["content"][0]["text"];
+        assert_eq!(text, &format!("Routed to region {region}"), "{header}");
+    }
+    for headers in [
+        &[][..],
+        &["Mcp-Param-Region: us-east"],
+        &["Mcp-Param-Region: =?base64?ZXUtd2VzdA?="],
+    ] {
+        let refused = route("eu-west", headers);
+        assert_eq!(refused.status, 400, "{headers:?}: {}", refused.message);
+        assert_eq!(refused.message["error"]["code"], -32020, "{headers:?}");
     }
 }
 

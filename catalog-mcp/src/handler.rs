@@ -19,7 +19,7 @@ use rmcp::model::{
     ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, ListToolsResult,
     PaginatedRequestParams, ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse,
     ServerCapabilities, ServerConfig, SubscribeRequestMethod, SubscribeRequestParams,
-    SubscriptionFilter, SubscriptionsListenRequestMethod, UnsubscribeRequestMethod,
+    SubscriptionFilter, SubscriptionsListenRequestMethod, Tool, UnsubscribeRequestMethod,
     UnsubscribeRequestParams,
 };
 use rmcp::service::{RequestContext, RoleServer, SubscriptionContext};
@@ -388,6 +388,23 @@ where
         context: RequestContext<RoleServer>,
     ) -> Result<(), ErrorData> {
         logging::set_level(&self.log, &request, &context)
+    }
+
+    /// The tool as listed, which `rmcp` reads to hold a call's `Mcp-Param-*` headers to
+    /// its arguments (2026-07-28): the parameters a row mirrors in a header (`header`)
+    /// carry `x-mcp-header`. Asked with no request to read a grant from, it looks over
+    /// HTTP in the full-access listing; a caller below the tool's level is refused after,
+    /// by the level check, as it would be without headers.
+    fn get_tool(&self, name: &str) -> Option<Tool> {
+        let level = match &self.level {
+            Level::Fixed(grant) => grant.access,
+            Level::PerRequest => Access::FullAccess,
+        };
+        self.tools
+            .list(level)
+            .iter()
+            .find(|t| t.name == name)
+            .cloned()
     }
 
     async fn list_tools(

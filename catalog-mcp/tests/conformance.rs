@@ -2,7 +2,9 @@
 //! reference catalog (`examples/reference/`) served by `catalog-mcp` over streamable
 //! HTTP with a full-access token: every scenario the 2025-11-25 and 2026-07-28 revisions
 //! score passes, each on its revision's wire, or is listed under `reference-mcp` in
-//! `tests/peers/conformance.json` with the defect of the suite that fails it. The tools
+//! `tests/peers/conformance.json` with the defect of the suite that fails it, and so do
+//! the pending scenarios it is held to there (the HTTP headers of 2026-07-28, among them
+//! `Mcp-Param-*` for `test_header_routing`'s parameters that say `header`). The tools
 //! the suite calls are the catalog's rows, answered by handlers that log, report
 //! progress, sample the client's model and ask its user through their context, mid-call
 //! on 2025-11-25 and between rounds on 2026-07-28, with no difference in the handler; the

@@ -664,6 +664,7 @@ mod tests {
             wire_name,
             input_schema: r#"{"type":"object","properties":{},"additionalProperties":false}"#,
             gemini_parameters: None,
+            mcp_input_schema: None,
             input: Shape::Any,
             strict: true,
             output_schema: None,

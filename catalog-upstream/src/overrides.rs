@@ -21,7 +21,7 @@ pub fn faithful(tool: &Tool, definition: &Value) -> Value {
     out.remove("execution");
     out.insert("name".into(), tool.name.clone().into());
     out.insert("description".into(), tool.description.clone().into());
-    let input = catalog_compiler::schema::input(tool);
+    let input = catalog_compiler::schema::mcp_input(tool);
     if definition
         .get("inputSchema")
         .is_none_or(|server| !schema_differences(&input, server).is_empty())
@@ -78,7 +78,7 @@ pub fn overrides(tool: &Tool, definition: &Value) -> Vec<String> {
     }
     let empty = serde_json::json!({"type": "object"});
     let server = definition.get("inputSchema").unwrap_or(&empty);
-    let changed = schema_differences(&catalog_compiler::schema::input(tool), server);
+    let changed = schema_differences(&catalog_compiler::schema::mcp_input(tool), server);
     if !changed.is_empty() {
         found.push(format!("the input schema (at {})", pointers(&changed)));
     }

@@ -460,6 +460,11 @@ pub(super) fn param(key: &str) -> Option<Value> {
             "pattern": "^[A-Za-z_][A-Za-z0-9_]*$",
             "description": "The Rust field name, when the one derived from the JSON name collides with another field's (`dateRange` and `date_range`). An enum or object field's generated type is named after it too (`direction` in tool `listRows`: `ListRowsDirection`)."
         }),
+        "header" => json!({
+            "type": "string",
+            "pattern": "^(?![Mm][Cc][Pp]-[Pp][Aa][Rr][Aa][Mm]-)[A-Za-z0-9!#$%&'*+.^_`|~-]+$",
+            "description": "Mirrors the argument in an HTTP header for MCP clients (MCP 2026-07-28): listed as the property's `x-mcp-header`, so a client sends the value as `Mcp-Param-` and this name too (`header = \"Region\"`: `Mcp-Param-Region`), for proxies to route on without reading the body; the server refuses a call whose header and argument differ. An HTTP token without the `Mcp-Param-`, once per tool whatever its case; on a string, integer or boolean parameter, or a property reached through properties alone, of a row on MCP. Proxies log headers: mirror no secret."
+        }),
         _ => return type_spec(key),
     })
 }

@@ -44,6 +44,8 @@ pub(super) struct Field {
     pub(super) ty: Type,
     pub(super) required: bool,
     pub(super) default: Option<Value>,
+    /// The server's `x-mcp-header` for it, written as `header`.
+    pub(super) header: Option<String>,
 }
 
 /// A type of the type language, or the escape hatch with why it was needed.
@@ -178,6 +180,7 @@ impl Type {
                         ty: f.ty.to_model(),
                         required: f.required,
                         default: f.default.clone(),
+                        header: None,
                     })
                     .collect()
             })),

@@ -6,7 +6,10 @@ use std::collections::BTreeSet;
 use serde_json::{Map, Value};
 
 use super::model::{Bounds, Field, Input, Kind, Reason, Type};
-use crate::model::{bounds_in_order, enum_faults, is_field_name, is_list_item, may_have_default};
+use crate::model::{
+    HEADER_MAX_INTEGER, bounds_in_order, enum_faults, is_field_name, is_header_name, is_list_item,
+    may_have_default,
+};
 
 /// A tool's `inputSchema`: a parameter table when the type language holds the object
 /// itself (type, properties, required, and whether it is closed), the whole schema
@@ -29,15 +32,56 @@ pub(super) fn input(schema: &Value) -> (Input, bool) {
         return whole(Reason::TopLevelType);
     }
     let open = obj.get("additionalProperties") != Some(&Value::Bool(false));
-    match fields(obj) {
+    let mirrors = Mirrors {
+        repeated: repeated_headers(obj),
+    };
+    match fields(obj, Some(&mirrors)) {
         Ok(params) => (Input::Params(params), open),
         Err(reason) => whole(reason),
     }
 }
 
+/// What a property's `x-mcp-header` may become: a field's `header`, on a property reached
+/// from the arguments through `properties` alone, unless another property of the tool
+/// names the same header (whatever its case), which the compiler refuses: those keep
+/// their schema as written.
+pub(super) struct Mirrors {
+    repeated: BTreeSet<String>,
+}
+
+/// The header names, lowercased, that more than one property of an input schema's
+/// `properties` chains says in `x-mcp-header`.
+fn repeated_headers(obj: &Map<String, Value>) -> BTreeSet<String> {
+    fn walk(
+        obj: &Map<String, Value>,
+        seen: &mut BTreeSet<String>,
+        repeated: &mut BTreeSet<String>,
+    ) {
+        let Some(Value::Object(props)) = obj.get("properties") else {
+            return;
+        };
+        for prop in props.values().filter_map(Value::as_object) {
+            if let Some(Value::String(header)) = prop.get("x-mcp-header")
+                && !seen.insert(header.to_ascii_lowercase())
+            {
+                repeated.insert(header.to_ascii_lowercase());
+            }
+            walk(prop, seen, repeated);
+        }
+    }
+    let (mut seen, mut repeated) = (BTreeSet::new(), BTreeSet::new());
+    walk(obj, &mut seen, &mut repeated);
+    repeated
+}
+
 /// The properties of an object schema as fields; an error when the object itself cannot be
 /// written (a name the format rejects, a `required` list that is not a set of its names).
-pub(super) fn fields(obj: &Map<String, Value>) -> Result<Vec<Field>, Reason> {
+/// With `mirrors`, the object is reached through `properties` alone, and a property's
+/// `x-mcp-header` may become its `header`.
+pub(super) fn fields(
+    obj: &Map<String, Value>,
+    mirrors: Option<&Mirrors>,
+) -> Result<Vec<Field>, Reason> {
     let empty = Map::new();
     let props = match obj.get("properties") {
         None => &empty,
@@ -61,20 +105,26 @@ pub(super) fn fields(obj: &Map<String, Value>) -> Result<Vec<Field>, Reason> {
     }
     Ok(props
         .iter()
-        .map(|(name, schema)| field(name, schema, set.contains(name.as_str())))
+        .map(|(name, schema)| field(name, schema, set.contains(name.as_str()), mirrors))
         .collect())
 }
 
-/// A parameter or property: exact when its type and default can be written, the original
-/// JSON otherwise.
-pub(super) fn field(name: &str, schema: &Value, required: bool) -> Field {
-    let (ty, default) = match exact_field(schema, required) {
+/// A parameter or property: exact when its type, default and `x-mcp-header` can be
+/// written, the original JSON otherwise.
+pub(super) fn field(
+    name: &str,
+    schema: &Value,
+    required: bool,
+    mirrors: Option<&Mirrors>,
+) -> Field {
+    let (ty, default, header) = match mirrored(schema, required, mirrors) {
         Ok(done) => done,
         Err(reason) => (
             Type {
                 kind: Kind::Raw(schema.clone(), reason),
                 description: None,
             },
+            None,
             None,
         ),
     };
@@ -84,11 +134,51 @@ pub(super) fn field(name: &str, schema: &Value, required: bool) -> Field {
         ty,
         required,
         default,
+        header,
     }
 }
 
-pub(super) fn exact_field(schema: &Value, required: bool) -> Result<(Type, Option<Value>), Reason> {
-    let ty = exact_type(schema, true)?;
+/// A field's type and default, and its `header` when its schema says `x-mcp-header` and
+/// the compiler would take it as one: a header name on a string, boolean or integer MCP
+/// mirrors, where `mirrors` allows one.
+fn mirrored(
+    schema: &Value,
+    required: bool,
+    mirrors: Option<&Mirrors>,
+) -> Result<(Type, Option<Value>, Option<String>), Reason> {
+    let Some(Value::String(header)) = schema.get("x-mcp-header") else {
+        let (ty, default) = exact_field(schema, required, mirrors)?;
+        return Ok((ty, default, None));
+    };
+    let refused = || Reason::Keyword("x-mcp-header".into());
+    let allowed = mirrors.is_some_and(|m| !m.repeated.contains(&header.to_ascii_lowercase()));
+    if !allowed || !is_header_name(header) {
+        return Err(refused());
+    }
+    let mut rest = schema.clone();
+    if let Value::Object(keys) = &mut rest {
+        keys.remove("x-mcp-header");
+    }
+    let (ty, default) = exact_field(&rest, required, mirrors)?;
+    let within = |b: &Option<serde_json::Number>| {
+        b.as_ref()
+            .and_then(serde_json::Number::as_f64)
+            .is_none_or(|b| b.abs() <= HEADER_MAX_INTEGER)
+    };
+    match &ty.kind {
+        Kind::String(_) | Kind::Boolean => {}
+        Kind::Integer(b) if within(&b.minimum) && within(&b.maximum) => {}
+        _ => return Err(refused()),
+    }
+    Ok((ty, default, Some(header.clone())))
+}
+
+pub(super) fn exact_field(
+    schema: &Value,
+    required: bool,
+    mirrors: Option<&Mirrors>,
+) -> Result<(Type, Option<Value>), Reason> {
+    let ty = exact_type(schema, true, mirrors)?;
     let Some(default) = schema.get("default") else {
         return Ok((ty, None));
     };
@@ -109,15 +199,20 @@ pub(super) fn exact_field(schema: &Value, required: bool) -> Result<(Type, Optio
 
 /// A type exactly, or the original JSON (for `items` and `output`).
 pub(super) fn exact_or_raw(schema: &Value, field: bool) -> Type {
-    exact_type(schema, field).unwrap_or_else(|reason| Type {
+    exact_type(schema, field, None).unwrap_or_else(|reason| Type {
         kind: Kind::Raw(schema.clone(), reason),
         description: None,
     })
 }
 
 /// The type language's form of a schema, when it says exactly the same. `field` allows a
-/// `default` (checked by the caller).
-pub(super) fn exact_type(schema: &Value, field: bool) -> Result<Type, Reason> {
+/// `default` (checked by the caller); `mirrors`, the properties of an object the
+/// arguments reach through `properties` alone ([`fields`]).
+pub(super) fn exact_type(
+    schema: &Value,
+    field: bool,
+    mirrors: Option<&Mirrors>,
+) -> Result<Type, Reason> {
     const TYPED: &[&str] = &[
         "enum",
         "minimum",
@@ -210,7 +305,7 @@ pub(super) fn exact_type(schema: &Value, field: bool) -> Result<Type, Reason> {
                 Some(_) => return Err(Reason::AdditionalProperties),
             }
             if has_props {
-                Kind::Object(Some(fields(obj)?))
+                Kind::Object(Some(fields(obj, mirrors)?))
             } else if obj.contains_key("required") {
                 return Err(Reason::RequiredList);
             } else {

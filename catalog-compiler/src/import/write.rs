@@ -158,6 +158,9 @@ pub(super) fn field_table(f: &Field) -> Table {
     if let Some(r) = &f.rust_name {
         extra.push(("rust-name".to_string(), Val::Text(string(r))));
     }
+    if let Some(h) = &f.header {
+        extra.push(("header".to_string(), Val::Text(string(h))));
+    }
     type_table(&f.ty, extra)
 }
 

@@ -15,6 +15,39 @@ pub fn is_field_name(name: &str) -> bool {
             .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'_' | b'.' | b'-'))
 }
 
+/// Whether a parameter's `header` may name the HTTP header MCP mirrors it in: an HTTP
+/// token (RFC 9110: at least one of ``A-Z a-z 0-9 ! # $ % & ' * + - . ^ _ ` | ~``), as MCP
+/// asks of `x-mcp-header`, so it cannot hold a space, a `:` or a control character; and
+/// not starting with [`HEADER_PREFIX`], which clients put before it.
+#[must_use]
+pub fn is_header_name(name: &str) -> bool {
+    !name.is_empty() && name.bytes().all(is_tchar) && !has_header_prefix(name)
+}
+
+/// What a client puts before a parameter's `header` to name the HTTP header it sends.
+pub const HEADER_PREFIX: &str = "Mcp-Param-";
+
+/// Whether `name` starts with [`HEADER_PREFIX`], in any case.
+#[must_use]
+pub fn has_header_prefix(name: &str) -> bool {
+    name.get(..HEADER_PREFIX.len())
+        .is_some_and(|start| start.eq_ignore_ascii_case(HEADER_PREFIX))
+}
+
+/// A character of an HTTP token (RFC 9110, `tchar`).
+#[must_use]
+pub fn is_tchar(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b"!#$%&'*+-.^_`|~".contains(&b)
+}
+
+/// The types MCP mirrors in a header, as `type` names them: not `number`, whose text a
+/// fractional value has no one spelling of.
+pub const HEADER_TYPES: [&str; 3] = ["string", "integer", "boolean"];
+
+/// The largest integer MCP mirrors in a header: JavaScript's `Number.MAX_SAFE_INTEGER`
+/// (2^53 - 1), since a client in JavaScript could not write a larger one exactly.
+pub const HEADER_MAX_INTEGER: f64 = 9_007_199_254_740_991.0;
+
 /// Whether a string may stand in one of the format's lists of strings (`enum`,
 /// `keywords`, `examples`, ...): not blank.
 #[must_use]
@@ -103,6 +136,7 @@ pub(crate) fn query_param() -> Field {
         },
         required: true,
         default: None,
+        header: None,
     }
 }
 

@@ -10,11 +10,12 @@ use toml::de::{DeTable, DeValue};
 use super::default::check_default;
 use super::json::json;
 use super::table::{Table, table, unknown_value};
-use super::values::{boolean, number, rust_ident, spanned_strings, string};
+use super::values::{boolean, header_name, number, rust_ident, spanned_strings, string};
 use super::{At, FIELD_ONLY_KEYS, TYPE_KEYS, TYPE_NAMES};
 use crate::diag::{Diagnostic, Errors, Span};
 use crate::model::{
-    EnumFault, Field, Kind, TypeSpec, bounds_in_order, enum_faults, is_field_name, may_have_default,
+    EnumFault, Field, Kind, ParamHeader, TypeSpec, bounds_in_order, enum_faults, is_field_name,
+    may_have_default,
 };
 
 /// Reads a table of named fields (`params`, or an object's `properties`).
@@ -37,6 +38,7 @@ pub(super) fn fields(t: &DeTable<'_>, what: &str, errors: &mut Errors) -> Vec<Fi
             required,
             default,
             rust_name,
+            header,
         } = extra;
         let default = default.and_then(|(v, span)| check_default(&ty, v, span, errors));
         let required = match (required, &default) {
@@ -57,6 +59,7 @@ pub(super) fn fields(t: &DeTable<'_>, what: &str, errors: &mut Errors) -> Vec<Fi
             ty,
             required,
             default,
+            header,
         });
     }
     out
@@ -79,6 +82,7 @@ pub(super) struct Extra {
     required: Option<At<bool>>,
     default: Option<At<Value>>,
     rust_name: Option<String>,
+    header: Option<ParamHeader>,
 }
 
 /// Reads a type; `field` says whether `required` and `default` may appear (parameters and
@@ -99,6 +103,7 @@ pub(super) fn type_spec(
         required: None,
         default: None,
         rust_name: None,
+        header: None,
     };
     if field {
         extra.rust_name = t
@@ -111,6 +116,7 @@ pub(super) fn type_spec(
         extra.default = t
             .take("default")
             .and_then(|(v, _)| json(v, errors).map(|j| (j, v.span())));
+        extra.header = t.take("header").and_then(|(v, _)| header_name(v, errors));
     }
     let schema = t.take("schema");
     let ty = t.take("type");

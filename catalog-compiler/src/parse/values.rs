@@ -9,6 +9,7 @@ use super::At;
 use super::json::json;
 use super::table::unknown_value;
 use crate::diag::{Diagnostic, Errors};
+use crate::model::{HEADER_PREFIX, ParamHeader, has_header_prefix, is_tchar};
 use crate::pin as digests;
 
 /// A `rust-name`: a plain Rust identifier (not a keyword).
@@ -23,6 +24,53 @@ pub(super) fn rust_ident(v: &Spanned<DeValue<'_>>, errors: &mut Errors) -> Optio
         return None;
     }
     Some((s, span))
+}
+
+/// A parameter's `header`: the name MCP clients send its value under, after
+/// `Mcp-Param-`, an HTTP token ([`crate::model::is_header_name`]).
+pub(super) fn header_name(v: &Spanned<DeValue<'_>>, errors: &mut Errors) -> Option<ParamHeader> {
+    let (s, span) = string(v, "header", errors)?;
+    let d = if s.is_empty() {
+        Diagnostic::new(span, "`header` is empty").help(
+            "name the header, e.g. `header = \"Region\"` (clients then send the value as `Mcp-Param-Region`), or remove `header`",
+        )
+    } else if has_header_prefix(&s) {
+        let rest = &s[HEADER_PREFIX.len()..];
+        let rest = if rest.is_empty() { "Region" } else { rest };
+        Diagnostic::new(span, format!("`header` `{s}` repeats the `{HEADER_PREFIX}` that clients put before it"))
+            .help(format!("write only what follows it, e.g. `header = \"{rest}\"`: clients send `{HEADER_PREFIX}{rest}`"))
+    } else if let Some(bad) = s.chars().find(|c| !u8::try_from(*c).is_ok_and(is_tchar)) {
+        let what = match bad {
+            ' ' => "a space".to_string(),
+            c if c.is_control() => "a control character".to_string(),
+            c if !c.is_ascii() => format!("`{c}`, which is not ASCII"),
+            c => format!("`{c}`"),
+        };
+        Diagnostic::new(span, format!("`header` `{}` is not an HTTP header name: it holds {what}", s.escape_debug()))
+            .help(format!("use letters, digits and ! # $ % & ' * + - . ^ _ ` | ~ only (an HTTP token), e.g. `header = \"{}\"`", token_like(&s)))
+    } else {
+        return Some(ParamHeader { name: s, span });
+    };
+    errors.push(d);
+    None
+}
+
+/// `s` as an HTTP token: each run of other characters a `-`, none at either end.
+fn token_like(s: &str) -> String {
+    let mut out = String::new();
+    for c in s.chars() {
+        if u8::try_from(c).is_ok_and(is_tchar) {
+            out.push(c);
+        } else if !out.is_empty() && !out.ends_with('-') {
+            out.push('-');
+        }
+    }
+    let out = out.trim_end_matches('-');
+    if out.is_empty() {
+        "Region".into()
+    } else {
+        out.into()
+    }
 }
 
 pub(super) fn string(

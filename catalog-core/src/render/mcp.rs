@@ -10,6 +10,9 @@ use crate::{Access, Caller, Effect, Reach, ToolSpec};
 /// call — `mcp = true` and an access level at most `level` (so never the search tool) —
 /// under their catalog names.
 ///
+/// `inputSchema` is [`ToolSpec::mcp_schema`]: the input schema, with the `x-mcp-header` of
+/// each parameter the row mirrors in an HTTP header, which only MCP clients read.
+///
 /// `outputSchema` is sent when the row declares an output whose root is an object (MCP's
 /// structured content is always an object). The annotations say only what the row
 /// declares, its effect's [`Effect::hints`]: a tool that stages is neither destructive nor
@@ -22,8 +25,9 @@ pub fn mcp<'a>(tools: impl IntoIterator<Item = &'a ToolSpec>, level: Access) -> 
         .into_iter()
         .filter(|spec| spec.reach(Caller::Mcp(level), false) == Reach::Allowed);
     push_array(&mut out, allowed, |out, spec| {
+        let input_schema = spec.mcp_schema();
         out.reserve(
-            spec.input_schema.len()
+            input_schema.len()
                 + spec.output_schema.map_or(0, str::len)
                 + spec.description.len()
                 + 128,
@@ -33,7 +37,7 @@ pub fn mcp<'a>(tools: impl IntoIterator<Item = &'a ToolSpec>, level: Access) -> 
         out.push_str(",\"description\":");
         push_str(out, spec.description);
         out.push_str(",\"inputSchema\":");
-        out.push_str(spec.input_schema);
+        out.push_str(input_schema);
         if let Some(schema) = spec.output_schema.filter(|s| is_object_schema(s)) {
             out.push_str(",\"outputSchema\":");
             out.push_str(schema);

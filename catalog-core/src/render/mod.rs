@@ -253,6 +253,7 @@ pub(crate) mod fixtures {
             wire_name,
             input_schema: OBJECT,
             gemini_parameters: None,
+            mcp_input_schema: None,
             input: Shape::Any,
             strict: true,
             output_schema: None,

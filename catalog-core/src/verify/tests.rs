@@ -442,6 +442,7 @@ const fn spec(
         wire_name: name,
         input_schema: "{}",
         gemini_parameters: None,
+        mcp_input_schema: None,
         input,
         strict: false,
         output_schema: None,

@@ -483,6 +483,18 @@ async def test_logging_tool(ctx: Context) -> str:
 
 
 @server.tool(annotations=READS)
+def test_header_routing(
+    region: Annotated[
+        str,
+        # A client over streamable HTTP also sends it as `Mcp-Param-Region` (2026-07-28).
+        Field(description="The region to route the call to.", json_schema_extra={"x-mcp-header": "Region"}),
+    ],
+) -> str:
+    """Says which region a call was routed to: a client sends the region as an HTTP header too."""
+    return f"Routed to region {region}"
+
+
+@server.tool(annotations=READS)
 def test_volatile() -> str:
     """A tool that comes and goes: test_trigger_tool_change takes it away and brings it back."""
     return "Still here."

@@ -9,13 +9,14 @@ use serde_json::json;
 use crate::{
     AskArgs, Handler, TestAudioContentArgs, TestElicitationArgs,
     TestElicitationSep1034DefaultsArgs, TestElicitationSep1330EnumsArgs, TestEmbeddedResourceArgs,
-    TestErrorHandlingArgs, TestImageContentArgs, TestInputRequiredResultCapabilitiesArgs,
-    TestInputRequiredResultElicitationArgs, TestInputRequiredResultListRootsArgs,
-    TestInputRequiredResultMultiRoundArgs, TestInputRequiredResultMultipleInputsArgs,
-    TestInputRequiredResultRequestStateArgs, TestInputRequiredResultSamplingArgs,
-    TestInputRequiredResultTamperedStateArgs, TestLoggingToolArgs, TestMissingCapabilityArgs,
-    TestMultipleContentTypesArgs, TestSamplingArgs, TestSimpleTextArgs,
-    TestStreamingElicitationArgs, TestToolWithLoggingArgs, TestToolWithProgressArgs,
+    TestErrorHandlingArgs, TestHeaderRoutingArgs, TestImageContentArgs,
+    TestInputRequiredResultCapabilitiesArgs, TestInputRequiredResultElicitationArgs,
+    TestInputRequiredResultListRootsArgs, TestInputRequiredResultMultiRoundArgs,
+    TestInputRequiredResultMultipleInputsArgs, TestInputRequiredResultRequestStateArgs,
+    TestInputRequiredResultSamplingArgs, TestInputRequiredResultTamperedStateArgs,
+    TestLoggingToolArgs, TestMissingCapabilityArgs, TestMultipleContentTypesArgs, TestSamplingArgs,
+    TestSimpleTextArgs, TestStreamingElicitationArgs, TestToolWithLoggingArgs,
+    TestToolWithProgressArgs,
 };
 
 /// A 1x1 PNG and a WAV of one sample: the smallest valid media.
@@ -337,6 +338,21 @@ impl Handler for Reference {
             .await
             .map_err(|e| e.to_string())?;
         Reference::confirmed(&context, "Streaming complete").await
+    }
+
+    async fn test_header_routing(
+        &self,
+        _: Context,
+        args: TestHeaderRoutingArgs,
+    ) -> Result<Output, String> {
+        // The server held the `Mcp-Param-*` headers to these arguments before this ran.
+        let priority = args
+            .priority
+            .map_or(String::new(), |p| format!(", priority {p}"));
+        Ok(Output::text(format!(
+            "Routed to region {}{priority}",
+            args.region
+        )))
     }
 
     async fn test_logging_tool(

@@ -9,7 +9,8 @@
 //! The suite runs what a protocol revision requires (each of [`REVISIONS`] has its
 //! requirement set, `requirements/<revision>.yaml` in the package), on that revision's
 //! wire: its scored scenarios are held, the ones it runs without scoring (extensions,
-//! drafts, and scenarios added after the revision) are printed only.
+//! drafts, and scenarios added after the revision) are printed only, but for those a
+//! server's `"held"` table in the same file names, with why: those must pass too.
 //!
 //! The suite needs a Node.js newer than many machines have, so `tests/peers/package.json`
 //! installs one (the `node` package) beside it; both are found through
@@ -292,9 +293,44 @@ pub fn expected_failures(server: &str, revision: &str) -> BTreeMap<String, Strin
     expected
 }
 
+/// The scenarios the suite runs on `revision` without scoring (pending ones) that
+/// `server` is held to all the same, each with why, from the `"held"` table of `server`
+/// in `tests/peers/conformance.json`; none when it has no such table.
+///
+/// # Panics
+/// When the table is not one of revisions, scenarios and reasons, or a reason is empty.
+#[must_use]
+pub fn held(server: &str, revision: &str) -> BTreeMap<String, String> {
+    let path = super::workspace().join("tests/peers/conformance.json");
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    let file: serde_json::Value =
+        serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let table = &file[server]["held"][revision];
+    if table.is_null() {
+        return BTreeMap::new();
+    }
+    let held: BTreeMap<String, String> =
+        serde_json::from_value(table.clone()).unwrap_or_else(|e| {
+            panic!(
+                "{}: \"{server}\".\"held\".\"{revision}\" is no object of scenarios and reasons: {e}",
+                path.display()
+            )
+        });
+    for (scenario, reason) in &held {
+        assert!(
+            !reason.trim().is_empty(),
+            "{}: {server} is held to {scenario} on {revision} for no reason",
+            path.display()
+        );
+    }
+    held
+}
+
 /// Holds what the suite found for `server` on `revision` against its list: every scored
-/// scenario ran, and passed or is listed; every listed one ran and failed. The scenarios
-/// run without scoring are printed, not held. Every mismatch is named at once.
+/// scenario ran, and passed or is listed; every listed one ran and failed; every one it
+/// is held to without scoring ([`held`]) ran and passed. The other scenarios run without
+/// scoring are printed, not held. Every mismatch is named at once.
 ///
 /// # Panics
 /// On any mismatch.
@@ -325,7 +361,22 @@ pub fn check(
     for scenario in expected.keys().filter(|s| !scored.contains(*s)) {
         wrong.push(format!("{scenario} is listed but not scored"));
     }
-    for (scenario, outcome) in outcomes.iter().filter(|(s, _)| !scored.contains(*s)) {
+    let held = held(server, revision);
+    for (scenario, why) in &held {
+        match outcomes.get(scenario) {
+            _ if scored.contains(scenario) => wrong.push(format!(
+                "{scenario} is scored now: take it off the held list"
+            )),
+            None => wrong.push(format!("{scenario} is held ({why}) but did not run")),
+            Some(outcome) if !outcome.passed() => wrong.push(format!(
+                "{scenario} is held ({why}) and failed: {}",
+                outcome.failed.join("; ")
+            )),
+            Some(_) => {}
+        }
+    }
+    let unheld = |s: &String| !scored.contains(s) && !held.contains_key(s);
+    for (scenario, outcome) in outcomes.iter().filter(|(s, _)| unheld(s)) {
         let how = if outcome.passed() { "passed" } else { "failed" };
         eprintln!(
             "{server} on {revision}: {scenario} (not scored) {how} {}",
@@ -337,9 +388,10 @@ pub fn check(
         .filter(|s| outcomes.get(*s).is_some_and(Outcome::passed))
         .count();
     eprintln!(
-        "{server} on {revision}: {passed} of {} scored conformance scenarios passed, {} listed as defects of the suite",
+        "{server} on {revision}: {passed} of {} scored conformance scenarios passed, {} listed as defects of the suite; held to {} not scored",
         scored.len(),
-        expected.len()
+        expected.len(),
+        held.len()
     );
     assert!(
         wrong.is_empty(),

@@ -385,3 +385,87 @@ impl Drop for HttpServer {
         let _ = self.child.wait();
     }
 }
+
+/// What a server answered one raw HTTP request: its status and the JSON-RPC message,
+/// from a JSON body or the first message of an event stream.
+pub struct Answered {
+    pub status: u16,
+    pub message: serde_json::Value,
+}
+
+/// One stateless 2026-07-28 request over raw HTTP to `address` with bearer `token`:
+/// `method` with `params` and the request's `_meta`, the standard `Mcp-Method` and
+/// `Mcp-Name` headers, and `extra` ones (the `Mcp-Param-*` a test sends, or not).
+///
+/// # Panics
+/// When the server cannot be reached or answers no JSON-RPC message in 10 s.
+#[must_use]
+pub fn modern_request(
+    address: &str,
+    token: &str,
+    method: &str,
+    mut params: serde_json::Value,
+    extra: &[&str],
+) -> Answered {
+    params["_meta"] = serde_json::json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientInfo": {"name": "raw", "version": "0"},
+        "io.modelcontextprotocol/clientCapabilities": {},
+    });
+    let body = serde_json::json!({"jsonrpc": "2.0", "id": 7, "method": method, "params": params})
+        .to_string();
+    let mut head = format!(
+        "POST /mcp HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\nContent-Length: {}\r\n\
+         Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\n\
+         Authorization: Bearer {token}\r\nMCP-Protocol-Version: 2026-07-28\r\nMcp-Method: {method}\r\n",
+        body.len()
+    );
+    if let Some(name) = params["name"].as_str() {
+        let _ = write!(head, "Mcp-Name: {name}\r\n");
+    }
+    for header in extra {
+        head.push_str(header);
+        head.push_str("\r\n");
+    }
+    head.push_str("\r\n");
+    let mut stream = std::net::TcpStream::connect(address).expect("the server listens");
+    stream
+        .set_read_timeout(Some(Duration::from_secs(10)))
+        .unwrap();
+    std::io::Write::write_all(&mut stream, head.as_bytes()).unwrap();
+    std::io::Write::write_all(&mut stream, body.as_bytes()).unwrap();
+    let mut response = Vec::new();
+    let mut buffer = [0u8; 8192];
+    loop {
+        if let Some(answered) = answered(&String::from_utf8_lossy(&response)) {
+            return answered;
+        }
+        match stream.read(&mut buffer) {
+            Ok(0) | Err(_) => break,
+            Ok(n) => response.extend_from_slice(&buffer[..n]),
+        }
+    }
+    panic!(
+        "no JSON-RPC message in the response to {method}:\n{}",
+        String::from_utf8_lossy(&response)
+    )
+}
+
+/// The status and first whole JSON-RPC message of a response read so far, if it holds
+/// one: a JSON body, or an event stream's `data:` line that is whole.
+fn answered(response: &str) -> Option<Answered> {
+    let (head, body) = response.split_once("\r\n\r\n")?;
+    let status = head.split(' ').nth(1)?.parse().ok()?;
+    // The answer, not a notification before it.
+    let whole = |text: &str| {
+        serde_json::from_str::<serde_json::Value>(text)
+            .ok()
+            .filter(|m| m.get("id").is_some())
+    };
+    let message = body
+        .lines()
+        .filter_map(|line| line.strip_prefix("data: "))
+        .find_map(whole)
+        .or_else(|| whole(body.trim()))?;
+    Some(Answered { status, message })
+}

@@ -163,7 +163,7 @@ pub fn check_listing<C: CompiledCatalog<W>, const W: usize>(
     for (entry, tool) in entries.iter().zip(C::mcp_allowed(level)) {
         let spec = tool.spec();
         assert_eq!(entry["description"], spec.description, "{}", spec.name);
-        let input: Value = serde_json::from_str(spec.input_schema).expect("schemas are JSON");
+        let input: Value = serde_json::from_str(spec.mcp_schema()).expect("schemas are JSON");
         assert_eq!(entry["inputSchema"], input, "{}", spec.name);
         // MCP's outputSchema is an object schema: an array output is not listed.
         let object_output = spec

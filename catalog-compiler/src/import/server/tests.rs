@@ -388,3 +388,72 @@ fn schemas_keep_their_meaning_and_task_only_tools_are_refused() {
         assert!(text.contains(expected), "{expected:?} not in\n{text}");
     }
 }
+
+/// A server's `x-mcp-header` comes in as the parameter's `header` wherever the compiler
+/// takes one, and the schema as written wherever it would not (a `number`, a bad name, a
+/// header twice, inside an array's items); either way the row lists to MCP clients what
+/// the server wrote, and to other providers nothing of it where it became `header`.
+#[test]
+fn mirrored_parameters_come_in_as_header_where_the_compiler_takes_one() {
+    let schema = json!({
+        "type": "object",
+        "properties": {
+            "region": {"type": "string", "x-mcp-header": "Region"},
+            "limit": {"type": "integer", "minimum": 1, "x-mcp-header": "Limit"},
+            "ratio": {"type": "number", "x-mcp-header": "Ratio"},
+            "odd": {"type": "string", "x-mcp-header": "a b"},
+            "zone": {"type": "string", "x-mcp-header": "Zone"},
+            "area": {"type": "string", "x-mcp-header": "zone"},
+            "scope": {
+                "type": "object",
+                "properties": {"tenant": {"type": "string", "x-mcp-header": "Tenant"}},
+                "additionalProperties": false
+            },
+            "rows": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {"id": {"type": "string", "x-mcp-header": "Id"}},
+                    "additionalProperties": false
+                }
+            }
+        },
+        "required": ["region"],
+        "additionalProperties": false
+    });
+    let tools = vec![json!({
+        "name": "route",
+        "description": "Routes a call.",
+        "inputSchema": schema,
+        "annotations": {"readOnlyHint": true}
+    })];
+    let done = from_server(&stdio(), &tools, None, None).unwrap();
+    let toml = &done.imported.toml;
+    for written in [
+        r#"region = { type = "string", header = "Region" }"#,
+        r#"header = "Limit""#,
+        r#"properties.tenant = { type = "string", required = false, header = "Tenant" }"#,
+    ] {
+        assert!(toml.contains(written), "{written} not in\n{toml}");
+    }
+    for kept in ["Ratio", "a b", "Zone", "zone", "Id"] {
+        assert!(
+            !toml.contains(&format!("header = \"{kept}\"")),
+            "{kept} in\n{toml}"
+        );
+    }
+    let catalog = compiled(toml);
+    let row = catalog.tools.iter().find(|t| t.name == "route").unwrap();
+    assert_eq!(crate::schema::mcp_input(row), tools[0]["inputSchema"]);
+    let provider = crate::schema::input(row);
+    assert!(
+        provider["properties"]["region"]
+            .get("x-mcp-header")
+            .is_none()
+    );
+    assert_eq!(
+        provider["properties"]["ratio"],
+        schema["properties"]["ratio"]
+    );
+    assert_eq!(done.imported.report.changed(), [] as [String; 0]);
+}

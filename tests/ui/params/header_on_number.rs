@@ -1,0 +1,3 @@
+catalog_macros::catalog!("ui/params/header_on_number.toml");
+
+fn main() {}

@@ -1,0 +1,3 @@
+catalog_macros::catalog!("ui/params/header_repeated.toml");
+
+fn main() {}
