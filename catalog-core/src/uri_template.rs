@@ -5,7 +5,7 @@
 //! `{?var}`, ...), which may also expand to nothing at the end of the URI.
 //!
 //! One definition, so that the compiler's check that two upstreams' templates claim no
-//! URI in common ([`overlap`]) and the routing it protects ([`matches`]) cannot disagree.
+//! URI in common ([`overlap`]) and the routing it protects ([`matches()`]) cannot disagree.
 
 use alloc::collections::{BTreeSet, VecDeque};
 use alloc::string::String;
