@@ -16,6 +16,7 @@ use crate::names::suggest;
 use crate::parse::{At, RawCatalog, RawSettings, RawTool};
 
 mod offers;
+mod task;
 mod unique;
 
 pub(crate) use unique::distinct_fields;
@@ -474,6 +475,7 @@ fn tool(
         );
     }
     rust_names(row.params.as_ref().map_or(&[], |(p, _)| p), &name, errors);
+    let task = task::task(&row, &name, is_search, errors);
     let spans = ToolSpans {
         row: row.span,
         description: row
@@ -509,6 +511,7 @@ fn tool(
         lints: row.lints,
         spans,
         upstream: None,
+        task,
     })
 }
 
