@@ -28,6 +28,7 @@ use crate::identity::Identity;
 use crate::listing::Listing;
 use crate::offers::Offers;
 use crate::rounds::Seal;
+use crate::tasks::Tasks;
 
 /// Catalog `C`'s tools, the handler `H` that runs them, and the gated-tool policy;
 /// shared by every connection, so every client reaches the same handler.
@@ -39,6 +40,9 @@ pub struct Tools<C: CompiledCatalog<W>, H, const W: usize> {
     seal: Seal,
     scanner: Scanner,
     offers: Option<Arc<dyn Offers>>,
+    tasks: Tasks,
+    /// Whether some row served over MCP may run as a task.
+    runs_tasks: bool,
     catalog: PhantomData<fn() -> C>,
 }
 
@@ -62,6 +66,8 @@ impl<C: CompiledCatalog<W>, H, const W: usize> Tools<C, H, W> {
             seal: Seal::new(),
             scanner: Scanner::new(C::INFO.settings.scan_results),
             offers: None,
+            tasks: Tasks::default(),
+            runs_tasks: C::specs(C::mcp_allowed(Access::FullAccess)).any(|s| s.task.is_some()),
             catalog: PhantomData,
         }
     }
@@ -117,6 +123,19 @@ impl<C: CompiledCatalog<W>, H, const W: usize> Tools<C, H, W> {
     #[must_use]
     pub fn seal(&self) -> &Seal {
         &self.seal
+    }
+
+    /// The calls that went on as tasks (MCP's tasks extension).
+    #[must_use]
+    pub fn tasks(&self) -> &Tasks {
+        &self.tasks
+    }
+
+    /// Whether some row served over MCP may run as a task: the server then declares the
+    /// tasks extension.
+    #[must_use]
+    pub fn runs_tasks(&self) -> bool {
+        self.runs_tasks
     }
 
     /// What `tools/list` answers a client at `level`.

@@ -14,13 +14,14 @@ use catalog_core::{Access, Caller, CompiledCatalog, Context, HandledBy, Value};
 )]
 use rmcp::model::SetLevelRequestParams;
 use rmcp::model::{
-    CacheScope, CallToolRequestParams, CallToolResponse, CompleteRequestParams, CompleteResult,
-    ErrorCode, GetPromptRequestParams, GetPromptResponse, Implementation, InputResponses,
-    ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, ListToolsResult,
-    PaginatedRequestParams, ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse,
-    ServerCapabilities, ServerConfig, SubscribeRequestMethod, SubscribeRequestParams,
-    SubscriptionFilter, SubscriptionsListenRequestMethod, UnsubscribeRequestMethod,
-    UnsubscribeRequestParams,
+    CacheScope, CallToolRequestParams, CallToolResponse, CancelTaskParams, CompleteRequestParams,
+    CompleteResult, ErrorCode, GetPromptRequestParams, GetPromptResponse, GetTaskParams,
+    GetTaskResult, Implementation, InputResponses, ListPromptsResult, ListResourceTemplatesResult,
+    ListResourcesResult, ListToolsResult, PaginatedRequestParams, ProtocolVersion,
+    ReadResourceRequestParams, ReadResourceResponse, ServerCapabilities, ServerConfig,
+    SubscribeRequestMethod, SubscribeRequestParams, SubscriptionFilter,
+    SubscriptionsListenRequestMethod, UnsubscribeRequestMethod, UnsubscribeRequestParams,
+    UpdateTaskParams,
 };
 use rmcp::service::{RequestContext, RoleServer, SubscriptionContext};
 use rmcp::{ErrorData, ServerHandler};
@@ -32,6 +33,7 @@ use crate::logging::{self, ClientLevel};
 use crate::offers::{self, Offered, Offers};
 use crate::rounds::{self, Ended, Round, Seal};
 use crate::talk::{ClientPeer, asks_between_rounds};
+use crate::tasks::{self, call::Route};
 pub use crate::tokens::Grant;
 
 /// Where a connection's access level comes from.
@@ -143,7 +145,7 @@ impl Level {
 /// that names none (`rmcp` serves none such: a session begins with `initialize`, and a
 /// stateless request carries its revision) is answered as the oldest revision would be.
 #[must_use]
-fn revision(context: &RequestContext<RoleServer>) -> ProtocolVersion {
+pub(crate) fn revision(context: &RequestContext<RoleServer>) -> ProtocolVersion {
     context
         .protocol_version()
         .unwrap_or(ProtocolVersion::V_2024_11_05)
@@ -156,6 +158,9 @@ pub fn log_call(tool: &str, level: Access, result: &Reply) {
             tracing::info!(%tool, %level, "tools/call answered with an error result");
         }
         Ok(CallToolResponse::Complete(_)) => tracing::debug!(%tool, %level, "tools/call ran"),
+        Ok(CallToolResponse::Task(task)) => {
+            tracing::info!(%tool, %level, task = %task.task.task_id, "tools/call goes on as a task");
+        }
         Ok(_) => tracing::info!(%tool, %level, "tools/call waits for the user's answer"),
         Err(error) => {
             tracing::info!(%tool, %level, code = error.code.0, "tools/call refused");
@@ -181,7 +186,14 @@ where
             Some(own) => format!("{own} {access}"),
             None => access,
         };
-        let mut capabilities = ServerCapabilities::builder().enable_tools().build();
+        let mut capabilities = if self.tools.runs_tasks() {
+            ServerCapabilities::builder()
+                .enable_tools()
+                .enable_tasks()
+                .build()
+        } else {
+            ServerCapabilities::builder().enable_tools().build()
+        };
         if let Some(offers) = self.tools.offers() {
             offers::declare(offers, &mut capabilities);
         }
@@ -409,7 +421,49 @@ where
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        call_tool(&*self.tools, &self.level, &self.log, request, &context).await
+        let access = self.level.of(&context)?;
+        match tasks::call::route::<C, W>(access, &request.name, &context) {
+            Route::Plain => {
+                call_tool(&*self.tools, &self.level, &self.log, request, &context).await
+            }
+            Route::Task => {
+                tasks::call::call_tool(&self.tools, &self.level, &self.log, request, &context).await
+            }
+            Route::Refused(error) => {
+                let refused = Err(error);
+                log_call(&request.name, access, &refused);
+                refused
+            }
+        }
+    }
+
+    async fn get_task(
+        &self,
+        request: GetTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<GetTaskResult, ErrorData> {
+        let grant = self.level.grant(&context)?;
+        self.tools.tasks().get(&grant.client, &request.task_id)
+    }
+
+    async fn update_task(
+        &self,
+        request: UpdateTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        let grant = self.level.grant(&context)?;
+        self.tools
+            .tasks()
+            .update(&grant.client, &request.task_id, request.input_responses)
+    }
+
+    async fn cancel_task(
+        &self,
+        request: CancelTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        let grant = self.level.grant(&context)?;
+        self.tools.tasks().cancel(&grant.client, &request.task_id)
     }
 }
 

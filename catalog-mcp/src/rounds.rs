@@ -305,7 +305,8 @@ impl Round {
 
     /// Whether the run put questions, or read an answer it could not use: it goes no
     /// further this round.
-    fn stopped(&self) -> bool {
+    #[must_use]
+    pub fn stopped(&self) -> bool {
         !lock(&self.asked).is_empty()
             || !lock(&self.unreadable).is_empty()
             || lock(&self.relayed).is_some()
@@ -327,6 +328,13 @@ impl Round {
     pub fn for_upstream(&self) -> (Option<InputResponses>, Option<String>) {
         let sent = (!self.sent.is_empty()).then(|| self.sent.clone());
         (sent, self.upstream.clone())
+    }
+
+    /// The answers the call brought, from its state and its request: what a call that
+    /// goes on as a task still answers from.
+    #[must_use]
+    pub fn answers(&self) -> &Map<String, Value> {
+        &self.answers
     }
 
     /// How many questions the run put so far.
@@ -481,12 +489,43 @@ pub async fn run<T, F>(
 where
     F: Future<Output = Result<T, ErrorData>>,
 {
+    let round = begin(seal, call, state, sent).await?;
+    let ran = drive(&round, run(Arc::clone(&round))).await;
+    end(&round, seal, call, ran, failed)
+}
+
+/// The round of one run of `call`: the answers of the `state` a retry echoes, opened, and
+/// those `sent` with it.
+///
+/// # Errors
+/// A state that does not open ([`Seal::open`]).
+pub async fn begin(
+    seal: &Seal,
+    call: &Call<'_>,
+    state: Option<String>,
+    sent: Option<InputResponses>,
+) -> Result<Arc<Round>, ErrorData> {
     let earlier = match state {
         Some(state) => seal.open(&state, call).await?,
         None => Opened::default(),
     };
-    let round = Arc::new(Round::new(earlier, sent));
-    match drive(&round, run(Arc::clone(&round))).await {
+    Ok(Arc::new(Round::new(earlier, sent)))
+}
+
+/// How a run of `call` in `round` ends: with its answer (`Some`), or stopped at its
+/// questions (`None`). An answer that `failed` says is a failure, after the run wanted a
+/// capability the client did not declare, is [`missing`] that capability.
+///
+/// # Errors
+/// An unreadable answer ([`Round::ending`]), [`missing`], or the run's own error.
+pub fn end<T>(
+    round: &Round,
+    seal: &Seal,
+    call: &Call<'_>,
+    ran: Option<Result<T, ErrorData>>,
+    failed: fn(&Result<T, ErrorData>) -> bool,
+) -> Result<Ended<T>, ErrorData> {
+    match ran {
         Some(result) => {
             let undeclared = round.undeclared();
             if failed(&result) && !undeclared.is_empty() {
