@@ -9,7 +9,8 @@
 //! The suite runs what a protocol revision requires (each of [`REVISIONS`] has its
 //! requirement set, `requirements/<revision>.yaml` in the package), on that revision's
 //! wire: its scored scenarios are held, the ones it runs without scoring (extensions,
-//! drafts, and scenarios added after the revision) are printed only.
+//! drafts, and scenarios added after the revision) are printed only, but for those a
+//! server's `held` table names, each with why ([`held`]), which must pass.
 //!
 //! The suite needs a Node.js newer than many machines have, so `tests/peers/package.json`
 //! installs one (the `node` package) beside it; both are found through
@@ -292,9 +293,45 @@ pub fn expected_failures(server: &str, revision: &str) -> BTreeMap<String, Strin
     expected
 }
 
+/// The scenarios the suite runs on `revision` without scoring that `server` is held to
+/// all the same, each with why, from its `held` table in `tests/peers/conformance.json`
+/// (none when it has none).
+///
+/// # Panics
+/// When the table is not an object of scenarios and reasons, or a reason is empty.
+#[must_use]
+pub fn held(server: &str, revision: &str) -> BTreeMap<String, String> {
+    let path = super::workspace().join("tests/peers/conformance.json");
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", path.display()));
+    let file: serde_json::Value =
+        serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let listed = &file[server]["held"][revision];
+    if listed.is_null() {
+        return BTreeMap::new();
+    }
+    let held: BTreeMap<String, String> =
+        serde_json::from_value(listed.clone()).unwrap_or_else(|e| {
+            panic!(
+                "{}: \"{server}\".\"held\".\"{revision}\" is no object of scenarios and reasons: {e}",
+                path.display()
+            )
+        });
+    for (scenario, reason) in &held {
+        assert!(
+            !reason.trim().is_empty(),
+            "{}: {server} holds {scenario} on {revision} without a reason",
+            path.display()
+        );
+    }
+    held
+}
+
 /// Holds what the suite found for `server` on `revision` against its list: every scored
-/// scenario ran, and passed or is listed; every listed one ran and failed. The scenarios
-/// run without scoring are printed, not held. Every mismatch is named at once.
+/// scenario ran, and passed or is listed; every listed one ran and failed; every one it
+/// holds though the suite does not score it ([`held`]) ran unscored and passed. The
+/// other scenarios run without scoring are printed, not held. Every mismatch is named at
+/// once.
 ///
 /// # Panics
 /// On any mismatch.
@@ -305,6 +342,7 @@ pub fn check(
     outcomes: &BTreeMap<String, Outcome>,
 ) {
     let expected = expected_failures(server, revision);
+    let held = held(server, revision);
     let mut wrong = Vec::new();
     for scenario in scored {
         let Some(outcome) = outcomes.get(scenario) else {
@@ -325,7 +363,23 @@ pub fn check(
     for scenario in expected.keys().filter(|s| !scored.contains(*s)) {
         wrong.push(format!("{scenario} is listed but not scored"));
     }
-    for (scenario, outcome) in outcomes.iter().filter(|(s, _)| !scored.contains(*s)) {
+    for (scenario, reason) in &held {
+        match outcomes.get(scenario) {
+            _ if scored.contains(scenario) => wrong.push(format!(
+                "{scenario} is held but scored now: take it off `held` (it said: {reason})"
+            )),
+            None => wrong.push(format!("{scenario} is held but did not run")),
+            Some(outcome) if !outcome.passed() => wrong.push(format!(
+                "{scenario} is held ({reason}) but failed: {}",
+                outcome.failed.join("; ")
+            )),
+            Some(_) => {}
+        }
+    }
+    let unscored = outcomes
+        .iter()
+        .filter(|(s, _)| !scored.contains(*s) && !held.contains_key(*s));
+    for (scenario, outcome) in unscored {
         let how = if outcome.passed() { "passed" } else { "failed" };
         eprintln!(
             "{server} on {revision}: {scenario} (not scored) {how} {}",
@@ -336,10 +390,15 @@ pub fn check(
         .iter()
         .filter(|s| outcomes.get(*s).is_some_and(Outcome::passed))
         .count();
+    let held_passed = held
+        .keys()
+        .filter(|s| outcomes.get(*s).is_some_and(Outcome::passed))
+        .count();
     eprintln!(
-        "{server} on {revision}: {passed} of {} scored conformance scenarios passed, {} listed as defects of the suite",
+        "{server} on {revision}: {passed} of {} scored conformance scenarios passed, {} listed as defects of the suite; {held_passed} of {} held unscored ones passed",
         scored.len(),
-        expected.len()
+        expected.len(),
+        held.len()
     );
     assert!(
         wrong.is_empty(),
