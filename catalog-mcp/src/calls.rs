@@ -30,6 +30,8 @@ use crate::offers::Offers;
 use crate::rounds::Seal;
 use crate::tasks::Tasks;
 
+pub mod task;
+
 /// Catalog `C`'s tools, the handler `H` that runs them, and the gated-tool policy;
 /// shared by every connection, so every client reaches the same handler.
 pub struct Tools<C: CompiledCatalog<W>, H, const W: usize> {
@@ -325,6 +327,33 @@ where
 /// What `tools/call` answers when a call is not to run now: a refusal, or the question
 /// that asks the user.
 pub type Reply = Result<CallToolResponse, ErrorData>;
+
+/// The logger of the line [`log_call`] writes, as clients read it in
+/// `notifications/message`: the server's handler, wherever the call was answered.
+const CALLS_LOGGER: &str = "catalog_mcp::handler";
+
+/// One line in the log for each `tools/call`: how it ended.
+pub fn log_call(tool: &str, level: Access, result: &Reply) {
+    match result {
+        Ok(CallToolResponse::Complete(done)) if done.is_error == Some(true) => {
+            tracing::info!(target: CALLS_LOGGER, %tool, %level, "tools/call answered with an error result");
+        }
+        Ok(CallToolResponse::Complete(_)) => {
+            tracing::debug!(target: CALLS_LOGGER, %tool, %level, "tools/call ran");
+        }
+        Ok(CallToolResponse::Task(task)) => {
+            let task = &task.task.task_id;
+            tracing::info!(target: CALLS_LOGGER, %tool, %level, %task, "tools/call goes on as a task");
+        }
+        Ok(_) => {
+            tracing::info!(target: CALLS_LOGGER, %tool, %level, "tools/call waits for the user's answer");
+        }
+        Err(error) => {
+            let code = error.code.0;
+            tracing::info!(target: CALLS_LOGGER, %tool, %level, code, "tools/call refused");
+        }
+    }
+}
 
 /// The one gate every MCP `tools/call` passes before anything runs, in a server built on
 /// this crate and in the gateway: who may run which tool, and only once verified.

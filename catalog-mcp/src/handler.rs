@@ -26,6 +26,8 @@ use rmcp::model::{
 use rmcp::service::{RequestContext, RoleServer, SubscriptionContext};
 use rmcp::{ErrorData, ServerHandler};
 
+pub use crate::calls::log_call;
+use crate::calls::task::{self, Route};
 use crate::calls::{Reply, Tools};
 use crate::complete::Complete;
 use crate::elicit::PeerAsker;
@@ -33,7 +35,6 @@ use crate::logging::{self, ClientLevel};
 use crate::offers::{self, Offered, Offers};
 use crate::rounds::{self, Ended, Round, Seal};
 use crate::talk::{ClientPeer, asks_between_rounds};
-use crate::tasks::{self, call::Route};
 pub use crate::tokens::Grant;
 
 /// Where a connection's access level comes from.
@@ -145,27 +146,10 @@ impl Level {
 /// that names none (`rmcp` serves none such: a session begins with `initialize`, and a
 /// stateless request carries its revision) is answered as the oldest revision would be.
 #[must_use]
-pub(crate) fn revision(context: &RequestContext<RoleServer>) -> ProtocolVersion {
+fn revision(context: &RequestContext<RoleServer>) -> ProtocolVersion {
     context
         .protocol_version()
         .unwrap_or(ProtocolVersion::V_2024_11_05)
-}
-
-/// One line in the log for each `tools/call`: how it ended.
-pub fn log_call(tool: &str, level: Access, result: &Reply) {
-    match result {
-        Ok(CallToolResponse::Complete(done)) if done.is_error == Some(true) => {
-            tracing::info!(%tool, %level, "tools/call answered with an error result");
-        }
-        Ok(CallToolResponse::Complete(_)) => tracing::debug!(%tool, %level, "tools/call ran"),
-        Ok(CallToolResponse::Task(task)) => {
-            tracing::info!(%tool, %level, task = %task.task.task_id, "tools/call goes on as a task");
-        }
-        Ok(_) => tracing::info!(%tool, %level, "tools/call waits for the user's answer"),
-        Err(error) => {
-            tracing::info!(%tool, %level, code = error.code.0, "tools/call refused");
-        }
-    }
 }
 
 impl<C, H, const W: usize> ServerHandler for CatalogServer<C, H, W>
@@ -421,17 +405,18 @@ where
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        let access = self.level.of(&context)?;
-        match tasks::call::route::<C, W>(access, &request.name, &context) {
+        let grant = self.level.grant(&context)?;
+        match task::route::<C, W>(grant.access, &request.name, &context) {
             Route::Plain => {
                 call_tool(&*self.tools, &self.level, &self.log, request, &context).await
             }
             Route::Task => {
-                tasks::call::call_tool(&self.tools, &self.level, &self.log, request, &context).await
+                let (revision, log) = (revision(&context), &self.log);
+                task::call_tool(&self.tools, &grant, revision, log, request, &context).await
             }
             Route::Refused(error) => {
                 let refused = Err(error);
-                log_call(&request.name, access, &refused);
+                log_call(&request.name, grant.access, &refused);
                 refused
             }
         }

@@ -4,7 +4,7 @@
 //! its state, its questions (`inputRequests`) and in the end its result or error, answers
 //! the questions with `tasks/update`, and cancels it with `tasks/cancel`.
 //!
-//! **When a call becomes a task** ([`call`]): it runs as any call until its handler first
+//! **When a call becomes a task** ([`crate::calls::task`]): it runs as any call until its handler first
 //! waits on anything but the client's answers (its work, a timer, another service), or
 //! says so with [`Context::as_task`](catalog_core::Context::as_task). Questions asked
 //! before that are asked between rounds as on any call, so a handler gathers what it needs
@@ -20,7 +20,6 @@
 //! future where it waits, as a cancelled call's is, and its context says it was
 //! cancelled. A handler that panics fails its task with an internal error.
 
-pub mod call;
 pub mod peer;
 
 use std::collections::{BTreeMap, HashMap};
@@ -39,7 +38,8 @@ use tokio::sync::oneshot;
 use tokio::task::{AbortHandle, JoinHandle};
 use tokio_util::sync::CancellationToken;
 
-use crate::calls::Reply;
+/// What a call answers: the call path's, as a task keeps it.
+type Reply = Result<CallToolResponse, ErrorData>;
 
 /// How long an ended task stays readable: time for a client that polls now and then to
 /// read how it ended.

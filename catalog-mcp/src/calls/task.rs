@@ -15,18 +15,18 @@ use catalog_core::{Access, BoxFuture, CompiledCatalog, HandledBy, TaskSupport, T
 use rmcp::ErrorData;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, ClientCapabilities, CreateTaskResult, ErrorCode,
-    TASKS_EXTENSION_ID,
+    ProtocolVersion, TASKS_EXTENSION_ID,
 };
 use rmcp::service::{RequestContext, RoleServer};
 use tokio_util::sync::CancellationToken;
 
-use super::peer::TaskPeer;
-use crate::calls::{Reply, Tools};
+use super::{Reply, Tools, log_call};
 use crate::elicit::PeerAsker;
-use crate::handler::{Grant, Level, log_call, revision};
 use crate::logging::{self, ClientLevel};
 use crate::rounds::{self, Ended, Round};
 use crate::talk::{ClientPeer, asks_between_rounds};
+use crate::tasks::peer::TaskPeer;
+use crate::tokens::Grant;
 
 /// How a call of a tool is answered, as far as tasks go.
 #[derive(Debug)]
@@ -115,17 +115,18 @@ async fn until_working(round: &Round, run: BoxFuture<'static, Reply>) -> Phase {
     .await
 }
 
-/// One `tools/call` that may become a task ([`Route::Task`]): at the level `level` gives
-/// the request, between rounds, with the events inside it sent to the client at the level
-/// `log` holds, as any call; until its handler first waits on anything but the client's
-/// answers, when the client is answered with a task and the call goes on in the
-/// background ([`super::Tasks`]). Logged in one line.
+/// One `tools/call` that may become a task ([`Route::Task`]), from a client with `grant`
+/// on protocol `revision`: between rounds, with the events inside it sent to the client at
+/// the level `log` holds, as any call; until its handler first waits on anything but the
+/// client's answers, when the client is answered with a task and the call goes on in the
+/// background ([`crate::tasks::Tasks`]). Logged in one line.
 ///
 /// # Errors
 /// As [`crate::handler::call_tool`].
 pub async fn call_tool<C, H, const W: usize>(
     tools: &Arc<Tools<C, H, W>>,
-    level: &Level,
+    grant: &Grant,
+    revision: ProtocolVersion,
     log: &ClientLevel,
     mut request: CallToolRequestParams,
     context: &RequestContext<RoleServer>,
@@ -138,8 +139,7 @@ where
 {
     let cancel = CancellationToken::new();
     let answered = Box::pin(async {
-        let grant = level.grant(context)?;
-        let result = answer(tools, log, &grant, &mut request, context, &cancel).await;
+        let result = answer(tools, log, grant, revision, &mut request, context, &cancel).await;
         log_call(&request.name, grant.access, &result);
         result
     });
@@ -160,6 +160,7 @@ async fn answer<C, H, const W: usize>(
     tools: &Arc<Tools<C, H, W>>,
     log: &ClientLevel,
     grant: &Grant,
+    revision: ProtocolVersion,
     request: &mut CallToolRequestParams,
     context: &RequestContext<RoleServer>,
     cancel: &CancellationToken,
@@ -170,7 +171,6 @@ where
     C::Call: HandledBy<H>,
     <C::Call as HandledBy<H>>::Error: std::fmt::Display,
 {
-    let revision = revision(context);
     let arguments = request.arguments.take().map_or(Value::Null, Value::Object);
     let (state, sent) = (request.request_state.take(), request.input_responses.take());
     let call = rounds::Call {
