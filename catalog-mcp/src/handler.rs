@@ -228,6 +228,7 @@ where
         Ok(match ended {
             Ended::Done(result) => result.complete().into(),
             Ended::Asking(questions) => GetPromptResponse::InputRequired(questions),
+            Ended::Task(_) => return Err(rounds::only_calls_become_tasks()),
         })
     }
 
@@ -281,6 +282,7 @@ where
         Ok(match ended {
             Ended::Done(result) => result.complete().into(),
             Ended::Asking(questions) => ReadResourceResponse::InputRequired(questions),
+            Ended::Task(_) => return Err(rounds::only_calls_become_tasks()),
         })
     }
 
@@ -568,6 +570,7 @@ pub async fn call_tool(
         .map(|ended| match ended {
             Ended::Done(result) => result,
             Ended::Asking(questions) => CallToolResponse::InputRequired(questions),
+            Ended::Task(created) => CallToolResponse::Task(created),
         });
         log_call(&request.name, grant.access, &result);
         result

@@ -31,7 +31,8 @@ use catalog_core::talk::{Capability, Question, Rounds};
 use catalog_core::{BoxFuture, Map, Value};
 use rmcp::ErrorData;
 use rmcp::model::{
-    ErrorCode, InputRequests, InputRequiredResult, InputResponses, RequestStateCodec, SealOptions,
+    CreateTaskResult, ErrorCode, InputRequests, InputRequiredResult, InputResponses,
+    RequestStateCodec, SealOptions,
 };
 use serde::{Deserialize, Serialize};
 
@@ -267,6 +268,9 @@ pub struct Round {
     asked: Mutex<Vec<(String, Question)>>,
     /// The questions an upstream asked in this run, as it asked them, and its state.
     relayed: Mutex<Option<InputRequiredResult>>,
+    /// The task an upstream made of the call in this run (a gateway's, MCP's tasks
+    /// extension), as the client is to be answered with it.
+    tasked: Mutex<Option<CreateTaskResult>>,
     unreadable: Mutex<Vec<String>>,
     undeclared: Mutex<Vec<Capability>>,
     /// The run's driver, woken when a question is put from another task (a relay's).
@@ -310,6 +314,14 @@ impl Round {
         !lock(&self.asked).is_empty()
             || !lock(&self.unreadable).is_empty()
             || lock(&self.relayed).is_some()
+            || lock(&self.tasked).is_some()
+    }
+
+    /// An upstream answered the call with a task (MCP's tasks extension): the run ends
+    /// with it, and the client is answered with `created`.
+    pub fn became_task(&self, created: CreateTaskResult) {
+        *lock(&self.tasked) = Some(created);
+        self.wake();
     }
 
     /// Puts the questions of an upstream's input-required result to this round as they
@@ -461,6 +473,16 @@ pub fn missing(capabilities: &[Capability]) -> ErrorData {
     )
 }
 
+/// What a prompt or a resource answers when a run ended with a task, which only a tool
+/// call becomes.
+#[must_use]
+pub fn only_calls_become_tasks() -> ErrorData {
+    ErrorData::internal_error(
+        "an upstream answered a request other than tools/call with a task, which MCP's tasks extension makes of tool calls alone",
+        None,
+    )
+}
+
 /// How a request's run between rounds ended: its answer, or the questions it stopped at.
 #[derive(Debug)]
 pub enum Ended<T> {
@@ -468,6 +490,9 @@ pub enum Ended<T> {
     Done(T),
     /// The run stopped at its questions: the input-required result that asks them.
     Asking(InputRequiredResult),
+    /// An upstream made the call a task: the client is answered with it (a tool call's
+    /// alone).
+    Task(CreateTaskResult),
 }
 
 /// Runs one request between rounds: opens the `state` a retry echoes, reads the answers
@@ -533,7 +558,10 @@ pub fn end<T>(
             }
             result.map(Ended::Done)
         }
-        None => round.ending(seal, call).map(Ended::Asking),
+        None => match lock(&round.tasked).take() {
+            Some(created) => Ok(Ended::Task(created)),
+            None => round.ending(seal, call).map(Ended::Asking),
+        },
     }
 }
 

@@ -218,5 +218,6 @@ where
     rounds::end(&round, tools.seal(), &call, ran, failed).map(|ended| match ended {
         Ended::Done(result) => result,
         Ended::Asking(questions) => CallToolResponse::InputRequired(questions),
+        Ended::Task(created) => CallToolResponse::Task(created),
     })
 }
