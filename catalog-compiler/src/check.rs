@@ -17,6 +17,7 @@ use crate::parse::{At, RawCatalog, RawSettings, RawTool};
 
 mod headers;
 mod offers;
+mod task;
 mod unique;
 
 pub(crate) use unique::distinct_fields;
@@ -476,6 +477,7 @@ fn tool(
     }
     rust_names(row.params.as_ref().map_or(&[], |(p, _)| p), &name, errors);
     headers::row(&row, &name, is_search, errors);
+    let task = task::task(&row, &name, is_search, errors);
     let spans = ToolSpans {
         row: row.span,
         description: row
@@ -511,6 +513,7 @@ fn tool(
         lints: row.lints,
         spans,
         upstream: None,
+        task,
     })
 }
 

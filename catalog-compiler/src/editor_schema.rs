@@ -318,6 +318,7 @@ fn tool() -> Value {
                     "mcp": {
                         "const": false
                     },
+                    "task": false,
                     "arguments": {
                         "const": "typed"
                     },
@@ -344,6 +345,15 @@ fn tool() -> Value {
         .map(|(n, _)| *n);
     let mut rules = vec![
         search,
+        // `task` only on a row its own handler serves over MCP (`check::task`).
+        json!({
+            "if": {"required": ["mcp"], "properties": {"mcp": {"const": false}}},
+            "then": {"properties": {"task": false}}
+        }),
+        json!({
+            "if": {"required": ["upstream"]},
+            "then": {"properties": {"task": false}}
+        }),
         json!({
             "if": {"required": ["effect"], "properties": {"effect": one_of(&gated)}},
             "then": {"required": ["tier"], "properties": {"tier": {"const": tier}}}

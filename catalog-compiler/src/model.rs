@@ -3,7 +3,9 @@
 use std::collections::BTreeMap;
 
 pub use catalog_core::search::Language;
-pub use catalog_core::{Access, Effect, Policy, Retention, Role, ScanResults, Tier, Visibility};
+pub use catalog_core::{
+    Access, Effect, Policy, Retention, Role, ScanResults, TaskSupport, Tier, Visibility,
+};
 use serde_json::Value;
 
 use crate::diag::Span;
@@ -345,6 +347,9 @@ pub struct Tool {
     pub spans: ToolSpans,
     /// The upstream server that serves it, when one does (`upstream`).
     pub upstream: Option<Source>,
+    /// Whether its MCP calls may run as tasks (`task`): only on a row its own handler
+    /// serves over MCP.
+    pub task: Option<TaskSupport>,
 }
 
 /// How a row's verified arguments reach the application (`arguments`, per row or as the

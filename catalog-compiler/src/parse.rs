@@ -44,6 +44,7 @@ use table::{Table, table, unknown_value};
 use types::{fields, raw_schema, type_spec};
 use values::{
     boolean, choice, count, digest, non_empty, rust_ident, spanned_strings, string, strings,
+    task_support,
 };
 
 /// A value and where it was written.
@@ -94,6 +95,8 @@ pub(crate) struct RawTool {
     pub tier: Option<At<Tier>>,
     pub access: Option<At<Access>>,
     pub mcp: Option<At<bool>>,
+    /// Whether its MCP calls may run as tasks (`task`).
+    pub task: Option<At<catalog_core::TaskSupport>>,
     pub params: Option<At<Vec<Field>>>,
     /// Whether arguments beyond `params` are accepted (`additional-params`).
     pub additional_params: Option<At<bool>>,
@@ -135,6 +138,7 @@ pub(crate) const TOOL_KEYS: &[&str] = &[
     "tier",
     "access",
     "mcp",
+    "task",
     "params",
     "additional-params",
     "input-schema",
@@ -347,6 +351,7 @@ fn tool(t: &DeTable<'_>, span: Span, errors: &mut Errors) -> RawTool {
             choice(v, "access", &levels, errors)
         }),
         mcp: t.take("mcp").and_then(|(v, _)| boolean(v, "mcp", errors)),
+        task: t.take("task").and_then(|(v, _)| task_support(v, errors)),
         arguments: t
             .take("arguments")
             .and_then(|(v, _)| choice(v, "arguments", &Arguments::ALL, errors)),

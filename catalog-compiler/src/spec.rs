@@ -102,6 +102,7 @@ pub(crate) fn pack(specs: &[Spec<'_>]) -> (String, Vec<u8>) {
             t.role.access(),
         );
         w.flag(t.role.mcp());
+        w.task(t.task);
         w.option(
             (s.wire_name != t.name).then_some(s.wire_name.as_str()),
             Writer::str,
@@ -204,4 +205,42 @@ fn kept_index(index: OwnedIndex) -> &'static OwnedIndex {
         |kept, new| *kept == new,
         |index| Box::leak(Box::new(index)),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use catalog_core::TaskSupport;
+
+    /// A row's `task` reaches its spec through the packed format the generated code
+    /// decodes: either value, and none for a row that says nothing.
+    #[test]
+    fn a_rows_task_reaches_its_spec() {
+        let row = |name: &str, task: &str| {
+            format!(
+                "[[tool]]\nname = \"{name}\"\ndescription = \"Does {name}.\"\nvisibility = \"inline\"\neffect = \"reads\"\ntier = \"silent\"\n{task}\n"
+            )
+        };
+        let source = [
+            "[settings]\nsearch-tool = \"find\"\nask-tool = \"ask\"\n".to_owned(),
+            "[[tool]]\nname = \"find\"\ndescription = \"Finds tools.\"\n[tool.params]\nquery = { type = \"string\" }\n".to_owned(),
+            row("ask", ""),
+            row("export", "task = \"optional\""),
+            row("rebuild", "task = \"required\""),
+        ]
+        .concat();
+        let catalog = crate::validate(&source).expect("a valid catalog");
+        let tasks: Vec<_> = super::specs(&catalog)
+            .iter()
+            .map(|s| (s.name, s.task))
+            .collect();
+        assert_eq!(
+            tasks,
+            [
+                ("find", None),
+                ("ask", None),
+                ("export", Some(TaskSupport::Optional)),
+                ("rebuild", Some(TaskSupport::Required)),
+            ]
+        );
+    }
 }

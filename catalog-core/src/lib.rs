@@ -41,7 +41,7 @@ pub use screen::{NoScreen, Screen, Screened};
 pub use serde_json::{Map, Value};
 pub use set::{Iter, ToolId, ToolSet};
 pub use shape::Shape;
-pub use spec::{Policy, Role, ScanResults, Settings, Tier, ToolSpec, Visibility};
+pub use spec::{Policy, Role, ScanResults, Settings, TaskSupport, Tier, ToolSpec, Visibility};
 pub use talk::Context;
 pub use verify::{
     AllowAll, BoxFuture, Call, Decision, DenyAll, ErrorClass, HandledBy, Issue, MAX_CHECK_DEPTH,

@@ -25,7 +25,7 @@ use crate::shape::{
     Bounds, Condition, Defs, Dependent, Object, Others, Pattern, PatternProperty, Property, Rules,
     Shape,
 };
-use crate::spec::{Tier, ToolSpec, Visibility};
+use crate::spec::{TaskSupport, Tier, ToolSpec, Visibility};
 
 /// The byte that starts each kind of [`Shape`].
 pub mod tag {
@@ -210,6 +210,17 @@ impl Writer {
             );
         }
     }
+
+    /// Whether a row's calls may run as tasks: its position in the table the reader reads
+    /// it back from.
+    pub fn task(&mut self, task: Option<TaskSupport>) {
+        let position = TASK.iter().position(|&x| x == task);
+        self.byte(
+            position
+                .and_then(|p| u8::try_from(p).ok())
+                .unwrap_or(u8::MAX),
+        );
+    }
 }
 
 /// A byte's meaning for each of a spec's small enums, written and read by position.
@@ -221,6 +232,11 @@ const EFFECT: [Option<Effect>; 4] = [
     Some(Effect::Acts),
 ];
 const TIER: [Option<Tier>; 3] = [None, Some(Tier::Silent), Some(Tier::Gated)];
+const TASK: [Option<TaskSupport>; 3] = [
+    None,
+    Some(TaskSupport::Optional),
+    Some(TaskSupport::Required),
+];
 const ACCESS: [Option<Access>; 4] = [
     None,
     Some(Access::ReadOnly),
@@ -390,6 +406,7 @@ impl Reader {
         let tier = self.pick(&TIER)?;
         let access = self.pick(&ACCESS)?;
         let mcp = self.flag()?;
+        let task = self.pick(&TASK)?;
         // Most wire names are the name itself: a flag says so.
         let wire_name = self.option(Reader::str)?.unwrap_or(name);
         Ok(ToolSpec {
@@ -402,6 +419,7 @@ impl Reader {
             tier,
             access,
             mcp,
+            task,
             wire_name,
             input_schema: self.str()?,
             gemini_parameters: self.option(Reader::str)?,

@@ -21,6 +21,39 @@ pub enum Tier {
     Gated,
 }
 
+/// Whether a tool's MCP calls may run as tasks (MCP's tasks extension,
+/// `io.modelcontextprotocol/tasks`): the row's `task`. A row that says nothing runs every
+/// call within its request.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum TaskSupport {
+    /// A call from a client that declared the extension may become a task; any other
+    /// client gets the result in the response, as for any tool.
+    Optional,
+    /// Only a client that declared the extension may call it, and its call may become a
+    /// task; any other client is refused before anything runs.
+    Required,
+}
+
+impl TaskSupport {
+    /// Every choice, as the catalog lists them.
+    pub const ALL: [TaskSupport; 2] = [TaskSupport::Optional, TaskSupport::Required];
+
+    /// The spelling in `catalog.toml`.
+    #[must_use]
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            TaskSupport::Optional => "optional",
+            TaskSupport::Required => "required",
+        }
+    }
+}
+
+impl core::fmt::Display for TaskSupport {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
 /// What part a row plays in the catalog, which decides whether it has a tier, an access
 /// level and MCP exposure: the one place that says the search tool has none of them.
 ///
@@ -127,6 +160,8 @@ pub struct ToolSpec {
     pub access: Option<Access>,
     /// Whether MCP clients may see and call the tool at all: [`Role::mcp`] of the row's role.
     pub mcp: bool,
+    /// Whether its MCP calls may run as tasks (`task`); never on a row kept from MCP.
+    pub task: Option<TaskSupport>,
     /// The name on the wire for providers that restrict names (Anthropic, OpenAI, Bedrock,
     /// Gemini: `[A-Za-z_][A-Za-z0-9_-]{0,63}` fits them all): the name itself when it fits,
     /// else a deterministic spelling the compiler checked is unique in the catalog.

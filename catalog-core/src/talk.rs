@@ -226,10 +226,17 @@ pub trait Peer: Send + Sync {
     }
 
     /// The call's [`Rounds`], when this caller is asked between rounds rather than
-    /// mid-call (MCP 2026-07-28): the [`Context`] then answers from them and puts its
-    /// questions to them, and the asking methods above are not called.
+    /// mid-call (MCP 2026-07-28), or through a task: the [`Context`] then answers from
+    /// them and puts its questions to them, and the asking methods above are not called.
     fn rounds(&self) -> Option<&dyn Rounds> {
         None
+    }
+
+    /// Lets the call go on as a task (MCP's tasks extension), when the tool may run as
+    /// one and the caller declared it takes tasks: resolves once the call is a task. By
+    /// default at once, the call staying where it is.
+    fn as_task(&self) -> BoxFuture<'_, ()> {
+        Box::pin(core::future::ready(()))
     }
 }
 
@@ -334,6 +341,17 @@ impl Context {
     #[must_use]
     pub fn cancelled(&self) -> BoxFuture<'static, ()> {
         self.peer.cancelled()
+    }
+
+    /// Goes on as a task from here (MCP's tasks extension), when the row says `task` and
+    /// the MCP client declared it takes tasks: the client is answered with the task, and
+    /// polls it for the questions asked from here on and for the result. A call becomes a
+    /// task anyway once its handler first waits on anything but the client's answers; a
+    /// handler calls this to be one before that, to ask its questions inside the task.
+    /// Anywhere else (the agent loop, a tool without `task`, a client without tasks) it
+    /// does nothing.
+    pub async fn as_task(&self) {
+        self.peer.as_task().await;
     }
 
     /// Reports how far the call got: `progress` of `total` (when known), with a message.

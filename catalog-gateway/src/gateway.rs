@@ -41,6 +41,8 @@ use crate::relay::{self as relays, CLIENT, Link};
 use crate::replicas::Redis;
 use crate::rows::{Forward, Loaded, Row, Runs, WORDS};
 use crate::traces::{Carried, Traces};
+
+mod tasks;
 use opentelemetry::context::FutureExt as _;
 
 pub use crate::rows::Rows;
@@ -161,6 +163,8 @@ pub struct Gateway {
     traces: Option<Traces>,
     /// The store the replicas share, if there are replicas.
     shared: Option<Arc<Redis>>,
+    /// The tasks upstreams made of clients' calls, passed on.
+    tasks: tasks::Tasks,
 }
 
 /// What one call did on its way, besides its answer: what its audit line and metrics
@@ -253,6 +257,7 @@ impl Gateway {
             limits,
             traces,
             shared,
+            tasks: tasks::Tasks::default(),
         });
         for name in gateway.endpoints.keys() {
             gateway.refresh(name, None).await;
@@ -397,6 +402,17 @@ impl Gateway {
         } else {
             read(&self.sessions).values().cloned().collect()
         }
+    }
+
+    /// Whether some upstream's session declares what `declared` reads of its capabilities.
+    #[must_use]
+    pub fn upstreams_declare(
+        &self,
+        declared: impl Fn(&rmcp::model::ServerCapabilities) -> bool,
+    ) -> bool {
+        read(&self.sessions)
+            .values()
+            .any(|session| session.declares(&declared))
     }
 
     /// Whether the upstream of some pinned prompt, resource or template declares what
@@ -739,6 +755,7 @@ impl Gateway {
         let meta = client.sessionless.as_ref().map(|call| call.meta.clone());
         Forwarder {
             gateway: self,
+            owner: &client.grant.client,
             link: client.link,
             origin: client.request.clone().map(|(request, progress)| Origin {
                 request,
@@ -1071,6 +1088,8 @@ enum Modern {
 /// the client request that made it.
 struct Forwarder<'a> {
     gateway: &'a Gateway,
+    /// The client that calls, whose task a task the upstream makes of the call is.
+    owner: &'a Arc<str>,
     link: &'a Link,
     origin: Option<Origin>,
     /// The call's round, for a client asked between rounds (2026-07-28).
@@ -1127,6 +1146,20 @@ impl Runs for Forwarder<'_> {
                             // The round ends with the upstream's questions; the retry
                             // brings their answers.
                             round.relay(asked);
+                            std::future::pending().await
+                        }
+                        Ok(Answered::Task(created)) => {
+                            // The call ends with the task, under the gateway's own id.
+                            let tasks = &gateway.tasks;
+                            let created = tasks.relay(self.owner, row, &source.upstream, created);
+                            tracing::info!(
+                                client = %self.owner,
+                                tool = row.name(),
+                                upstream = %source.upstream,
+                                task = %created.task.task_id,
+                                "an upstream made the call a task, passed on"
+                            );
+                            round.became_task(created);
                             std::future::pending().await
                         }
                         Err(failed) => Err(failed),

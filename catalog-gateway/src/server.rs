@@ -14,19 +14,21 @@ use catalog_mcp::handler::{CallPath, answer, call_tool};
 use catalog_mcp::logging::{self, ClientLevel};
 use catalog_mcp::rounds::{self, Ended, Round, Seal};
 use catalog_mcp::talk::asks_between_rounds;
+use catalog_upstream::tasks::Asked;
 #[allow(
     deprecated,
     reason = "MCP logging: deprecated on 2026-07-28, served up to it"
 )]
 use rmcp::model::SetLevelRequestParams;
 use rmcp::model::{
-    CacheScope, CallToolRequestParams, CallToolResponse, CompleteRequestParams, CompleteResult,
-    GetPromptRequestParams, GetPromptResponse, GetPromptResult, Implementation,
-    InitializeRequestParams, InitializeResult, ListPromptsResult, ListResourceTemplatesResult,
-    ListResourcesResult, ListToolsResult, PaginatedRequestParams, PromptsCapability,
-    ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult,
-    ResourcesCapability, ServerCapabilities, ServerConfig, SubscribeRequestParams,
-    SubscriptionFilter, Tool, UnsubscribeRequestParams,
+    CacheScope, CallToolRequestParams, CallToolResponse, CancelTaskParams, CompleteRequestParams,
+    CompleteResult, GetPromptRequestParams, GetPromptResponse, GetPromptResult, GetTaskParams,
+    GetTaskResult, Implementation, InitializeRequestParams, InitializeResult, ListPromptsResult,
+    ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
+    PromptsCapability, ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse,
+    ReadResourceResult, ResourcesCapability, ServerCapabilities, ServerConfig,
+    SubscribeRequestParams, SubscriptionFilter, TASKS_EXTENSION_ID, Tool, UnsubscribeRequestParams,
+    UpdateTaskParams,
 };
 use rmcp::service::{NotificationContext, RequestContext, RoleServer, SubscriptionContext};
 use rmcp::transport::streamable_http_server::session::SessionRestoreMarker;
@@ -166,6 +168,13 @@ impl ServerHandler for Session {
         if gateway.offers_declare(completed, |c| c.completions.is_some()) {
             capabilities.completions = Some(serde_json::Map::new());
         }
+        // Tasks when an upstream makes them: the gateway passes them on.
+        if gateway.upstreams_declare(ServerCapabilities::supports_tasks) {
+            capabilities
+                .extensions
+                .get_or_insert_with(Default::default)
+                .insert(TASKS_EXTENSION_ID.to_owned(), serde_json::Map::new());
+        }
         ServerConfig::new(logging::declared(capabilities))
         .with_server_info(Implementation::new(
             "catalog-gateway",
@@ -293,6 +302,7 @@ impl ServerHandler for Session {
         Ok(match ended {
             Ended::Done(result) => result.complete().into(),
             Ended::Asking(questions) => GetPromptResponse::InputRequired(questions),
+            Ended::Task(_) => return Err(rounds::only_calls_become_tasks()),
         })
     }
 
@@ -356,6 +366,7 @@ impl ServerHandler for Session {
         Ok(match ended {
             Ended::Done(result) => result.complete().into(),
             Ended::Asking(questions) => ReadResourceResponse::InputRequired(questions),
+            Ended::Task(_) => return Err(rounds::only_calls_become_tasks()),
         })
     }
 
@@ -470,6 +481,48 @@ impl ServerHandler for Session {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
         call_tool(self, &self.level, &self.log, request, &context).await
+    }
+
+    async fn get_task(
+        &self,
+        request: GetTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<GetTaskResult, ErrorData> {
+        let grant = self.level.grant(&context)?;
+        let id = &request.task_id;
+        match self
+            .gateway
+            .task(&grant, id, Asked::State, &context)
+            .await?
+        {
+            Some(task) => Ok(task),
+            None => Err(ErrorData::internal_error("tasks/get read no task", None)),
+        }
+    }
+
+    async fn update_task(
+        &self,
+        request: UpdateTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        let grant = self.level.grant(&context)?;
+        let answers = Asked::Answers(request.input_responses);
+        self.gateway
+            .task(&grant, &request.task_id, answers, &context)
+            .await
+            .map(drop)
+    }
+
+    async fn cancel_task(
+        &self,
+        request: CancelTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        let grant = self.level.grant(&context)?;
+        self.gateway
+            .task(&grant, &request.task_id, Asked::Cancel, &context)
+            .await
+            .map(drop)
     }
 }
 

@@ -28,6 +28,9 @@ use crate::identity::Identity;
 use crate::listing::Listing;
 use crate::offers::Offers;
 use crate::rounds::Seal;
+use crate::tasks::Tasks;
+
+pub mod task;
 
 /// Catalog `C`'s tools, the handler `H` that runs them, and the gated-tool policy;
 /// shared by every connection, so every client reaches the same handler.
@@ -39,6 +42,9 @@ pub struct Tools<C: CompiledCatalog<W>, H, const W: usize> {
     seal: Seal,
     scanner: Scanner,
     offers: Option<Arc<dyn Offers>>,
+    tasks: Tasks,
+    /// Whether some row served over MCP may run as a task.
+    runs_tasks: bool,
     catalog: PhantomData<fn() -> C>,
 }
 
@@ -62,6 +68,8 @@ impl<C: CompiledCatalog<W>, H, const W: usize> Tools<C, H, W> {
             seal: Seal::new(),
             scanner: Scanner::new(C::INFO.settings.scan_results),
             offers: None,
+            tasks: Tasks::default(),
+            runs_tasks: C::specs(C::mcp_allowed(Access::FullAccess)).any(|s| s.task.is_some()),
             catalog: PhantomData,
         }
     }
@@ -117,6 +125,19 @@ impl<C: CompiledCatalog<W>, H, const W: usize> Tools<C, H, W> {
     #[must_use]
     pub fn seal(&self) -> &Seal {
         &self.seal
+    }
+
+    /// The calls that went on as tasks (MCP's tasks extension).
+    #[must_use]
+    pub fn tasks(&self) -> &Tasks {
+        &self.tasks
+    }
+
+    /// Whether some row served over MCP may run as a task: the server then declares the
+    /// tasks extension.
+    #[must_use]
+    pub fn runs_tasks(&self) -> bool {
+        self.runs_tasks
     }
 
     /// What `tools/list` answers a client at `level`.
@@ -306,6 +327,33 @@ where
 /// What `tools/call` answers when a call is not to run now: a refusal, or the question
 /// that asks the user.
 pub type Reply = Result<CallToolResponse, ErrorData>;
+
+/// The logger of the line [`log_call`] writes, as clients read it in
+/// `notifications/message`: the server's handler, wherever the call was answered.
+const CALLS_LOGGER: &str = "catalog_mcp::handler";
+
+/// One line in the log for each `tools/call`: how it ended.
+pub fn log_call(tool: &str, level: Access, result: &Reply) {
+    match result {
+        Ok(CallToolResponse::Complete(done)) if done.is_error == Some(true) => {
+            tracing::info!(target: CALLS_LOGGER, %tool, %level, "tools/call answered with an error result");
+        }
+        Ok(CallToolResponse::Complete(_)) => {
+            tracing::debug!(target: CALLS_LOGGER, %tool, %level, "tools/call ran");
+        }
+        Ok(CallToolResponse::Task(task)) => {
+            let task = &task.task.task_id;
+            tracing::info!(target: CALLS_LOGGER, %tool, %level, %task, "tools/call goes on as a task");
+        }
+        Ok(_) => {
+            tracing::info!(target: CALLS_LOGGER, %tool, %level, "tools/call waits for the user's answer");
+        }
+        Err(error) => {
+            let code = error.code.0;
+            tracing::info!(target: CALLS_LOGGER, %tool, %level, code, "tools/call refused");
+        }
+    }
+}
 
 /// The one gate every MCP `tools/call` passes before anything runs, in a server built on
 /// this crate and in the gateway: who may run which tool, and only once verified.

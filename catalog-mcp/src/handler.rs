@@ -14,17 +14,20 @@ use catalog_core::{Access, Caller, CompiledCatalog, Context, HandledBy, Value};
 )]
 use rmcp::model::SetLevelRequestParams;
 use rmcp::model::{
-    CacheScope, CallToolRequestParams, CallToolResponse, CompleteRequestParams, CompleteResult,
-    ErrorCode, GetPromptRequestParams, GetPromptResponse, Implementation, InputResponses,
-    ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult, ListToolsResult,
-    PaginatedRequestParams, ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse,
-    ServerCapabilities, ServerConfig, SubscribeRequestMethod, SubscribeRequestParams,
-    SubscriptionFilter, SubscriptionsListenRequestMethod, Tool, UnsubscribeRequestMethod,
-    UnsubscribeRequestParams,
+    CacheScope, CallToolRequestParams, CallToolResponse, CancelTaskParams, CompleteRequestParams,
+    CompleteResult, ErrorCode, GetPromptRequestParams, GetPromptResponse, GetTaskParams,
+    GetTaskResult, Implementation, InputResponses, ListPromptsResult, ListResourceTemplatesResult,
+    ListResourcesResult, ListToolsResult, PaginatedRequestParams, ProtocolVersion,
+    ReadResourceRequestParams, ReadResourceResponse, ServerCapabilities, ServerConfig,
+    SubscribeRequestMethod, SubscribeRequestParams, SubscriptionFilter,
+    SubscriptionsListenRequestMethod, Tool, UnsubscribeRequestMethod, UnsubscribeRequestParams,
+    UpdateTaskParams,
 };
 use rmcp::service::{RequestContext, RoleServer, SubscriptionContext};
 use rmcp::{ErrorData, ServerHandler};
 
+pub use crate::calls::log_call;
+use crate::calls::task::{self, Route};
 use crate::calls::{Reply, Tools};
 use crate::complete::Complete;
 use crate::elicit::PeerAsker;
@@ -149,20 +152,6 @@ fn revision(context: &RequestContext<RoleServer>) -> ProtocolVersion {
         .unwrap_or(ProtocolVersion::V_2024_11_05)
 }
 
-/// One line in the log for each `tools/call`: how it ended.
-pub fn log_call(tool: &str, level: Access, result: &Reply) {
-    match result {
-        Ok(CallToolResponse::Complete(done)) if done.is_error == Some(true) => {
-            tracing::info!(%tool, %level, "tools/call answered with an error result");
-        }
-        Ok(CallToolResponse::Complete(_)) => tracing::debug!(%tool, %level, "tools/call ran"),
-        Ok(_) => tracing::info!(%tool, %level, "tools/call waits for the user's answer"),
-        Err(error) => {
-            tracing::info!(%tool, %level, code = error.code.0, "tools/call refused");
-        }
-    }
-}
-
 impl<C, H, const W: usize> ServerHandler for CatalogServer<C, H, W>
 where
     C: CompiledCatalog<W>,
@@ -181,7 +170,14 @@ where
             Some(own) => format!("{own} {access}"),
             None => access,
         };
-        let mut capabilities = ServerCapabilities::builder().enable_tools().build();
+        let mut capabilities = if self.tools.runs_tasks() {
+            ServerCapabilities::builder()
+                .enable_tools()
+                .enable_tasks()
+                .build()
+        } else {
+            ServerCapabilities::builder().enable_tools().build()
+        };
         if let Some(offers) = self.tools.offers() {
             offers::declare(offers, &mut capabilities);
         }
@@ -232,6 +228,7 @@ where
         Ok(match ended {
             Ended::Done(result) => result.complete().into(),
             Ended::Asking(questions) => GetPromptResponse::InputRequired(questions),
+            Ended::Task(_) => return Err(rounds::only_calls_become_tasks()),
         })
     }
 
@@ -285,6 +282,7 @@ where
         Ok(match ended {
             Ended::Done(result) => result.complete().into(),
             Ended::Asking(questions) => ReadResourceResponse::InputRequired(questions),
+            Ended::Task(_) => return Err(rounds::only_calls_become_tasks()),
         })
     }
 
@@ -426,7 +424,50 @@ where
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        call_tool(&*self.tools, &self.level, &self.log, request, &context).await
+        let grant = self.level.grant(&context)?;
+        match task::route::<C, W>(grant.access, &request.name, &context) {
+            Route::Plain => {
+                call_tool(&*self.tools, &self.level, &self.log, request, &context).await
+            }
+            Route::Task => {
+                let (revision, log) = (revision(&context), &self.log);
+                task::call_tool(&self.tools, &grant, revision, log, request, &context).await
+            }
+            Route::Refused(error) => {
+                let refused = Err(error);
+                log_call(&request.name, grant.access, &refused);
+                refused
+            }
+        }
+    }
+
+    async fn get_task(
+        &self,
+        request: GetTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<GetTaskResult, ErrorData> {
+        let grant = self.level.grant(&context)?;
+        self.tools.tasks().get(&grant.client, &request.task_id)
+    }
+
+    async fn update_task(
+        &self,
+        request: UpdateTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        let grant = self.level.grant(&context)?;
+        self.tools
+            .tasks()
+            .update(&grant.client, &request.task_id, request.input_responses)
+    }
+
+    async fn cancel_task(
+        &self,
+        request: CancelTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), ErrorData> {
+        let grant = self.level.grant(&context)?;
+        self.tools.tasks().cancel(&grant.client, &request.task_id)
     }
 }
 
@@ -546,6 +587,7 @@ pub async fn call_tool(
         .map(|ended| match ended {
             Ended::Done(result) => result,
             Ended::Asking(questions) => CallToolResponse::InputRequired(questions),
+            Ended::Task(created) => CallToolResponse::Task(created),
         });
         log_call(&request.name, grant.access, &result);
         result

@@ -53,6 +53,7 @@
 //! | [`listing`] | the `tools/list` result of each level |
 //! | [`gate`] | the `--gated` policy and the asking of the client |
 //! | [`elicit`] | asking through MCP elicitation |
+//! | [`tasks`] | MCP's tasks extension (2026-07-28): the calls that went on as tasks, and a handler's context in one ([`calls::task`] decides which calls do: a row that says `task`, once its handler waits on its work) |
 //! | [`rounds`] | multi round-trip requests (2026-07-28): a call that asks ends with its questions and runs again with the answers, its state sealed |
 //! | [`handler`] | [`CatalogServer`], `rmcp`'s `ServerHandler`, and [`handler::call_tool`], the `tools/call` of every server here |
 //! | [`identity`] | how the server introduces itself |
@@ -83,6 +84,7 @@ pub mod program;
 pub mod rounds;
 pub mod stdio;
 pub mod talk;
+pub mod tasks;
 pub mod tokens;
 
 /// The MCP SDK this crate is built on: [`Tools::call`] and [`Tools::list`] answer in its

@@ -31,7 +31,8 @@ use catalog_core::talk::{Capability, Question, Rounds};
 use catalog_core::{BoxFuture, Map, Value};
 use rmcp::ErrorData;
 use rmcp::model::{
-    ErrorCode, InputRequests, InputRequiredResult, InputResponses, RequestStateCodec, SealOptions,
+    CreateTaskResult, ErrorCode, InputRequests, InputRequiredResult, InputResponses,
+    RequestStateCodec, SealOptions,
 };
 use serde::{Deserialize, Serialize};
 
@@ -269,6 +270,9 @@ pub struct Round {
     asked: Mutex<Vec<(String, Question)>>,
     /// The questions an upstream asked in this run, as it asked them, and its state.
     relayed: Mutex<Option<InputRequiredResult>>,
+    /// The task an upstream made of the call in this run (a gateway's, MCP's tasks
+    /// extension), as the client is to be answered with it.
+    tasked: Mutex<Option<CreateTaskResult>>,
     unreadable: Mutex<Vec<String>>,
     undeclared: Mutex<Vec<Capability>>,
     /// The run's driver, woken when a question is put from another task (a relay's).
@@ -307,10 +311,19 @@ impl Round {
 
     /// Whether the run put questions, or read an answer it could not use: it goes no
     /// further this round.
-    fn stopped(&self) -> bool {
+    #[must_use]
+    pub fn stopped(&self) -> bool {
         !lock(&self.asked).is_empty()
             || !lock(&self.unreadable).is_empty()
             || lock(&self.relayed).is_some()
+            || lock(&self.tasked).is_some()
+    }
+
+    /// An upstream answered the call with a task (MCP's tasks extension): the run ends
+    /// with it, and the client is answered with `created`.
+    pub fn became_task(&self, created: CreateTaskResult) {
+        *lock(&self.tasked) = Some(created);
+        self.wake();
     }
 
     /// Puts the questions of an upstream's input-required result to this round as they
@@ -329,6 +342,13 @@ impl Round {
     pub fn for_upstream(&self) -> (Option<InputResponses>, Option<String>) {
         let sent = (!self.sent.is_empty()).then(|| self.sent.clone());
         (sent, self.upstream.clone())
+    }
+
+    /// The answers the call brought, from its state and its request: what a call that
+    /// goes on as a task still answers from.
+    #[must_use]
+    pub fn answers(&self) -> &Map<String, Value> {
+        &self.answers
     }
 
     /// How many questions the run put so far.
@@ -455,6 +475,16 @@ pub fn missing(capabilities: &[Capability]) -> ErrorData {
     )
 }
 
+/// What a prompt or a resource answers when a run ended with a task, which only a tool
+/// call becomes.
+#[must_use]
+pub fn only_calls_become_tasks() -> ErrorData {
+    ErrorData::internal_error(
+        "an upstream answered a request other than tools/call with a task, which MCP's tasks extension makes of tool calls alone",
+        None,
+    )
+}
+
 /// How a request's run between rounds ended: its answer, or the questions it stopped at.
 #[derive(Debug)]
 pub enum Ended<T> {
@@ -462,6 +492,9 @@ pub enum Ended<T> {
     Done(T),
     /// The run stopped at its questions: the input-required result that asks them.
     Asking(InputRequiredResult),
+    /// An upstream made the call a task: the client is answered with it (a tool call's
+    /// alone).
+    Task(CreateTaskResult),
 }
 
 /// Runs one request between rounds: opens the `state` a retry echoes, reads the answers
@@ -483,12 +516,43 @@ pub async fn run<T, F>(
 where
     F: Future<Output = Result<T, ErrorData>>,
 {
+    let round = begin(seal, call, state, sent).await?;
+    let ran = drive(&round, run(Arc::clone(&round))).await;
+    end(&round, seal, call, ran, failed)
+}
+
+/// The round of one run of `call`: the answers of the `state` a retry echoes, opened, and
+/// those `sent` with it.
+///
+/// # Errors
+/// A state that does not open ([`Seal::open`]).
+pub async fn begin(
+    seal: &Seal,
+    call: &Call<'_>,
+    state: Option<String>,
+    sent: Option<InputResponses>,
+) -> Result<Arc<Round>, ErrorData> {
     let earlier = match state {
         Some(state) => seal.open(&state, call).await?,
         None => Opened::default(),
     };
-    let round = Arc::new(Round::new(earlier, sent));
-    match drive(&round, run(Arc::clone(&round))).await {
+    Ok(Arc::new(Round::new(earlier, sent)))
+}
+
+/// How a run of `call` in `round` ends: with its answer (`Some`), or stopped at its
+/// questions (`None`). An answer that `failed` says is a failure, after the run wanted a
+/// capability the client did not declare, is [`missing`] that capability.
+///
+/// # Errors
+/// An unreadable answer ([`Round::ending`]), [`missing`], or the run's own error.
+pub fn end<T>(
+    round: &Round,
+    seal: &Seal,
+    call: &Call<'_>,
+    ran: Option<Result<T, ErrorData>>,
+    failed: fn(&Result<T, ErrorData>) -> bool,
+) -> Result<Ended<T>, ErrorData> {
+    match ran {
         Some(result) => {
             let undeclared = round.undeclared();
             if failed(&result) && !undeclared.is_empty() {
@@ -496,7 +560,10 @@ where
             }
             result.map(Ended::Done)
         }
-        None => round.ending(seal, call).map(Ended::Asking),
+        None => match lock(&round.tasked).take() {
+            Some(created) => Ok(Ended::Task(created)),
+            None => round.ending(seal, call).map(Ended::Asking),
+        },
     }
 }
 

@@ -8,7 +8,10 @@
 //! the suite calls are the catalog's rows, answered by handlers that log, report
 //! progress, sample the client's model and ask its user through their context, mid-call
 //! on 2025-11-25 and between rounds on 2026-07-28, with no difference in the handler; the
-//! prompts, resources and completions are the example's own offers.
+//! prompts, resources and completions are the example's own offers. On 2026-07-28 the
+//! ten scenarios of the tasks extension, which the suite runs without scoring, are held
+//! too (`held` in the same file, each with why): the catalog's rows that say `task` are
+//! served as tasks.
 
 mod common;
 

@@ -661,6 +661,7 @@ mod tests {
             tier: Some(Tier::Silent),
             access: Some(Access::ReadOnly),
             mcp: true,
+            task: None,
             wire_name,
             input_schema: r#"{"type":"object","properties":{},"additionalProperties":false}"#,
             gemini_parameters: None,

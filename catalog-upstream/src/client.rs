@@ -26,8 +26,8 @@ use rmcp::model::GetMeta as _;
 use rmcp::model::{
     CallToolRequest, CallToolRequestParams, CancelledNotificationParam, ClientConfig,
     ClientRequest, ClientResult, CompleteRequestParams, CompleteResult, CreateMessageRequest,
-    CreateMessageRequestParams, CreateMessageResult, CustomRequest, CustomResult, ElicitRequest,
-    ElicitRequestParams, ElicitResult, GetExtensions as _, GetPromptRequest,
+    CreateMessageRequestParams, CreateMessageResult, CreateTaskResult, CustomRequest, CustomResult,
+    ElicitRequest, ElicitRequestParams, ElicitResult, GetExtensions as _, GetPromptRequest,
     GetPromptRequestParams, Implementation, InputRequiredResult, InputResponses, JsonObject,
     ListPromptsRequest, ListResourceTemplatesRequest, ListResourcesRequest, ListRootsRequest,
     ListRootsResult, ListToolsRequest, LoggingLevel, PaginatedRequestParams, ProtocolVersion,
@@ -194,6 +194,9 @@ pub enum Answered {
     Done(Value),
     /// The upstream's input-required result: questions for the client, and its state.
     Asking(InputRequiredResult),
+    /// The upstream made the call a task (MCP's tasks extension), which the client
+    /// declared it takes: the task as the upstream names it.
+    Task(CreateTaskResult),
 }
 
 /// Who connects, as the upstream reads it in `initialize`: the program's name and version.
@@ -732,7 +735,7 @@ impl Upstream {
     /// Sends `request` for `origin` (what the upstream sends while answering it goes to
     /// the origin's client) and waits for the answer. Dropped before the answer came (the
     /// client gave up), the request is cancelled at the upstream.
-    async fn send(
+    pub(crate) async fn send(
         &self,
         mut request: ClientRequest,
         origin: Option<Arc<Origin>>,
@@ -770,9 +773,9 @@ impl Upstream {
     }
 
     /// Forwards one call for a client asked between rounds (2026-07-28), on a session that
-    /// asks so too: the upstream's result, or its input-required result as it came (its
+    /// asks so too: the upstream's result, its input-required result as it came (its
     /// questions under its own keys, its `requestState` untouched) for the client to
-    /// answer; `answers` and `state` are the client's answers to the last one and the
+    /// answer, or the task it made of the call for a client that declared it takes tasks; `answers` and `state` are the client's answers to the last one and the
     /// state it carried. Dropped before the answer came, the call is cancelled at the
     /// upstream.
     ///
@@ -794,6 +797,7 @@ impl Upstream {
                 .map(Answered::Done)
                 .map_err(|e| CallFailed::Session(format!("upstream `{}`: {e}", self.name))),
             ServerResult::InputRequiredResult(asked) => Ok(Answered::Asking(asked)),
+            ServerResult::CreateTaskResult(created) => Ok(Answered::Task(created)),
             other => Err(CallFailed::Session(format!(
                 "upstream `{}`: tools/call was answered with something else: {other:?}",
                 self.name

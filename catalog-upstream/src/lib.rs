@@ -12,6 +12,7 @@
 //! | `rounds` | results of 2026-07-28 that ask for input first: each request asked through the relay, the call sent again with the answers and the upstream's state |
 //! | `oauth` | access tokens for an upstream behind an OAuth authorization server: the client credentials grant, asked for when the upstream answers 401 and again before a token expires |
 //! | [`overrides`] | where a row says something else than its server's definition, named, and applied to what the gateway lists |
+//! | [`tasks`] | a task an upstream made of a call (MCP's tasks extension): its state, answers and cancellation, asked for a client |
 //! | [`tls`] | the TLS crypto provider HTTP clients need |
 //! | `supplied` | the `env` and `headers` values an `[[upstream]]` reads from the environment or a file (`from-env`, `from-file`), read at each connection |
 //!
@@ -28,6 +29,7 @@ pub mod relay;
 pub mod revision;
 mod rounds;
 mod supplied;
+pub mod tasks;
 pub mod tls;
 
 pub use client::{Answered, CallFailed, Client, Endpoint, Upstream};

@@ -26,6 +26,7 @@ fn run_time_specs_match_the_generated_ones() {
         assert_eq!(built.tier, compiled.tier, "{name}");
         assert_eq!(built.access, compiled.access, "{name}");
         assert_eq!(built.mcp, compiled.mcp, "{name}");
+        assert_eq!(built.task, compiled.task, "{name}");
         assert_eq!(built.wire_name, compiled.wire_name, "{name}");
         assert_eq!(built.input_schema, compiled.input_schema, "{name}");
         assert_eq!(built.input, compiled.input, "{name}");

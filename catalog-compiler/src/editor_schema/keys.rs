@@ -5,7 +5,7 @@
 #![allow(clippy::too_many_lines, reason = "one entry per key of the format")]
 
 use catalog_core::search::Language;
-use catalog_core::{Access, Effect, ScanResults};
+use catalog_core::{Access, Effect, ScanResults, TaskSupport};
 use serde_json::{Value, json};
 
 use crate::model::{Arguments, SettingsTable};
@@ -380,6 +380,19 @@ pub(super) fn tool(key: &str) -> Option<Value> {
             "description": "Whether MCP clients may see and call the tool at all. Default true; must be false or absent on the search tool.",
             "type": "boolean",
             "default": true
+        }),
+        "task" => json!({
+            "description": "Whether its MCP calls may run as tasks (MCP's tasks extension, `io.modelcontextprotocol/tasks`, on 2026-07-28): `optional` (a client that declared the extension may get a task, any other the result in the response) or `required` (only such clients may call it; any other is refused with -32021). A call becomes a task once its handler first waits on anything but the client's answers, or calls `Context::as_task`; the client then polls `tasks/get`. Default: every call answers in its response. Not on the search tool, a row kept from MCP, or a row an upstream serves.",
+            "type": "string",
+            "enum": TaskSupport::ALL.map(TaskSupport::as_str),
+            "x-taplo": {
+                "docs": {
+                    "enumValues": [
+                        "A client that declared the extension may get a task; any other gets the result in the response.",
+                        "Only a client that declared the extension may call it (any other is refused with -32021, before anything runs)."
+                    ]
+                }
+            }
         }),
         "arguments" => json!({
             "description": "How this tool's verified arguments reach the application: `typed` (a generated argument type and a handler method of its own) or `json` (the verified JSON object, with the tool, to the handler's `call_json`). Default: `[settings] arguments`. Not on the search tool, which is always typed.",

@@ -179,5 +179,6 @@ fn stand_in(name: &str, variant: &str) -> Tool {
         lints: BTreeMap::new(),
         spans: ToolSpans::default(),
         upstream: None,
+        task: None,
     }
 }

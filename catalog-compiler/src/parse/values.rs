@@ -1,6 +1,7 @@
 //! One value of a key: a string, a number, a list, a choice among names; each with the
 //! error that says what was expected.
 
+use catalog_core::TaskSupport;
 use serde_json::Value;
 use toml::Spanned;
 use toml::de::DeValue;
@@ -206,6 +207,31 @@ pub(super) fn choice<T: Copy>(
     let names: Vec<&str> = options.iter().map(|(n, _)| *n).collect();
     errors.push(unknown_value(span, key, &s, &names));
     None
+}
+
+/// `task`: `"optional"` or `"required"`. A boolean is the likeliest slip, so its help says
+/// what each string means.
+pub(super) fn task_support(
+    v: &Spanned<DeValue<'_>>,
+    errors: &mut Errors,
+) -> Option<At<TaskSupport>> {
+    if let DeValue::Boolean(b) = v.get_ref() {
+        let help = if *b {
+            "write `task = \"optional\"` (a client that declared MCP's tasks extension may get a task, any other the result) or `task = \"required\"` (only such clients may call it)"
+        } else {
+            "remove `task`: without it every call answers in its response"
+        };
+        errors.push(
+            Diagnostic::new(
+                v.span(),
+                "`task` is `\"optional\"` or `\"required\"`, not a boolean",
+            )
+            .help(help),
+        );
+        return None;
+    }
+    let choices = TaskSupport::ALL.map(|s| (s.as_str(), s));
+    choice(v, "task", &choices, errors)
 }
 
 pub(super) fn wrong_type(v: &Spanned<DeValue<'_>>, key: &str, expected: &str) -> Diagnostic {

@@ -250,6 +250,7 @@ pub(crate) mod fixtures {
             tier: role.tier(),
             access: role.access(),
             mcp: role.mcp(),
+            task: None,
             wire_name,
             input_schema: OBJECT,
             gemini_parameters: None,

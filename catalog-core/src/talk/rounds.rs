@@ -11,13 +11,18 @@
 //! the handler gave ([`Context::keyed`](super::Context::keyed)), or the kind of question
 //! and its number in the call (`elicit-1`, `sample-2`, `roots-3`), the same on every run
 //! since a handler asks in the same order given the same answers.
+//!
+//! A call that runs as a task (MCP's tasks extension) carries rounds too, whose questions
+//! are answered while the handler waits ([`Rounds::wait`]): the task shows them to its
+//! client, and the answers come back to the waiting handler, which is not run again.
 
+use alloc::boxed::Box;
 use alloc::string::String;
 use alloc::vec::Vec;
 
 use super::{Capability, Elicited, Root, Sampled, Sampling, TalkError};
 use crate::output::UrlElicitation;
-use crate::{Map, Value};
+use crate::{BoxFuture, Map, Value};
 
 /// A question a handler put to its caller.
 #[derive(Clone, PartialEq, Debug)]
@@ -53,6 +58,14 @@ pub trait Rounds: Send + Sync {
 
     /// The handler wanted `capability`, which the caller did not declare.
     fn undeclared(&self, capability: Capability);
+
+    /// The answer to question `key`, once it was put with [`Rounds::ask`]: where the
+    /// caller answers while the handler waits (a task's). By default never: the call
+    /// ends with the round, and runs again with the answers.
+    fn wait(&self, key: &str) -> BoxFuture<'_, Result<Value, TalkError>> {
+        let _ = key;
+        Box::pin(core::future::pending())
+    }
 }
 
 /// What a handler reads from an answer to one kind of question, or what that answer
@@ -60,12 +73,14 @@ pub trait Rounds: Send + Sync {
 pub type Read<T> = fn(&Value) -> Result<T, &'static str>;
 
 /// Answers question `key` from `rounds`, read by `read`, or puts `question` to the round
-/// and waits for ever: the call ends with the round, and runs again with the answers.
-/// What a [`Context`](super::Context) does between rounds, for a question put by other
-/// code than a handler's (a server's own question about a gated call).
+/// and waits ([`Rounds::wait`]): for ever between rounds, where the call ends with the
+/// round and runs again with the answers; in a task, until the caller answers. What a
+/// [`Context`](super::Context) does between rounds, for a question put by other code than
+/// a handler's (a server's own question about a gated call).
 ///
 /// # Errors
-/// None of its own; the `Result` is the shape every question's answer has.
+/// Those [`Rounds::wait`] gives, and an answer the caller gave while the handler waited
+/// that does not read.
 pub async fn between<T>(
     rounds: &dyn Rounds,
     key: String,
@@ -75,11 +90,30 @@ pub async fn between<T>(
     match rounds.answer(&key) {
         Some(answer) => match read(&answer) {
             Ok(answer) => return Ok(answer),
-            Err(expected) => rounds.unreadable(key, alloc::format!("is not {expected}")),
+            Err(expected) => {
+                rounds.unreadable(key, alloc::format!("is not {expected}"));
+                return core::future::pending().await;
+            }
         },
-        None => rounds.ask(key, question),
+        None => rounds.ask(key.clone(), question),
     }
-    core::future::pending().await
+    let answer = rounds.wait(&key).await?;
+    read(&answer).map_err(|expected| {
+        TalkError::Invalid(alloc::format!("the answer to `{key}` is not {expected}"))
+    })
+}
+
+/// Whether `answer` answers `question`: what it should have been, when not. A task checks
+/// each answer with this before the waiting handler gets it.
+///
+/// # Errors
+/// What the answer should have been.
+pub fn answers(question: &Question, answer: &Value) -> Result<(), &'static str> {
+    match question {
+        Question::Form { .. } | Question::Url(_) => elicited(answer).map(drop),
+        Question::Sample(_) => sampled(answer).map(drop),
+        Question::Roots => roots(answer).map(drop),
+    }
 }
 
 /// Reads an elicitation's answer: MCP's `ElicitResult`.

@@ -439,6 +439,7 @@ const fn spec(
         tier,
         access,
         mcp,
+        task: None,
         wire_name: name,
         input_schema: "{}",
         gemini_parameters: None,

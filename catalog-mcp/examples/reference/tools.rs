@@ -7,7 +7,8 @@ use catalog_core::{Content, Context, Output};
 use serde_json::json;
 
 use crate::{
-    AskArgs, Handler, TestAudioContentArgs, TestElicitationArgs,
+    AskArgs, ConfirmDeleteArgs, FailingJobArgs, GreetArgs, Handler, MultiInputArgs,
+    ProtocolErrorJobArgs, SlowComputeArgs, TestAudioContentArgs, TestElicitationArgs,
     TestElicitationSep1034DefaultsArgs, TestElicitationSep1330EnumsArgs, TestEmbeddedResourceArgs,
     TestErrorHandlingArgs, TestHeaderRoutingArgs, TestImageContentArgs,
     TestInputRequiredResultCapabilitiesArgs, TestInputRequiredResultElicitationArgs,
@@ -16,7 +17,7 @@ use crate::{
     TestInputRequiredResultSamplingArgs, TestInputRequiredResultTamperedStateArgs,
     TestLoggingToolArgs, TestMissingCapabilityArgs, TestMultipleContentTypesArgs, TestSamplingArgs,
     TestSimpleTextArgs, TestStreamingElicitationArgs, TestToolWithLoggingArgs,
-    TestToolWithProgressArgs,
+    TestToolWithProgressArgs, TestToolWithTaskArgs,
 };
 
 /// A 1x1 PNG and a WAV of one sample: the smallest valid media.
@@ -449,6 +450,92 @@ impl Handler for Reference {
             "Elicitation completed: {}",
             described(&answer)
         )))
+    }
+
+    async fn greet(&self, _: Context, args: GreetArgs) -> Result<Output, String> {
+        Ok(Output::text(format!("Hello, {}!", args.name)))
+    }
+
+    // ANCHOR: tasks
+    async fn slow_compute(&self, _: Context, args: SlowComputeArgs) -> Result<Output, String> {
+        // The first wait on the work makes the call a task, for a client that takes them.
+        if args.seconds > 0 {
+            tokio::time::sleep(Duration::from_secs(args.seconds.unsigned_abs())).await;
+        }
+        let label = args.label.unwrap_or_default();
+        Ok(Output::text(format!(
+            "Computed {label} in {} seconds",
+            args.seconds
+        )))
+    }
+
+    async fn confirm_delete(
+        &self,
+        context: Context,
+        args: ConfirmDeleteArgs,
+    ) -> Result<Output, String> {
+        // A task from here: the question is the task's, and the handler waits for it.
+        context.as_task().await;
+        let schema = one_field("confirm", "boolean");
+        let message = format!("Delete {}?", args.filename);
+        let answer = context
+            .elicit(&message, schema)
+            .await
+            .map_err(|e| e.to_string())?;
+        Ok(Output::text(match answer {
+            Elicited::Accepted(_) => format!("Deleted {}", args.filename),
+            _ => format!("Kept {}", args.filename),
+        }))
+    }
+
+    async fn test_tool_with_task(
+        &self,
+        context: Context,
+        _: TestToolWithTaskArgs,
+    ) -> Result<Output, String> {
+        // Asked before the task exists: a round of the call, answered in its retry.
+        let answer = context
+            .keyed("user_name")
+            .elicit("What is your name?", one_field("name", "string"))
+            .await
+            .map_err(|e| e.to_string())?;
+        context.as_task().await;
+        tokio::time::sleep(PAUSE).await;
+        Ok(Output::text(format!("Hello, {}!", field(&answer, "name"))))
+    }
+    // ANCHOR_END: tasks
+
+    async fn multi_input(&self, context: Context, _: MultiInputArgs) -> Result<Output, String> {
+        context.as_task().await;
+        // Asked together: the task waits on both, and each answer is taken as it comes.
+        let (name, confirm) = tokio::join!(
+            context.elicit("What is your name?", one_field("name", "string")),
+            context.elicit("Go ahead?", one_field("confirm", "boolean")),
+        );
+        let (name, confirm) = (
+            name.map_err(|e| e.to_string())?,
+            confirm.map_err(|e| e.to_string())?,
+        );
+        Ok(Output::text(format!(
+            "Name: {}; go ahead: {}",
+            field(&name, "name"),
+            field(&confirm, "confirm")
+        )))
+    }
+
+    async fn failing_job(&self, _: Context, _: FailingJobArgs) -> Result<Output, String> {
+        tokio::time::sleep(Duration::from_secs(1)).await;
+        Err(String::from("the job failed after a second of work"))
+    }
+
+    async fn protocol_error_job(
+        &self,
+        context: Context,
+        _: ProtocolErrorJobArgs,
+    ) -> Result<Output, String> {
+        context.as_task().await;
+        // No tool result at all: the task fails with the server's internal error.
+        panic!("protocol_error_job breaks on purpose, to fail its task");
     }
 }
 

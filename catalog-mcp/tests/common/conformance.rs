@@ -82,7 +82,8 @@ impl Suite {
         self.run_with(url, token, &["--requirements", revision])
     }
 
-    /// Runs only `scenarios`, each on `revision`'s wire.
+    /// Runs only `scenarios`, each on `revision`'s wire; an extension's too, which is on
+    /// no revision's timeline, so the suite runs it only when told to (`--force`).
     ///
     /// # Panics
     /// As [`Suite::run`].
@@ -99,7 +100,13 @@ impl Suite {
             outcomes.extend(self.run_with(
                 url,
                 token,
-                &["--scenario", scenario, "--spec-version", revision],
+                &[
+                    "--scenario",
+                    scenario,
+                    "--spec-version",
+                    revision,
+                    "--force",
+                ],
             ));
         }
         outcomes

@@ -1,7 +1,7 @@
 //! What the tests that drive a server process share: the client interpreter, processes
 //! bounded in time, an HTTP server on an ephemeral loopback port, the checks of what a
 //! client saw against a catalog's tables ([`report`]), and the official conformance
-//! suite ([`conformance`]).
+//! suite ([`conformance`]), and raw requests of a 2026-07-28 client ([`stateless`]).
 //!
 //! Written for any catalog: catalog-mcp's tests run it against the tracker example, and
 //! the example app's server (`example/mcp`) includes this module for its own.
@@ -10,6 +10,7 @@
 
 pub mod conformance;
 pub mod report;
+pub mod stateless;
 
 use std::fmt::Write as _;
 use std::io::{BufRead, BufReader, Read};

@@ -1,0 +1,3 @@
+catalog_macros::catalog!("ui/rows/task_rules.toml");
+
+fn main() {}
