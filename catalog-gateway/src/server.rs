@@ -12,7 +12,7 @@ use catalog_mcp::complete::Complete;
 use catalog_mcp::elicit::PeerAsker;
 use catalog_mcp::handler::{CallPath, answer, call_tool};
 use catalog_mcp::logging::{self, ClientLevel};
-use catalog_mcp::rounds::{self, Ended, Round, Seal};
+use catalog_mcp::rounds::{self, Round, Seal};
 use catalog_mcp::talk::asks_between_rounds;
 use catalog_upstream::tasks::Asked;
 #[allow(
@@ -299,11 +299,7 @@ impl ServerHandler for Session {
             },
         )
         .await?;
-        Ok(match ended {
-            Ended::Done(result) => result.complete().into(),
-            Ended::Asking(questions) => GetPromptResponse::InputRequired(questions),
-            Ended::Task(_) => return Err(rounds::only_calls_become_tasks()),
-        })
+        ended.response(GetPromptResponse::InputRequired)
     }
 
     async fn list_resources(
@@ -363,11 +359,7 @@ impl ServerHandler for Session {
             },
         )
         .await?;
-        Ok(match ended {
-            Ended::Done(result) => result.complete().into(),
-            Ended::Asking(questions) => ReadResourceResponse::InputRequired(questions),
-            Ended::Task(_) => return Err(rounds::only_calls_become_tasks()),
-        })
+        ended.response(ReadResourceResponse::InputRequired)
     }
 
     #[allow(

@@ -328,6 +328,16 @@ where
 /// that asks the user.
 pub type Reply = Result<CallToolResponse, ErrorData>;
 
+/// Whether a call's answer failed: refused, or a result that says it is an error.
+#[must_use]
+pub fn failed(reply: &Reply) -> bool {
+    match reply {
+        Ok(CallToolResponse::Complete(done)) => done.is_error == Some(true),
+        Ok(_) => false,
+        Err(_) => true,
+    }
+}
+
 /// The logger of the line [`log_call`] writes, as clients read it in
 /// `notifications/message`: the server's handler, wherever the call was answered.
 const CALLS_LOGGER: &str = "catalog_mcp::handler";

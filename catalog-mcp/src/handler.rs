@@ -28,7 +28,7 @@ use rmcp::{ErrorData, ServerHandler};
 
 pub use crate::calls::log_call;
 use crate::calls::task::{self, Route};
-use crate::calls::{Reply, Tools};
+use crate::calls::{self, Reply, Tools};
 use crate::complete::Complete;
 use crate::elicit::PeerAsker;
 use crate::logging::{self, ClientLevel};
@@ -225,11 +225,7 @@ where
             },
         )
         .await?;
-        Ok(match ended {
-            Ended::Done(result) => result.complete().into(),
-            Ended::Asking(questions) => GetPromptResponse::InputRequired(questions),
-            Ended::Task(_) => return Err(rounds::only_calls_become_tasks()),
-        })
+        ended.response(GetPromptResponse::InputRequired)
     }
 
     async fn list_resources(
@@ -279,11 +275,7 @@ where
             },
         )
         .await?;
-        Ok(match ended {
-            Ended::Done(result) => result.complete().into(),
-            Ended::Asking(questions) => ReadResourceResponse::InputRequired(questions),
-            Ended::Task(_) => return Err(rounds::only_calls_become_tasks()),
-        })
+        ended.response(ReadResourceResponse::InputRequired)
     }
 
     async fn complete(
@@ -553,11 +545,6 @@ pub async fn call_tool(
             target: &request.name,
             arguments: &arguments,
         };
-        let failed = |result: &Reply| match result {
-            Ok(CallToolResponse::Complete(done)) => done.is_error == Some(true),
-            Ok(_) => false,
-            Err(_) => true,
-        };
         let (name, access, revision) = (&request.name, grant.access, &revision);
         let result = answer(
             path.seal(),
@@ -565,7 +552,7 @@ pub async fn call_tool(
             log,
             &call,
             retry,
-            failed,
+            calls::failed,
             |peer, round| {
                 let asker = PeerAsker::new(context, round);
                 let arguments = arguments.clone();
@@ -584,14 +571,22 @@ pub async fn call_tool(
             },
         )
         .await
-        .map(|ended| match ended {
-            Ended::Done(result) => result,
-            Ended::Asking(questions) => CallToolResponse::InputRequired(questions),
-            Ended::Task(created) => CallToolResponse::Task(created),
-        });
+        .map(Ended::into_call);
         log_call(&request.name, grant.access, &result);
         result
     });
+    unless_cancelled(log, context, answered).await
+}
+
+/// `answered`, the answer to the `tools/call` request `context` carries, with the events
+/// inside it sent to the client at the level `log` holds; when the client cancels the
+/// request, the answer is dropped where it stands (the handler's future with it) and the
+/// request ends with an error the client no longer waits for.
+pub(crate) async fn unless_cancelled(
+    log: &ClientLevel,
+    context: &RequestContext<RoleServer>,
+    answered: impl Future<Output = Reply>,
+) -> Reply {
     let answered = logging::scoped(log.for_request(context), &context.peer, answered);
     tokio::select! {
         result = answered => result,

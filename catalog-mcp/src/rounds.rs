@@ -31,10 +31,12 @@ use catalog_core::talk::{Capability, Question, Rounds};
 use catalog_core::{BoxFuture, Map, Value};
 use rmcp::ErrorData;
 use rmcp::model::{
-    CreateTaskResult, ErrorCode, InputRequests, InputRequiredResult, InputResponses,
-    RequestStateCodec, SealOptions,
+    CallToolResponse, CreateTaskResult, ErrorCode, InputRequests, InputRequiredResult,
+    InputResponses, RequestStateCodec, SealOptions,
 };
 use serde::{Deserialize, Serialize};
+
+use crate::complete::Complete;
 
 /// The key of the question about a gated call (the gate's, in `crate::elicit`) in an
 /// input-required result's `inputRequests`, and of its answer in the retry.
@@ -477,8 +479,7 @@ pub fn missing(capabilities: &[Capability]) -> ErrorData {
 
 /// What a prompt or a resource answers when a run ended with a task, which only a tool
 /// call becomes.
-#[must_use]
-pub fn only_calls_become_tasks() -> ErrorData {
+fn only_calls_become_tasks() -> ErrorData {
     ErrorData::internal_error(
         "an upstream answered a request other than tools/call with a task, which MCP's tasks extension makes of tool calls alone",
         None,
@@ -495,6 +496,36 @@ pub enum Ended<T> {
     /// An upstream made the call a task: the client is answered with it (a tool call's
     /// alone).
     Task(CreateTaskResult),
+}
+
+impl<T: Complete> Ended<T> {
+    /// The response of a method that is no tool call (`prompts/get`, `resources/read`),
+    /// `asking` its variant for questions: the answer says it is complete.
+    ///
+    /// # Errors
+    /// A task, which only a tool call becomes.
+    pub fn response<R: From<T>>(
+        self,
+        asking: fn(InputRequiredResult) -> R,
+    ) -> Result<R, ErrorData> {
+        match self {
+            Ended::Done(result) => Ok(result.complete().into()),
+            Ended::Asking(questions) => Ok(asking(questions)),
+            Ended::Task(_) => Err(only_calls_become_tasks()),
+        }
+    }
+}
+
+impl Ended<CallToolResponse> {
+    /// The response of a tool call that ended so.
+    #[must_use]
+    pub fn into_call(self) -> CallToolResponse {
+        match self {
+            Ended::Done(result) => result,
+            Ended::Asking(questions) => CallToolResponse::InputRequired(questions),
+            Ended::Task(created) => CallToolResponse::Task(created),
+        }
+    }
 }
 
 /// Runs one request between rounds: opens the `state` a retry echoes, reads the answers

@@ -75,13 +75,8 @@ struct Walk<'a, 'e> {
 
 impl<'a> Walk<'a, '_> {
     fn fields(&mut self, fields: &'a [Field], parent: Option<&str>, place: Place) {
-        let kind = if parent.is_some() {
-            "property"
-        } else {
-            "parameter"
-        };
         for f in fields {
-            let origin = field_origin(kind, &f.name, parent);
+            let origin = field_origin(&f.name, parent);
             if let Some(header) = &f.header {
                 self.header(f, header, &origin, place);
             }

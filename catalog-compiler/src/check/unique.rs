@@ -7,7 +7,7 @@ use std::collections::hash_map::Entry;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use crate::diag::{Diagnostic, Errors, Span};
-use crate::model::{self, Arguments, Field, Generated, Tool, Upstream, field_origin};
+use crate::model::{self, Arguments, Field, Generated, Tool, Upstream, field_kind, field_origin};
 use crate::names;
 use crate::parse::{RawTool, RawUpstream};
 
@@ -253,11 +253,7 @@ pub(crate) fn distinct_fields(fields: &[Field], tool: &str) -> bool {
 /// (``parameter `filter` ``), `None` for a tool's parameters.
 fn fields_distinct(fields: &[Field], tool: &str, parent: Option<&str>, errors: &mut Errors) {
     let mut seen: HashMap<String, (&str, &Span)> = HashMap::default();
-    let kind = if parent.is_some() {
-        "property"
-    } else {
-        "parameter"
-    };
+    let kind = field_kind(parent);
     for f in fields {
         match seen.entry(f.ident_bare()) {
             Entry::Vacant(free) => {
@@ -287,7 +283,7 @@ fn fields_distinct(fields: &[Field], tool: &str, parent: Option<&str>, errors: &
             items += 1;
         }
         if let Generated::Struct(props) = ty.kind.generated() {
-            let mut origin = field_origin(kind, &f.name, parent);
+            let mut origin = field_origin(&f.name, parent);
             for _ in 0..items {
                 origin = format!("the items of {origin}");
             }

@@ -37,24 +37,30 @@ pub fn generated_types(variant: &str, name_span: &Span, params: &[Field]) -> Vec
 /// How an error names a field: ``parameter `sort` ``, or
 /// ``property `order` of parameter `sort` `` under `parent`.
 #[must_use]
-pub fn field_origin(kind: &str, name: &str, parent: Option<&str>) -> String {
+pub fn field_origin(name: &str, parent: Option<&str>) -> String {
+    let kind = field_kind(parent);
     match parent {
         None => format!("{kind} `{name}`"),
         Some(p) => format!("{kind} `{name}` of {p}"),
     }
 }
 
-/// The types generated for the fields of one object, whose own type (or tool variant, for
-/// parameters) is `stem`.
-fn field_types(stem: &str, fields: &[Field], parent: Option<&str>, out: &mut Vec<GeneratedType>) {
-    let kind = if parent.is_some() {
+/// What a field is called: a parameter, or a property under `parent`.
+#[must_use]
+pub fn field_kind(parent: Option<&str>) -> &'static str {
+    if parent.is_some() {
         "property"
     } else {
         "parameter"
-    };
+    }
+}
+
+/// The types generated for the fields of one object, whose own type (or tool variant, for
+/// parameters) is `stem`.
+fn field_types(stem: &str, fields: &[Field], parent: Option<&str>, out: &mut Vec<GeneratedType>) {
     for f in fields {
         let name = names::generated_type(stem, TypeStep::Field(f.type_word()));
-        let origin = field_origin(kind, &f.name, parent);
+        let origin = field_origin(&f.name, parent);
         value_types(&f.ty, name, origin, &f.span, out);
     }
 }

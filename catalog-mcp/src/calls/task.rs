@@ -20,9 +20,10 @@ use rmcp::model::{
 use rmcp::service::{RequestContext, RoleServer};
 use tokio_util::sync::CancellationToken;
 
-use super::{Reply, Tools, log_call};
+use super::{Reply, Tools, failed, log_call};
 use crate::elicit::PeerAsker;
-use crate::logging::{self, ClientLevel};
+use crate::handler::unless_cancelled;
+use crate::logging::ClientLevel;
 use crate::rounds::{self, Ended, Round};
 use crate::talk::{ClientPeer, asks_between_rounds};
 use crate::tasks::peer::TaskPeer;
@@ -137,21 +138,18 @@ where
     C::Call: HandledBy<H>,
     <C::Call as HandledBy<H>>::Error: std::fmt::Display,
 {
-    let cancel = CancellationToken::new();
     let answered = Box::pin(async {
+        // What the handler's context says of cancellation: cancelled when the client
+        // cancels the request, which drops this guard; kept by the task once the call
+        // becomes one.
+        let cancel = CancellationToken::new();
+        let cancelled_with_request = cancel.clone().drop_guard();
         let result = answer(tools, log, grant, revision, &mut request, context, &cancel).await;
+        cancelled_with_request.disarm();
         log_call(&request.name, grant.access, &result);
         result
     });
-    let answered = logging::scoped(log.for_request(context), &context.peer, answered);
-    tokio::select! {
-        result = answered => result,
-        () = context.ct.cancelled() => {
-            cancel.cancel();
-            tracing::info!(request = %context.id, "tools/call cancelled by the client");
-            Err(ErrorData::new(ErrorCode::INVALID_REQUEST, "the client cancelled the request", None))
-        }
-    }
+    unless_cancelled(log, context, answered).await
 }
 
 /// [`call_tool`]'s answer, from a client with `grant`: the call's result or questions, or
@@ -198,11 +196,6 @@ where
                 .await
         })
     };
-    let failed = |result: &Reply| match result {
-        Ok(CallToolResponse::Complete(done)) => done.is_error == Some(true),
-        Ok(_) => false,
-        Err(_) => true,
-    };
     let ran = match until_working(&round, run).await {
         Phase::Done(reply) => Some(*reply),
         Phase::Asking => None,
@@ -215,9 +208,5 @@ where
             return Ok(CallToolResponse::Task(CreateTaskResult::new(task)));
         }
     };
-    rounds::end(&round, tools.seal(), &call, ran, failed).map(|ended| match ended {
-        Ended::Done(result) => result,
-        Ended::Asking(questions) => CallToolResponse::InputRequired(questions),
-        Ended::Task(created) => CallToolResponse::Task(created),
-    })
+    rounds::end(&round, tools.seal(), &call, ran, failed).map(Ended::into_call)
 }

@@ -94,13 +94,8 @@ pub(super) fn of_tool(tool: &Tool) -> Vec<Text<'_>> {
 
 /// The texts of parameters or properties, recursively.
 fn fields<'a>(fields: &'a [Field], parent: Option<&str>, out: &mut Vec<Text<'a>>) {
-    let kind = if parent.is_some() {
-        "property"
-    } else {
-        "parameter"
-    };
     for f in fields {
-        let origin = field_origin(kind, &f.name, parent);
+        let origin = field_origin(&f.name, parent);
         out.push(Text {
             what: format!("the name of {origin}"),
             body: &f.name,
