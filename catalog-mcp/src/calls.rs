@@ -22,10 +22,12 @@ use catalog_core::{
 use catalog_scan::Scanner;
 use rmcp::ErrorData;
 use rmcp::model::{CallToolResponse, CallToolResult, ContentBlock, ErrorCode, ProtocolVersion};
+use rmcp::service::{RequestContext, RoleServer};
 
 use crate::gate::{Answer, Asker, GatedPolicy};
 use crate::identity::Identity;
 use crate::listing::Listing;
+use crate::logging::{self, ClientLevel};
 use crate::offers::Offers;
 use crate::rounds::Seal;
 use crate::tasks::Tasks;
@@ -361,6 +363,25 @@ pub fn log_call(tool: &str, level: Access, result: &Reply) {
         Err(error) => {
             let code = error.code.0;
             tracing::info!(target: CALLS_LOGGER, %tool, %level, code, "tools/call refused");
+        }
+    }
+}
+
+/// `answered`, the answer to the `tools/call` request `context` carries, with the events
+/// inside it sent to the client at the level `log` holds; when the client cancels the
+/// request, the answer is dropped where it stands (the handler's future with it) and the
+/// request ends with an error the client no longer waits for.
+pub(crate) async fn unless_cancelled(
+    log: &ClientLevel,
+    context: &RequestContext<RoleServer>,
+    answered: impl Future<Output = Reply>,
+) -> Reply {
+    let answered = logging::scoped(log.for_request(context), &context.peer, answered);
+    tokio::select! {
+        result = answered => result,
+        () = context.ct.cancelled() => {
+            tracing::info!(request = %context.id, "tools/call cancelled by the client");
+            Err(ErrorData::new(ErrorCode::INVALID_REQUEST, "the client cancelled the request", None))
         }
     }
 }

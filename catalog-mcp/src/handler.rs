@@ -575,26 +575,7 @@ pub async fn call_tool(
         log_call(&request.name, grant.access, &result);
         result
     });
-    unless_cancelled(log, context, answered).await
-}
-
-/// `answered`, the answer to the `tools/call` request `context` carries, with the events
-/// inside it sent to the client at the level `log` holds; when the client cancels the
-/// request, the answer is dropped where it stands (the handler's future with it) and the
-/// request ends with an error the client no longer waits for.
-pub(crate) async fn unless_cancelled(
-    log: &ClientLevel,
-    context: &RequestContext<RoleServer>,
-    answered: impl Future<Output = Reply>,
-) -> Reply {
-    let answered = logging::scoped(log.for_request(context), &context.peer, answered);
-    tokio::select! {
-        result = answered => result,
-        () = context.ct.cancelled() => {
-            tracing::info!(request = %context.id, "tools/call cancelled by the client");
-            Err(ErrorData::new(ErrorCode::INVALID_REQUEST, "the client cancelled the request", None))
-        }
-    }
+    calls::unless_cancelled(log, context, answered).await
 }
 
 /// Answers `call`, a request whose handler may talk back to its client: `run` gets the

@@ -20,9 +20,8 @@ use rmcp::model::{
 use rmcp::service::{RequestContext, RoleServer};
 use tokio_util::sync::CancellationToken;
 
-use super::{Reply, Tools, failed, log_call};
+use super::{Reply, Tools, failed, log_call, unless_cancelled};
 use crate::elicit::PeerAsker;
-use crate::handler::unless_cancelled;
 use crate::logging::ClientLevel;
 use crate::rounds::{self, Ended, Round};
 use crate::talk::{ClientPeer, asks_between_rounds};
