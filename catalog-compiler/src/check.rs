@@ -369,6 +369,7 @@ fn settings(
                 keep_discovered: given(raw.keep_discovered.as_ref(), defaults.keep_discovered),
                 language: given(raw.language.as_ref(), defaults.language),
                 scan_results: given(raw.scan_results.as_ref(), defaults.scan_results),
+                scan_threshold: raw.scan_threshold.as_ref().map(|(t, _)| *t),
                 arguments: given(raw.arguments.as_ref(), defaults.arguments),
                 providers: raw.providers.clone().unwrap_or(defaults.providers),
                 ..defaults

@@ -234,6 +234,44 @@ mod tests {
         out
     }
 
+    #[test]
+    fn the_scan_threshold_is_read_in_thousandths_and_checked() {
+        let with = |value: &str| {
+            HEAD.replacen(
+                "ask-tool = \"ask\"",
+                &format!("ask-tool = \"ask\"\nscan-threshold = {value}"),
+                1,
+            )
+        };
+        let catalog = compile(&with("0.875")).expect("compiles");
+        assert_eq!(catalog.settings.scan_threshold, Some(875));
+        assert_eq!(
+            compile(HEAD).expect("compiles").settings.scan_threshold,
+            None
+        );
+        assert_eq!(
+            compile(&with("1"))
+                .expect("compiles")
+                .settings
+                .scan_threshold,
+            Some(1000)
+        );
+        for bad in ["0", "1.5", "-0.2", "0.8125"] {
+            assert_eq!(
+                errors(&with(bad)),
+                [format!(
+                    "`scan-threshold` is {}",
+                    bad.parse::<f64>().unwrap()
+                )],
+                "{bad}"
+            );
+        }
+        assert_eq!(
+            errors(&with("\"high\"")),
+            ["`scan-threshold` must be a number, found string"]
+        );
+    }
+
     /// The calls `catalog!` makes start no thread: a proc macro runs inside rustc, whose
     /// cores cargo's jobserver shares out. The catalogs are large enough for the work to
     /// split (the file read in pieces, rows in several runs, every lint denied so that

@@ -267,6 +267,10 @@ pub struct SettingsTable {
     /// What happens to a tool result the result scanner finds something in (`scan-results`,
     /// default `warn`).
     pub scan_results: ScanResults,
+    /// From which score the result scanner's learned detector calls a window of a result
+    /// an injection, in thousandths (`scan-threshold`; default: the threshold it was
+    /// trained with).
+    pub scan_threshold: Option<u16>,
     /// The providers the catalog's tools go to (`providers`; default: every one the
     /// renderers know), in [`Provider::ALL`] order: what `schema-portability` checks for.
     pub providers: Vec<Provider>,
@@ -303,6 +307,7 @@ impl SettingsTable {
             keep_discovered: Retention::Conversation,
             language: Language::English,
             scan_results: ScanResults::default(),
+            scan_threshold: None,
             providers: Provider::ALL.to_vec(),
             arguments: Arguments::default(),
         }

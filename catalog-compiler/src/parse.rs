@@ -44,7 +44,7 @@ use table::{Table, table, unknown_value};
 use types::{fields, raw_schema, type_spec};
 use values::{
     boolean, choice, count, digest, non_empty, rust_ident, spanned_strings, string, strings,
-    task_support,
+    task_support, thousandths,
 };
 
 /// A value and where it was written.
@@ -75,6 +75,8 @@ pub(crate) struct RawSettings {
     pub keep_discovered: Option<At<Retention>>,
     pub language: Option<At<Language>>,
     pub scan_results: Option<At<ScanResults>>,
+    /// `scan-threshold`, in thousandths.
+    pub scan_threshold: Option<At<u16>>,
     /// The providers named, each once, in [`Provider::ALL`] order.
     pub providers: Option<Vec<Provider>>,
     pub arguments: Option<At<Arguments>>,
@@ -124,6 +126,7 @@ pub(crate) const SETTINGS_KEYS: &[&str] = &[
     "keep-discovered",
     "language",
     "scan-results",
+    "scan-threshold",
     "providers",
     "arguments",
 ];
@@ -280,6 +283,9 @@ fn settings(t: &DeTable<'_>, span: Span, errors: &mut Errors) -> RawSettings {
             let options = ScanResults::ALL.map(|p| (p.as_str(), p));
             choice(v, "scan-results", &options, errors)
         }),
+        scan_threshold: t
+            .take("scan-threshold")
+            .and_then(|(v, _)| thousandths(v, "scan-threshold", errors)),
         providers: t.take("providers").and_then(|(v, _)| providers(v, errors)),
         arguments: t
             .take("arguments")

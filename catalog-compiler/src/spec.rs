@@ -192,6 +192,7 @@ pub fn info<T: ToolId, const W: usize>(
             keep_discovered: settings.keep_discovered,
             language: settings.language,
             scan_results: settings.scan_results,
+            scan_threshold: settings.scan_threshold,
         },
         index: index.view(),
     }

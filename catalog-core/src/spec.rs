@@ -244,6 +244,10 @@ pub struct Settings {
     pub language: crate::search::Language,
     /// What happens to a tool result in which the result scanner finds something.
     pub scan_results: ScanResults,
+    /// From which score the result scanner's learned detector calls a window of a result
+    /// an injection, in thousandths (`scan-threshold = 0.9` is 900); `None`: the threshold
+    /// the detector was trained with.
+    pub scan_threshold: Option<u16>,
 }
 
 /// What happens to a tool result in which the result scanner finds something (hidden

@@ -24,6 +24,10 @@
 //!
 //! [traces]                   # OpenTelemetry over OTLP/HTTP (see `crate::traces`)
 //! endpoint = "http://127.0.0.1:4318/v1/traces"
+//!
+//! [scan]                     # the result scanner's detector (see `catalog_scan::detector`)
+//! threshold = 0.9            # instead of the catalog's `scan-threshold`
+//!
 //! [sessions]                 # optional: replicas behind one load balancer share
 //! redis = "redis://127.0.0.1:6379/0"   # sessions and search finds here
 //! expire-seconds = 86400     # optional: how long they outlive their last use
@@ -67,6 +71,8 @@ pub struct Config {
     pub sessions: Option<Sessions>,
     /// The OAuth settings of its `[oauth]` and `[[scope]]` tables, if it has them.
     pub oauth: Option<oauth::OAuth>,
+    /// The result scanner's detector threshold of its `[scan]` table, if it sets one.
+    pub scan_threshold: Option<f32>,
 }
 
 /// The `[[profile]]` tables: which upstreams and rows each profile sees.
@@ -131,6 +137,13 @@ struct File {
     oauth: Option<Spanned<oauth::Table>>,
     #[serde(default)]
     scope: Vec<Spanned<oauth::ScopeTable>>,
+    scan: Option<ScanTable>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ScanTable {
+    threshold: Spanned<f64>,
 }
 
 #[derive(Deserialize)]
@@ -206,8 +219,23 @@ impl Config {
             &profiles,
             &mut errors,
         );
+        let scan_threshold = parsed.scan.as_ref().and_then(|scan| {
+            let t = *scan.threshold.get_ref();
+            if t > 0.0 && t <= 1.0 {
+                #[allow(clippy::cast_possible_truncation)]
+                Some(t as f32)
+            } else {
+                errors.push(
+                    Diagnostic::new(scan.threshold.span(), format!("`threshold` is {t}")).help(
+                        "give the detector's score from which a result counts as injected, above 0 and at most 1 (lower catches more and risks flagging honest results); leave `[scan]` out for the catalog's",
+                    ),
+                );
+                None
+            }
+        });
         if errors.is_empty() {
             Ok(Config {
+                scan_threshold,
                 tokens,
                 profiles,
                 audit: parsed.audit,
@@ -453,6 +481,33 @@ tools = ["git_status"]
         assert!(coding.sees_upstream("git"));
         assert!(!coding.sees_upstream("files"));
         assert!(!coding.sees_tool("read_file", Some("files")));
+    }
+
+    #[test]
+    fn the_scan_table_sets_the_detector_threshold() {
+        let read = |text: &str| Config::parse("c.toml", text, &catalog());
+        assert_eq!(read("").unwrap().scan_threshold, None);
+        assert_eq!(
+            read("[scan]\nthreshold = 0.8\n").unwrap().scan_threshold,
+            Some(0.8)
+        );
+        for bad in ["threshold = 0", "threshold = 1.2"] {
+            let Errors(errors) = read(&format!("[scan]\n{bad}\n")).unwrap_err();
+            assert_eq!(errors.len(), 1, "{bad}");
+            assert!(errors[0].message.starts_with("`threshold` is"), "{bad}");
+            assert!(
+                errors[0]
+                    .help
+                    .as_deref()
+                    .unwrap_or_default()
+                    .contains("above 0 and at most 1")
+            );
+        }
+        let Errors(errors) = read("[scan]\nthreshhold = 0.8\n").unwrap_err();
+        assert!(
+            errors[0].message.contains("unknown field `threshhold`"),
+            "{errors:?}"
+        );
     }
 
     #[test]

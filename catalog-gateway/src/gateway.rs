@@ -14,7 +14,7 @@ use catalog_core::{
 use catalog_mcp::calls::{admit, refuse, respond};
 use catalog_mcp::rounds::Seal;
 use catalog_mcp::{Asker, GatedPolicy, Grant};
-use catalog_scan::Scanner;
+use catalog_scan::{Scanner, Threshold};
 use rmcp::ErrorData;
 use rmcp::model::{
     self, CallToolResponse, CallToolResult, ContentBlock, ProtocolVersion, ResultType,
@@ -74,6 +74,8 @@ pub struct Serving {
     pub gated: GatedPolicy,
     /// What results holding injected text get.
     pub scan_results: ScanResults,
+    /// From which score the scanner's detector calls a result injected.
+    pub scan_threshold: Threshold,
     /// How clients see the discoverable rows.
     pub discoverable: Discoverable,
     /// How often unreachable upstreams are tried again ([`RETRY`] when zero).
@@ -201,6 +203,7 @@ impl Gateway {
             snapshot,
             gated,
             scan_results,
+            scan_threshold,
             discoverable,
             retry,
             profiles,
@@ -248,7 +251,7 @@ impl Gateway {
             found_by_credential: ByCredential::default(),
             seal: seal.unwrap_or_default(),
             gated,
-            scanner: Scanner::new(scan_results),
+            scanner: Scanner::new(scan_results).detector(scan_threshold),
             discoverable,
             info: info(loaded),
             profiles,

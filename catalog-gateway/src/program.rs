@@ -18,6 +18,7 @@ use crate::replicas::{Redis, Sessions};
 use crate::rows;
 use crate::server::Session;
 use crate::traces::Traces;
+use catalog_scan::Threshold;
 use catalog_upstream::drift::Snapshot;
 use rmcp::transport::streamable_http_server::session::store::SessionStore;
 
@@ -183,6 +184,10 @@ fn setup() -> Result<Setup, ExitCode> {
         scan_results,
     } = options;
     let scan_results = scan_results.unwrap_or(catalog.settings.scan_results);
+    let scan_threshold = config.scan_threshold.map_or(
+        Threshold::from_thousandths(catalog.settings.scan_threshold),
+        Threshold::At,
+    );
     let tokens = http_tokens(&transport, config.tokens.take(), config.oauth.is_some())?;
     let profile = values[4].clone();
     match (&profile, &transport) {
@@ -223,6 +228,7 @@ fn setup() -> Result<Setup, ExitCode> {
             snapshot,
             gated,
             scan_results,
+            scan_threshold,
             discoverable,
             retry,
             profiles: config.profiles,

@@ -68,7 +68,7 @@ impl<C: CompiledCatalog<W>, H, const W: usize> Tools<C, H, W> {
             gated,
             identity: Identity::default(),
             seal: Seal::new(),
-            scanner: Scanner::new(C::INFO.settings.scan_results),
+            scanner: Scanner::from_settings(&C::INFO.settings),
             offers: None,
             tasks: Tasks::default(),
             runs_tasks: C::specs(C::mcp_allowed(Access::FullAccess)).any(|s| s.task.is_some()),
@@ -94,7 +94,10 @@ impl<C: CompiledCatalog<W>, H, const W: usize> Tools<C, H, W> {
     /// `scan-results` (`--scan-results`).
     #[must_use]
     pub fn with_scan_results(mut self, policy: ScanResults) -> Self {
-        self.scanner = Scanner::new(policy);
+        self.scanner = Scanner::from_settings(&catalog_core::Settings {
+            scan_results: policy,
+            ..C::INFO.settings
+        });
         self
     }
 

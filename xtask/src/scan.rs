@@ -43,17 +43,22 @@ pub(crate) fn run() -> Result<ExitCode, Usage> {
     let mut details = Vec::new();
     for half in ["dev", "report"] {
         let (mut attacks, mut caught, mut honest, mut unchanged) = (0, 0, 0, 0);
-        let mut by_kind = [(0, 0); 4];
+        let mut by_kind = [(0, 0); Kind::ALL.len()];
         for case in cases.iter().filter(|c| c.half == half) {
             let found: Vec<Kind> = scanner.scan(&case.result).iter().map(|f| f.kind).collect();
             if case.attack {
                 attacks += 1;
+                // The detector's finding is text addressed to the model too.
+                let has = |kind: &Kind| {
+                    found.contains(kind)
+                        || (*kind == Kind::Order && found.contains(&Kind::Injection))
+                };
                 for kind in &case.expect {
                     let k = Kind::ALL.iter().position(|x| x == kind).unwrap_or(0);
                     by_kind[k].1 += 1;
-                    by_kind[k].0 += usize::from(found.contains(kind));
+                    by_kind[k].0 += usize::from(has(kind));
                 }
-                if case.expect.iter().all(|k| found.contains(k)) {
+                if case.expect.iter().all(has) {
                     caught += 1;
                 } else if half == "dev" {
                     details.push(format!(
@@ -82,10 +87,10 @@ pub(crate) fn run() -> Result<ExitCode, Usage> {
         println!(
             "{half:<8} {:>15} {:>8} {:>8} {:>8} {:>8} {:>17}",
             cell((caught, attacks)),
-            cell(by_kind[0]),
-            cell(by_kind[1]),
-            cell(by_kind[2]),
-            cell(by_kind[3]),
+            cell(by_kind[kind(Kind::Hidden)]),
+            cell(by_kind[kind(Kind::Order)]),
+            cell(by_kind[kind(Kind::Link)]),
+            cell(by_kind[kind(Kind::Size)]),
             cell((unchanged, honest))
         );
     }
@@ -96,6 +101,11 @@ pub(crate) fn run() -> Result<ExitCode, Usage> {
         }
     }
     Ok(ExitCode::SUCCESS)
+}
+
+/// Where `k` is in [`Kind::ALL`].
+fn kind(k: Kind) -> usize {
+    Kind::ALL.iter().position(|x| *x == k).unwrap_or(0)
 }
 
 fn case(line: &str) -> Result<Case, String> {

@@ -111,6 +111,13 @@ pub(super) fn settings(key: &str) -> Option<Value> {
             "default": defaults.scan_results.as_str(),
             "description": "What happens to a tool result in which the result scanner finds hidden characters, text addressed to the model, a link that carries data out, or more than the size cap: `off` (not read), `warn` (default: the result with a short notice naming what was found), `strip` (hidden characters removed, and the notice), `withhold` (a RUNTIME_ERROR rejection naming why). An oversized result is cut at the cap, with a notice, under every policy but `off`."
         }),
+        "scan-threshold" => json!({
+            "type": "number",
+            "exclusiveMinimum": 0,
+            "maximum": 1,
+            "multipleOf": 0.001,
+            "description": "From which score, above 0 and at most 1, the result scanner's learned detector calls a sentence of a tool result an injection: lower catches more and risks flagging honest text. Default: the threshold the detector was trained with, which no honest result of its dev set reaches."
+        }),
         "providers" => json!({
             "description": "The providers the tools go to, as `cargo catalog render --provider` names them: `schema-portability` checks the input schemas for these only (default: all of them).",
             "type": "array",

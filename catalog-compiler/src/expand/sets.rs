@@ -41,6 +41,13 @@ impl Gen<'_> {
             ScanResults::Strip => "Strip",
             ScanResults::Withhold => "Withhold",
         });
+        let scan_threshold = s.scan_threshold.map_or_else(
+            || quote!(::core::option::Option::None),
+            |t| {
+                let t = Literal::u16_unsuffixed(t);
+                quote!(::core::option::Option::Some(#t))
+            },
+        );
         let keep = match s.keep_discovered {
             Retention::Turn => quote!(#core::Retention::Turn),
             Retention::Conversation => quote!(#core::Retention::Conversation),
@@ -86,6 +93,7 @@ impl Gen<'_> {
                     keep_discovered: #keep,
                     language: #language,
                     scan_results: #core::ScanResults::#scan,
+                    scan_threshold: #scan_threshold,
                 };
                 /// What the discovery loop needs: the sets, the roles, the settings and the
                 /// search index, built at compile time.

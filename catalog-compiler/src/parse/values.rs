@@ -164,6 +164,33 @@ pub(super) fn count(
     Some((n, v.span()))
 }
 
+/// A number above 0 and at most 1, with at most three decimals, in thousandths.
+pub(super) fn thousandths(
+    v: &Spanned<DeValue<'_>>,
+    key: &str,
+    errors: &mut Errors,
+) -> Option<At<u16>> {
+    let x = match json(v, errors) {
+        Some(Value::Number(n)) => n.as_f64().unwrap_or(f64::NAN),
+        Some(_) => {
+            errors.push(wrong_type(v, key, "a number"));
+            return None;
+        }
+        None => return None,
+    };
+    let scaled = x * 1000.0;
+    if !(x > 0.0 && x <= 1.0) || (scaled - scaled.round()).abs() > 1e-6 {
+        errors.push(
+            Diagnostic::new(v.span(), format!("`{key}` is {x}")).help(
+                "use a number above 0 and at most 1, with at most three decimals (0.9, 0.75)",
+            ),
+        );
+        return None;
+    }
+    #[allow(clippy::cast_possible_truncation, clippy::cast_sign_loss)]
+    Some((scaled.round() as u16, v.span()))
+}
+
 pub(super) fn strings(v: &Spanned<DeValue<'_>>, key: &str, errors: &mut Errors) -> Vec<String> {
     spanned_strings(v, key, errors)
         .into_iter()

@@ -580,6 +580,7 @@ fn discovery() -> Discovery<'static, T, 1> {
             keep_discovered: Retention::Conversation,
             language: Language::English,
             scan_results: crate::ScanResults::Warn,
+            scan_threshold: None,
         },
         index: Index {
             slots: &[0; 8],

@@ -120,7 +120,7 @@ fn run(options: &Options) -> Result<(), Failure> {
     let mut chat = Chat {
         // Results (a table's cells, an attachment) are data: the scanner reads them first,
         // as the catalog's `scan-results` says.
-        agent: Agent::new(provider).screened_by(Scanner::new(Catalog::SETTINGS.scan_results)),
+        agent: Agent::new(provider).screened_by(Scanner::from_settings(&Catalog::SETTINGS)),
         conversation: Conversation::new(Some(SYSTEM)),
         api,
         backend,
