@@ -294,12 +294,12 @@ fn scan_text(path: &str, text: &str, threshold: Option<f32>, found: &mut Vec<Fin
     } else if let Some(threshold) = threshold {
         let model = Detector::builtin();
         // As for the rules, what is only mentioned (in code, quoted, discussed) is no order.
-        let strongest = detector::windows(text)
+        let strongest = model
+            .scores(text)
             .into_iter()
-            .filter(|w| !injection::mentioned(text, w.clone()))
-            .map(|w| (model.score(&text[w.clone()]), w))
-            .max_by(|a, b| a.0.total_cmp(&b.0));
-        if let Some((score, range)) = strongest.filter(|(score, _)| *score >= threshold) {
+            .filter(|s| s.score >= threshold && !injection::mentioned(text, s.range.clone()))
+            .max_by(|a, b| a.score.total_cmp(&b.score));
+        if let Some(detector::Suspect { range, score }) = strongest {
             let window = &text[range];
             found.push(Finding {
                 kind: Kind::Injection,

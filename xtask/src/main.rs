@@ -5,7 +5,7 @@
 //! `cargo-catalog` library and run with this repository's defaults: the example catalog at
 //! the root, from any folder of the workspace. The rest are the project's chores: `test`
 //! (every test with its protocol peers), `codegen`, `gen-catalog`, `bench-scale`,
-//! `eval-languages`, `eval-scan` and `man`.
+//! `eval-languages`, `eval-scan`, `train-screen`, `eval-screen` and `man`.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;

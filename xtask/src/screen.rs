@@ -23,8 +23,8 @@ use crate::test::{pip_install, step, venv};
 /// The passes over the training windows and the L2 regularisation per update tried:
 /// the pair that withholds most of the tune half's injections, with none of its honest
 /// results, is the one that ships.
-const EPOCHS: [usize; 3] = [8, 16, 32];
-const L2: [f32; 3] = [1e-3, 3e-3, 1e-2];
+const EPOCHS: [usize; 3] = [16, 32, 64];
+const L2: [f32; 3] = [3e-4, 1e-3, 3e-3];
 /// The step size of Adagrad.
 const RATE: f32 = 0.2;
 /// How far above the highest honest score of the tune half the threshold sits, in logits.
@@ -196,7 +196,7 @@ fn read_jsonl(path: &Path) -> Result<Vec<Value>, Usage> {
 
 /// One training window: its feature slots, its label and its weight.
 struct Example {
-    slots: Vec<usize>,
+    slots: Vec<u32>,
     label: f32,
     weight: f32,
 }
@@ -212,10 +212,8 @@ fn examples(rows: &[Value]) -> Vec<Example> {
         };
         let source = row["source"].as_str().unwrap_or_default();
         let injection = row["label"] == 1;
-        let windows = detector::windows(text);
-        let mut push = |window: &str| {
-            let mut slots = Vec::new();
-            detector::features(window, &mut slots);
+        let windows = detector::window_features(text);
+        let mut push = |slots: Vec<u32>| {
             if !slots.is_empty() {
                 out.push((
                     source.to_string(),
@@ -228,17 +226,17 @@ fn examples(rows: &[Value]) -> Vec<Example> {
             }
         };
         if injection {
-            push(text);
-            for range in windows.iter().filter(|r| {
-                let w = &text[(*r).clone()];
-                !w.contains('\n') && w.split_whitespace().count() >= 3
-            }) {
-                push(&text[range.clone()]);
+            push(detector::features(text));
+            for (range, slots) in windows {
+                let w = &text[range];
+                if !w.contains('\n') && w.split_whitespace().count() >= 3 {
+                    push(slots);
+                }
             }
         } else {
             let step = windows.len().div_ceil(WINDOWS_PER_TEXT).max(1);
-            for range in windows.iter().step_by(step) {
-                push(&text[range.clone()]);
+            for (_, slots) in windows.into_iter().step_by(step) {
+                push(slots);
             }
         }
     }
@@ -296,10 +294,11 @@ fn fit(examples: &[Example], epochs: usize, l2: f32) -> (Vec<f32>, f32) {
             let e = &examples[i];
             #[allow(clippy::cast_precision_loss)]
             let scale = 1.0 / (e.slots.len() as f32).sqrt();
-            let sum: f32 = e.slots.iter().map(|&s| weights[s]).sum();
+            let sum: f32 = e.slots.iter().map(|&s| weights[s as usize]).sum();
             let p = sigmoid(bias + sum * scale);
             let g = (p - e.label) * e.weight;
             for &s in &e.slots {
+                let s = s as usize;
                 let gs = g * scale + l2 * weights[s];
                 squares[s] += gs * gs;
                 weights[s] -= RATE * gs / squares[s].sqrt();

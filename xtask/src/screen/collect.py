@@ -196,8 +196,8 @@ def pyrit():
         if not isinstance(value, str) or "{{" not in value:
             continue
         text = re.sub(r"\{\{\s*prompt\s*\}\}", rng.choice(goals), value)
-        family = f"pyrit/{path.stem}"
-        yield text, 1, "pyrit", family, is_dev(family)
+        # Each template is held out or not on its own; they are reported as one family.
+        yield text, 1, "pyrit", "pyrit/templates", is_dev(f"pyrit/{path.stem}")
 
 
 def labelled_sets():
