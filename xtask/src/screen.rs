@@ -152,6 +152,8 @@ fn collect(root: &Path, work: &Path, data: &Path) -> Result<(), Usage> {
     .map_err(Usage)?;
     step(
         Command::new(&python)
+            // Sets and dicts of strings in the same order on every run.
+            .env("PYTHONHASHSEED", "0")
             .arg(root.join("xtask/src/screen/collect.py"))
             .arg(&packages)
             .arg(work)

@@ -65,38 +65,15 @@ fn each_token(text: &str, mut f: impl FnMut(&[char], bool)) {
 
 /// The features of two neighbouring units read as one window: both units' and the pair of
 /// tokens across their boundary.
-pub(crate) fn pair(a: &Unit, b: &Unit) -> Vec<u32> {
-    let mut slots = Vec::with_capacity(a.slots.len() + b.slots.len() + 1);
-    let (mut i, mut j) = (0, 0);
-    while i < a.slots.len() || j < b.slots.len() {
-        let next = match (a.slots.get(i), b.slots.get(j)) {
-            (Some(&x), Some(&y)) if x == y => {
-                i += 1;
-                j += 1;
-                x
-            }
-            (Some(&x), Some(&y)) if x < y => {
-                i += 1;
-                x
-            }
-            (Some(&x), None) => {
-                i += 1;
-                x
-            }
-            (_, Some(&y)) => {
-                j += 1;
-                y
-            }
-            (None, None) => break,
-        };
-        slots.push(next);
+pub(crate) fn pair(first: &Unit, second: &Unit) -> Vec<u32> {
+    let mut slots = Vec::with_capacity(first.slots.len() + second.slots.len() + 1);
+    slots.extend_from_slice(&first.slots);
+    slots.extend_from_slice(&second.slots);
+    if let (Some(last), Some(next)) = (first.last, second.first) {
+        slots.push(slot(PAIR, last, next));
     }
-    if let (Some(last), Some(first)) = (a.last, b.first) {
-        let across = slot(PAIR, last, first);
-        if let Err(at) = slots.binary_search(&across) {
-            slots.insert(at, across);
-        }
-    }
+    slots.sort_unstable();
+    slots.dedup();
     slots
 }
 

@@ -16,6 +16,7 @@ templates are parsed with `ast`.
 
 import ast
 import csv
+import datetime
 import hashlib
 import json
 import random
@@ -242,6 +243,9 @@ def probes():
 # --- honest text -------------------------------------------------------------------------
 
 
+START, END = datetime.date(2000, 1, 1), datetime.date(2024, 12, 31)
+
+
 def faker_records():
     """Records as tools return them, in eleven languages: mail, addresses, notes, CSV."""
     locales = ["en_US", "de_DE", "fr_FR", "es_ES", "it_IT", "pt_BR", "nl_NL", "pl_PL", "ru_RU", "ja_JP", "zh_CN"]
@@ -260,11 +264,12 @@ def faker_records():
             elif kind == 2:
                 text = "\n".join(f"- {fake.sentence(nb_words=6)}" for _ in range(5))
             else:
-                text = fake.csv(
-                    header=("name", "email", "date", "city"),
-                    data_columns=("{{name}}", "{{email}}", "{{date}}", "{{city}}"),
-                    num_rows=4,
-                )
+                # Dates between fixed ends: Faker's own are drawn up to today.
+                rows = [
+                    f"{fake.name()},{fake.email()},{fake.date_between_dates(START, END).isoformat()},{fake.city()}"
+                    for _ in range(4)
+                ]
+                text = "\n".join(["name,email,date,city", *rows])
             yield text, 0, "faker", f"faker/{locale}", is_dev(text)
 
 
@@ -388,7 +393,8 @@ def agentdojo():
         entries = []
         for text in texts:
             data = yaml.safe_load(re.sub(r"\{(injection_\w+)\}", r"\1", text))
-            entries += leaves(data, set(vectors))
+            # A list, not a set: a set's order changes from run to run.
+            entries += leaves(data, sorted(vectors))
         for raw, vector in entries:
             honest = raw
             for name, default in defaults.items():
