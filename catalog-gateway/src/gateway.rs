@@ -8,13 +8,13 @@ use std::time::{Duration, Instant};
 
 use catalog_core::render::mcp;
 use catalog_core::{
-    Access, BoxFuture, Caller, Discovery, Dispatch, ErrorClass, Info, Reach, Rejection,
-    ScanResults, Tier, ToolId, Value, check_output,
+    Access, BoxFuture, Caller, Discovery, Dispatch, ErrorClass, Info, Reach, Rejection, Tier,
+    ToolId, Value, check_output,
 };
 use catalog_mcp::calls::{admit, refuse, respond};
 use catalog_mcp::rounds::Seal;
 use catalog_mcp::{Asker, GatedPolicy, Grant};
-use catalog_scan::{Scanner, Threshold};
+use catalog_scan::Scanner;
 use rmcp::ErrorData;
 use rmcp::model::{
     self, CallToolResponse, CallToolResult, ContentBlock, ProtocolVersion, ResultType,
@@ -72,10 +72,9 @@ pub struct Serving {
     pub snapshot: Snapshot,
     /// The gated-tool policy.
     pub gated: GatedPolicy,
-    /// What results holding injected text get.
-    pub scan_results: ScanResults,
-    /// From which score the scanner's detector calls a result injected.
-    pub scan_threshold: Threshold,
+    /// The result scanner: what results holding injected text get, and the detector's
+    /// threshold.
+    pub scanner: Scanner,
     /// How clients see the discoverable rows.
     pub discoverable: Discoverable,
     /// How often unreachable upstreams are tried again ([`RETRY`] when zero).
@@ -202,8 +201,7 @@ impl Gateway {
         let Serving {
             snapshot,
             gated,
-            scan_results,
-            scan_threshold,
+            scanner,
             discoverable,
             retry,
             profiles,
@@ -251,7 +249,7 @@ impl Gateway {
             found_by_credential: ByCredential::default(),
             seal: seal.unwrap_or_default(),
             gated,
-            scanner: Scanner::new(scan_results).detector(scan_threshold),
+            scanner,
             discoverable,
             info: info(loaded),
             profiles,

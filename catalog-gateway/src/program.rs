@@ -18,7 +18,7 @@ use crate::replicas::{Redis, Sessions};
 use crate::rows;
 use crate::server::Session;
 use crate::traces::Traces;
-use catalog_scan::Threshold;
+use catalog_scan::{Scanner, Threshold};
 use catalog_upstream::drift::Snapshot;
 use rmcp::transport::streamable_http_server::session::store::SessionStore;
 
@@ -227,8 +227,7 @@ fn setup() -> Result<Setup, ExitCode> {
         serving: Serving {
             snapshot,
             gated,
-            scan_results,
-            scan_threshold,
+            scanner: Scanner::new(scan_results).detector(scan_threshold),
             discoverable,
             retry,
             profiles: config.profiles,

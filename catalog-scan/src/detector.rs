@@ -94,7 +94,7 @@ impl Detector {
         self.score_slots(&features(text))
     }
 
-    /// Each window of `text` (see [`windows`]) with its score.
+    /// Each window of `text` (see [`window_features`]) with its score.
     #[must_use]
     pub fn scores(&self, text: &str) -> Vec<Suspect> {
         window_features(text)
@@ -203,24 +203,6 @@ fn sigmoid(x: f32) -> f32 {
     1.0 / (1.0 + (-x).exp())
 }
 
-/// The windows of `text`: each unit (a sentence, a line of one, a piece of a long one) of
-/// some length and each pair of neighbouring units, as byte ranges. A pair is read as both
-/// units' features and the pair of words across their boundary.
-#[must_use]
-pub fn windows(text: &str) -> Vec<Range<usize>> {
-    let units = units(text);
-    let mut out = Vec::with_capacity(units.len() * 2);
-    for (i, unit) in units.iter().enumerate() {
-        if text[unit.clone()].chars().count() >= UNIT_MIN {
-            out.push(unit.clone());
-        }
-        if let Some(next) = units.get(i + 1) {
-            out.push(unit.start..next.end);
-        }
-    }
-    out
-}
-
 /// The sentences of `text`, each line of one apart and a long one in pieces, trimmed,
 /// with a letter or digit in them.
 fn units(text: &str) -> Vec<Range<usize>> {
@@ -285,7 +267,9 @@ pub fn features(text: &str) -> Vec<u32> {
     features::unit(text).slots
 }
 
-/// The windows of `text` (see [`windows`]) with their slots.
+/// The windows of `text`, as byte ranges, with their slots: each unit (a sentence, a line
+/// of one, a piece of a long one) of some length, and each pair of neighbouring units, read
+/// as both units' features and the pair of words across their boundary.
 #[must_use]
 pub fn window_features(text: &str) -> Vec<(Range<usize>, Vec<u32>)> {
     let ranges = units(text);
@@ -329,9 +313,9 @@ mod tests {
         let wrapped = "Please review the attached figures before the meeting on Friday\nmorning, and send any questions to the finance team.";
         assert_eq!(units(wrapped).len(), 1);
         // Windows are the units but the short ones, and each pair of neighbours.
-        assert_eq!(windows(text).len(), 3 + 4);
-        assert!(windows("").is_empty());
-        assert!(windows("--- *** ---").is_empty());
+        assert_eq!(window_features(text).len(), 3 + 4);
+        assert!(window_features("").is_empty());
+        assert!(window_features("--- *** ---").is_empty());
     }
 
     #[test]
@@ -343,7 +327,7 @@ mod tests {
             &long,
             "a\nb\nc",
         ] {
-            for w in windows(text) {
+            for (w, _) in window_features(text) {
                 let _ = Detector::builtin().score(&text[w]);
             }
         }

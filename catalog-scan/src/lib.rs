@@ -153,6 +153,13 @@ pub struct Scanner {
     threshold: Threshold,
 }
 
+impl Default for Scanner {
+    /// The default policy (`warn`), cap and threshold.
+    fn default() -> Scanner {
+        Scanner::new(ScanResults::default())
+    }
+}
+
 impl Scanner {
     /// A scanner with `policy` and the [default cap](DEFAULT_MAX_TOKENS).
     #[must_use]
