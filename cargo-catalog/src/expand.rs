@@ -17,9 +17,8 @@ pub(crate) fn command(args: &Expand, defaults: &Defaults) -> Result<ExitCode, Us
 fn run(path: &str, source: &str) -> ExitCode {
     match catalog_compiler::compile(source) {
         Ok(catalog) => {
-            let tokens =
-                catalog_compiler::expand(&catalog, &catalog_compiler::expand::Options::default());
-            match catalog_compiler::format(tokens) {
+            let tokens = catalog_codegen::expand(&catalog, &catalog_codegen::Options::default());
+            match catalog_codegen::format(tokens) {
                 Ok(code) => {
                     // A closed pipe (`| head`) is the reader's choice, not an error.
                     let _ = std::io::stdout().write_all(code.as_bytes());

@@ -1,20 +1,19 @@
-//! The catalog compiler: `catalog.toml` text → validated model → Rust tokens.
+//! A tool catalog as a checked value: `catalog.toml` text → validated [`CatalogModel`],
+//! with every error located, and the lints, pins and imports that work on it.
 //!
-//! The `catalog!` macro is a thin shim over this crate, and `cargo catalog check` (the
-//! `cargo-catalog` crate; this repository's `cargo xtask check-catalog` calls it) uses the
-//! same [`validate`] and lints, so the compiler and the command can never disagree.
-//! The pipeline is `parse` (keys and local rules) → `check` (rules across keys and rows)
-//! → [`lint`] (the lints the catalog denies) → `expand` (tokens), each collecting every
-//! error it finds.
+//! The `catalog!` macro (through `catalog-codegen`, which turns the model into Rust),
+//! `cargo catalog check`, the MCP gateway and the importer all read catalogs here, so they
+//! can never disagree. The pipeline is `parse` (keys and local rules) → `check` (rules
+//! across keys and rows) → [`lint`] (the lints the catalog denies), each collecting every
+//! error it finds. It links no Rust parser: a server that reads catalogs at run time
+//! carries none.
 //!
-//! This crate is the engine of the `catalog!` macro and of `cargo catalog`, not an API of
-//! its own: it is exempt from semver, and any release may change it, so depend on
-//! `catalog-macros` or `cargo-catalog` instead.
+//! Its API follows semver, except the items hidden from its documentation, which are the
+//! code generator's and change with it.
 
 mod check;
 pub mod diag;
 mod editor_schema;
-pub mod expand;
 pub mod gemini;
 pub mod import;
 mod kept;
@@ -22,6 +21,7 @@ pub mod lint;
 mod lint_config;
 pub mod model;
 pub mod names;
+mod outline;
 mod parse;
 pub mod pin;
 pub mod provider;
@@ -33,11 +33,10 @@ mod threads;
 
 pub use diag::{Diagnostic, Lines, Located, Related, Style, render, render_all};
 pub use editor_schema::{editor_schema, reference};
-pub use expand::{expand, skeleton};
 pub use model::{CatalogModel, Outline};
 pub use shape::schema_shape;
-pub use spec::{info, specs};
-pub use threads::with_threads;
+pub use spec::{info, packed_specs, specs};
+pub use threads::{threads_started, with_threads};
 
 /// Reads and validates a catalog, then runs the lints it sets to `deny`: what `catalog!`
 /// builds from. Every error in the file is returned, in source order. Like every function
@@ -111,7 +110,7 @@ pub fn compile_or_outline(source: &str) -> Result<CatalogModel, (Vec<Diagnostic>
     if denied.is_empty() {
         Ok(catalog)
     } else {
-        Err((denied, expand::outline_valid(catalog)))
+        Err((denied, outline::outline_valid(catalog)))
     }
 }
 
@@ -123,7 +122,7 @@ pub fn compile_or_outline(source: &str) -> Result<CatalogModel, (Vec<Diagnostic>
 #[must_use]
 pub fn outline(source: &str) -> Outline {
     match checked(source, true) {
-        Ok(catalog) => expand::outline_valid(catalog),
+        Ok(catalog) => outline::outline_valid(catalog),
         Err((_, outline)) => outline.unwrap_or_default(),
     }
 }
@@ -162,17 +161,7 @@ fn checked(
         .chain(&unreported)
         .map(|d| d.span.start)
         .collect();
-    Err((reported, Some(expand::outline(decided, &found))))
-}
-
-/// Formats generated tokens as Rust source, as `cargo catalog expand` prints them (the
-/// `format` feature).
-///
-/// # Errors
-/// When the tokens are not a valid Rust file (a bug in the generator).
-#[cfg(feature = "format")]
-pub fn format(tokens: proc_macro2::TokenStream) -> Result<String, syn::Error> {
-    Ok(prettyplease::unparse(&syn::parse2(tokens)?))
+    Err((reported, Some(outline::outline(decided, &found))))
 }
 
 /// The settings and the two role rows every test catalog starts with.
@@ -198,8 +187,6 @@ tier = "silent"
 
 #[cfg(test)]
 mod tests {
-    use std::collections::BTreeSet;
-
     use super::*;
 
     use crate::TEST_HEAD as HEAD;
@@ -212,26 +199,6 @@ mod tests {
             .into_iter()
             .map(|d| d.message)
             .collect()
-    }
-
-    /// What `catalog!` makes of `source`, as the macro's calls make it: the expansion and
-    /// the warnings, or the skeleton and the errors.
-    fn as_the_macro(source: &str) -> String {
-        let lines = Lines::new(source);
-        let style = Style {
-            unnamed: true,
-            ..Style::default()
-        };
-        let opts = expand::Options::default();
-        let (tokens, diagnostics) = match compile(source) {
-            Ok(catalog) => (expand(&catalog, &opts), build_warnings(&catalog, source)),
-            Err(errors) => (skeleton(&outline(source), &opts), errors),
-        };
-        let mut out = tokens.to_string();
-        for d in &diagnostics {
-            out += &lines.render_styled("catalog.toml", d, style);
-        }
-        out
     }
 
     #[test]
@@ -270,94 +237,6 @@ mod tests {
             errors(&with("\"high\"")),
             ["`scan-threshold` must be a number, found string"]
         );
-    }
-
-    /// The calls `catalog!` makes start no thread: a proc macro runs inside rustc, whose
-    /// cores cargo's jobserver shares out. The catalogs are large enough for the work to
-    /// split (the file read in pieces, rows in several runs, every lint denied so that
-    /// `compile` runs them side by side, and fails): inside `with_threads`, the same calls
-    /// start threads, and make the same output.
-    #[test]
-    fn the_macros_calls_start_no_thread() {
-        let generated = include_str!("../tests/data/generated-400.toml");
-        let denied = lint::LintId::ALL.map(|lint| format!("{} = \"deny\"", lint.name()));
-        let denied = denied.join("\n");
-        let all_denied =
-            generated.replacen("\n[[tool]]", &format!("\n[lints]\n{denied}\n[[tool]]"), 1);
-        assert!(compile(generated).is_ok());
-        assert!(compile(&all_denied).is_err());
-        let run = || {
-            let before = threads::STARTED.get();
-            let out = [as_the_macro(generated), as_the_macro(&all_denied)];
-            (threads::STARTED.get() - before, out)
-        };
-        let (started, alone) = run();
-        assert_eq!(started, 0, "the macro's calls started threads");
-        let four = std::num::NonZeroUsize::new(4).unwrap();
-        let (started, split) = with_threads(four, run);
-        assert!(started > 0, "the catalogs are too small to split");
-        assert!(alone == split, "the output depends on the threads");
-    }
-
-    /// The types the expansion defines are exactly the ones the collision check names.
-    #[test]
-    fn generated_types_are_the_types_the_expansion_defines() {
-        let nested = format!(
-            "{HEAD}{}",
-            r#"
-[[tool]]
-name = "listRows"
-description = "Lists rows."
-visibility = "inline"
-effect = "reads"
-tier = "silent"
-[tool.params]
-order = { type = "string", enum = ["asc", "desc"], required = false }
-tags = { type = "array", items = { type = "array", items = { type = "string", enum = ["a", "b"] } } }
-rows = { type = "array", items = { type = "object", properties.kind = { type = "string", enum = ["x"] } } }
-[tool.params.opts]
-type = "object"
-properties.args = { type = "object", properties.deep = { type = "string", enum = ["y"] } }
-properties.mode = { type = "string", enum = ["on"], rust-name = "switch" }
-"#
-        );
-        for source in [include_str!("../../catalog.toml"), &nested] {
-            let catalog = compile(source).unwrap();
-            let file: syn::File =
-                syn::parse2(expand(&catalog, &expand::Options::default())).unwrap();
-            // Top-level items and those of the module holding the argument types.
-            let defined: BTreeSet<String> = file
-                .items
-                .iter()
-                .flat_map(|item| match item {
-                    syn::Item::Mod(m) => m.content.as_ref().map_or(&[][..], |(_, items)| items),
-                    other => std::slice::from_ref(other),
-                })
-                .filter_map(|item| match item {
-                    syn::Item::Struct(s) => Some(s.ident.to_string()),
-                    syn::Item::Enum(e) => Some(e.ident.to_string()),
-                    _ => None,
-                })
-                .filter(|n| !names::RESERVED_TYPES.contains(&n.as_str()))
-                .collect();
-            let named: Vec<String> = catalog
-                .tools
-                .iter()
-                .flat_map(model::Tool::generated_types)
-                .map(|g| g.name)
-                .collect();
-            assert_eq!(named.len(), defined.len(), "{named:?}");
-            if source == nested {
-                for name in [
-                    "ListRowsOptsArgsDeep",
-                    "ListRowsOptsSwitch",
-                    "ListRowsTagsItemItem",
-                ] {
-                    assert!(defined.contains(name), "{name} in {defined:?}");
-                }
-            }
-            assert_eq!(named.into_iter().collect::<BTreeSet<_>>(), defined);
-        }
     }
 
     #[test]

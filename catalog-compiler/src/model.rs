@@ -16,8 +16,8 @@ use crate::provider::Provider;
 mod generated;
 mod rules;
 
-pub(crate) use generated::{Generated, own_type};
-pub use generated::{GeneratedType, field_kind, field_origin, generated_types};
+pub(crate) use generated::own_type;
+pub use generated::{Generated, GeneratedType, field_kind, field_origin, generated_types};
 pub use rules::{
     EnumFault, HEADER_MAX_INTEGER, HEADER_PREFIX, HEADER_TYPES, bounds_in_order, enum_faults,
     has_header_prefix, is_field_name, is_header_name, is_list_item, is_tchar, may_have_default,

@@ -20,8 +20,9 @@ const NOT_RAW: &[&str] = &["crate", "self", "super", "Self"];
 /// (`3dView` → `Tool3dView` for a tool) and `self` (`Self` is a keyword: `ToolSelf`); a name
 /// with no letter or digit is the prefix alone (`_` → `Tool`). The result is always a plain
 /// Rust identifier in upper camel case, so the types named after it (`ToolSelfArgs`) are too.
+#[doc(hidden)]
 #[must_use]
-pub(crate) fn type_name(name: &str, prefix: &str) -> String {
+pub fn type_name(name: &str, prefix: &str) -> String {
     let camel = plain_camel(name).unwrap_or_else(|| name.to_upper_camel_case());
     match camel.chars().next() {
         None => prefix.to_string(),
@@ -62,8 +63,9 @@ pub fn generated_type(parent: &str, step: TypeStep<'_>) -> String {
 /// A tool's name as a Rust value identifier, exactly as written (`openTable`; `r#type` for
 /// a keyword), for the constants `tool!(openTable)` resolves to; `None` when the name cannot
 /// be an identifier (`triangle_properties.get`, `3d`, `self`, `_`).
+#[doc(hidden)]
 #[must_use]
-pub(crate) fn value_ident(name: &str) -> Option<String> {
+pub fn value_ident(name: &str) -> Option<String> {
     let mut chars = name.chars();
     let first = chars.next()?;
     let plain = (first.is_ascii_alphabetic() || first == '_')
@@ -91,7 +93,14 @@ pub(crate) fn is_tool_name(name: &str) -> bool {
 /// raw (`r#type`), as the variants and types generated for the other rows are.
 #[must_use]
 pub(crate) fn is_rust_name(name: &str) -> bool {
-    name.is_ascii() && !name.starts_with("r#") && syn::parse_str::<syn::Ident>(name).is_ok()
+    let mut bytes = name.bytes();
+    bytes
+        .next()
+        .is_some_and(|b| b.is_ascii_alphabetic() || b == b'_')
+        && bytes.all(|b| b.is_ascii_alphanumeric() || b == b'_')
+        && name != "_"
+        && !KEYWORDS.contains(&name)
+        && !NOT_RAW.contains(&name)
 }
 
 /// The longest name providers that restrict tool names accept (Anthropic, `OpenAI`,
@@ -303,6 +312,44 @@ pub fn suggest<'c>(word: &str, candidates: &[&'c str]) -> Option<&'c str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A `rust-name` is an ASCII identifier as syn parses one, keywords of Rust 2024 aside
+    /// (`gen`, which syn still reads as an identifier), raw ones (`r#type`) left out.
+    #[test]
+    fn rust_names_are_the_identifiers_syn_reads() {
+        let samples = [
+            "a",
+            "_a",
+            "A1",
+            "x_y",
+            "_",
+            "__",
+            "1a",
+            "a-b",
+            "a.b",
+            "é",
+            "r#type",
+            "type",
+            "self",
+            "Self",
+            "crate",
+            "super",
+            "async",
+            "union",
+            "macro_rules",
+            "raw",
+            "gen",
+            "",
+            "a b",
+        ];
+        for s in samples.iter().copied().chain(KEYWORDS.iter().copied()) {
+            let syn_reads = s.is_ascii()
+                && !s.starts_with("r#")
+                && syn::parse_str::<syn::Ident>(s).is_ok()
+                && !KEYWORDS.contains(&s);
+            assert_eq!(is_rust_name(s), syn_reads, "{s:?}");
+        }
+    }
 
     /// The plain names' own way gives what `heck` gives, on names of every shape.
     #[test]

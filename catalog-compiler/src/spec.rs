@@ -87,6 +87,13 @@ fn rows_with<T: Send>(
 
 /// Every row's spec in the packed format (`catalog_core::packed`): the text literal and the
 /// byte string the generated `Tool::spec` decodes, in catalog order.
+#[doc(hidden)]
+#[must_use]
+pub fn packed_specs(catalog: &CatalogModel) -> (String, Vec<u8>) {
+    pack(&rows(catalog))
+}
+
+/// [`packed_specs`] of rows already computed.
 pub(crate) fn pack(specs: &[Spec<'_>]) -> (String, Vec<u8>) {
     let mut w = Writer::new();
     for s in specs {

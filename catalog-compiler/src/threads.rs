@@ -22,11 +22,18 @@ thread_local! {
     static THREADS: Cell<NonZeroUsize> = const { Cell::new(NonZeroUsize::MIN) };
 }
 
-#[cfg(test)]
 thread_local! {
     /// Threads [`map_with`] started from this thread: what the tests read to tell whether
     /// a call ran on its caller's thread alone (a thread started by another counts there).
     pub(crate) static STARTED: Cell<usize> = const { Cell::new(0) };
+}
+
+/// How many threads the compiler's work has started from this thread so far: for the
+/// code generator's tests, which check that the macro's calls start none.
+#[doc(hidden)]
+#[must_use]
+pub fn threads_started() -> usize {
+    STARTED.get()
 }
 
 /// Runs `f` with the compiler's work split over up to `threads` threads, the calling one
@@ -77,7 +84,6 @@ pub(crate) fn map_with<T: Sync, S, R: Send>(
             done.push((i, f(&mut own, item)));
         }
     };
-    #[cfg(test)]
     STARTED.set(STARTED.get() + threads - 1);
     let work = &work;
     let mut done: Vec<(usize, R)> = std::thread::scope(|s| {

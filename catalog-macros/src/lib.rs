@@ -1,6 +1,7 @@
 //! `catalog!("catalog.toml")`: the typed API of a tool catalog, generated at compile time.
 //!
-//! A shim: reading, validation and generation live in `catalog-compiler`.
+//! A shim: reading and validation live in `catalog-compiler`, generation in
+//! `catalog-codegen`.
 
 use std::path::Path;
 
@@ -82,7 +83,7 @@ impl Parse for Input {
 
 fn expand(input: &Input) -> proc_macro2::TokenStream {
     let rel = input.path.value();
-    let opts = catalog_compiler::expand::Options {
+    let opts = catalog_codegen::Options {
         core: input.core.clone(),
         track: Some(rel.clone()),
         module: input.module.clone(),
@@ -93,7 +94,7 @@ fn expand(input: &Input) -> proc_macro2::TokenStream {
         return error(
             span,
             msg,
-            catalog_compiler::skeleton(
+            catalog_codegen::skeleton(
                 &Outline::default(),
                 &Options {
                     track: None,
@@ -109,7 +110,7 @@ fn expand(input: &Input) -> proc_macro2::TokenStream {
             return error(
                 span,
                 &msg,
-                catalog_compiler::skeleton(
+                catalog_codegen::skeleton(
                     &Outline::default(),
                     &Options {
                         track: None,
@@ -121,7 +122,7 @@ fn expand(input: &Input) -> proc_macro2::TokenStream {
     };
     match catalog_compiler::compile_or_outline(&source) {
         Ok(catalog) => {
-            let mut out = catalog_compiler::expand(&catalog, &opts);
+            let mut out = catalog_codegen::expand(&catalog, &opts);
             let lines = catalog_compiler::Lines::new(&source);
             let unnamed = catalog_compiler::Style {
                 unnamed: true,
@@ -133,7 +134,7 @@ fn expand(input: &Input) -> proc_macro2::TokenStream {
             out
         }
         Err((diagnostics, outline)) => {
-            let mut out = catalog_compiler::skeleton(&outline, &opts);
+            let mut out = catalog_codegen::skeleton(&outline, &opts);
             let lines = catalog_compiler::Lines::new(&source);
             // rustc heads a `compile_error!` with `error: ` itself.
             let unnamed = catalog_compiler::Style {
@@ -149,8 +150,8 @@ fn expand(input: &Input) -> proc_macro2::TokenStream {
     }
 }
 
+use catalog_codegen::Options;
 use catalog_compiler::Outline;
-use catalog_compiler::expand::Options;
 
 fn error(
     span: proc_macro2::Span,

@@ -8,11 +8,11 @@ fn expand(path: &str) -> String {
     let catalog = catalog_compiler::compile(&source).unwrap_or_else(|d| {
         panic!("{}", catalog_compiler::render_all(path, &source, &d));
     });
-    let opts = catalog_compiler::expand::Options {
+    let opts = catalog_codegen::Options {
         track: Some("catalog.toml".into()),
         ..Default::default()
     };
-    catalog_compiler::format(catalog_compiler::expand(&catalog, &opts)).unwrap()
+    catalog_codegen::format(catalog_codegen::expand(&catalog, &opts)).unwrap()
 }
 
 #[test]

@@ -546,9 +546,57 @@ fn picture(edges: &BTreeMap<String, BTreeSet<String>>) -> String {
     out
 }
 
+/// The crates that read catalogs at run time link no Rust parser: neither they nor a
+/// workspace crate they depend on names `syn`, `quote`, `proc-macro2` or the code
+/// generator in `[dependencies]` (a derive macro's own parser is the compiler's, not
+/// linked). `cargo tree -p catalog-gateway -e normal,no-proc-macro` agrees.
+#[test]
+fn serving_crates_link_no_rust_parser() {
+    let all = dependencies();
+    let graph = crate_graph();
+    let parsers = ["syn", "quote", "proc-macro2", "catalog-codegen"];
+    let mut problems = Vec::new();
+    for root in [
+        "catalog-gateway",
+        "catalog-mcp",
+        "catalog-upstream",
+        "catalog-embed",
+    ] {
+        let mut seen = BTreeSet::new();
+        let mut todo = vec![root.to_string()];
+        while let Some(krate) = todo.pop() {
+            if seen.insert(krate.clone()) {
+                todo.extend(graph[&krate].iter().cloned());
+            }
+        }
+        for krate in &seen {
+            for parser in parsers.iter().filter(|p| all[krate].contains(**p)) {
+                problems.push(format!("{root} links `{parser}` through {krate}"));
+            }
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
+    // The macro's code generator changes with it: the workspace pins it exactly.
+    let manifest = std::fs::read_to_string(root().join("Cargo.toml")).unwrap();
+    let pin = manifest
+        .lines()
+        .find(|l| l.starts_with("catalog-codegen = "))
+        .unwrap();
+    assert!(pin.contains("version = \"="), "Cargo.toml: {pin}");
+}
+
 /// Which workspace crates each member depends on (`[dependencies]`, optional ones
 /// included; dev-dependencies are the tests').
 fn crate_graph() -> BTreeMap<String, BTreeSet<String>> {
+    let deps = dependencies();
+    let ours: BTreeSet<String> = deps.keys().cloned().collect();
+    deps.into_iter()
+        .map(|(name, named)| (name, named.intersection(&ours).cloned().collect()))
+        .collect()
+}
+
+/// Every member's `[dependencies]` by name, the registry's included.
+fn dependencies() -> BTreeMap<String, BTreeSet<String>> {
     let manifest = std::fs::read_to_string(root().join("Cargo.toml")).unwrap();
     let members: Vec<&str> = manifest
         .split_once("members = [")
@@ -583,8 +631,5 @@ fn crate_graph() -> BTreeMap<String, BTreeSet<String>> {
         }
         deps.insert(name, named);
     }
-    let ours: BTreeSet<String> = deps.keys().cloned().collect();
-    deps.into_iter()
-        .map(|(name, named)| (name, named.intersection(&ours).cloned().collect()))
-        .collect()
+    deps
 }

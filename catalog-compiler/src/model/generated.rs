@@ -66,8 +66,9 @@ fn field_types(stem: &str, fields: &[Field], parent: Option<&str>, out: &mut Vec
 }
 
 /// What the generator makes of a value of some kind ([`Kind::generated`]).
+#[doc(hidden)]
 #[derive(Clone, Copy)]
-pub(crate) enum Generated<'a> {
+pub enum Generated<'a> {
     /// A string with `enum`: an enum of its own, named after the field.
     Enum(&'a [String]),
     /// An object with declared properties: a struct of its own, named after the field,
@@ -85,8 +86,9 @@ impl Kind {
     /// **The rule for which values get a generated type**: an enum, or an object with
     /// declared properties, gets one; an array passes the question to its items; nothing
     /// else does.
+    #[doc(hidden)]
     #[must_use]
-    pub(crate) fn generated(&self) -> Generated<'_> {
+    pub fn generated(&self) -> Generated<'_> {
         match self {
             Kind::String {
                 values: Some(values),

@@ -17,7 +17,7 @@
 //!
 //! `CATALOG_FUZZ_CASES=N` sets the inputs per stream (default 150: `cargo test` stays
 //! quick), `CATALOG_FUZZ_SEED=S` the seed. The long run:
-//! `CATALOG_FUZZ_CASES=50000 cargo test --release -p catalog-compiler --test fuzz -- --nocapture`.
+//! `CATALOG_FUZZ_CASES=50000 cargo test --release -p catalog-codegen --test fuzz -- --nocapture`.
 
 use std::collections::BTreeSet;
 use std::fmt::Write as _;
@@ -449,8 +449,8 @@ fn exercise(source: &str, full_lints: bool, tally: &mut Tally) -> Result<(), Str
                 }
             }
             let skeleton =
-                catalog_compiler::skeleton(&outline, &catalog_compiler::expand::Options::default());
-            catalog_compiler::format(skeleton)
+                catalog_codegen::skeleton(&outline, &catalog_codegen::Options::default());
+            catalog_codegen::format(skeleton)
                 .map_err(|e| format!("the skeleton is not Rust: {e}"))?;
         }
         Ok(mut catalog) => {
@@ -480,13 +480,10 @@ fn exercise(source: &str, full_lints: bool, tally: &mut Tally) -> Result<(), Str
             }
             if full_lints {
                 let tokens = catch_unwind(AssertUnwindSafe(|| {
-                    catalog_compiler::expand(
-                        &catalog,
-                        &catalog_compiler::expand::Options::default(),
-                    )
+                    catalog_codegen::expand(&catalog, &catalog_codegen::Options::default())
                 }))
                 .map_err(|_| "expand panicked".to_string())?;
-                catalog_compiler::format(tokens)
+                catalog_codegen::format(tokens)
                     .map_err(|e| format!("the expansion is not Rust: {e}"))?;
                 tally.expanded += 1;
             }

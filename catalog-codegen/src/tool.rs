@@ -3,24 +3,26 @@
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 
+use catalog_compiler::names;
+
 use super::{Gen, doc, ident};
-use crate::names;
-use crate::spec;
 
 impl Gen<'_> {
     pub(super) fn tool_enum(&self) -> TokenStream {
-        let specs = spec::rows(self.c);
-        let rows: Vec<Row> = specs
+        let rows: Vec<Row> = self
+            .c
+            .tools
             .iter()
+            .zip(self.c.wire_names())
             .zip(self.variants())
-            .map(|(s, variant)| Row {
-                name: s.tool.name.clone(),
+            .map(|((tool, wire_name), variant)| Row {
+                name: tool.name.clone(),
                 variant,
-                doc: format!("`{}`: {}", s.tool.name, s.tool.description),
-                wire_name: s.wire_name.clone(),
+                doc: format!("`{}`: {}", tool.name, tool.description),
+                wire_name,
             })
             .collect();
-        let spec_body = super::specs::spec_fn_body(self.core, &specs);
+        let spec_body = super::specs::spec_fn_body(self.core, self.c);
         tool_enum(self.core, &rows, &spec_body)
     }
 }
