@@ -48,7 +48,7 @@ use opentelemetry::context::FutureExt as _;
 pub use crate::rows::Rows;
 
 /// How a client sees the discoverable rows.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default)]
+#[derive(Clone, Copy, PartialEq, Eq, Hash, Debug, Default, clap::ValueEnum)]
 pub enum Discoverable {
     /// Listed with the inline rows: every row the client's level may call. For MCP
     /// clients that pick among the listed tools themselves (IDEs, desktop assistants).

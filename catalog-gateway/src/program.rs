@@ -1,12 +1,12 @@
 //! The `catalog-gateway` program: the command line, reading the catalog, then serving.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::sync::Arc;
 use std::time::Duration;
 
-use catalog_mcp::cli::{self, Command, Options, Transport};
-use catalog_mcp::program::{init_logging_with, own_flags, shutdown_signal};
+use catalog_mcp::cli::{Options, ServeArgs, Transport};
+use catalog_mcp::program::{exit, init_logging_with, shutdown_signal};
 use catalog_mcp::{Auth, Grant, Level, Tokens, http};
 
 use crate::audit::Audit;
@@ -20,42 +20,52 @@ use crate::server::Session;
 use crate::traces::Traces;
 use catalog_scan::{Scanner, Threshold};
 use catalog_upstream::drift::Snapshot;
+use clap::{CommandFactory as _, Parser};
 use rmcp::transport::streamable_http_server::session::store::SessionStore;
 
-/// What `--help` prints.
-#[must_use]
-pub fn usage() -> String {
-    let common = cli::usage("catalog-gateway");
-    let options = common.splitn(3, "\n\n").nth(2).unwrap_or(common.as_str());
-    format!(
-        "\
-usage: catalog-gateway --catalog FILE [--config FILE] [--discoverable H] [--retry S] [--access LEVEL] [--profile P] [--gated POLICY]
-       catalog-gateway --catalog FILE [--config FILE] [--discoverable H] [--retry S] --http ADDRESS [--tokens FILE] [--allowed-origin O]... [--gated POLICY]
-
-Serves the tools of the MCP servers that FILE's [[upstream]] tables name, as FILE's rows
-say: at each client's level, arguments checked against the reviewed schemas, rows whose
-server changed them since import withheld.
-
-  --catalog FILE    the catalog (its upstream snapshot, FILE with .upstreams.json, is
-                    read when present, to name what changed)
-  --config FILE     the operator's file: [[token]] tables (instead of --tokens),
-                    [[profile]] tables, the subsets of upstreams and rows a token's
-                    `profile` selects, an [oauth] table with [[scope]] tables for
-                    OAuth access tokens (then --http needs no tokens), [sessions]: the
-                    Redis database that replicas behind one load balancer share
-                    (--http), and [audit], [metrics], [[limit]] and [traces]
-  --profile P       stdio: the client sees only profile P of --config
-  --discoverable H  how discoverable rows reach a client: listed (default: with the
-                    inline ones, for MCP clients that choose tools themselves) or search
-                    (the inline rows and the search tool; each search adds its hits)
-  --retry S         seconds between tries of an upstream that cannot be reached or
-                    whose session ended (default 30); its rows are withheld meanwhile
-
-{options}"
-    )
+/// The command line: the gateway's own options, then the ones every server built on
+/// `catalog-mcp` takes.
+#[derive(Debug, Parser)]
+#[command(
+    name = "catalog-gateway",
+    version,
+    about = "Serve the tools of the MCP servers a catalog's [[upstream]] tables name, as its rows say",
+    long_about = "Serve the tools of the MCP servers a catalog's [[upstream]] tables name, as its rows say: \
+        at each client's level, arguments checked against the reviewed schemas, rows whose \
+        server changed them since import withheld.",
+    after_help = "Logs go to stderr (RUST_LOG filters them). Exit status: 0 stopped cleanly, 1 serving failed, \
+        2 unusable arguments or a catalog that does not compile."
+)]
+pub struct Args {
+    /// The catalog (its upstream snapshot, FILE with .upstreams.json, is read when
+    /// present, to name what changed)
+    #[arg(long, value_name = "FILE")]
+    pub catalog: PathBuf,
+    /// The operator's file: [[token]] tables (instead of --tokens), [[profile]] tables (the
+    /// subsets of upstreams and rows a token's `profile` selects), an [oauth] table with
+    /// [[scope]] tables (then --http needs no tokens), [sessions] (the Redis database that
+    /// replicas behind one load balancer share), [audit], [metrics], [[limit]], [traces]
+    /// and [scan]
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
+    /// Stdio: the client sees only this profile of --config
+    #[arg(long, value_name = "P", conflicts_with = "http")]
+    pub profile: Option<String>,
+    /// How discoverable rows reach a client: listed with the inline ones (for MCP clients
+    /// that choose tools themselves) or found by search (the inline rows and the search
+    /// tool; each search adds its hits)
+    #[arg(long, value_name = "H", value_enum, default_value_t)]
+    pub discoverable: Discoverable,
+    /// Seconds between tries of an upstream that cannot be reached or whose session ended;
+    /// its rows are withheld meanwhile
+    #[arg(long, value_name = "S", default_value_t = RETRY.as_secs(), value_parser = clap::value_parser!(u64).range(1..))]
+    pub retry: u64,
+    /// The options every server built on `catalog-mcp` takes.
+    #[command(flatten)]
+    pub serve: ServeArgs,
 }
 
-/// Runs the program; see [`usage`]. Exit status: 0 when the server stopped cleanly, 2
+/// Runs the program; see [`Args`]. Exit status: 0 when the server stopped cleanly, 2
 /// for unusable arguments or a catalog that does not compile, 1 when serving failed.
 #[must_use]
 pub fn main() -> ExitCode {
@@ -117,52 +127,17 @@ struct Setup {
     reason = "the command line, the catalog and the operator's file read in order, each mistake with its message"
 )]
 fn setup() -> Result<Setup, ExitCode> {
-    let args: Result<Vec<String>, String> = std::env::args_os()
-        .skip(1)
-        .map(|a| {
-            a.into_string()
-                .map_err(|a| format!("argument {} is not valid UTF-8", a.to_string_lossy()))
-        })
-        .collect();
-    let flag = |name| catalog_mcp::Flag {
-        name,
-        value: "VALUE",
-        help: "",
-    };
-    let parsed = args
-        .and_then(|args| {
-            own_flags(
-                args,
-                &[
-                    flag("--catalog"),
-                    flag("--discoverable"),
-                    flag("--retry"),
-                    flag("--config"),
-                    flag("--profile"),
-                ],
-            )
-        })
-        .and_then(|(rest, values)| {
-            // The configuration file may hold the tokens.
-            let credentials = values[3].is_some();
-            Ok((cli::parse_with(rest, credentials)?, values))
-        });
-    let (options, values) = match parsed {
-        Ok((Command::Serve(options), values)) => (options, values),
-        Ok((Command::Help, _)) => {
-            println!("{}", usage());
-            return Err(ExitCode::SUCCESS);
-        }
-        Ok((Command::Version, _)) => {
-            println!("catalog-gateway {}", env!("CARGO_PKG_VERSION"));
-            return Err(ExitCode::SUCCESS);
-        }
-        Err(message) => return Err(unusable(&message)),
-    };
-    let Some(path) = values[0].clone() else {
-        return Err(unusable("--catalog FILE is required"));
-    };
-    let (discoverable, retry) = listing_and_retry(values[1].as_deref(), values[2].as_deref())?;
+    let args = Args::try_parse().map_err(|error| exit(&error))?;
+    let Args {
+        catalog: path,
+        config,
+        profile,
+        discoverable,
+        retry,
+        serve,
+    } = args;
+    let retry = Duration::from_secs(retry);
+    let path = path.display().to_string();
     let source = std::fs::read_to_string(&path)
         .map_err(|e| unusable(&format!("cannot read `{path}`: {e}")))?;
     let catalog = catalog_compiler::compile(&source).map_err(|diagnostics| {
@@ -174,34 +149,28 @@ fn setup() -> Result<Setup, ExitCode> {
         ExitCode::from(2)
     })?;
     let snapshot = Snapshot::read_for(Path::new(&path)).map_err(|m| unusable(&m))?;
-    let mut config = match &values[3] {
-        Some(file) => read_config(file, &catalog)?,
+    let mut config = match &config {
+        Some(file) => read_config(&file.display().to_string(), &catalog)?,
         None => Config::default(),
     };
+    // The configuration file may hold the tokens: `http_tokens` says what is missing.
     let Options {
         transport,
         gated,
         scan_results,
-    } = options;
+    } = serve.options(true).map_err(|m| unusable(&m))?;
     let scan_results = scan_results.unwrap_or(catalog.settings.scan_results);
     let scan_threshold = config.scan_threshold.map_or(
         Threshold::from_thousandths(catalog.settings.scan_threshold),
         Threshold::At,
     );
     let tokens = http_tokens(&transport, config.tokens.take(), config.oauth.is_some())?;
-    let profile = values[4].clone();
-    match (&profile, &transport) {
-        (Some(_), Transport::Http { .. }) => {
-            return Err(unusable(
-                "--profile is for stdio; over HTTP each token's `profile` applies",
-            ));
-        }
-        (Some(name), Transport::Stdio { .. }) if config.profiles.get(name).is_none() => {
-            return Err(unusable(&format!(
-                "--profile {name}: the --config file has no [[profile]] of that name"
-            )));
-        }
-        _ => {}
+    if let Some(name) = &profile
+        && config.profiles.get(name).is_none()
+    {
+        return Err(unusable(&format!(
+            "--profile {name}: the --config file has no [[profile]] of that name"
+        )));
     }
     let audit = config
         .audit
@@ -245,34 +214,6 @@ fn setup() -> Result<Setup, ExitCode> {
         profile,
         sessions: config.sessions,
     })
-}
-
-/// `--discoverable` and `--retry`, read.
-fn listing_and_retry(
-    discoverable: Option<&str>,
-    retry: Option<&str>,
-) -> Result<(Discoverable, Duration), ExitCode> {
-    let discoverable = match discoverable {
-        None | Some("listed") => Discoverable::Listed,
-        Some("search") => Discoverable::Search,
-        Some(other) => {
-            return Err(unusable(&format!(
-                "--discoverable {other}: use listed or search"
-            )));
-        }
-    };
-    let retry = match retry {
-        None => RETRY,
-        Some(seconds) => match seconds.parse::<u64>() {
-            Ok(s) if s > 0 => Duration::from_secs(s),
-            _ => {
-                return Err(unusable(&format!(
-                    "--retry {seconds}: give a whole number of seconds, 1 or more"
-                )));
-            }
-        },
-    };
-    Ok((discoverable, retry))
 }
 
 /// The static tokens of an HTTP gateway: from `--tokens FILE` or the config's
@@ -409,7 +350,56 @@ async fn serve(setup: Setup) -> Result<(), String> {
     }
 }
 
+/// Unusable arguments found after clap read them, reported as clap reports its own: the
+/// message, the usage, exit status 2.
 fn unusable(message: &str) -> ExitCode {
-    eprintln!("catalog-gateway: {message}\n\n{}", usage());
-    ExitCode::from(2)
+    exit(&Args::command().error(clap::error::ErrorKind::ValueValidation, message))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn parse(line: &str) -> Result<Args, String> {
+        let args = std::iter::once("catalog-gateway").chain(line.split_whitespace());
+        Args::try_parse_from(args).map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn the_command_line_reads_the_gateways_options_and_the_common_ones() {
+        Args::command().debug_assert();
+        let args = parse(
+            "--catalog g.toml --config c.toml --http 127.0.0.1:0 --discoverable search --retry 5 --gated deny",
+        )
+        .unwrap();
+        assert_eq!(args.catalog, PathBuf::from("g.toml"));
+        assert_eq!(args.config, Some(PathBuf::from("c.toml")));
+        assert_eq!((args.discoverable, args.retry), (Discoverable::Search, 5));
+        let options = args.serve.options(true).unwrap();
+        assert_eq!(options.gated, catalog_mcp::GatedPolicy::Deny);
+        assert!(matches!(
+            options.transport,
+            Transport::Http { tokens: None, .. }
+        ));
+        let defaults = parse("--catalog g.toml").unwrap();
+        assert_eq!(
+            (defaults.discoverable, defaults.retry),
+            (Discoverable::Listed, 30)
+        );
+        for (line, expected) in [
+            ("", "the following required arguments were not provided"),
+            ("--catalog g.toml --retry 0", "0 is not in 1.."),
+            (
+                "--catalog g.toml --discoverable all",
+                "[possible values: listed, search]",
+            ),
+            (
+                "--catalog g.toml --http 127.0.0.1:0 --profile p",
+                "cannot be used with '--profile <P>'",
+            ),
+        ] {
+            let error = parse(line).unwrap_err();
+            assert!(error.contains(expected), "{line}: {error}");
+        }
+    }
 }

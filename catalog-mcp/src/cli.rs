@@ -1,47 +1,50 @@
-//! The command line.
+//! The command line, on clap: the options every MCP server built on this crate takes
+//! ([`ServeArgs`], which a program with options of its own flattens into its parser, as
+//! the gateway does), the checks across them ([`ServeArgs::options`]), and the command
+//! [`main`](crate::main) reads ([`command`]).
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
-use catalog_core::Access;
-
-use catalog_core::ScanResults;
+use catalog_core::{Access, ScanResults};
+use clap::builder::{PossibleValuesParser, TypedValueParser};
+use clap::{ArgMatches, Args, FromArgMatches as _};
 
 use crate::gate::GatedPolicy;
 
-/// What `--help` prints, and what follows an error: `program` is the binary's name.
-#[must_use]
-pub fn usage(program: &str) -> String {
-    format!(
-        "\
-usage: {program} [--access LEVEL] [--gated POLICY] [--scan-results POLICY]
-       {program} --http ADDRESS --tokens FILE [--allowed-origin ORIGIN]... [--gated POLICY]
-              [--scan-results POLICY]
-
-Serves {program}'s tools to MCP clients: over stdio by default, or over streamable
-HTTP at http://ADDRESS{endpoint}.
-
-  --access LEVEL    stdio: read-only (default), read-and-stage or full-access
-  --http ADDRESS    a loopback address and port, e.g. 127.0.0.1:8931 (port 0 picks one)
-  --tokens FILE     HTTP: bearer tokens and their levels, one [[token]] table each:
-                    value = \"...\" (16 characters or more), access = \"LEVEL\", name = \"...\"
-  --allowed-origin ORIGIN
-                    HTTP: a browser origin whose pages may call the server besides the
-                    loopback ones, e.g. https://app.example:443 (:* for any port);
-                    repeatable. A request from any other Origin gets 403
-  --gated POLICY    gated tools: ask (default; the client's user is asked through MCP
-                    elicitation, refused when the client cannot be asked), deny, allow
-  --scan-results POLICY
-                    what a tool result holding hidden characters, text addressed to the
-                    model or a link that carries data out gets: off, warn (a notice),
-                    strip (hidden characters removed, and the notice) or withhold (an
-                    error result); default: the catalog's scan-results, else warn
-  -h, --help        this text
-  -V, --version     the version
-
-Logs go to stderr (RUST_LOG filters them). Exit status 2: unusable arguments.",
-        endpoint = crate::http::ENDPOINT,
-    )
+/// The options every server built on this crate takes: where it listens and what gated
+/// tools and suspicious results get.
+#[derive(Args, Clone, Debug, PartialEq, Eq, Default)]
+#[allow(
+    clippy::doc_markdown,
+    reason = "the fields' doc comments are the --help text, where Markdown's brackets would show"
+)]
+pub struct ServeArgs {
+    /// Stdio: the level of the one client [default: read-only]
+    #[arg(long, value_name = "LEVEL", value_parser = access_parser(), conflicts_with = "http")]
+    pub access: Option<Access>,
+    /// Serve streamable HTTP at http://ADDRESS/mcp instead of stdio: a loopback address
+    /// and port, e.g. 127.0.0.1:8931 (port 0 picks one)
+    #[arg(long, value_name = "ADDRESS", value_parser = loopback)]
+    pub http: Option<SocketAddr>,
+    /// HTTP: bearer tokens and their levels, one [[token]] table each: value = "..." (16
+    /// characters or more), access = "LEVEL", name = "..."
+    #[arg(long, value_name = "FILE", requires = "http")]
+    pub tokens: Option<PathBuf>,
+    /// HTTP: a browser origin whose pages may call the server besides the loopback ones,
+    /// e.g. https://app.example:443 (:* for any port); repeatable. A request from any other
+    /// Origin gets 403
+    #[arg(long = "allowed-origin", value_name = "ORIGIN", value_parser = origin, requires = "http")]
+    pub allowed_origins: Vec<String>,
+    /// Gated tools: ask (the client's user is asked through MCP elicitation, refused when
+    /// the client cannot be asked), deny or allow [default: ask]
+    #[arg(long, value_name = "POLICY", value_parser = gated_parser(), hide_possible_values = true)]
+    pub gated: Option<GatedPolicy>,
+    /// What a tool result holding hidden characters, text addressed to the model or a link
+    /// that carries data out gets: off, warn (a notice), strip (hidden characters removed,
+    /// and the notice) or withhold (an error result) [default: the catalog's scan-results]
+    #[arg(long, value_name = "POLICY", value_parser = scan_parser(), hide_possible_values = true)]
+    pub scan_results: Option<ScanResults>,
 }
 
 /// Where the server listens.
@@ -56,8 +59,8 @@ pub enum Transport {
     Http {
         /// The loopback address to bind.
         address: SocketAddr,
-        /// The tokens file: required by [`parse`], optional for a program with other ways to
-        /// authenticate ([`parse_with`]).
+        /// The tokens file: required unless the program authenticates clients another way
+        /// ([`ServeArgs::options`]).
         tokens: Option<PathBuf>,
         /// The browser origins allowed besides the loopback ones (`--allowed-origin`).
         origins: Vec<String>,
@@ -75,188 +78,143 @@ pub struct Options {
     pub scan_results: Option<ScanResults>,
 }
 
-/// What the command line asks for.
-#[derive(Clone, PartialEq, Eq, Debug)]
-pub enum Command {
-    /// Run a server.
-    Serve(Options),
-    /// Print [`usage`].
-    Help,
-    /// Print the version.
-    Version,
-}
-
-/// Reads the arguments after the program's name; `--flag value` and `--flag=value`.
-///
-/// # Errors
-/// A message naming the argument and what would be accepted.
-pub fn parse(args: impl IntoIterator<Item = String>) -> Result<Command, String> {
-    parse_with(args, false)
-}
-
-/// [`parse`] for a program that can authenticate HTTP clients without a tokens file
-/// (the gateway, from its configuration file): with `other_credentials`, `--http` needs no
-/// `--tokens`, and the program says what it lacks when it has neither.
-///
-/// # Errors
-/// As [`parse`].
-pub fn parse_with(
-    args: impl IntoIterator<Item = String>,
-    other_credentials: bool,
-) -> Result<Command, String> {
-    let mut access = None;
-    let mut http = None;
-    let mut tokens = None;
-    let mut gated = None;
-    let mut scan_results = None;
-    let mut origins = Vec::new();
-    let mut args = args.into_iter();
-    while let Some(arg) = args.next() {
-        let (flag, inline) = match arg.split_once('=') {
-            Some((flag, value)) if flag.starts_with("--") => {
-                (flag.to_owned(), Some(value.to_owned()))
-            }
-            _ => (arg.clone(), None),
-        };
-        let mut value = || {
-            inline
-                .clone()
-                .or_else(|| args.next())
-                .ok_or_else(|| format!("{flag} needs a value"))
-        };
-        match flag.as_str() {
-            "-h" | "--help" => return Ok(Command::Help),
-            "-V" | "--version" => return Ok(Command::Version),
-            "--access" => {
-                let v = value()?;
-                let level = Access::parse(&v).ok_or_else(|| {
-                    format!("--access {v}: use read-only, read-and-stage or full-access")
-                })?;
-                once(&mut access, level, "--access")?;
-            }
-            "--gated" => {
-                let v = value()?;
-                let policy = GatedPolicy::parse(&v)
-                    .ok_or_else(|| format!("--gated {v}: use ask, deny or allow"))?;
-                once(&mut gated, policy, "--gated")?;
-            }
-            "--scan-results" => {
-                let v = value()?;
-                let policy = ScanResults::parse(&v).ok_or_else(|| {
-                    format!("--scan-results {v}: use off, warn, strip or withhold")
-                })?;
-                once(&mut scan_results, policy, "--scan-results")?;
-            }
-            "--http" => {
-                let v = value()?;
-                let address: SocketAddr = v.parse().map_err(|_| {
-                    format!("--http {v}: give an IP address and port, e.g. 127.0.0.1:8931")
-                })?;
-                if !address.ip().is_loopback() {
-                    return Err(format!(
-                        "--http {v}: only loopback addresses (127.0.0.0/8, [::1]) are served; \
-                         tokens cross plain HTTP, so reach it from elsewhere through a TLS proxy"
-                    ));
-                }
-                once(&mut http, address, "--http")?;
-            }
-            "--tokens" => {
-                let v = value()?;
-                once(&mut tokens, PathBuf::from(v), "--tokens")?;
-            }
-            "--allowed-origin" => origins.push(crate::http::Origins::parse(&value()?)?),
-            _ if flag.starts_with('-') => return Err(format!("unknown option {flag}")),
-            _ => return Err(format!("unexpected argument {arg}")),
-        }
-    }
-    if http.is_none() && !origins.is_empty() {
-        return Err(String::from(
-            "--allowed-origin goes with --http ADDRESS: stdio has no origins",
-        ));
-    }
-    let transport = match (http, tokens, access) {
-        (None, None, access) => Transport::Stdio {
-            access: access.unwrap_or(Access::ReadOnly),
-        },
-        (Some(address), tokens, None) => {
-            if tokens.is_none() && !other_credentials {
+impl ServeArgs {
+    /// The options these arguments ask for. `other_credentials`: the program can
+    /// authenticate HTTP clients without a tokens file (the gateway, from its
+    /// configuration file), so `--http` needs no `--tokens`.
+    ///
+    /// # Errors
+    /// `--http` without `--tokens` when the program has no other credentials.
+    pub fn options(self, other_credentials: bool) -> Result<Options, String> {
+        let transport = match self.http {
+            None => Transport::Stdio {
+                access: self.access.unwrap_or(Access::ReadOnly),
+            },
+            Some(_) if self.tokens.is_none() && !other_credentials => {
                 return Err(String::from("--http needs --tokens FILE"));
             }
-            Transport::Http {
+            Some(address) => Transport::Http {
                 address,
-                tokens,
-                origins,
-            }
-        }
-        (None, Some(_), _) => return Err(String::from("--tokens goes with --http ADDRESS")),
-        (Some(_), _, Some(_)) => {
-            return Err(String::from(
-                "--access is for stdio; over HTTP each token's access in the tokens file applies",
-            ));
-        }
-    };
-    Ok(Command::Serve(Options {
-        transport,
-        gated: gated.unwrap_or_default(),
-        scan_results,
-    }))
+                tokens: self.tokens,
+                origins: self.allowed_origins,
+            },
+        };
+        Ok(Options {
+            transport,
+            gated: self.gated.unwrap_or_default(),
+            scan_results: self.scan_results,
+        })
+    }
+
+    /// Reads these options from matches of a command built with [`command`] or with
+    /// `ServeArgs` flattened into it.
+    ///
+    /// # Errors
+    /// clap's, when the matches lack them (a command built without them).
+    pub fn from_matches(matches: &ArgMatches) -> Result<ServeArgs, clap::Error> {
+        ServeArgs::from_arg_matches(matches)
+    }
 }
 
-fn once<T>(slot: &mut Option<T>, value: T, flag: &str) -> Result<(), String> {
-    if slot.replace(value).is_some() {
-        return Err(format!("{flag} is given twice"));
+/// The command of a server named `program`: its name, version (with this crate's),
+/// description and [`ServeArgs`]; a program adds its own arguments to it.
+#[must_use]
+pub fn command(program: &str) -> clap::Command {
+    // The struct's own doc comment would be the about text: it is set after.
+    ServeArgs::augment_args(clap::Command::new(program.to_owned()))
+        // Under the program's name, whatever the binary's file is called.
+        .bin_name(program.to_owned())
+        .version(format!("(catalog-mcp {})", crate::VERSION))
+        .about(format!(
+            "Serves {program}'s tools to MCP clients: over stdio by default, or over \
+             streamable HTTP at http://ADDRESS{}.",
+            crate::http::ENDPOINT
+        ))
+        .after_help("Logs go to stderr (RUST_LOG filters them). Exit status 2: unusable arguments.")
+}
+
+fn access_parser() -> impl TypedValueParser<Value = Access> {
+    PossibleValuesParser::new(Access::ALL.map(Access::as_str))
+        .map(|s| Access::parse(&s).unwrap_or(Access::ReadOnly))
+}
+
+fn gated_parser() -> impl TypedValueParser<Value = GatedPolicy> {
+    PossibleValuesParser::new(GatedPolicy::ALL.map(GatedPolicy::as_str))
+        .map(|s| GatedPolicy::parse(&s).unwrap_or_default())
+}
+
+fn scan_parser() -> impl TypedValueParser<Value = ScanResults> {
+    PossibleValuesParser::new(ScanResults::ALL.map(ScanResults::as_str))
+        .map(|s| ScanResults::parse(&s).unwrap_or_default())
+}
+
+/// `--http`: an IP address and port on the loopback interface.
+fn loopback(value: &str) -> Result<SocketAddr, String> {
+    let address: SocketAddr = value
+        .parse()
+        .map_err(|_| String::from("give an IP address and port, e.g. 127.0.0.1:8931"))?;
+    if !address.ip().is_loopback() {
+        return Err(String::from(
+            "only loopback addresses (127.0.0.0/8, [::1]) are served; tokens cross plain \
+             HTTP, so reach it from elsewhere through a TLS proxy",
+        ));
     }
-    Ok(())
+    Ok(address)
+}
+
+fn origin(value: &str) -> Result<String, String> {
+    crate::http::Origins::parse(value)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    fn parse_str(line: &str) -> Result<Command, String> {
-        parse(line.split_whitespace().map(String::from))
+    fn parse(line: &str) -> Result<Options, String> {
+        let args = std::iter::once("tracker-mcp").chain(line.split_whitespace());
+        let matches = command("tracker-mcp")
+            .try_get_matches_from(args)
+            .map_err(|e| e.to_string())?;
+        ServeArgs::from_matches(&matches)
+            .map_err(|e| e.to_string())?
+            .options(false)
     }
 
     #[test]
-    fn the_usage_names_the_program() {
-        let text = usage("tracker-mcp");
-        assert!(
-            text.starts_with("usage: tracker-mcp [--access LEVEL]"),
-            "{text}"
-        );
-        assert!(
-            text.contains("       tracker-mcp --http ADDRESS --tokens FILE"),
-            "{text}"
-        );
-        assert!(text.contains("http://ADDRESS/mcp."), "{text}");
-        assert!(!text.contains("catalog-mcp"), "{text}");
+    fn the_command_is_well_formed_and_named_for_the_program() {
+        command("tracker-mcp").debug_assert();
+        let help = command("tracker-mcp").render_help().to_string();
+        assert!(help.contains("Serves tracker-mcp's tools"), "{help}");
+        assert!(help.contains("Usage: tracker-mcp [OPTIONS]"), "{help}");
+        assert!(!help.contains("catalog-mcp"), "{help}");
+        assert!(help.contains("http://ADDRESS/mcp"), "{help}");
     }
 
     #[test]
     fn stdio_and_http_command_lines() {
         assert_eq!(
-            parse_str(""),
-            Ok(Command::Serve(Options {
+            parse(""),
+            Ok(Options {
                 transport: Transport::Stdio {
                     access: Access::ReadOnly
                 },
                 gated: GatedPolicy::Ask,
                 scan_results: None,
-            }))
+            })
         );
         assert_eq!(
-            parse_str("--access full-access --gated=deny"),
-            Ok(Command::Serve(Options {
+            parse("--access full-access --gated=deny --scan-results withhold"),
+            Ok(Options {
                 transport: Transport::Stdio {
                     access: Access::FullAccess
                 },
                 gated: GatedPolicy::Deny,
-                scan_results: None,
-            }))
+                scan_results: Some(ScanResults::Withhold),
+            })
         );
         assert_eq!(
-            parse_str("--http [::1]:0 --tokens t.toml --gated allow"),
-            Ok(Command::Serve(Options {
+            parse("--http [::1]:0 --tokens t.toml --gated allow"),
+            Ok(Options {
                 transport: Transport::Http {
                     address: "[::1]:0".parse().unwrap(),
                     tokens: Some(PathBuf::from("t.toml")),
@@ -264,14 +222,14 @@ mod tests {
                 },
                 gated: GatedPolicy::Allow,
                 scan_results: None,
-            }))
+            })
         );
         assert_eq!(
-            parse_str(
+            parse(
                 "--http 127.0.0.1:0 --tokens t --allowed-origin https://App.example:443 \
                  --allowed-origin=http://tool.internal:*"
             ),
-            Ok(Command::Serve(Options {
+            Ok(Options {
                 transport: Transport::Http {
                     address: "127.0.0.1:0".parse().unwrap(),
                     tokens: Some(PathBuf::from("t")),
@@ -282,9 +240,20 @@ mod tests {
                 },
                 gated: GatedPolicy::Ask,
                 scan_results: None,
-            }))
+            })
         );
-        assert_eq!(parse_str("--access read-only --help"), Ok(Command::Help));
+        // With other credentials, `--http` alone serves.
+        let matches = command("gw")
+            .try_get_matches_from(["gw", "--http", "127.0.0.1:0"])
+            .unwrap();
+        let options = ServeArgs::from_matches(&matches)
+            .unwrap()
+            .options(true)
+            .unwrap();
+        assert!(matches!(
+            options.transport,
+            Transport::Http { tokens: None, .. }
+        ));
     }
 
     #[test]
@@ -292,29 +261,32 @@ mod tests {
         for (line, expected) in [
             (
                 "--access admin",
-                "use read-only, read-and-stage or full-access",
+                "[possible values: read-only, read-and-stage, full-access]",
             ),
-            ("--access", "--access needs a value"),
-            ("--gated maybe", "use ask, deny or allow"),
+            ("--access", "a value is required for '--access <LEVEL>'"),
+            ("--gated maybe", "[possible values: deny, allow, ask]"),
             ("--http 0.0.0.0:80 --tokens t", "only loopback addresses"),
             (
                 "--http localhost:80 --tokens t",
                 "give an IP address and port",
             ),
             ("--http 127.0.0.1:1", "--http needs --tokens FILE"),
-            ("--tokens t", "--tokens goes with --http"),
+            (
+                "--tokens t",
+                "the following required arguments were not provided",
+            ),
             (
                 "--http 127.0.0.1:1 --tokens t --access full-access",
-                "--access is for stdio",
+                "cannot be used with '--access <LEVEL>'",
             ),
             (
                 "--access read-only --access full-access",
-                "--access is given twice",
+                "cannot be used multiple times",
             ),
-            ("--port 1", "unknown option --port"),
+            ("--port 1", "unexpected argument '--port'"),
             (
                 "--http 127.0.0.1:1 --tokens t --allowed-origin app.example",
-                "--allowed-origin app.example: not an http or https origin",
+                "not an http or https origin",
             ),
             (
                 "--http 127.0.0.1:1 --tokens t --allowed-origin https://app.example",
@@ -330,11 +302,11 @@ mod tests {
             ),
             (
                 "--allowed-origin https://app.example:443",
-                "--allowed-origin goes with --http",
+                "--http <ADDRESS>",
             ),
-            ("serve", "unexpected argument serve"),
+            ("serve", "unexpected argument 'serve'"),
         ] {
-            let error = parse_str(line).unwrap_err();
+            let error = parse(line).unwrap_err();
             assert!(error.contains(expected), "{line}: {error}");
         }
     }

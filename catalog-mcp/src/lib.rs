@@ -11,7 +11,7 @@
 //!
 //! A binary depends on its catalog's crate (the one that calls `catalog!`), the crate
 //! with its `Handler`, and this one; its `main` is one call to [`main`], which reads the
-//! command line (`--access`, `--http`, `--tokens`, `--gated`; see [`cli::usage`]):
+//! command line (`--access`, `--http`, `--tokens`, `--gated`; see [`cli::ServeArgs`]):
 //!
 //! ```no_run
 //! // The catalog's typed API; usually a crate of its own that the server depends on.
@@ -41,13 +41,14 @@
 //! ```
 //!
 //! A program whose handler needs flags of its own (a database path) calls [`main_with`]
-//! instead; one that needs more control composes the pieces: [`cli::parse`],
+//! instead; one that needs more control composes the pieces: [`cli::command`] (or
+//! [`cli::ServeArgs`] flattened into its own clap parser),
 //! [`Tools::new`], then [`stdio::serve`] or [`http::serve`] with a [`Tokens`] file.
 //!
 //! | module | what it holds |
 //! |---|---|
 //! | [`program`] | [`main`] and [`main_with`]: the command line, logging and serving, ready-made |
-//! | [`cli`] | the command line |
+//! | [`cli`] | the command line, on clap |
 //! | [`complete`] | results that say they are complete (`resultType`, 2026-07-28) |
 //! | [`calls`] | [`Tools`]: the call path, free of any transport, and [`calls::admit`], the gate every call passes, the gateway's too |
 //! | [`listing`] | the `tools/list` result of each level |

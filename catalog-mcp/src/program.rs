@@ -1,10 +1,9 @@
 //! The ready-made program: [`main`] reads the command line, sets up logging and serves;
 //! [`main_with`] does the same for a program with flags of its own that build its
-//! handler, [`main_offering`] for one with prompts or resources of its own. An application that needs more composes the same pieces ([`cli::parse`],
+//! handler, [`main_offering`] for one with prompts or resources of its own. An application that needs more composes the same pieces ([`cli::command`],
 //! [`Tools`], [`stdio::serve`], [`http::serve`]) as this module does.
 
-use std::ffi::OsString;
-use std::fmt::{self, Write as _};
+use std::fmt;
 use std::process::ExitCode;
 use std::sync::Arc;
 
@@ -12,7 +11,7 @@ use catalog_core::{CompiledCatalog, HandledBy};
 use tracing_subscriber::EnvFilter;
 
 use crate::calls::Tools;
-use crate::cli::{self, Command, Options, Transport};
+use crate::cli::{self, Options, Transport};
 use crate::identity::{Identity, VERSION};
 use crate::offers::Offers;
 use crate::tokens::Tokens;
@@ -22,8 +21,8 @@ use crate::{http, stdio};
 /// generated) and its handler: a binary's `fn main` is this one call (see the
 /// [crate example](crate)).
 ///
-/// It reads the arguments after the program's name as [`cli::parse`] does (`--help`
-/// shows them, with `program` as the name), reads the tokens file of `--http` before
+/// It reads the command line with [`cli::command`] (`--help` shows it, with `program` as
+/// the name; unusable arguments are reported in clap's style), reads the tokens file of `--http` before
 /// anything starts, logs to standard error (`RUST_LOG` filters, by default
 /// `catalog_mcp=info,rmcp=error`), and serves over stdio or streamable HTTP until the
 /// client leaves (stdio) or the process is interrupted (HTTP). Clients read `program` as
@@ -70,8 +69,8 @@ pub struct Flag {
 }
 
 /// [`main`] for a program with flags of its own, which build its handler: a database
-/// path, a data folder. The flags are taken out of the command line before
-/// [`cli::parse`] reads the rest, and listed by `--help` after the common ones; once the
+/// path, a data folder. The flags are read with the common ones ([`cli::command`]) and
+/// listed by `--help` under a heading of their own; once the
 /// command line is read, `handler` gets their values (in the order of `flags`, `None`
 /// for one not given) and builds the handler, or says what is wrong: that message is
 /// printed like any unusable argument, with exit status 2.
@@ -113,35 +112,21 @@ where
     C::Call: HandledBy<H>,
     <C::Call as HandledBy<H>>::Error: fmt::Display,
 {
-    let usage = || {
-        let mut text = cli::usage(program);
-        if !flags.is_empty() {
-            // Writing to a String cannot fail.
-            let _ = write!(text, "\n\n{program}'s own options:\n");
-            for flag in flags {
-                let name = format!("{} {}", flag.name, flag.value);
-                let _ = writeln!(text, "  {name:<17} {}", flag.help);
-            }
-        }
-        text.trim_end().to_owned()
+    let mut command = command_with(program, flags);
+    let matches = match command.try_get_matches_from_mut(std::env::args_os()) {
+        Ok(matches) => matches,
+        Err(error) => return exit(&error),
     };
-    let parsed = arguments(std::env::args_os().skip(1))
-        .and_then(|args| own_flags(args, flags))
-        .and_then(|(args, values)| Ok((cli::parse(args)?, values)));
-    let (options, values) = match parsed {
-        Ok((Command::Serve(options), values)) => (options, values),
-        Ok((Command::Help, _)) => {
-            println!("{}", usage());
-            return ExitCode::SUCCESS;
-        }
-        Ok((Command::Version, _)) => {
-            println!("{program} (catalog-mcp {VERSION})");
-            return ExitCode::SUCCESS;
-        }
-        Err(message) => {
-            eprintln!("{program}: {message}\n\n{}", usage());
-            return ExitCode::from(2);
-        }
+    let values: Vec<Option<String>> = flags
+        .iter()
+        .map(|flag| matches.get_one::<String>(flag.name).cloned())
+        .collect();
+    let options = match cli::ServeArgs::from_matches(&matches)
+        .map_err(|e| e.to_string())
+        .and_then(|args| args.options(false))
+    {
+        Ok(options) => options,
+        Err(message) => return unusable(&mut command, message),
     };
     let Options {
         transport,
@@ -160,18 +145,12 @@ where
             |file| Tokens::read(&file).map_err(|e| e.to_string()),
         ) {
             Ok(tokens) => Listen::Http(address, Arc::new(tokens), http::Origins::new(origins)),
-            Err(error) => {
-                eprintln!("{program}: {error}");
-                return ExitCode::from(2);
-            }
+            Err(error) => return unusable(&mut command, error),
         },
     };
     let handler = match handler(&values) {
         Ok(handler) => handler,
-        Err(message) => {
-            eprintln!("{program}: {message}");
-            return ExitCode::from(2);
-        }
+        Err(message) => return unusable(&mut command, message),
     };
     init_logging();
     let runtime = match tokio::runtime::Runtime::new() {
@@ -198,48 +177,35 @@ where
     }
 }
 
-/// Takes the program's own flags out of `args`: the rest, and each flag's value.
-///
-/// # Errors
-/// A flag without its value, or given twice.
-pub fn own_flags(
-    args: Vec<String>,
-    flags: &[Flag],
-) -> Result<(Vec<String>, Vec<Option<String>>), String> {
-    let mut values = vec![None; flags.len()];
-    let mut rest = Vec::with_capacity(args.len());
-    let mut args = args.into_iter();
-    while let Some(arg) = args.next() {
-        let (name, inline) = match arg.split_once('=') {
-            Some((name, value)) => (name, Some(value.to_owned())),
-            None => (arg.as_str(), None),
-        };
-        let Some(i) = flags.iter().position(|f| f.name == name) else {
-            rest.push(arg);
-            continue;
-        };
-        let value = inline
-            .or_else(|| args.next())
-            .ok_or_else(|| format!("{name} needs a value: {} {}", name, flags[i].value))?;
-        if values[i].replace(value).is_some() {
-            return Err(format!("{name} is given twice"));
-        }
+/// [`cli::command`] with the program's own flags, listed under a heading of their own.
+fn command_with(program: &str, flags: &[Flag]) -> clap::Command {
+    let mut command = cli::command(program);
+    for flag in flags {
+        command = command.arg(
+            clap::Arg::new(flag.name)
+                .long(flag.name.trim_start_matches('-'))
+                .value_name(flag.value)
+                .help(flag.help)
+                .help_heading(format!("{program}'s own options")),
+        );
     }
-    Ok((rest, values))
+    command
 }
 
-/// The arguments as text: one that is not UTF-8 is named, not a panic.
-fn arguments(args: impl IntoIterator<Item = OsString>) -> Result<Vec<String>, String> {
-    args.into_iter()
-        .map(|arg| {
-            arg.into_string().map_err(|arg| {
-                format!(
-                    "argument {} is not valid UTF-8; use a UTF-8 path or value",
-                    arg.to_string_lossy()
-                )
-            })
-        })
-        .collect()
+/// Prints clap's error, or the help or version it stands for, where clap prints it;
+/// the exit status is clap's (2 for unusable arguments, 0 for `--help` and `-V`).
+#[must_use]
+pub fn exit(error: &clap::Error) -> ExitCode {
+    // Printing to a closed stream is no reason to fail differently.
+    let _ = error.print();
+    ExitCode::from(u8::try_from(error.exit_code()).unwrap_or(2))
+}
+
+/// Unusable arguments found after clap read them (a check across options, a file that
+/// cannot be read, the program's own flags), reported as clap reports its own.
+#[must_use]
+pub fn unusable(command: &mut clap::Command, message: impl fmt::Display) -> ExitCode {
+    exit(&command.error(clap::error::ErrorKind::ValueValidation, message))
 }
 
 /// Where [`main`] serves, once the tokens file is read.
@@ -337,55 +303,57 @@ pub async fn shutdown_signal() {
 mod tests {
     use super::*;
 
-    #[test]
-    fn a_programs_own_flags_are_taken_out_before_the_common_ones_are_read() {
+    fn read(line: &str) -> Result<(Option<String>, cli::Options), String> {
         let db = Flag {
             name: "--db",
             value: "PATH",
             help: "the database",
         };
-        let args = |line: &str| {
-            line.split_whitespace()
-                .map(String::from)
-                .collect::<Vec<_>>()
-        };
-        assert_eq!(
-            own_flags(args("--access full-access --db t.db --gated=deny"), &[db]),
-            Ok((
-                args("--access full-access --gated=deny"),
-                vec![Some("t.db".into())]
-            ))
-        );
-        assert_eq!(
-            own_flags(args("--db=a.db"), &[db]),
-            Ok((Vec::new(), vec![Some("a.db".into())]))
-        );
-        assert_eq!(
-            own_flags(args("--help"), &[db]),
-            Ok((args("--help"), vec![None]))
-        );
-        assert_eq!(
-            own_flags(args("--db"), &[db]),
-            Err("--db needs a value: --db PATH".into())
-        );
-        assert_eq!(
-            own_flags(args("--db a --db b"), &[db]),
-            Err("--db is given twice".into())
-        );
+        let args = std::iter::once("app-mcp").chain(line.split_whitespace());
+        let matches = command_with("app-mcp", &[db])
+            .try_get_matches_from(args)
+            .map_err(|e| e.to_string())?;
+        let options = cli::ServeArgs::from_matches(&matches)
+            .map_err(|e| e.to_string())?
+            .options(false)?;
+        Ok((matches.get_one::<String>("--db").cloned(), options))
     }
 
     #[test]
-    fn arguments_that_are_not_utf8_are_named() {
-        assert_eq!(
-            arguments([OsString::from("--access"), OsString::from("read-only")]),
-            Ok(vec![String::from("--access"), String::from("read-only")])
+    fn a_programs_own_flags_are_read_beside_the_common_ones() {
+        let (db, options) = read("--access full-access --db t.db --gated=deny").unwrap();
+        assert_eq!(db.as_deref(), Some("t.db"));
+        assert_eq!(options.gated, crate::GatedPolicy::Deny);
+        assert_eq!(read("--db=a.db").unwrap().0.as_deref(), Some("a.db"));
+        assert_eq!(read("").unwrap().0, None);
+        assert!(
+            read("--help")
+                .unwrap_err()
+                .contains("Usage: app-mcp [OPTIONS]")
         );
-        #[cfg(unix)]
-        {
-            use std::os::unix::ffi::OsStringExt;
-            let bad = OsString::from_vec(vec![b't', 0xff]);
-            let error = arguments([OsString::from("--tokens"), bad]).unwrap_err();
-            assert!(error.contains("is not valid UTF-8"), "{error}");
-        }
+        let no_value = read("--db").unwrap_err();
+        assert!(
+            no_value.contains("a value is required for '--db <PATH>'"),
+            "{no_value}"
+        );
+        let twice = read("--db a --db b").unwrap_err();
+        assert!(
+            twice.contains("'--db <PATH>' cannot be used multiple times"),
+            "{twice}"
+        );
+        let help = command_with(
+            "app-mcp",
+            &[Flag {
+                name: "--db",
+                value: "PATH",
+                help: "the database",
+            }],
+        )
+        .render_help()
+        .to_string();
+        assert!(
+            help.contains("app-mcp's own options:\n      --db <PATH>  the database"),
+            "{help}"
+        );
     }
 }

@@ -1,6 +1,6 @@
 //! The command line of a server built on `catalog_mcp::main` (the tracker example):
-//! unusable input is a clear message and exit status 2, never a panic; the program's
-//! name, not this crate's, in what it prints.
+//! unusable input is a clear message in clap's style and exit status 2, never a panic; the
+//! program's name, not this crate's, in what it prints.
 
 mod common;
 
@@ -25,9 +25,12 @@ fn unusable_arguments_exit_2_with_the_reason_and_the_usage() {
     let cases: Vec<(Vec<String>, &str)> = vec![
         (
             vec!["--access".into(), "admin".into()],
-            "--access admin: use read-only, read-and-stage or full-access",
+            "invalid value 'admin' for '--access <LEVEL>'",
         ),
-        (vec!["--gated".into()], "--gated needs a value"),
+        (
+            vec!["--gated".into()],
+            "a value is required for '--gated <POLICY>'",
+        ),
         (
             vec![
                 "--http".into(),
@@ -41,7 +44,7 @@ fn unusable_arguments_exit_2_with_the_reason_and_the_usage() {
             vec!["--http".into(), "127.0.0.1:8931".into()],
             "--http needs --tokens FILE",
         ),
-        (vec!["--verbose".into()], "unknown option --verbose"),
+        (vec!["--verbose".into()], "unexpected argument '--verbose'"),
         (
             vec![
                 "--http".into(),
@@ -74,8 +77,9 @@ fn unusable_arguments_exit_2_with_the_reason_and_the_usage() {
     for (args, expected) in cases {
         let done = run(Command::new(&server).args(&args), Duration::from_secs(20));
         assert_eq!(done.status.code(), Some(2), "{args:?}: {}", done.stderr);
+        // clap's style, as `cargo catalog` reports its own.
         assert!(
-            done.stderr.starts_with("tracker-mcp: "),
+            done.stderr.starts_with("error: "),
             "{args:?}: {}",
             done.stderr
         );
@@ -86,13 +90,13 @@ fn unusable_arguments_exit_2_with_the_reason_and_the_usage() {
             done.stderr
         );
         assert_eq!(done.stdout, "", "{args:?}");
-        // An argument error is followed by the usage, under the program's name; a tokens
-        // file error names the file instead.
-        let tokens_file = args.get(1).is_some_and(|address| address == "127.0.0.1:0");
-        let usage = done
-            .stderr
-            .contains("\n\nusage: tracker-mcp [--access LEVEL]");
-        assert_eq!(usage, !tokens_file, "{args:?}: {}", done.stderr);
+        // Every error, a tokens file's too, ends as clap ends its own.
+        assert!(
+            done.stderr
+                .ends_with("For more information, try '--help'.\n"),
+            "{args:?}: {}",
+            done.stderr
+        );
     }
 }
 
@@ -102,8 +106,9 @@ fn help_and_version_go_to_stdout() {
     let help = run(Command::new(&server).arg("--help"), Duration::from_secs(20));
     assert!(help.status.success());
     assert!(
-        help.stdout
-            .contains("tracker-mcp --http ADDRESS --tokens FILE"),
+        help.stdout.contains("Usage: tracker-mcp [OPTIONS]")
+            && help.stdout.contains("--http <ADDRESS>")
+            && help.stdout.contains("--tokens <FILE>"),
         "{}",
         help.stdout
     );
