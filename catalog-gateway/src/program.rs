@@ -41,12 +41,16 @@ pub struct Args {
     /// present, to name what changed)
     #[arg(long, value_name = "FILE")]
     pub catalog: PathBuf,
-    /// The operator's file: [[token]] tables (instead of --tokens), [[profile]] tables (the
-    /// subsets of upstreams and rows a token's `profile` selects), an [oauth] table with
-    /// [[scope]] tables (then --http needs no tokens), [sessions] (the Redis database that
-    /// replicas behind one load balancer share), [audit], [metrics], [[limit]], [traces]
-    /// and [scan]
-    #[arg(long, value_name = "FILE")]
+    /// `--config FILE`: the operator's file (see `config`).
+    #[arg(
+        long,
+        value_name = "FILE",
+        help = "The operator's file: [[token]] tables (instead of --tokens), [[profile]] tables \
+            (the subsets of upstreams and rows a token's `profile` selects), an [oauth] table \
+            with [[scope]] tables (then --http needs no tokens), [sessions] (the Redis database \
+            that replicas behind one load balancer share), [audit], [metrics], [[limit]], \
+            [traces] and [scan]"
+    )]
     pub config: Option<PathBuf>,
     /// Stdio: the client sees only this profile of --config
     #[arg(long, value_name = "P", conflicts_with = "http")]

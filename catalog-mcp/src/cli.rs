@@ -27,14 +27,25 @@ pub struct ServeArgs {
     /// and port, e.g. 127.0.0.1:8931 (port 0 picks one)
     #[arg(long, value_name = "ADDRESS", value_parser = loopback)]
     pub http: Option<SocketAddr>,
-    /// HTTP: bearer tokens and their levels, one [[token]] table each: value = "..." (16
-    /// characters or more), access = "LEVEL", name = "..."
-    #[arg(long, value_name = "FILE", requires = "http")]
+    /// `--tokens FILE`: HTTP clients' bearer tokens and their levels (see [`Tokens`](crate::Tokens)).
+    #[arg(
+        long,
+        value_name = "FILE",
+        requires = "http",
+        help = "HTTP: bearer tokens and their levels, one [[token]] table each: value = \"...\" \
+            (16 characters or more), access = \"LEVEL\", name = \"...\""
+    )]
     pub tokens: Option<PathBuf>,
-    /// HTTP: a browser origin whose pages may call the server besides the loopback ones,
-    /// e.g. https://app.example:443 (:* for any port); repeatable. A request from any other
-    /// Origin gets 403
-    #[arg(long = "allowed-origin", value_name = "ORIGIN", value_parser = origin, requires = "http")]
+    /// `--allowed-origin ORIGIN`: the browser origins allowed besides the loopback ones.
+    #[arg(
+        long = "allowed-origin",
+        value_name = "ORIGIN",
+        value_parser = origin,
+        requires = "http",
+        help = "HTTP: a browser origin whose pages may call the server besides the loopback \
+            ones, e.g. https://app.example:443 (:* for any port); repeatable. A request from \
+            any other Origin gets 403"
+    )]
     pub allowed_origins: Vec<String>,
     /// Gated tools: ask (the client's user is asked through MCP elicitation, refused when
     /// the client cannot be asked), deny or allow [default: ask]
