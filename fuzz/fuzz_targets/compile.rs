@@ -1,7 +1,7 @@
 //! The compiler on arbitrary text, as `catalog!` and `cargo catalog check` meet it: nothing
 //! panics, every failure is a located error that renders, the skeleton of an invalid
 //! catalog and the expansion of a valid one are Rust, and the lints run on a valid one.
-//! The same checks as `catalog-codegen/tests/fuzz.rs`, with coverage to guide the inputs.
+//! The same checks as `crates/catalog-codegen/tests/fuzz.rs`, with coverage to guide the inputs.
 
 #![no_main]
 
@@ -46,7 +46,7 @@ fuzz_target!(|data: &[u8]| {
             // No tokenizer: `inline-token-budget` renders the catalog from specs that are
             // `'static`, kept for the process once per distinct catalog, so every input
             // would be a leak to the leak checker, which would stop at the first.
-            // `catalog-codegen/tests/fuzz.rs` runs it.
+            // `crates/catalog-codegen/tests/fuzz.rs` runs it.
             let options = lint::Options {
                 tokenizer: None,
                 at_least: Level::Warn,

@@ -23,7 +23,7 @@ const CHECKED_COPIES: &[(&str, &str, &str)] = &[
     (
         "cli.md",
         "The command line",
-        "cargo-catalog/tests/readme.rs",
+        "crates/cargo-catalog/tests/readme.rs",
     ),
 ];
 

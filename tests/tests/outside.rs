@@ -83,7 +83,7 @@ fn serve_over_mcp(server: &Path) {
     for level in Access::ALL {
         let done = output(
             Command::new(&python)
-                .arg(root().join("catalog-mcp/tests/clients/conformance.py"))
+                .arg(root().join("crates/catalog-mcp/tests/clients/conformance.py"))
                 .args(["--probe", &serde_json::to_string(&names).unwrap()])
                 .args(["--calls", &calls.to_string()])
                 .arg("--stdio")
@@ -192,7 +192,7 @@ fn an_outside_workspace_builds_runs_its_tests_and_checks_its_catalog() {
         std::env::consts::EXE_SUFFIX
     )));
 
-    // `cargo install --path cargo-catalog`, then `cargo catalog check` in that folder.
+    // `cargo install --path crates/cargo-catalog`, then `cargo catalog check` in that folder.
     let install = target().join("install");
     let installed = output(
         cargo()
@@ -204,14 +204,14 @@ fn an_outside_workspace_builds_runs_its_tests_and_checks_its_catalog() {
                 "--locked",
                 "--force",
                 "--path",
-                "cargo-catalog",
+                "crates/cargo-catalog",
                 "--root",
             ])
             .arg(&install),
     );
     assert!(
         installed.status.success(),
-        "cargo install --path cargo-catalog failed:\n{}",
+        "cargo install --path crates/cargo-catalog failed:\n{}",
         text(&installed.stderr)
     );
     let path = std::env::join_paths(std::iter::once(install.join("bin")).chain(

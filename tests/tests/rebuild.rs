@@ -73,8 +73,8 @@ fn editing_the_catalog_rebuilds_the_crate() {
     let manifest = format!(
         "[package]\nname = \"rebuild-probe\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n\
          [dependencies]\ncatalog-core = {{ path = {:?} }}\ncatalog-macros = {{ path = {:?} }}\n\n[workspace]\n",
-        root.join("catalog-core"),
-        root.join("catalog-macros"),
+        root.join("crates/catalog-core"),
+        root.join("crates/catalog-macros"),
     );
     std::fs::write(dir.join("Cargo.toml"), manifest).unwrap();
     std::fs::write(dir.join("src/main.rs"), MAIN).unwrap();

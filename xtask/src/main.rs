@@ -36,7 +36,7 @@ mod test;
     name = "xtask",
     bin_name = "cargo xtask",
     about = "This repository's commands: its chores, and `cargo catalog`'s on its catalog",
-    after_help = "--catalog defaults to catalog.toml in the workspace root. The catalog commands are also `cargo catalog <command>` (`cargo install --path cargo-catalog`), where `check-catalog` is `check`.",
+    after_help = "--catalog defaults to catalog.toml in the workspace root. The catalog commands are also `cargo catalog <command>` (`cargo install --path crates/cargo-catalog`), where `check-catalog` is `check`.",
     // No command is an error that lists the commands, not the whole help.
     arg_required_else_help = false
 )]
@@ -116,7 +116,7 @@ enum Task {
     /// Attacks caught and honest results passed unchanged, per half (dev, on which its
     /// rules were chosen, and report).
     EvalScan,
-    /// Train the result scanner's injection detector: catalog-scan/src/detector.bin
+    /// Train the result scanner's injection detector: crates/catalog-scan/src/detector.bin
     ///
     /// Downloads the pinned public packages of xtask/src/screen/packages.txt, reads their
     /// injections and honest text (collect.py), writes the dev set and the published

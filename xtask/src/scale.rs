@@ -307,7 +307,7 @@ fn pasted(toml: &str) -> String {
 fn write_crate(dir: &Path, name: &str, with_macro: bool, lib: &str, toml: &str, lock: &str) {
     std::fs::create_dir_all(dir.join("src")).expect("target/scale is writable");
     let macros = if with_macro {
-        "catalog-macros = { path = \"../../../../catalog-macros\" }\n"
+        "catalog-macros = { path = \"../../../../crates/catalog-macros\" }\n"
     } else {
         ""
     };
@@ -315,7 +315,7 @@ fn write_crate(dir: &Path, name: &str, with_macro: bool, lib: &str, toml: &str, 
         &dir.join("Cargo.toml"),
         &format!(
             "[package]\nname = \"{name}\"\nversion = \"0.0.0\"\nedition = \"2024\"\npublish = false\n\n\
-             [dependencies]\ncatalog-core = {{ path = \"../../../../catalog-core\" }}\n{macros}\n\
+             [dependencies]\ncatalog-core = {{ path = \"../../../../crates/catalog-core\" }}\n{macros}\n\
              # Its own workspace: the crate lives under the project's target directory.\n[workspace]\n"
         ),
     );

@@ -1,6 +1,6 @@
 //! `cargo xtask check-catalog` on the example catalog, locked by snapshots, and the catalog
 //! commands reached through xtask with this repository's defaults. The commands' own
-//! behaviour is tested in `cargo-catalog/tests`.
+//! behaviour is tested in `crates/cargo-catalog/tests`.
 
 use std::process::Command;
 

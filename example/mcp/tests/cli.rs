@@ -1,7 +1,7 @@
 //! `app-mcp` is `catalog_mcp::main` under its own name: the command line, the usage and
 //! the server's name say `app-mcp`.
 
-#[path = "../../../catalog-mcp/tests/common/mod.rs"]
+#[path = "../../../crates/catalog-mcp/tests/common/mod.rs"]
 mod common;
 
 use std::process::Command;

@@ -4,9 +4,9 @@
 //! logging, concurrent streams, DNS rebinding) pass, on 2025-11-25 and on 2026-07-28.
 //! The suite's other scored scenarios call tools, prompts and resources of its own
 //! reference server, which `catalog-mcp`'s reference catalog serves and passes
-//! (`catalog-mcp/tests/conformance.rs`).
+//! (`crates/catalog-mcp/tests/conformance.rs`).
 
-#[path = "../../../catalog-mcp/tests/common/mod.rs"]
+#[path = "../../../crates/catalog-mcp/tests/common/mod.rs"]
 mod common;
 
 use std::path::Path;

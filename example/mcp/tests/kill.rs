@@ -6,7 +6,7 @@
 //! acknowledged write as it comes); the server is the build of this test's profile
 //! (`cargo test --release` runs it on the release build).
 
-#[path = "../../../catalog-mcp/tests/common/mod.rs"]
+#[path = "../../../crates/catalog-mcp/tests/common/mod.rs"]
 mod common;
 
 use std::collections::BTreeSet;

@@ -8,7 +8,7 @@
 //! protocol revision, the gated-tool policies and asking, refusals, log messages) is
 //! tested once, in catalog-mcp's `tests/peers.rs` on its tracker example.
 
-#[path = "../../../catalog-mcp/tests/common/mod.rs"]
+#[path = "../../../crates/catalog-mcp/tests/common/mod.rs"]
 mod common;
 
 use std::path::Path;
