@@ -5,15 +5,15 @@
 
 #![no_main]
 
-use catalog_compiler::lint::{self, Level, LintId};
+use catalog_check::lint::{self, Level, LintId};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
     let Ok(source) = std::str::from_utf8(data) else {
         return;
     };
-    let outline = catalog_compiler::outline(source);
-    match catalog_compiler::compile(source) {
+    let outline = catalog_check::outline(source);
+    match catalog_check::compile(source) {
         Err(diagnostics) => {
             assert!(!diagnostics.is_empty(), "an error without a diagnostic");
             for d in &diagnostics {
@@ -22,7 +22,7 @@ fuzz_target!(|data: &[u8]| {
                     "span outside the text: {d:?}"
                 );
                 assert!(!d.message.is_empty(), "a diagnostic without a message");
-                let text = catalog_compiler::render("catalog.toml", source, d);
+                let text = catalog_check::render("catalog.toml", source, d);
                 assert!(
                     text.lines()
                         .nth(1)
@@ -58,7 +58,7 @@ fuzz_target!(|data: &[u8]| {
                     f.diagnostic.span.end <= source.len(),
                     "a finding outside the text: {f:?}"
                 );
-                let _ = catalog_compiler::Lines::new(source).render_styled(
+                let _ = catalog_check::Lines::new(source).render_styled(
                     "catalog.toml",
                     &f.diagnostic,
                     f.style(false),

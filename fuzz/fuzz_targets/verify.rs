@@ -16,8 +16,8 @@ static SHAPES: LazyLock<Vec<(&'static str, &'static Shape)>> = LazyLock::new(|| 
         include_str!("../../catalog.toml"),
         include_str!("../catalogs/shapes.toml"),
     ] {
-        let catalog = catalog_compiler::compile(source).expect("a fuzz catalog compiles");
-        let specs: &'static [ToolSpec] = catalog_compiler::specs(&catalog);
+        let catalog = catalog_check::compile(source).expect("a fuzz catalog compiles");
+        let specs: &'static [ToolSpec] = catalog_check::specs(&catalog);
         for spec in specs {
             out.push((spec.name, &spec.input));
             if let Some(output) = &spec.output {

@@ -9,7 +9,7 @@
 //! Both engines index the same text of each tool: its name split into words, its
 //! description, keywords and examples, and its parameters' names, descriptions and allowed
 //! values; both return only discoverable tools (ours withholds the inline ones, tantivy
-//! does not index them). Ours is [`catalog_compiler::search::index`] with the default weights; tantivy
+//! does not index them). Ours is [`catalog_check::search::index`] with the default weights; tantivy
 //! gets three text fields (name, description, parameters) with its English stemming
 //! tokenizer, default BM25, in a RAM directory, one indexing thread, the request parsed
 //! leniently over the three fields, top 5 by score, each hit mapped to its tool through a
@@ -24,8 +24,8 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-use catalog_compiler::model::{CatalogModel, Field, Kind, TypeSpec, Visibility};
-use catalog_compiler::search::percentile;
+use catalog_check::model::{CatalogModel, Field, Kind, TypeSpec, Visibility};
+use catalog_check::search::percentile;
 use catalog_core::search::{Scratch, Weights};
 use serde_json::{Value, json};
 use tantivy::collector::TopDocs;
@@ -112,19 +112,19 @@ fn load(path: &str, text: &str) -> CatalogModel {
         .is_some_and(|e| e.eq_ignore_ascii_case("json"))
     {
         let doc: Value = serde_json::from_str(text).expect("the tools file is JSON");
-        catalog_compiler::import::from_mcp(path, &doc)
+        catalog_check::import::from_mcp(path, &doc)
             .expect("the tools file is a tools/list result")
             .toml
     } else {
         text.to_string()
     };
-    catalog_compiler::compile(&toml)
-        .unwrap_or_else(|d| panic!("{}", catalog_compiler::render_all(path, &toml, &d)))
+    catalog_check::compile(&toml)
+        .unwrap_or_else(|d| panic!("{}", catalog_check::render_all(path, &toml, &d)))
 }
 
 /// The requests, each with its expected tools' documents.
 fn read_queries(catalog: &CatalogModel, text: &str) -> Vec<(String, Vec<u32>)> {
-    catalog_compiler::search::requests(catalog, text)
+    catalog_check::search::requests(catalog, text)
         .unwrap_or_else(|e| panic!("requests, line {e}"))
         .into_iter()
         .map(|r| (r.query, r.expected))
@@ -133,7 +133,7 @@ fn read_queries(catalog: &CatalogModel, text: &str) -> Vec<(String, Vec<u32>)> {
 
 fn ours(catalog: &CatalogModel, queries: &[(String, Vec<u32>)], rounds: usize) -> Figures {
     let start = Instant::now();
-    let index = catalog_compiler::search::index(catalog, Weights::DEFAULT);
+    let index = catalog_check::search::index(catalog, Weights::DEFAULT);
     let index_ms = ms(start);
     let view = index.view();
     let mut scratch = Scratch::default();

@@ -79,15 +79,15 @@ fn main() {
     match std::fs::read_to_string(TOOLS) {
         Ok(text) => {
             let doc: Value = serde_json::from_str(&text).expect("tools.json is JSON");
-            let imported = catalog_compiler::import::from_mcp("tools.json", &doc)
+            let imported = catalog_check::import::from_mcp("tools.json", &doc)
                 .expect("tools.json is a tools/list result");
-            let catalog = catalog_compiler::compile(&imported.toml).unwrap_or_else(|d| {
+            let catalog = catalog_check::compile(&imported.toml).unwrap_or_else(|d| {
                 panic!(
                     "{}",
-                    catalog_compiler::render_all("tools.toml", &imported.toml, &d)
+                    catalog_check::render_all("tools.toml", &imported.toml, &d)
                 )
             });
-            let bfcl: Vec<&'static ToolSpec> = catalog_compiler::specs(&catalog).iter().collect();
+            let bfcl: Vec<&'static ToolSpec> = catalog_check::specs(&catalog).iter().collect();
             rows.extend(bench_catalog("BFCL", &bfcl, rounds));
         }
         Err(_) => println!("BFCL rows skipped: the data ({TOOLS}) is not there"),

@@ -10,14 +10,14 @@
 //! `minProperties`/`maxProperties`, `dependentRequired`, `anyOf`, `allOf`, `not`,
 //! `if`/`then`/`else` and `$ref`.
 //!
-//! The shape is the compiler's own reading of the schema ([`catalog_compiler::schema_shape`],
+//! The shape is the compiler's own reading of the schema ([`catalog_check::schema_shape`],
 //! what an `input-schema` row gets), checked by the core's [`catalog_core::check_value`].
 //!
 //! The compiler's other validator, [`Kind::fits`] (whether a parameter's `default` fits its
 //! declared type), is held to the same reference on the types of the catalog's type
 //! language and the schemas the compiler publishes for them.
 
-use catalog_compiler::model::Kind;
+use catalog_check::model::Kind;
 use catalog_core::check_value;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
@@ -633,7 +633,7 @@ struct Tally {
 fn compare(schema: &Value, seed: u64, exact: bool, tally: &mut Tally) -> Result<(), TestCaseError> {
     let reference = jsonschema::draft202012::new(schema)
         .map_err(|e| TestCaseError::fail(format!("the reference refused the schema: {e}")))?;
-    let shape = catalog_compiler::schema_shape(schema);
+    let shape = catalog_check::schema_shape(schema);
     let mut rng = Rng(seed);
     for _ in 0..VALUES {
         let value = sample(schema, schema, &mut rng, 0);
@@ -811,12 +811,12 @@ fn fits_rust(schema: &Value, value: &Value) -> bool {
 fn compare_defaults(ty: &str, seed: u64, tally: &mut Tally) -> Result<(), TestCaseError> {
     let source = format!("{HEAD}x = {{ {ty} }}\n");
     // Bounds drawn out of order are an error of the catalog: nothing to compare.
-    let Ok(catalog) = catalog_compiler::validate(&source) else {
+    let Ok(catalog) = catalog_check::validate(&source) else {
         return Ok(());
     };
     let tool = &catalog.tools[2];
     let kind: &Kind = &tool.params[0].ty.kind;
-    let schema = catalog_compiler::schema::input(tool)["properties"]["x"].clone();
+    let schema = catalog_check::schema::input(tool)["properties"]["x"].clone();
     let reference = jsonschema::draft202012::new(&schema)
         .map_err(|e| TestCaseError::fail(format!("the reference refused the schema: {e}")))?;
     let mut rng = Rng(seed);

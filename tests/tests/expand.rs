@@ -5,8 +5,8 @@ use std::path::Path;
 
 fn expand(path: &str) -> String {
     let source = std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join(path)).unwrap();
-    let catalog = catalog_compiler::compile(&source).unwrap_or_else(|d| {
-        panic!("{}", catalog_compiler::render_all(path, &source, &d));
+    let catalog = catalog_check::compile(&source).unwrap_or_else(|d| {
+        panic!("{}", catalog_check::render_all(path, &source, &d));
     });
     let opts = catalog_codegen::Options {
         track: Some("catalog.toml".into()),

@@ -6,8 +6,8 @@
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
 
-use catalog_compiler::CatalogModel;
-use catalog_compiler::model::Visibility;
+use catalog_check::CatalogModel;
+use catalog_check::model::Visibility;
 use serde_json::Value;
 
 /// Every language of the folder, by the name of its directory.
@@ -32,10 +32,10 @@ fn catalog(lang: &str) -> CatalogModel {
     let source = std::fs::read_to_string(&path).unwrap();
     // `compile` is `validate` plus the lints the catalog denies: what `check-catalog`
     // fails on.
-    catalog_compiler::compile(&source).unwrap_or_else(|d| {
+    catalog_check::compile(&source).unwrap_or_else(|d| {
         panic!(
             "{}",
-            catalog_compiler::render_all(&format!("{lang}/catalog.toml"), &source, &d)
+            catalog_check::render_all(&format!("{lang}/catalog.toml"), &source, &d)
         )
     })
 }
@@ -62,7 +62,7 @@ fn every_catalog_compiles() {
 }
 
 /// Each line is an object with exactly `id`, `query` and a non-empty `expected` list of
-/// distinct names, and `catalog_compiler::search::requests`, what `eval-search` reads
+/// distinct names, and `catalog_check::search::requests`, what `eval-search` reads
 /// them with, accepts the whole file.
 #[test]
 fn every_request_line_parses() {
@@ -93,7 +93,7 @@ fn every_request_line_parses() {
                 "{at}: `expected` must list distinct tool names, at least one"
             );
         }
-        let requests = catalog_compiler::search::requests(&catalog(lang), &text)
+        let requests = catalog_check::search::requests(&catalog(lang), &text)
             .unwrap_or_else(|e| panic!("{lang}/requests.jsonl:{e}"));
         assert!(
             requests.len() >= AT_LEAST,
@@ -108,7 +108,7 @@ fn every_request_line_parses() {
 #[test]
 fn ids_are_unique_and_numbered_in_order() {
     for lang in LANGUAGES {
-        let requests = catalog_compiler::search::requests(&catalog(lang), &requests_text(lang))
+        let requests = catalog_check::search::requests(&catalog(lang), &requests_text(lang))
             .unwrap_or_else(|e| panic!("{lang}/requests.jsonl:{e}"));
         let mut seen = BTreeSet::new();
         for (i, r) in requests.iter().enumerate() {
@@ -130,7 +130,7 @@ fn ids_are_unique_and_numbered_in_order() {
 fn every_expected_tool_can_be_found() {
     for lang in LANGUAGES {
         let c = catalog(lang);
-        let requests = catalog_compiler::search::requests(&c, &requests_text(lang))
+        let requests = catalog_check::search::requests(&c, &requests_text(lang))
             .unwrap_or_else(|e| panic!("{lang}/requests.jsonl:{e}"));
         for r in &requests {
             for &doc in &r.expected {
@@ -150,7 +150,7 @@ fn every_expected_tool_can_be_found() {
 fn every_discoverable_tool_is_asked_for_in_both_halves() {
     for lang in LANGUAGES {
         let c = catalog(lang);
-        let requests = catalog_compiler::search::requests(&c, &requests_text(lang))
+        let requests = catalog_check::search::requests(&c, &requests_text(lang))
             .unwrap_or_else(|e| panic!("{lang}/requests.jsonl:{e}"));
         let (first, rest) = requests.split_at(TUNING.min(requests.len()));
         let (reporting, added) = rest.split_at((REPORT_END - TUNING).min(rest.len()));

@@ -52,8 +52,8 @@ fn text(bytes: &[u8]) -> String {
 /// compiles them.
 fn notes_specs() -> &'static [ToolSpec] {
     let source = std::fs::read_to_string(outside().join("catalog.toml")).unwrap();
-    let catalog = catalog_compiler::validate(&source).expect("the notes catalog is valid");
-    catalog_compiler::specs(&catalog)
+    let catalog = catalog_check::validate(&source).expect("the notes catalog is valid");
+    catalog_check::specs(&catalog)
 }
 
 /// One client per level over stdio, with the official `mcp` SDK (on its newest
@@ -249,10 +249,10 @@ fn an_outside_workspace_builds_runs_its_tests_and_checks_its_catalog() {
     let broken = check(&broken_dir, &[]);
     let printed = text(&broken.stdout) + &text(&broken.stderr);
     assert_eq!(broken.status.code(), Some(1), "{printed}");
-    let expected = catalog_compiler::validate(&source).expect_err("the copy is broken");
+    let expected = catalog_check::validate(&source).expect_err("the copy is broken");
     assert!(expected.len() >= 2, "{expected:?}");
     for diagnostic in &expected {
-        let (line, column) = catalog_compiler::diag::line_col(&source, diagnostic.span.start);
+        let (line, column) = catalog_check::diag::line_col(&source, diagnostic.span.start);
         // The message, then where, as rustc prints them.
         let title = format!("error: {}", diagnostic.message);
         let at = format!("--> catalog.toml:{line}:{column}");

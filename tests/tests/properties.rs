@@ -17,7 +17,7 @@
 use std::cell::Cell;
 use std::fmt::Write as _;
 
-use catalog_compiler::model::{CatalogModel, DERIVED_SETS};
+use catalog_check::model::{CatalogModel, DERIVED_SETS};
 use catalog_core::search::Weights;
 use catalog_core::{
     Access, Call, Caller, Decision, Discovery, Effect, Info, Retention, Settings, Tier, ToolId,
@@ -172,7 +172,7 @@ fn set(catalog: &CatalogModel, f: impl Fn(usize) -> bool) -> Set {
 #[allow(clippy::too_many_lines)] // one property after another, each short
 fn check(rows: &[Row], keep: Retention, allowed_bits: u64) -> Result<(), TestCaseError> {
     let source = toml(rows, keep);
-    let catalog = catalog_compiler::compile(&source)
+    let catalog = catalog_check::compile(&source)
         .map_err(|d| TestCaseError::fail(format!("{d:#?}\n{source}")))?;
     // Rows 0 and 1 are the search and ask tools; row `i + 2` is `rows[i]`.
     let row = |i: usize| (i >= 2).then(|| &rows[i - 2]);
@@ -249,7 +249,7 @@ fn check(rows: &[Row], keep: Retention, allowed_bits: u64) -> Result<(), TestCas
         &gated
     ));
 
-    let specs = catalog_compiler::specs(&catalog);
+    let specs = catalog_check::specs(&catalog);
     SPECS.set(specs);
     let name = |i: usize| catalog.tools[i].name.as_str();
     // The search tool takes a required `query`; every other row accepts an empty call.
@@ -293,7 +293,7 @@ fn check(rows: &[Row], keep: Retention, allowed_bits: u64) -> Result<(), TestCas
     // Chat: at the first step exactly the inline tools (within `allowed`) are callable;
     // a search for a row's own word makes it callable if it is discoverable and allowed;
     // a tool outside `allowed` is never reachable; a gated call always asks the hook.
-    let index = catalog_compiler::search::index(&catalog, Weights::DEFAULT);
+    let index = catalog_check::search::index(&catalog, Weights::DEFAULT);
     let leak = |s: &str| -> &'static str { Box::leak(s.to_string().into_boxed_str()) };
     let info = Info {
         inline: set(&catalog, |i| {

@@ -375,14 +375,14 @@ fn bfcl() -> &'static [ToolSpec] {
             "the BFCL data is expected at {BFCL} (vendored in tests/data/bfcl)"
         );
         let doc: Value = serde_json::from_str(&std::fs::read_to_string(BFCL).unwrap()).unwrap();
-        let imported = catalog_compiler::import::from_mcp("tools.json", &doc).unwrap();
-        let catalog = catalog_compiler::compile(&imported.toml).unwrap_or_else(|d| {
+        let imported = catalog_check::import::from_mcp("tools.json", &doc).unwrap();
+        let catalog = catalog_check::compile(&imported.toml).unwrap_or_else(|d| {
             panic!(
                 "{}",
-                catalog_compiler::render_all("tools.toml", &imported.toml, &d)
+                catalog_check::render_all("tools.toml", &imported.toml, &d)
             )
         });
-        catalog_compiler::specs(&catalog)
+        catalog_check::specs(&catalog)
     })
 }
 

@@ -1,4 +1,4 @@
-//! `catalog_compiler::specs`, which builds a catalog's specs at run time, agrees field by
+//! `catalog_check::specs`, which builds a catalog's specs at run time, agrees field by
 //! field with what the macro compiled into `app-catalog` from the same file.
 
 use app_catalog::Tool;
@@ -7,13 +7,10 @@ use app_catalog::Tool;
 fn run_time_specs_match_the_generated_ones() {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../catalog.toml");
     let source = std::fs::read_to_string(path).unwrap();
-    let catalog = catalog_compiler::compile(&source).unwrap_or_else(|d| {
-        panic!(
-            "{}",
-            catalog_compiler::render_all("catalog.toml", &source, &d)
-        );
+    let catalog = catalog_check::compile(&source).unwrap_or_else(|d| {
+        panic!("{}", catalog_check::render_all("catalog.toml", &source, &d));
     });
-    let specs = catalog_compiler::specs(&catalog);
+    let specs = catalog_check::specs(&catalog);
     assert_eq!(specs.len(), Tool::COUNT);
     for (built, tool) in specs.iter().zip(Tool::ALL) {
         let compiled = tool.spec();

@@ -145,7 +145,7 @@ fn light_crates_name_no_other_crate_in_source() {
 /// example's tools.
 const FRAMEWORK: &[&str] = &[
     "catalog-core",
-    "catalog-compiler",
+    "catalog-check",
     "catalog-macros",
     "catalog-mcp",
     "catalog-upstream",
@@ -442,8 +442,8 @@ fn only_the_compilers_threads_module_starts_threads() {
     let mut problems = Vec::new();
     for (dir, allowed) in [
         (
-            "crates/catalog-compiler/src",
-            "crates/catalog-compiler/src/threads.rs",
+            "crates/catalog-check/src",
+            "crates/catalog-check/src/threads.rs",
         ),
         ("crates/catalog-macros/src", ""),
     ] {
@@ -485,8 +485,8 @@ fn the_tidy_checks_catch_what_they_claim() {
     assert!(starts_threads("let h = thread::spawn(f);", false).is_some());
     assert!(starts_threads("use rayon::prelude::*;", false).is_some());
     assert!(starts_threads("// thread::spawn is not used", false).is_none());
-    assert!(starts_threads("catalog_compiler::with_threads(n, f)", true).is_some());
-    assert!(starts_threads("catalog_compiler::with_threads(n, f)", false).is_none());
+    assert!(starts_threads("catalog_check::with_threads(n, f)", true).is_some());
+    assert!(starts_threads("catalog_check::with_threads(n, f)", false).is_none());
     assert_eq!(crate_paths("use std::fmt;"), ["std"]);
     assert_eq!(crate_paths("    let x = ::tokio::spawn(f);"), ["tokio"]);
     assert_eq!(crate_paths("pub use serde_json::Value;"), ["serde_json"]);
@@ -525,7 +525,7 @@ fn the_tidy_checks_catch_what_they_claim() {
 #[test]
 fn the_design_notes_draw_every_dependency() {
     let notes = std::fs::read_to_string(root().join("book/src/design.md")).unwrap();
-    let compiler = root().join("crates/catalog-compiler/src");
+    let compiler = root().join("crates/catalog-check/src");
     let files: Vec<(Module, String)> = rust_files(&compiler)
         .into_iter()
         .map(|f| {

@@ -1,7 +1,7 @@
 //! `cargo xtask codegen`: writes the files generated from the compiler's own tables, so
 //! that a checked-in copy never drifts from them: `catalog.schema.json`, the editor schema
 //! of `catalog.toml`, and the book's reference of every key written from it;
-//! `catalog-compiler`'s tests fail when either is stale. Then the book's copies of the
+//! `catalog-check`'s tests fail when either is stale. Then the book's copies of the
 //! files it shows, below each `<!-- include: ... -->` marker (`copies.rs`); the
 //! book's tests fail when one is stale.
 
@@ -19,8 +19,8 @@ pub fn run(args: &[String]) -> Result<ExitCode, Usage> {
     }
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
     let files = [
-        ("catalog.schema.json", catalog_compiler::editor_schema()),
-        ("book/src/reference.md", catalog_compiler::reference()),
+        ("catalog.schema.json", catalog_check::editor_schema()),
+        ("book/src/reference.md", catalog_check::reference()),
     ];
     for (name, text) in files {
         let path = root.join(name);

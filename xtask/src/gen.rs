@@ -840,8 +840,8 @@ mod tests {
     fn catalogs_compile_for_several_sizes_and_seeds() {
         for (tools, seed) in [(3, 1), (100, 1), (100, 2), (1853, 7), (5000, 3)] {
             let g = catalog(tools, seed);
-            let compiled = catalog_compiler::compile(&g.toml).unwrap_or_else(|d| {
-                panic!("{}", catalog_compiler::render_all("gen.toml", &g.toml, &d))
+            let compiled = catalog_check::compile(&g.toml).unwrap_or_else(|d| {
+                panic!("{}", catalog_check::render_all("gen.toml", &g.toml, &d))
             });
             assert_eq!(compiled.tools.len(), tools);
             assert_eq!(g.queries.lines().count(), g.query_count);
@@ -852,7 +852,7 @@ mod tests {
                 .count();
             assert_eq!(g.query_count, MAX_QUERIES.min(discoverable));
             // Each request expects a discoverable tool, or this would say which does not.
-            catalog_compiler::search::requests(&compiled, &g.queries).unwrap();
+            catalog_check::search::requests(&compiled, &g.queries).unwrap();
         }
     }
 

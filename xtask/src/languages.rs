@@ -19,9 +19,9 @@ use std::sync::Arc;
 use std::time::Instant;
 
 use cargo_catalog::Usage;
-use catalog_compiler::CatalogModel;
-use catalog_compiler::lint::Options;
-use catalog_compiler::search::{Request, percentile};
+use catalog_check::CatalogModel;
+use catalog_check::lint::Options;
+use catalog_check::search::{Request, percentile};
 use catalog_core::search::{OwnedIndex, Scratch, Weights};
 use catalog_embed::{Fusion, Hybrid, Model, Vectors};
 
@@ -62,16 +62,16 @@ pub(crate) fn run(k: usize, model: Option<&Path>, fusion: &[f32]) -> Result<Exit
                 .map_err(|e| Usage(format!("cannot read {dir}/{file}: {e}")))
         };
         let source = read("catalog.toml")?;
-        let catalog = catalog_compiler::compile(&source).map_err(|d| {
-            Usage(catalog_compiler::render_all(
+        let catalog = catalog_check::compile(&source).map_err(|d| {
+            Usage(catalog_check::render_all(
                 &format!("{dir}/catalog.toml"),
                 &source,
                 &d,
             ))
         })?;
-        let requests = catalog_compiler::search::requests(&catalog, &read("requests.jsonl")?)
+        let requests = catalog_check::search::requests(&catalog, &read("requests.jsonl")?)
             .map_err(|e| Usage(format!("{dir}/requests.jsonl:{e}")))?;
-        let index = catalog_compiler::search::index(&catalog, Weights::DEFAULT);
+        let index = catalog_check::search::index(&catalog, Weights::DEFAULT);
         let parts = Parts::of(&requests);
         let hits = ours(&index, &requests, k);
         let (found, total) = examples_found(&catalog, &source, k);
@@ -271,7 +271,7 @@ fn score(
 /// searched with itself left out of the index, of how many there are: the ranks the
 /// `unnamed-need` lint measures, over every tool with examples.
 fn examples_found(catalog: &CatalogModel, source: &str, k: usize) -> (usize, usize) {
-    let report = catalog_compiler::lint::run(catalog, source, &Options::default());
+    let report = catalog_check::lint::run(catalog, source, &Options::default());
     let examples: Vec<_> = report
         .reach
         .iter()

@@ -116,7 +116,7 @@ enum Task {
     /// Attacks caught and honest results passed unchanged, per half (dev, on which its
     /// rules were chosen, and report).
     EvalScan,
-    /// Train the result scanner's injection detector: crates/catalog-scan/src/detector.bin
+    /// Train the result scanner's injection detector: crates/catalog-result-scan/src/detector.bin
     ///
     /// Downloads the pinned public packages of xtask/src/screen/packages.txt, reads their
     /// injections and honest text (collect.py), writes the dev set and the published

@@ -195,7 +195,7 @@ fn catalog_for(n: usize, seed: u64, json: bool) -> (String, String, String) {
         let dev = std::fs::read_to_string(format!("{BFCL}dev.jsonl"));
         if let (Ok(tools), Ok(dev)) = (tools, dev) {
             let doc: Value = serde_json::from_str(&tools).expect("BFCL's tools.json is JSON");
-            let imported = catalog_compiler::import::from_mcp("tools.json", &doc)
+            let imported = catalog_check::import::from_mcp("tools.json", &doc)
                 .expect("BFCL's tools.json is a tools/list result");
             return ("BFCL, imported".into(), imported.toml, dev);
         }
@@ -221,14 +221,14 @@ fn expansion(toml: &str, n: usize, row: &mut Row) {
     for _ in 0..rounds {
         drop(tokens.take()); // not timed
         let start = Instant::now();
-        let catalog = catalog_compiler::compile(toml)
-            .unwrap_or_else(|d| panic!("{}", catalog_compiler::render_all("tools.toml", toml, &d)));
+        let catalog = catalog_check::compile(toml)
+            .unwrap_or_else(|d| panic!("{}", catalog_check::render_all("tools.toml", toml, &d)));
         compile_times.push(ms(start));
         tokens = Some((catalog_codegen::expand(&catalog, &opts), catalog));
         times.push(ms(start));
         // The index alone, which `expand` also builds: its share of the expansion.
         let start = Instant::now();
-        let index = catalog_compiler::search::index(
+        let index = catalog_check::search::index(
             &tokens.as_ref().expect("just set").1,
             catalog_core::search::Weights::DEFAULT,
         );
@@ -244,7 +244,7 @@ fn expansion(toml: &str, n: usize, row: &mut Row) {
     row.expand_ms = median(&mut times);
     row.code_bytes = code.len();
     row.tools = catalog.tools.len();
-    let index = catalog_compiler::search::index(&catalog, catalog_core::search::Weights::DEFAULT);
+    let index = catalog_check::search::index(&catalog, catalog_core::search::Weights::DEFAULT);
     row.table_bytes = std::mem::size_of_val(index.slots.as_slice())
         + std::mem::size_of_val(index.postings.as_slice())
         + std::mem::size_of_val(index.name_rank.as_slice());
@@ -291,7 +291,7 @@ const MACRO_LIB: &str = "//! `catalog!` on a generated catalog.\n#![allow(missin
 
 /// The formatted expansion of a catalog, tracking `tools.toml` as the macro does.
 fn pasted(toml: &str) -> String {
-    let catalog = catalog_compiler::compile(toml).expect("the catalog compiled before");
+    let catalog = catalog_check::compile(toml).expect("the catalog compiled before");
     let opts = catalog_codegen::Options {
         track: Some("tools.toml".into()),
         ..catalog_codegen::Options::default()

@@ -9,7 +9,7 @@ use std::process::ExitCode;
 
 use cargo_catalog::Usage;
 use catalog_core::{ScanResults, Screened};
-use catalog_scan::{Kind, Scanner};
+use catalog_result_scan::{Kind, Scanner};
 use serde_json::Value;
 
 /// One case of the set.
@@ -34,7 +34,7 @@ pub(crate) fn run() -> Result<ExitCode, Usage> {
     let scanner = Scanner::new(ScanResults::Warn);
     println!(
         "result scanner on tests/data/results, cap {} tokens",
-        catalog_scan::DEFAULT_MAX_TOKENS
+        catalog_result_scan::DEFAULT_MAX_TOKENS
     );
     println!(
         "{:<8} {:>15} {:>8} {:>8} {:>8} {:>8} {:>17}",

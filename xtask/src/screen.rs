@@ -5,7 +5,7 @@
 //! dependencies), reads their data with `screen/collect.py` into target/screen (what the
 //! detector learns from) and tests/data/screen (the dev set and the published benchmark's
 //! set, both kept out of training), fits the logistic model, chooses its threshold on the
-//! dev set's `tune` half, and writes `crates/catalog-scan/src/detector.bin`. Every step is seeded:
+//! dev set's `tune` half, and writes `crates/catalog-result-scan/src/detector.bin`. Every step is seeded:
 //! the same packages give the same bytes.
 
 use std::path::{Path, PathBuf};
@@ -14,8 +14,8 @@ use std::time::Instant;
 
 use cargo_catalog::Usage;
 use catalog_core::{ScanResults, Screened};
-use catalog_scan::detector::{self, Detector};
-use catalog_scan::{Scanner, Threshold};
+use catalog_result_scan::detector::{self, Detector};
+use catalog_result_scan::{Scanner, Threshold};
 use serde_json::Value;
 
 use crate::test::{pip_install, step, venv};
@@ -117,7 +117,7 @@ pub(crate) fn train(reuse: bool) -> Result<ExitCode, Usage> {
     let Some((_, model)) = best else {
         return Err(usage("no model was trained"));
     };
-    let out = root.join("crates/catalog-scan/src/detector.bin");
+    let out = root.join("crates/catalog-result-scan/src/detector.bin");
     std::fs::write(&out, model.encode()).map_err(usage)?;
     println!(
         "wrote {}: threshold {:.3}",

@@ -37,7 +37,7 @@ fn the_guide_lists_every_lint() {
     let chapter =
         std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/../book/src/lints.md"))
             .unwrap();
-    for l in catalog_compiler::lint::LINTS {
+    for l in catalog_check::lint::LINTS {
         let row = format!("| `{}` | {} |", l.name, l.default.as_str());
         assert!(
             chapter.contains(&row),

@@ -5,8 +5,8 @@
 use std::io::IsTerminal as _;
 use std::process::ExitCode;
 
-use catalog_compiler::lint::{self, Finding, Level, LintId, Tokenizer};
-use catalog_compiler::{Diagnostic, Lines, Located, Style};
+use catalog_check::lint::{self, Finding, Level, LintId, Tokenizer};
+use catalog_check::{Diagnostic, Lines, Located, Style};
 use serde_json::json;
 
 use crate::args::{Check, Format, Usage};
@@ -29,7 +29,7 @@ pub(crate) fn command(args: &Check, defaults: &Defaults) -> Result<ExitCode, Usa
         return Ok(verdict);
     }
     #[cfg(feature = "upstreams")]
-    let verdict = match catalog_compiler::validate(&source) {
+    let verdict = match catalog_check::validate(&source) {
         Ok(catalog) => crate::upstreams::check(&path, &catalog),
         Err(_) => ExitCode::FAILURE,
     };
@@ -43,7 +43,7 @@ fn run(path: &str, source: &str, format: Format) -> ExitCode {
     // Loading the tokenizer's tables takes a while: on another core while the catalog is
     // read, and left to finish unused when the budget lint does not run.
     let loading = std::thread::spawn(O200k::load);
-    let catalog = match catalog_compiler::validate(source) {
+    let catalog = match catalog_check::validate(source) {
         Ok(catalog) => catalog,
         Err(diagnostics) => {
             match format {

@@ -23,7 +23,7 @@ impl Command {
         // A program of its own, unlike the `catalog!` macro inside rustc: the compiler's
         // work (parsing, checking, the lints, the specs) may take every core.
         let cores = std::thread::available_parallelism().unwrap_or(NonZeroUsize::MIN);
-        catalog_compiler::with_threads(cores, || self.run_here(defaults))
+        catalog_check::with_threads(cores, || self.run_here(defaults))
     }
 
     fn run_here(self, defaults: &Defaults) -> Result<ExitCode, Usage> {

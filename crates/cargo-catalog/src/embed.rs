@@ -70,7 +70,7 @@ pub(crate) fn load_model(dir: &str) -> Result<catalog_embed::Model, Usage> {
 pub(crate) fn hybrid(
     model: &str,
     vectors: Option<&str>,
-    catalog: &catalog_compiler::model::CatalogModel,
+    catalog: &catalog_check::model::CatalogModel,
     index: &catalog_core::search::Index<'_>,
 ) -> Result<(catalog_embed::Hybrid, Option<f64>), Usage> {
     use catalog_embed::{Hybrid, Vectors};

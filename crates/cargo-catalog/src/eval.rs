@@ -5,8 +5,8 @@
 use std::process::ExitCode;
 use std::time::Instant;
 
-use catalog_compiler::model::CatalogModel;
-use catalog_compiler::search::Request;
+use catalog_check::model::CatalogModel;
+use catalog_check::search::Request;
 use catalog_core::search::{OwnedIndex, Scratch, Weights};
 use serde_json::{Value, json};
 
@@ -57,7 +57,7 @@ pub(crate) fn command(args: &EvalSearch, defaults: &Defaults) -> Result<ExitCode
 fn read_queries(catalog: &CatalogModel, queries_path: &str) -> Result<Vec<Request>, Usage> {
     let text = std::fs::read_to_string(queries_path)
         .map_err(|e| Usage(format!("cannot read `{queries_path}`: {e}")))?;
-    let queries = catalog_compiler::search::requests(catalog, &text)
+    let queries = catalog_check::search::requests(catalog, &text)
         .map_err(|e| Usage(located(queries_path, &e)))?;
     if queries.is_empty() {
         return Err(Usage(format!("`{queries_path}` holds no query")));
@@ -232,7 +232,7 @@ fn resident_bytes() -> Option<u64> {
 
 fn median(mut times: Vec<f64>) -> f64 {
     times.sort_by(f64::total_cmp);
-    catalog_compiler::search::percentile(&times, 500)
+    catalog_check::search::percentile(&times, 500)
 }
 
 /// Recall, hit rate and MRR at k of `tops` over the requests `which` keeps (by position,

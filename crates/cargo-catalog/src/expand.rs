@@ -15,7 +15,7 @@ pub(crate) fn command(args: &Expand, defaults: &Defaults) -> Result<ExitCode, Us
 /// Prints the formatted code `catalog!` generates for a catalog (without the tracking of
 /// the file, which names it by a path only the macro knows); exit 1 with its errors.
 fn run(path: &str, source: &str) -> ExitCode {
-    match catalog_compiler::compile(source) {
+    match catalog_check::compile(source) {
         Ok(catalog) => {
             let tokens = catalog_codegen::expand(&catalog, &catalog_codegen::Options::default());
             match catalog_codegen::format(tokens) {
@@ -31,10 +31,7 @@ fn run(path: &str, source: &str) -> ExitCode {
             }
         }
         Err(diagnostics) => {
-            eprint!(
-                "{}",
-                catalog_compiler::render_all(path, source, &diagnostics)
-            );
+            eprint!("{}", catalog_check::render_all(path, source, &diagnostics));
             ExitCode::FAILURE
         }
     }

@@ -1,6 +1,6 @@
 //! `import --from mcp FILE --out PATH`: an MCP `tools/list` result → a valid
 //! `catalog.toml`, one row per tool, losing nothing. The mapping is
-//! [`catalog_compiler::import`]; this is its command line: read, write, compile the result
+//! [`catalog_check::import`]; this is its command line: read, write, compile the result
 //! before reporting success, exit codes.
 
 use std::path::Path;
@@ -45,10 +45,10 @@ fn from_file(file: &str, out: &str) -> Result<ExitCode, Usage> {
             return Ok(ExitCode::FAILURE);
         }
     };
-    let catalog_compiler::import::Imported {
+    let catalog_check::import::Imported {
         toml: catalog,
         report,
-    } = match catalog_compiler::import::from_mcp(&base, &doc) {
+    } = match catalog_check::import::from_mcp(&base, &doc) {
         Ok(done) => done,
         Err(e) => {
             eprintln!("error: `{file}` is not an MCP `tools/list` result: {e}");
@@ -56,7 +56,7 @@ fn from_file(file: &str, out: &str) -> Result<ExitCode, Usage> {
         }
     };
     std::fs::write(out, &catalog).map_err(|e| Usage(format!("cannot write `{out}`: {e}")))?;
-    match catalog_compiler::compile(&catalog) {
+    match catalog_check::compile(&catalog) {
         Ok(compiled) => {
             eprint!(
                 "imported {} tools from {base} into {out}, with `{}` and `{}` added: {} tools, valid\n{report}",
@@ -68,10 +68,7 @@ fn from_file(file: &str, out: &str) -> Result<ExitCode, Usage> {
             Ok(ExitCode::SUCCESS)
         }
         Err(diagnostics) => {
-            eprint!(
-                "{}",
-                catalog_compiler::render_all(out, &catalog, &diagnostics)
-            );
+            eprint!("{}", catalog_check::render_all(out, &catalog, &diagnostics));
             eprintln!(
                 "error: the catalog imported from `{base}` does not compile (written to `{out}`)"
             );

@@ -1,14 +1,14 @@
 //! `import --from-server` and `--from-url`: a live MCP server's tools as catalog rows that
 //! record the server and pin each tool's definition, and its prompts, resources and
 //! resource templates as `[[prompt]]` and `[[resource]]` tables pinned the same way. The mapping is
-//! [`catalog_compiler::import::from_server`]; this lists the server, writes the catalog
+//! [`catalog_check::import::from_server`]; this lists the server, writes the catalog
 //! (or appends to one, leaving what is there as it is) and the snapshot of definitions.
 
 use std::path::Path;
 use std::process::ExitCode;
 
-use catalog_compiler::import::{FromServer, Offers, OffersImported, import_offers};
-use catalog_compiler::model::Transport;
+use catalog_check::import::{FromServer, Offers, OffersImported, import_offers};
+use catalog_check::model::Transport;
 use catalog_upstream::Endpoint;
 use catalog_upstream::drift::{self, Snapshot};
 
@@ -110,12 +110,12 @@ fn keep_for_review(
     server: &str,
     path: &str,
     combined: &str,
-    diagnostics: &[catalog_compiler::Diagnostic],
+    diagnostics: &[catalog_check::Diagnostic],
 ) {
     let review = format!("{path}.import.toml");
     eprint!(
         "{}",
-        catalog_compiler::render_all(&review, combined, diagnostics)
+        catalog_check::render_all(&review, combined, diagnostics)
     );
     let kept = if std::fs::write(&review, combined).is_ok() {
         format!("; the combined catalog is in `{review}`")
@@ -152,7 +152,7 @@ fn transport(endpoint: &Endpoint) -> Transport {
 /// wants a credential is listed with it.
 fn with_declared(endpoint: &Endpoint, name: &str, existing: Option<&str>) -> Endpoint {
     let declared = existing
-        .and_then(|text| catalog_compiler::validate(text).ok())
+        .and_then(|text| catalog_check::validate(text).ok())
         .and_then(|c| c.upstreams.into_iter().find(|u| u.name == name));
     match (endpoint.clone(), declared.map(|u| u.transport)) {
         (Endpoint::Command { program, args, .. }, Some(Transport::Stdio { env, .. })) => {
@@ -178,7 +178,7 @@ fn changes_since_import(
     listed: &[serde_json::Value],
 ) -> Vec<(String, drift::Standing)> {
     let Some(catalog) = existing
-        .and_then(|text| catalog_compiler::validate(text).ok())
+        .and_then(|text| catalog_check::validate(text).ok())
         .filter(|c| c.upstreams.iter().any(|u| u.name == server.name))
     else {
         return Vec::new();
@@ -200,12 +200,12 @@ fn map(
     offers: &Offers,
     existing: Option<&str>,
 ) -> Result<(FromServer, OffersImported), String> {
-    let source = catalog_compiler::import::Server {
+    let source = catalog_check::import::Server {
         name: server.name.clone(),
         transport: transport(&server.endpoint),
     };
     let mut imported =
-        catalog_compiler::import::from_server(&source, listed, existing, server.prefix.as_deref())?;
+        catalog_check::import::from_server(&source, listed, existing, server.prefix.as_deref())?;
     let offered = import_offers(
         &server.name,
         offers,
@@ -255,7 +255,7 @@ pub(crate) fn command(server: &Server) -> Result<ExitCode, Usage> {
             return Ok(ExitCode::FAILURE);
         }
     };
-    let compiled = catalog_compiler::compile(&imported.imported.toml);
+    let compiled = catalog_check::compile(&imported.imported.toml);
     if let (Err(diagnostics), Some(_)) = (&compiled, &existing) {
         // The user's catalog stays as it is; the combined text is kept for review.
         keep_for_review(&server.name, path, &imported.imported.toml, diagnostics);
@@ -304,7 +304,7 @@ pub(crate) fn command(server: &Server) -> Result<ExitCode, Usage> {
         Err(diagnostics) => {
             eprint!(
                 "{}",
-                catalog_compiler::render_all(path, &imported.imported.toml, &diagnostics)
+                catalog_check::render_all(path, &imported.imported.toml, &diagnostics)
             );
             eprintln!(
                 "error: the catalog imported from upstream `{}` does not compile (written to `{path}` for review)",

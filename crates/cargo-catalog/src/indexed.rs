@@ -3,7 +3,7 @@
 
 use std::process::ExitCode;
 
-use catalog_compiler::model::CatalogModel;
+use catalog_check::model::CatalogModel;
 use catalog_core::search::{OwnedIndex, Weights};
 
 /// Compiles a catalog or prints its errors.
@@ -12,13 +12,13 @@ pub(crate) fn load(
     source: &str,
     weights: Weights,
 ) -> Result<(CatalogModel, OwnedIndex), ExitCode> {
-    match catalog_compiler::compile(source) {
+    match catalog_check::compile(source) {
         Ok(c) => {
-            let index = catalog_compiler::search::index(&c, weights);
+            let index = catalog_check::search::index(&c, weights);
             Ok((c, index))
         }
         Err(d) => {
-            eprint!("{}", catalog_compiler::render_all(path, source, &d));
+            eprint!("{}", catalog_check::render_all(path, source, &d));
             Err(ExitCode::FAILURE)
         }
     }

@@ -2,8 +2,8 @@
 
 use std::fmt::Write as _;
 
-use catalog_compiler::lint::{self, Report};
-use catalog_compiler::model::CatalogModel;
+use catalog_check::lint::{self, Report};
+use catalog_check::model::CatalogModel;
 use serde_json::json;
 
 /// The closing table: every lint, its level here, what it checks, its findings.

@@ -1,10 +1,10 @@
 //! The reach report: which examples the catalog's own search answers. The search runs in
-//! the `unnamed-need` lint ([`catalog_compiler::lint`]); this module prints what it found.
+//! the `unnamed-need` lint ([`catalog_check::lint`]); this module prints what it found.
 
 use std::fmt::Write as _;
 
-use catalog_compiler::lint::Report;
-use catalog_compiler::model::{CatalogModel, Visibility};
+use catalog_check::lint::Report;
+use catalog_check::model::{CatalogModel, Visibility};
 use serde_json::json;
 
 /// The reach report: inline tools that search finds from every example (candidates to

@@ -53,14 +53,14 @@ fn format(args: &Render) -> Result<Format, Usage> {
 /// Compiles the catalog and prints its tools in `format` as pretty JSON; exit 1 with the
 /// catalog's errors, or with the provider's limit when the list breaks it.
 fn run(path: &str, source: &str, format: Format, tools: Tools) -> ExitCode {
-    let catalog = match catalog_compiler::compile(source) {
+    let catalog = match catalog_check::compile(source) {
         Ok(c) => c,
         Err(d) => {
-            eprint!("{}", catalog_compiler::render_all(path, source, &d));
+            eprint!("{}", catalog_check::render_all(path, source, &d));
             return ExitCode::FAILURE;
         }
     };
-    let specs = catalog_compiler::specs(&catalog);
+    let specs = catalog_check::specs(&catalog);
     let selected = specs.iter().filter(|spec: &&ToolSpec| match tools {
         Tools::Inline => spec.visibility == Visibility::Inline,
         Tools::All => true,

@@ -3,7 +3,7 @@
 
 use std::process::ExitCode;
 
-use catalog_compiler::model::CatalogModel;
+use catalog_check::model::CatalogModel;
 use catalog_core::search::{Hit, OwnedIndex, Scratch, Weights};
 
 use crate::args::{Search, Usage};

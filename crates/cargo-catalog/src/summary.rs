@@ -3,8 +3,8 @@
 
 use std::fmt::Write as _;
 
-use catalog_compiler::lint::{Level, Report};
-use catalog_compiler::model::{CatalogModel, DERIVED_SETS};
+use catalog_check::lint::{Level, Report};
+use catalog_check::model::{CatalogModel, DERIVED_SETS};
 use serde_json::json;
 
 use crate::lints::lints_table;

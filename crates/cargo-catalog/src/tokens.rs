@@ -1,12 +1,12 @@
 //! Tokens: what each provider's request spends on the tool list, counted with OpenAI's
 //! `o200k_base` (`tiktoken-rs`). The counting itself is the `inline-token-budget` lint's
-//! ([`catalog_compiler::lint`]); this module brings the tokenizer and prints the table.
+//! ([`catalog_check::lint`]); this module brings the tokenizer and prints the table.
 
 use std::fmt::Write as _;
 use std::sync::Mutex;
 
-use catalog_compiler::lint::{TokenReport, Tokenizer};
-use catalog_compiler::model::{CatalogModel, Visibility};
+use catalog_check::lint::{TokenReport, Tokenizer};
+use catalog_check::model::{CatalogModel, Visibility};
 use rustc_hash::FxHashMap;
 use serde_json::json;
 
@@ -216,7 +216,7 @@ pub(crate) fn tokens_json(t: &TokenReport) -> serde_json::Value {
 
 #[cfg(test)]
 mod tests {
-    use catalog_compiler::provider::Provider;
+    use catalog_check::provider::Provider;
     use catalog_core::render;
 
     use super::*;
@@ -235,14 +235,14 @@ mod tests {
         .to_vec();
         let bfcl: serde_json::Value =
             serde_json::from_str(include_str!("../../../tests/data/bfcl/tools.json")).unwrap();
-        let bfcl = catalog_compiler::import::from_mcp("tools.json", &bfcl).unwrap();
+        let bfcl = catalog_check::import::from_mcp("tools.json", &bfcl).unwrap();
         for source in [
             include_str!("../../../catalog.toml"),
             include_str!("../../../tests/data/languages/ja/catalog.toml"),
             &bfcl.toml,
         ] {
-            let catalog = catalog_compiler::validate(source).unwrap();
-            let specs = catalog_compiler::specs(&catalog);
+            let catalog = catalog_check::validate(source).unwrap();
+            let specs = catalog_check::specs(&catalog);
             for p in Provider::ALL {
                 texts.extend(render::render(p.format(), specs.iter()).ok());
             }

@@ -5,8 +5,8 @@
 use std::path::Path;
 use std::process::ExitCode;
 
-use catalog_compiler::import::Offers;
-use catalog_compiler::model::CatalogModel;
+use catalog_check::import::Offers;
+use catalog_check::model::CatalogModel;
 use catalog_upstream::drift::{self, Snapshot};
 use catalog_upstream::{Client, Endpoint, Upstream, overrides};
 use serde_json::Value;

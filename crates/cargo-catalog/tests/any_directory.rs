@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use catalog_compiler::Located;
+use catalog_check::Located;
 
 /// A small valid catalog: the two roles, an inline read and a gated, discoverable write.
 const VALID: &str = r#"[settings]
@@ -172,7 +172,7 @@ fn a_valid_catalog_in_the_current_directory_exits_0() {
 fn errors_are_located_where_the_compiler_locates_them() {
     let dir = TempDir::new("invalid");
     dir.write("catalog.toml", INVALID);
-    let diagnostics = catalog_compiler::validate(INVALID).unwrap_err();
+    let diagnostics = catalog_check::validate(INVALID).unwrap_err();
     assert_eq!(diagnostics.len(), 2, "{diagnostics:?}");
     let expected: Vec<(usize, usize)> = diagnostics
         .iter()

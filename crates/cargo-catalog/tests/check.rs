@@ -97,7 +97,7 @@ fn lint_findings_json() {
     assert_eq!(doc["tokens"]["tokenizer"], "o200k_base");
     assert_eq!(
         doc["lints"].as_array().unwrap().len(),
-        catalog_compiler::lint::LINTS.len()
+        catalog_check::lint::LINTS.len()
     );
 }
 

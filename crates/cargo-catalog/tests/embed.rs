@@ -40,11 +40,11 @@ fn embedded(model: &str) -> tempfile::TempDir {
     let catalog = dir.path().join("catalog.toml");
     std::fs::copy(root.join("catalog.toml"), &catalog).unwrap();
     // eval-search takes only the requests whose tools a search can return.
-    let compiled = catalog_compiler::compile(&std::fs::read_to_string(&catalog).unwrap()).unwrap();
+    let compiled = catalog_check::compile(&std::fs::read_to_string(&catalog).unwrap()).unwrap();
     let searchable = |name: &Value| {
         compiled.tools.iter().any(|t| {
             name.as_str() == Some(t.name.as_str())
-                && t.visibility == catalog_compiler::model::Visibility::Discoverable
+                && t.visibility == catalog_check::model::Visibility::Discoverable
         })
     };
     let requests = std::fs::read_to_string(root.join("example/catalog/requests.jsonl")).unwrap();

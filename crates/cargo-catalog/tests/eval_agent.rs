@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::{Arc, Mutex};
 
-use catalog_compiler::model::CatalogModel;
+use catalog_check::model::CatalogModel;
 use catalog_core::provider::Provider;
 use catalog_providers::scripted::{Answer, Model, Received, Turn};
 use serde_json::{Value, json};
@@ -37,7 +37,7 @@ fn root() -> PathBuf {
 
 fn catalog() -> CatalogModel {
     let source = std::fs::read_to_string(root().join("catalog.toml")).unwrap();
-    catalog_compiler::compile(&source).unwrap()
+    catalog_check::compile(&source).unwrap()
 }
 
 /// The requests file, and each request's plan by its text.
@@ -85,8 +85,8 @@ fn player(
         .tools
         .iter()
         .map(|t| {
-            let schema = catalog_compiler::schema::input(t);
-            (t.name.clone(), catalog_compiler::schema::sample(&schema))
+            let schema = catalog_check::schema::input(t);
+            (t.name.clone(), catalog_check::schema::sample(&schema))
         })
         .collect();
     let limited = Mutex::new(!rate_limit_first);

@@ -6,9 +6,9 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Instant;
 
-use catalog_compiler::lint::{self, Level, LintId};
-use catalog_compiler::model::{Access, CatalogModel, Tier, Visibility};
-use catalog_compiler::schema;
+use catalog_check::lint::{self, Level, LintId};
+use catalog_check::model::{Access, CatalogModel, Tier, Visibility};
+use catalog_check::schema;
 use serde_json::Value;
 
 const FIXTURE: &str = "tests/fixtures/mcp_tools.json";
@@ -47,12 +47,8 @@ fn import(input: &str, out_name: &str) -> (String, String) {
 }
 
 fn compile(text: &str) -> CatalogModel {
-    catalog_compiler::compile(text).unwrap_or_else(|d| {
-        panic!(
-            "{}",
-            catalog_compiler::render_all("imported.toml", text, &d)
-        )
-    })
+    catalog_check::compile(text)
+        .unwrap_or_else(|d| panic!("{}", catalog_check::render_all("imported.toml", text, &d)))
 }
 
 fn read_json(path: &str) -> Value {
@@ -197,7 +193,7 @@ fn fixture_imports_to_a_valid_catalog() {
     let fields: Vec<String> = tool("create_order")
         .params
         .iter()
-        .map(catalog_compiler::model::Field::ident)
+        .map(catalog_check::model::Field::ident)
         .collect();
     assert_eq!(fields[..2], ["date_range", "date_range_2"]);
     // A property name the format rejects keeps the whole input.
@@ -239,7 +235,7 @@ fn bfcl_imports_without_loss() {
 #[test]
 fn bfcl_lint_report() {
     let doc: Value = serde_json::from_str(&std::fs::read_to_string(BFCL).unwrap()).unwrap();
-    let imported = catalog_compiler::import::from_mcp("tools.json", &doc).unwrap();
+    let imported = catalog_check::import::from_mcp("tools.json", &doc).unwrap();
     let catalog = compile(&imported.toml);
     assert_eq!(
         catalog.lints.level(LintId::PoisonedDescription),
@@ -317,7 +313,7 @@ fn a_poisoned_description_fails_the_import_until_reviewed() {
     );
     let text = std::fs::read_to_string(&out).unwrap();
     let reviewed = format!("{text}\n[tool.lints]\npoisoned-description = \"allow\"\n");
-    assert!(catalog_compiler::compile(&reviewed).is_ok());
+    assert!(catalog_check::compile(&reviewed).is_ok());
 }
 
 #[test]

@@ -5,8 +5,8 @@ use quote::{format_ident, quote};
 use serde_json::Value;
 
 use super::{Gen, doc, ident};
-use catalog_compiler::model::{Arguments, Field, Generated, Kind, TypeSpec};
-use catalog_compiler::names::{self, TypeStep};
+use catalog_check::model::{Arguments, Field, Generated, Kind, TypeSpec};
+use catalog_check::names::{self, TypeStep};
 
 impl Gen<'_> {
     pub(super) fn argument_types(&self) -> TokenStream {

@@ -4,7 +4,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::{Gen, doc, ident};
-use catalog_compiler::model::Tool;
+use catalog_check::model::Tool;
 
 impl Gen<'_> {
     pub(super) fn tool_call(&self) -> TokenStream {

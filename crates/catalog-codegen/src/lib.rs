@@ -1,4 +1,4 @@
-//! The `catalog!` macro's code generation: a checked catalog (`catalog_compiler`'s model)
+//! The `catalog!` macro's code generation: a checked catalog (`catalog_check`'s model)
 //! → Rust tokens. Every list the program needs is computed here from the rows.
 //!
 //! This crate is the macro's engine, not an API of its own: it is exempt from semver, and
@@ -12,7 +12,7 @@
 
 #![doc(hidden)]
 
-use catalog_compiler::model::{Arguments, CatalogModel, Tool};
+use catalog_check::model::{Arguments, CatalogModel, Tool};
 use catalog_core::search::Language;
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
@@ -196,18 +196,18 @@ mod tests {
     /// What `catalog!` makes of `source`, as the macro's calls make it: the expansion and
     /// the warnings, or the skeleton and the errors.
     fn as_the_macro(source: &str) -> String {
-        let lines = catalog_compiler::Lines::new(source);
-        let style = catalog_compiler::Style {
+        let lines = catalog_check::Lines::new(source);
+        let style = catalog_check::Style {
             unnamed: true,
-            ..catalog_compiler::Style::default()
+            ..catalog_check::Style::default()
         };
         let opts = Options::default();
-        let (tokens, diagnostics) = match catalog_compiler::compile(source) {
+        let (tokens, diagnostics) = match catalog_check::compile(source) {
             Ok(catalog) => (
                 expand(&catalog, &opts),
-                catalog_compiler::build_warnings(&catalog, source),
+                catalog_check::build_warnings(&catalog, source),
             ),
-            Err(errors) => (skeleton(&catalog_compiler::outline(source), &opts), errors),
+            Err(errors) => (skeleton(&catalog_check::outline(source), &opts), errors),
         };
         let mut out = tokens.to_string();
         for d in &diagnostics {
@@ -223,23 +223,23 @@ mod tests {
     /// start threads, and make the same output.
     #[test]
     fn the_macros_calls_start_no_thread() {
-        let generated = include_str!("../../catalog-compiler/tests/data/generated-400.toml");
+        let generated = include_str!("../../catalog-check/tests/data/generated-400.toml");
         let denied =
-            catalog_compiler::lint::LintId::ALL.map(|lint| format!("{} = \"deny\"", lint.name()));
+            catalog_check::lint::LintId::ALL.map(|lint| format!("{} = \"deny\"", lint.name()));
         let denied = denied.join("\n");
         let all_denied =
             generated.replacen("\n[[tool]]", &format!("\n[lints]\n{denied}\n[[tool]]"), 1);
-        assert!(catalog_compiler::compile(generated).is_ok());
-        assert!(catalog_compiler::compile(&all_denied).is_err());
+        assert!(catalog_check::compile(generated).is_ok());
+        assert!(catalog_check::compile(&all_denied).is_err());
         let run = || {
-            let before = catalog_compiler::threads_started();
+            let before = catalog_check::threads_started();
             let out = [as_the_macro(generated), as_the_macro(&all_denied)];
-            (catalog_compiler::threads_started() - before, out)
+            (catalog_check::threads_started() - before, out)
         };
         let (started, alone) = run();
         assert_eq!(started, 0, "the macro's calls started threads");
         let four = std::num::NonZeroUsize::new(4).unwrap();
-        let (started, split) = catalog_compiler::with_threads(four, run);
+        let (started, split) = catalog_check::with_threads(four, run);
         assert!(started > 0, "the catalogs are too small to split");
         assert!(alone == split, "the output depends on the threads");
     }
@@ -267,7 +267,7 @@ properties.mode = { type = "string", enum = ["on"], rust-name = "switch" }
 "#
         );
         for source in [include_str!("../../../catalog.toml"), &nested] {
-            let catalog = catalog_compiler::compile(source).unwrap();
+            let catalog = catalog_check::compile(source).unwrap();
             let file: syn::File = syn::parse2(expand(&catalog, &Options::default())).unwrap();
             // Top-level items and those of the module holding the argument types.
             let defined: BTreeSet<String> = file
@@ -282,7 +282,7 @@ properties.mode = { type = "string", enum = ["on"], rust-name = "switch" }
                     syn::Item::Enum(e) => Some(e.ident.to_string()),
                     _ => None,
                 })
-                .filter(|n| !catalog_compiler::names::RESERVED_TYPES.contains(&n.as_str()))
+                .filter(|n| !catalog_check::names::RESERVED_TYPES.contains(&n.as_str()))
                 .collect();
             let named: Vec<String> = catalog
                 .tools

@@ -11,7 +11,7 @@ impl Gen<'_> {
     /// a hidden module, since a `const` holding arrays this large is copied where used.
     pub(super) fn index(&self) -> (TokenStream, TokenStream) {
         let core = self.core;
-        let idx = catalog_compiler::search::index(self.c, Weights::DEFAULT);
+        let idx = catalog_check::search::index(self.c, Weights::DEFAULT);
         // One byte string a table: a single token however large the catalog.
         let slots = Literal::byte_string(&idx.slots);
         let postings = Literal::byte_string(&idx.postings);

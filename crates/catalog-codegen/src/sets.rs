@@ -5,7 +5,7 @@ use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 
 use super::{Gen, ident, language};
-use catalog_compiler::model::{DERIVED_SETS, Tool};
+use catalog_check::model::{DERIVED_SETS, Tool};
 
 impl Gen<'_> {
     fn set(&self, member: fn(&Tool) -> bool) -> TokenStream {

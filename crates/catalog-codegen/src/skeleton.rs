@@ -6,7 +6,7 @@
 //! variant, which row is the search tool and how each row's arguments arrive, for a valid
 //! catalog and for this one. Only the rows' data is placeholder.
 
-use catalog_compiler::Outline;
+use catalog_check::Outline;
 use proc_macro2::TokenStream;
 
 use super::{Options, expand};

@@ -3,7 +3,7 @@
 use proc_macro2::{Literal, TokenStream};
 use quote::quote;
 
-use catalog_compiler::names;
+use catalog_check::names;
 
 use super::{Gen, doc, ident};
 

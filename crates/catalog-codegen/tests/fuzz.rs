@@ -24,7 +24,7 @@ use std::fmt::Write as _;
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::OnceLock;
 
-use catalog_compiler::lint::{self, Level, LintId, Tokenizer};
+use catalog_check::lint::{self, Level, LintId, Tokenizer};
 
 const EXAMPLE: &str = include_str!("../../../catalog.toml");
 
@@ -413,12 +413,12 @@ struct Tally {
 
 /// Runs one input through everything; `Err` describes what went wrong.
 fn exercise(source: &str, full_lints: bool, tally: &mut Tally) -> Result<(), String> {
-    let outline = catch_unwind(|| catalog_compiler::outline(source))
+    let outline = catch_unwind(|| catalog_check::outline(source))
         .map_err(|_| "outline panicked".to_string())?;
     // What `catalog!` calls reads the file once, and agrees with `compile` and `outline`.
-    let both = catch_unwind(|| catalog_compiler::compile_or_outline(source))
+    let both = catch_unwind(|| catalog_check::compile_or_outline(source))
         .map_err(|_| "compile_or_outline panicked".to_string())?;
-    let result = catch_unwind(|| catalog_compiler::compile(source))
+    let result = catch_unwind(|| catalog_check::compile(source))
         .map_err(|_| "compile panicked".to_string())?;
     match (&result, &both) {
         (Ok(_), Ok(_)) => {}
@@ -442,7 +442,7 @@ fn exercise(source: &str, full_lints: bool, tally: &mut Tally) -> Result<(), Str
                 if d.message.is_empty() {
                     return Err(format!("a diagnostic without a message: {d:?}"));
                 }
-                let text = catch_unwind(|| catalog_compiler::render("catalog.toml", source, d))
+                let text = catch_unwind(|| catalog_check::render("catalog.toml", source, d))
                     .map_err(|_| format!("render panicked on {d:?}"))?;
                 if !located(&text) {
                     return Err(format!("rendered without a location: {text}"));
@@ -472,7 +472,7 @@ fn exercise(source: &str, full_lints: bool, tally: &mut Tally) -> Result<(), Str
                 if f.diagnostic.span.end > source.len() {
                     return Err(format!("a finding outside the text: {f:?}"));
                 }
-                let _ = catalog_compiler::Lines::new(source).render_styled(
+                let _ = catalog_check::Lines::new(source).render_styled(
                     "catalog.toml",
                     &f.diagnostic,
                     f.style(false),
@@ -576,7 +576,7 @@ fn deep_nesting_is_a_located_error() {
                 "}".repeat(depth)
             ),
         ] {
-            let diagnostics = catalog_compiler::compile(&source).unwrap_err();
+            let diagnostics = catalog_check::compile(&source).unwrap_err();
             let first = &diagnostics[0];
             assert!(
                 first.message.contains("recurs"),

@@ -127,7 +127,7 @@ impl<C: Tools<W>, const W: usize> Agent<C, W> {
     }
 
     /// The same conversation with every handler result read by `screen` before the model
-    /// sees it (`catalog_scan::Scanner` with the catalog's `scan-results` policy): passed,
+    /// sees it (`catalog_result_scan::Scanner` with the catalog's `scan-results` policy): passed,
     /// flagged with a notice, or withheld with a rejection.
     #[must_use]
     pub fn screened_by(mut self, screen: impl Screen<C::Tool> + 'static) -> Self {

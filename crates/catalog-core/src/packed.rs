@@ -11,7 +11,7 @@
 //! Numbers are LEB128, floats 8 bytes little-endian, and shapes a [`tag`] byte followed by
 //! their parts. [`Writer`] writes the primitives and the compiler writes the rows in the
 //! order [`unpack`] reads them. Round-trip tests (every kind of shape, and every row of
-//! the repository's catalogs, in `catalog-compiler`) keep the two in step.
+//! the repository's catalogs, in `catalog-check`) keep the two in step.
 
 use alloc::boxed::Box;
 use alloc::string::String;

@@ -1,5 +1,5 @@
 //! What reads a handler's result before the model does: a result scanner (the
-//! `catalog-scan` crate's), or any policy of the application's. The agent step, the MCP
+//! `catalog-result-scan` crate's), or any policy of the application's. The agent step, the MCP
 //! server and the gateway hand every result to one.
 
 use alloc::string::String;

@@ -5,8 +5,8 @@
 use std::collections::HashMap;
 use std::path::Path;
 
-use catalog_compiler::model::{CatalogModel, Visibility};
-use catalog_compiler::search::each_text;
+use catalog_check::model::{CatalogModel, Visibility};
+use catalog_check::search::each_text;
 use catalog_core::search::{Field, Index};
 use safetensors::tensor::{Dtype, SafeTensors, TensorView};
 use sha2::{Digest as _, Sha256};

@@ -5,7 +5,7 @@
 use std::path::Path;
 use std::sync::{Arc, OnceLock};
 
-use catalog_compiler::model::CatalogModel as Rows;
+use catalog_check::model::CatalogModel as Rows;
 use catalog_core::SearchOutcome;
 use catalog_core::search::{OwnedIndex, Ranker as _, Scratch, Weights};
 use catalog_embed::{Error, Hybrid, Model, Vectors};
@@ -40,8 +40,8 @@ fn terse_source() -> String {
 }
 
 fn read(source: &str) -> (Rows, OwnedIndex) {
-    let catalog = catalog_compiler::compile(source).expect("the catalog compiles");
-    let index = catalog_compiler::search::index(&catalog, Weights::DEFAULT);
+    let catalog = catalog_check::compile(source).expect("the catalog compiles");
+    let index = catalog_check::search::index(&catalog, Weights::DEFAULT);
     (catalog, index)
 }
 

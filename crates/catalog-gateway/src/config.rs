@@ -25,7 +25,7 @@
 //! [traces]                   # OpenTelemetry over OTLP/HTTP (see `crate::traces`)
 //! endpoint = "http://127.0.0.1:4318/v1/traces"
 //!
-//! [scan]                     # the result scanner's detector (see `catalog_scan::detector`)
+//! [scan]                     # the result scanner's detector (see `catalog_result_scan::detector`)
 //! threshold = 0.9            # instead of the catalog's `scan-threshold`
 //!
 //! [sessions]                 # optional: replicas behind one load balancer share
@@ -41,10 +41,10 @@ use std::collections::BTreeSet;
 use std::ops::Range;
 use std::sync::Arc;
 
-use catalog_compiler::Diagnostic;
+use catalog_check::Diagnostic;
 
 use crate::limits::{self, LimitRow};
-use catalog_compiler::model::CatalogModel;
+use catalog_check::model::CatalogModel;
 use catalog_mcp::tokens::{TokenRow, Tokens};
 use serde::Deserialize;
 use toml::Spanned;
@@ -377,7 +377,7 @@ pub(crate) fn unknown_profile(name: &str, at: Range<usize>, profiles: &Profiles)
 }
 
 fn nearest<'a>(name: &str, known: &[&'a str]) -> Option<&'a str> {
-    catalog_compiler::names::suggest(name, known)
+    catalog_check::names::suggest(name, known)
 }
 
 #[cfg(test)]
@@ -429,7 +429,7 @@ upstream-digest = "{digest}"
 repo_path = {{ type = "string", description = "The repository." }}
 "#
         );
-        catalog_compiler::compile(&source).unwrap_or_else(|d| panic!("{d:?}"))
+        catalog_check::compile(&source).unwrap_or_else(|d| panic!("{d:?}"))
     }
 
     #[test]
@@ -726,7 +726,7 @@ upstreams = ["git"]
             source,
             "\n[[tool]]\nname = \"git_commit\"\ndescription = \"Records changes to the repository.\"\nvisibility = \"inline\"\neffect = \"acts\"\ntier = \"gated\"\nupstream = \"git\"\nupstream-digest = \"{digest}\"\n\n[tool.params]\nmessage = {{ type = \"string\", description = \"The message.\" }}\n"
         );
-        let catalog = catalog_compiler::compile(&source).unwrap_or_else(|d| panic!("{d:?}"));
+        let catalog = catalog_check::compile(&source).unwrap_or_else(|d| panic!("{d:?}"));
         let text = include_str!("../deploy/gateway.config.toml");
         let config = Config::parse("gateway.config.toml", text, &catalog)
             .unwrap_or_else(|e| panic!("{:#?}", e.0));

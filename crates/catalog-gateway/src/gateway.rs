@@ -9,7 +9,7 @@ use std::time::Duration;
 use catalog_core::{Info, ToolId, Value};
 use catalog_mcp::rounds::Seal;
 use catalog_mcp::{GatedPolicy, Grant};
-use catalog_scan::Scanner;
+use catalog_result_scan::Scanner;
 use rmcp::service::{Peer, RoleServer};
 use tokio::sync::mpsc::{UnboundedSender, unbounded_channel};
 
@@ -296,7 +296,7 @@ impl Gateway {
 /// What the discovery loop needs, from the loaded catalog.
 fn info(loaded: &'static Loaded) -> Info<'static, Row, WORDS> {
     let row = |i: usize| Row::from_index(i).expect("every index below the row count is a row");
-    catalog_compiler::info(&loaded.catalog, loaded.specs(), row)
+    catalog_check::info(&loaded.catalog, loaded.specs(), row)
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {

@@ -5,7 +5,7 @@
 //! what a prompt or a resource holds is read by the result scanner before the client's
 //! model reads it.
 
-use catalog_compiler::model::{Offer, Offered};
+use catalog_check::model::{Offer, Offered};
 use catalog_core::{Access, Screened};
 use catalog_mcp::Grant;
 use rmcp::ErrorData;

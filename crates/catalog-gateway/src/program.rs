@@ -18,7 +18,7 @@ use crate::replicas::{Redis, Sessions};
 use crate::rows;
 use crate::server::Session;
 use crate::traces::Traces;
-use catalog_scan::{Scanner, Threshold};
+use catalog_result_scan::{Scanner, Threshold};
 use catalog_upstream::drift::Snapshot;
 use clap::{CommandFactory as _, Parser};
 use rmcp::transport::streamable_http_server::session::store::SessionStore;
@@ -144,10 +144,10 @@ fn setup() -> Result<Setup, ExitCode> {
     let path = path.display().to_string();
     let source = std::fs::read_to_string(&path)
         .map_err(|e| unusable(&format!("cannot read `{path}`: {e}")))?;
-    let catalog = catalog_compiler::compile(&source).map_err(|diagnostics| {
+    let catalog = catalog_check::compile(&source).map_err(|diagnostics| {
         eprint!(
             "{}",
-            catalog_compiler::render_all(&path, &source, &diagnostics)
+            catalog_check::render_all(&path, &source, &diagnostics)
         );
         eprintln!("catalog-gateway: `{path}` does not compile; nothing is served");
         ExitCode::from(2)
@@ -254,11 +254,11 @@ fn http_tokens(
 
 /// Reads and checks the operator's file against the catalog; its mistakes are printed
 /// as the catalog's are.
-fn read_config(file: &str, catalog: &catalog_compiler::CatalogModel) -> Result<Config, ExitCode> {
+fn read_config(file: &str, catalog: &catalog_check::CatalogModel) -> Result<Config, ExitCode> {
     let text = std::fs::read_to_string(file)
         .map_err(|e| unusable(&format!("cannot read `{file}`: {e}")))?;
     Config::parse(file, &text, catalog).map_err(|errors| {
-        eprint!("{}", catalog_compiler::render_all(file, &text, &errors.0));
+        eprint!("{}", catalog_check::render_all(file, &text, &errors.0));
         eprintln!("catalog-gateway: `{file}` is not a usable configuration; nothing is served");
         ExitCode::from(2)
     })

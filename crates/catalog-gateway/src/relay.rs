@@ -286,7 +286,7 @@ impl Question<'_> {
     /// The digest of `request`'s params, as the audit line writes it.
     fn digest(request: &ServerRequest) -> String {
         serde_json::to_value(request)
-            .map(|r| catalog_compiler::pin::digest(r.get("params").unwrap_or(&r)))
+            .map(|r| catalog_check::pin::digest(r.get("params").unwrap_or(&r)))
             .unwrap_or_default()
     }
 

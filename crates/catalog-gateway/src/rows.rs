@@ -7,7 +7,7 @@
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
-use catalog_compiler::model::{CatalogModel, Tool};
+use catalog_check::model::{CatalogModel, Tool};
 use catalog_core::{
     BoxFuture, Call, Context, Dispatch, HandledBy, Output, Proof, ToolId, ToolSpec, Value,
 };
@@ -42,7 +42,7 @@ pub fn load(catalog: CatalogModel) -> Result<&'static Loaded, String> {
         ));
     }
     // Built once per process, so the specs may live as long as it does.
-    let specs = catalog_compiler::specs(&catalog);
+    let specs = catalog_check::specs(&catalog);
     let names = specs
         .iter()
         .enumerate()

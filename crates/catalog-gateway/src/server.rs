@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use catalog_compiler::model::Offered;
+use catalog_check::model::Offered;
 use catalog_core::talk::Peer;
 use catalog_core::{Access, Value};
 use catalog_mcp::Grant;

@@ -1,6 +1,6 @@
 //! `catalog!("catalog.toml")`: the typed API of a tool catalog, generated at compile time.
 //!
-//! A shim: reading and validation live in `catalog-compiler`, generation in
+//! A shim: reading and validation live in `catalog-check`, generation in
 //! `catalog-codegen`.
 
 use std::path::Path;
@@ -120,26 +120,26 @@ fn expand(input: &Input) -> proc_macro2::TokenStream {
             );
         }
     };
-    match catalog_compiler::compile_or_outline(&source) {
+    match catalog_check::compile_or_outline(&source) {
         Ok(catalog) => {
             let mut out = catalog_codegen::expand(&catalog, &opts);
-            let lines = catalog_compiler::Lines::new(&source);
-            let unnamed = catalog_compiler::Style {
+            let lines = catalog_check::Lines::new(&source);
+            let unnamed = catalog_check::Style {
                 unnamed: true,
-                ..catalog_compiler::Style::default()
+                ..catalog_check::Style::default()
             };
-            for d in catalog_compiler::build_warnings(&catalog, &source) {
+            for d in catalog_check::build_warnings(&catalog, &source) {
                 out.extend(warning(span, &lines.render_styled(&rel, &d, unnamed)));
             }
             out
         }
         Err((diagnostics, outline)) => {
             let mut out = catalog_codegen::skeleton(&outline, &opts);
-            let lines = catalog_compiler::Lines::new(&source);
+            let lines = catalog_check::Lines::new(&source);
             // rustc heads a `compile_error!` with `error: ` itself.
-            let unnamed = catalog_compiler::Style {
+            let unnamed = catalog_check::Style {
                 unnamed: true,
-                ..catalog_compiler::Style::default()
+                ..catalog_check::Style::default()
             };
             for d in &diagnostics {
                 let msg = lines.render_styled(&rel, d, unnamed);
@@ -150,8 +150,8 @@ fn expand(input: &Input) -> proc_macro2::TokenStream {
     }
 }
 
+use catalog_check::Outline;
 use catalog_codegen::Options;
-use catalog_compiler::Outline;
 
 fn error(
     span: proc_macro2::Span,

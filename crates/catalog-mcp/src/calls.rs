@@ -19,7 +19,7 @@ use catalog_core::{
     Access, Call, CompiledCatalog, Dispatch, ErrorClass, HandledBy, Output, Rejection, ScanResults,
     Screen, Screened, UrlElicitation, Value, Verified, VerifiedCall, Via, verify,
 };
-use catalog_scan::Scanner;
+use catalog_result_scan::Scanner;
 use rmcp::ErrorData;
 use rmcp::model::{CallToolResponse, CallToolResult, ContentBlock, ErrorCode, ProtocolVersion};
 use rmcp::service::{RequestContext, RoleServer};
@@ -152,7 +152,7 @@ impl<C: CompiledCatalog<W>, H, const W: usize> Tools<C, H, W> {
     }
 
     /// A handler's output as the client's model reads it, once the result scanner read
-    /// it (see [`catalog_scan::Scanner`]): a value as text (the JSON, after the scanner's
+    /// it (see [`catalog_result_scan::Scanner`]): a value as text (the JSON, after the scanner's
     /// notice when it found something), and as `structuredContent` when the tool's
     /// listing declares an output schema; content blocks as they are, each text and the
     /// structured content read by the scanner ([`screen`]); or a rejection when the

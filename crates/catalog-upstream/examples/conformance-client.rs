@@ -19,7 +19,7 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicI64, Ordering};
 
-use catalog_compiler::model::{ClientCredential, OAuth, Supplied};
+use catalog_check::model::{ClientCredential, OAuth, Supplied};
 use catalog_core::BoxFuture;
 use catalog_upstream::relay::{self, Origin, Relay};
 use catalog_upstream::{Client, Endpoint, Revision, Upstream};

@@ -16,8 +16,8 @@ use std::collections::HashMap;
 use std::sync::{Arc, LazyLock, Mutex};
 use std::time::Duration;
 
-use catalog_compiler::import::Offers;
-use catalog_compiler::model::{OAuth, Supplied};
+use catalog_check::import::Offers;
+use catalog_check::model::{OAuth, Supplied};
 use catalog_core::BoxFuture;
 use http::{HeaderName, HeaderValue};
 use memchr::memmem::Finder;
@@ -89,8 +89,8 @@ pub enum Endpoint {
 impl Endpoint {
     /// The endpoint of an `[[upstream]]` table.
     #[must_use]
-    pub fn of(upstream: &catalog_compiler::model::Upstream) -> Endpoint {
-        use catalog_compiler::model::Transport;
+    pub fn of(upstream: &catalog_check::model::Upstream) -> Endpoint {
+        use catalog_check::model::Transport;
         match &upstream.transport {
             Transport::Stdio { command, args, env } => Endpoint::Command {
                 program: command.clone(),
@@ -135,7 +135,7 @@ fn spawn(
     endpoint: &Endpoint,
     program: &str,
     args: &[String],
-    env: &[(String, catalog_compiler::model::Supplied)],
+    env: &[(String, catalog_check::model::Supplied)],
 ) -> Result<
     (
         Child,

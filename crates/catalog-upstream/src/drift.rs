@@ -9,9 +9,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use catalog_compiler::import::{Offers, snapshot_key};
-use catalog_compiler::model::CatalogModel;
-use catalog_compiler::pin::{changes, digest};
+use catalog_check::import::{Offers, snapshot_key};
+use catalog_check::model::CatalogModel;
+use catalog_check::pin::{changes, digest};
 use serde_json::Value;
 
 /// How one pinned row stands against its upstream.
@@ -316,7 +316,7 @@ upstream-digest = "{}"
             digest(imported),
             digest(&json!({"name": "gone"})),
         );
-        catalog_compiler::compile(&source).unwrap()
+        catalog_check::compile(&source).unwrap()
     }
 
     #[test]

@@ -17,7 +17,7 @@
 //! | `supplied` | the `env` and `headers` values an `[[upstream]]` reads from the environment or a file (`from-env`, `from-file`), read at each connection |
 //!
 //! The digest a row pins and the names of changed fields are the compiler's
-//! (`catalog_compiler::pin`), since `check` reads pins without reaching any server.
+//! (`catalog_check::pin`), since `check` reads pins without reaching any server.
 
 pub mod client;
 pub mod drift;

@@ -24,7 +24,7 @@ use std::future::Future;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
-use catalog_compiler::model::{ClientCredential, OAuth};
+use catalog_check::model::{ClientCredential, OAuth};
 use futures::stream::BoxStream;
 use http::{HeaderName, HeaderValue};
 use rmcp::model::ClientJsonRpcMessage;

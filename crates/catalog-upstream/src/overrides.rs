@@ -4,8 +4,8 @@
 //! (`cargo catalog check --upstreams`), [`faithful`] applies them to the definition the
 //! gateway lists.
 
-use catalog_compiler::model::Tool;
-use catalog_compiler::pin::schema_differences;
+use catalog_check::model::Tool;
+use catalog_check::pin::schema_differences;
 use catalog_core::Effect;
 use serde_json::Value;
 
@@ -21,14 +21,14 @@ pub fn faithful(tool: &Tool, definition: &Value) -> Value {
     out.remove("execution");
     out.insert("name".into(), tool.name.clone().into());
     out.insert("description".into(), tool.description.clone().into());
-    let input = catalog_compiler::schema::mcp_input(tool);
+    let input = catalog_check::schema::mcp_input(tool);
     if definition
         .get("inputSchema")
         .is_none_or(|server| !schema_differences(&input, server).is_empty())
     {
         out.insert("inputSchema".into(), input);
     }
-    match catalog_compiler::schema::output(tool) {
+    match catalog_check::schema::output(tool) {
         None => {
             out.remove("outputSchema");
         }
@@ -78,12 +78,12 @@ pub fn overrides(tool: &Tool, definition: &Value) -> Vec<String> {
     }
     let empty = serde_json::json!({"type": "object"});
     let server = definition.get("inputSchema").unwrap_or(&empty);
-    let changed = schema_differences(&catalog_compiler::schema::mcp_input(tool), server);
+    let changed = schema_differences(&catalog_check::schema::mcp_input(tool), server);
     if !changed.is_empty() {
         found.push(format!("the input schema (at {})", pointers(&changed)));
     }
     match (
-        catalog_compiler::schema::output(tool),
+        catalog_check::schema::output(tool),
         definition.get("outputSchema"),
     ) {
         (None, None) => {}
@@ -119,7 +119,7 @@ fn row_effect(tool: &Tool) -> Effect {
 
 /// The effect a definition's annotations say, by the importer's rule.
 fn server_effect(definition: &Value) -> Effect {
-    catalog_compiler::import::effect_of(definition.get("annotations"))
+    catalog_check::import::effect_of(definition.get("annotations"))
 }
 
 fn pointers(changed: &[String]) -> String {
@@ -144,8 +144,8 @@ fn pointers(changed: &[String]) -> String {
 
 #[cfg(test)]
 mod tests {
-    use catalog_compiler::import::{Server, from_server};
-    use catalog_compiler::model::Transport;
+    use catalog_check::import::{Server, from_server};
+    use catalog_check::model::Transport;
     use serde_json::json;
 
     use super::*;
@@ -184,7 +184,7 @@ mod tests {
             },
         };
         let done = from_server(&server, &[definition()], None, None).unwrap();
-        let catalog = catalog_compiler::compile(&edit(done.imported.toml)).unwrap();
+        let catalog = catalog_check::compile(&edit(done.imported.toml)).unwrap();
         catalog
             .tools
             .into_iter()

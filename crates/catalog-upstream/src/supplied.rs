@@ -8,7 +8,7 @@
 
 use std::ffi::OsString;
 
-use catalog_compiler::model::Supplied;
+use catalog_check::model::Supplied;
 
 /// Reads every value of upstream `upstream`'s `key` (`env` or `headers`), in order.
 ///

@@ -8,7 +8,7 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::sync::{Arc, Mutex};
 
-use catalog_compiler::model::{ClientCredential, OAuth, Supplied};
+use catalog_check::model::{ClientCredential, OAuth, Supplied};
 use catalog_upstream::{Client, Endpoint, Upstream};
 use serde_json::{Value, json};
 

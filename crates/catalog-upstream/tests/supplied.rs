@@ -7,7 +7,7 @@
 
 use std::path::PathBuf;
 
-use catalog_compiler::model::Supplied;
+use catalog_check::model::Supplied;
 use catalog_upstream::{Client, Endpoint, Upstream};
 
 /// A server (stdio, or streamable HTTP at `http://127.0.0.1:PORT/mcp` when a port is

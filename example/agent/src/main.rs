@@ -20,7 +20,7 @@ use app_catalog::{Agent, Catalog, Tool};
 use catalog_core::provider::{Conversation, Provider, Reply};
 use catalog_core::{Caller, Decision, Value};
 use catalog_providers::{Api, Failure, default_model};
-use catalog_scan::Scanner;
+use catalog_result_scan::Scanner;
 
 /// The system prompt: what the app is, and how its edits work.
 const SYSTEM: &str = "You are the assistant of a table-database app. Look before you change \

@@ -6,8 +6,8 @@ use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-use catalog_compiler::CatalogModel;
-use catalog_compiler::search::Request;
+use catalog_check::CatalogModel;
+use catalog_check::search::Request;
 use catalog_core::Visibility;
 use serde_json::{Value, json};
 
@@ -46,7 +46,7 @@ pub(super) fn run(
         })
         .map(|i| {
             let mut text = String::new();
-            catalog_compiler::search::each_text(catalog, i, |_, t| {
+            catalog_check::search::each_text(catalog, i, |_, t| {
                 text.push_str(t);
                 text.push('\n');
             });

@@ -29,16 +29,16 @@ use split::{Choice, Split};
 /// `eval-agent --provider P --requests FILE.jsonl [--split S]... [--runs N] ...`.
 pub(crate) fn command(args: &EvalAgent, defaults: &Defaults) -> Result<ExitCode, Usage> {
     let (path, source) = defaults.read_catalog(args.catalog.path.as_deref())?;
-    let catalog = match catalog_compiler::compile(&source) {
+    let catalog = match catalog_check::compile(&source) {
         Ok(catalog) => catalog,
         Err(errors) => {
-            eprint!("{}", catalog_compiler::render_all(&path, &source, &errors));
+            eprint!("{}", catalog_check::render_all(&path, &source, &errors));
             return Ok(ExitCode::FAILURE);
         }
     };
     let text = std::fs::read_to_string(&args.requests)
         .map_err(|e| Usage(format!("cannot read `{}`: {e}", args.requests)))?;
-    let requests = catalog_compiler::search::agent_requests(&catalog, &text)
+    let requests = catalog_check::search::agent_requests(&catalog, &text)
         .map_err(|e| Usage(crate::eval::located(&args.requests, &e)))?;
     if requests.is_empty() {
         return Err(Usage(format!("`{}` holds no request", args.requests)));

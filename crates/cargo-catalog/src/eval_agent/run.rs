@@ -3,7 +3,7 @@
 
 use std::time::Instant;
 
-use catalog_compiler::search::Request;
+use catalog_check::search::Request;
 use catalog_core::agent::Agent;
 use catalog_core::provider::{Conversation, Outcome, Provider, ToolResult};
 use catalog_core::{Discovery, ErrorClass, SearchOutcome, ToolId};

@@ -9,7 +9,7 @@
 use std::cell::Cell;
 use std::collections::HashMap;
 
-use catalog_compiler::model::{CatalogModel, Tool};
+use catalog_check::model::{CatalogModel, Tool};
 use catalog_core::agent::Tools;
 use catalog_core::{
     BoxFuture, Call, Context, Dispatch, HandledBy, Info, Output, Proof, ToolId, ToolSpec, Value,
@@ -95,7 +95,7 @@ impl Choice {
                         None => unknown.push(format!(
                             "{path}:{}: the catalog has no tool `{name}`{}",
                             n + 1,
-                            catalog_compiler::names::suggest(name, &names)
+                            catalog_check::names::suggest(name, &names)
                                 .map(|s| format!("; did you mean `{s}`?"))
                                 .unwrap_or_default()
                         )),
@@ -149,17 +149,17 @@ impl Split {
         for (tool, visibility) in catalog.tools.iter_mut().zip(visibilities) {
             tool.visibility = visibility;
         }
-        let specs = catalog_compiler::specs(&catalog);
+        let specs = catalog_check::specs(&catalog);
         let names = specs
             .iter()
             .enumerate()
             .map(|(i, spec)| (spec.name, row_number(i)))
             .collect();
-        let info = catalog_compiler::info(&catalog, specs, |i| Row(row_number(i)));
+        let info = catalog_check::info(&catalog, specs, |i| Row(row_number(i)));
         let outputs = catalog
             .tools
             .iter()
-            .map(catalog_compiler::schema::output)
+            .map(catalog_check::schema::output)
             .collect();
         Ok(Box::leak(Box::new(Split {
             choice,
@@ -261,7 +261,7 @@ impl HandledBy<Fixed> for Answered {
     ) -> Dispatch<BoxFuture<'h, Result<Output, String>>, ()> {
         let split = current();
         let value = match &split.outputs[self.0.index()] {
-            Some(schema) => catalog_compiler::schema::sample(schema),
+            Some(schema) => catalog_check::schema::sample(schema),
             None => serde_json::json!({"ok": true}),
         };
         Dispatch::Ran(Box::pin(async move { Ok(Output::from(value)) }))

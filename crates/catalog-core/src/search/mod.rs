@@ -16,7 +16,7 @@ pub use index::{
     Field, Hit, Index, MAX_QUERY_TERMS, OwnedIndex, POSTING_BYTES, SLOT_BYTES, Scratch, Weights,
 };
 pub use lang::Language;
-// For `catalog-compiler`'s `unnamed-need` lint alone, which must score searches exactly as
+// For `catalog-check`'s `unnamed-need` lint alone, which must score searches exactly as
 // this crate does: not part of the API, and exempt from semver.
 #[doc(hidden)]
 pub use leave_out::{LeaveOut, LeaveOutScratch};

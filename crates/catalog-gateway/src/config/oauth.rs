@@ -26,7 +26,7 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use catalog_compiler::Diagnostic;
+use catalog_check::Diagnostic;
 use catalog_core::Access;
 use catalog_mcp::oauth::{Endpoint, ScopeRule, Scopes, Settings};
 use serde::Deserialize;

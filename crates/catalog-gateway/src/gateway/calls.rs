@@ -268,7 +268,7 @@ impl Gateway {
             upstream: trail.upstream,
             verdict,
             error: error.as_deref(),
-            arguments_digest: catalog_compiler::pin::digest(sent),
+            arguments_digest: catalog_check::pin::digest(sent),
             arguments: (audit.arguments() == audit::Arguments::Values).then_some(sent),
             duration_ms: elapsed.as_secs_f64() * 1000.0,
             result_bytes: match reply {

@@ -5,8 +5,8 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use catalog_compiler::import::Offers;
-use catalog_compiler::model::Offered;
+use catalog_check::import::Offers;
+use catalog_check::model::Offered;
 use catalog_core::Value;
 use catalog_mcp::Grant;
 use catalog_upstream::drift::{self, Comparison, Standing};

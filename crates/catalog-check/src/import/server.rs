@@ -48,8 +48,8 @@ pub struct FromServer {
 /// catalog's get a numbered `rust-name`, as [`super::from_mcp`] gives them.
 ///
 /// ```
-/// use catalog_compiler::import::{Server, from_server};
-/// use catalog_compiler::model::Transport;
+/// use catalog_check::import::{Server, from_server};
+/// use catalog_check::model::Transport;
 ///
 /// let server = Server {
 ///     name: "time".into(),
@@ -62,10 +62,10 @@ pub struct FromServer {
 ///     "annotations": {"readOnlyHint": true}
 /// })];
 /// let done = from_server(&server, &tools, None, None).unwrap();
-/// let catalog = catalog_compiler::compile(&done.imported.toml).unwrap();
+/// let catalog = catalog_check::compile(&done.imported.toml).unwrap();
 /// let source = catalog.tools[2].upstream.as_ref().unwrap();
 /// assert_eq!((source.upstream.as_str(), source.tool.as_str()), ("time", "get_current_time"));
-/// assert_eq!(source.digest, catalog_compiler::pin::digest(&done.wire["get_current_time"]));
+/// assert_eq!(source.digest, catalog_check::pin::digest(&done.wire["get_current_time"]));
 /// print!("{}", done.imported.toml);
 /// ```
 ///

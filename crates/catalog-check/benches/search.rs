@@ -1,9 +1,9 @@
-//! `cargo bench -p catalog-compiler --bench search`: search latency on the BFCL catalog
+//! `cargo bench -p catalog-check --bench search`: search latency on the BFCL catalog
 //! (1,853 real tools, 1,150 development requests, `tests/data/bfcl`), compared in the same
 //! run with bm25s, the usual Python BM25, on the same tools and requests.
 //!
-//! The tools are imported from their MCP `tools/list` form with [`catalog_compiler::import`],
-//! compiled with [`catalog_compiler::compile`] and indexed with the default weights, as a
+//! The tools are imported from their MCP `tools/list` form with [`catalog_check::import`],
+//! compiled with [`catalog_check::compile`] and indexed with the default weights, as a
 //! catalog read at run time would be. Every request is then timed on its own, one thread,
 //! top 5, one reused [`Scratch`], over several rounds after a warm-up; the figures are the
 //! median, p90 and p99 over all those calls. The peer, `benches/bm25s_peer.py`, does the
@@ -17,7 +17,7 @@ use std::hint::black_box;
 use std::process::{Command, Stdio};
 use std::time::Instant;
 
-use catalog_compiler::search::percentile;
+use catalog_check::search::percentile;
 use catalog_core::search::{Scratch, Weights};
 use serde_json::Value;
 
@@ -67,14 +67,14 @@ fn main() {
 
     let start = Instant::now();
     let doc: Value = serde_json::from_str(&tools_text).expect("tools.json is JSON");
-    let imported = catalog_compiler::import::from_mcp("tools.json", &doc)
+    let imported = catalog_check::import::from_mcp("tools.json", &doc)
         .expect("tools.json is a tools/list result");
     let import_ms = ms(start);
     let start = Instant::now();
-    let catalog = catalog_compiler::compile(&imported.toml).unwrap_or_else(|d| {
+    let catalog = catalog_check::compile(&imported.toml).unwrap_or_else(|d| {
         panic!(
             "{}",
-            catalog_compiler::render_all("tools.toml", &imported.toml, &d)
+            catalog_check::render_all("tools.toml", &imported.toml, &d)
         )
     });
     let compile_ms = ms(start);
@@ -83,7 +83,7 @@ fn main() {
     for _ in 0..if bench { BUILDS } else { 1 } {
         drop(index.take()); // not timed
         let start = Instant::now();
-        index = Some(black_box(catalog_compiler::search::index(
+        index = Some(black_box(catalog_check::search::index(
             &catalog,
             Weights::DEFAULT,
         )));
@@ -157,8 +157,8 @@ fn main() {
 }
 
 /// The requests, each with its expected tools' documents.
-fn read_queries(catalog: &catalog_compiler::CatalogModel, text: &str) -> Vec<(String, Vec<u32>)> {
-    catalog_compiler::search::requests(catalog, text)
+fn read_queries(catalog: &catalog_check::CatalogModel, text: &str) -> Vec<(String, Vec<u32>)> {
+    catalog_check::search::requests(catalog, text)
         .unwrap_or_else(|e| panic!("requests, line {e}"))
         .into_iter()
         .map(|r| (r.query, r.expected))

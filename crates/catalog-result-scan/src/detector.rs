@@ -60,7 +60,7 @@ impl Detector {
             // The file is this crate's own and tested: a bad one is a build of this crate
             // that no test passed.
             Detector::decode(include_bytes!("detector.bin"))
-                .unwrap_or_else(|e| panic!("catalog-scan's detector.bin: {e}"))
+                .unwrap_or_else(|e| panic!("catalog-result-scan's detector.bin: {e}"))
         })
     }
 

@@ -1,5 +1,5 @@
 //! The scanner's cost per KiB of result, on honest and attacked text (it runs on every
-//! call): `cargo bench -p catalog-scan`. Prints the median of 21 runs per case, with the
+//! call): `cargo bench -p catalog-result-scan`. Prints the median of 21 runs per case, with the
 //! learned detector and with the rules alone, and their ratio; then the time per result
 //! over the results of `tests/data/screen` (the detector's dev and published sets).
 
@@ -7,7 +7,7 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use catalog_core::ScanResults;
-use catalog_scan::{Scanner, Threshold};
+use catalog_result_scan::{Scanner, Threshold};
 use serde_json::{Value, json};
 
 fn median_ns_per_kib(result: &Value, scanner: &Scanner) -> f64 {

@@ -10,7 +10,7 @@
 //!
 //! ```
 //! use serde_json::json;
-//! use catalog_compiler::pin::{changes, digest};
+//! use catalog_check::pin::{changes, digest};
 //!
 //! let imported = json!({"name": "get_time", "description": "Current time."});
 //! let listed = json!({"description": "Current time.", "name": "get_time"});

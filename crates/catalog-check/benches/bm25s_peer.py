@@ -1,4 +1,4 @@
-"""The peer of `cargo bench -p catalog-compiler --bench search`: bm25s on the same tools and
+"""The peer of `cargo bench -p catalog-check --bench search`: bm25s on the same tools and
 the same requests, timed the same way. Prints one JSON line (the Rust bench reads it).
 
     python3 bm25s_peer.py TOOLS_JSON QUERIES_JSONL ROUNDS K

@@ -26,8 +26,8 @@
 //!     "inputSchema": {"type": "object", "properties": {"city": {"type": "string"}}, "required": ["city"]},
 //!     "annotations": {"readOnlyHint": true}
 //! }]});
-//! let imported = catalog_compiler::import::from_mcp("tools.json", &tools_list).unwrap();
-//! let catalog = catalog_compiler::compile(&imported.toml).unwrap();
+//! let imported = catalog_check::import::from_mcp("tools.json", &tools_list).unwrap();
+//! let catalog = catalog_check::compile(&imported.toml).unwrap();
 //! assert_eq!(catalog.tools.len(), 3); // with the added search and ask tools
 //! assert_eq!(imported.report.tools(), 1);
 //! print!("{}", imported.report); // what was mapped exactly, what was kept as JSON, ...

@@ -14,7 +14,7 @@ mod texts;
 #[cfg(test)]
 mod tests;
 
-use catalog_scan::{chars, orders};
+use catalog_result_scan::{chars, orders};
 use rustc_hash::FxHashMap as HashMap;
 
 use super::{Ctx, Found, LintId};

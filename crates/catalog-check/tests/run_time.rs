@@ -6,33 +6,32 @@ use serde_json::json;
 
 const EXAMPLE: &str = include_str!("../../../catalog.toml");
 
-fn read(source: &str) -> catalog_compiler::CatalogModel {
-    catalog_compiler::validate(source).expect("the example catalog is valid")
+fn read(source: &str) -> catalog_check::CatalogModel {
+    catalog_check::validate(source).expect("the example catalog is valid")
 }
 
 #[test]
 fn the_specs_of_a_catalog_read_again_are_the_first_reads() {
-    let first = catalog_compiler::specs(&read(EXAMPLE));
+    let first = catalog_check::specs(&read(EXAMPLE));
     for _ in 0..3 {
-        let again = catalog_compiler::specs(&read(EXAMPLE));
+        let again = catalog_check::specs(&read(EXAMPLE));
         assert!(std::ptr::eq(first, again), "a read again leaked a copy");
     }
     // An edited catalog is another: its own specs, and the first stay as they were.
     let edited = EXAMPLE.replacen("\ndescription = \"", "\ndescription = \"Edited. ", 1);
-    let other = catalog_compiler::specs(&read(&edited));
+    let other = catalog_check::specs(&read(&edited));
     assert!(!std::ptr::eq(first, other));
     assert!(other.iter().any(|s| s.description.starts_with("Edited. ")));
     assert!(!first.iter().any(|s| s.description.starts_with("Edited. ")));
-    assert!(std::ptr::eq(first, catalog_compiler::specs(&read(EXAMPLE))));
+    assert!(std::ptr::eq(first, catalog_check::specs(&read(EXAMPLE))));
 }
 
 #[test]
 fn the_search_index_of_a_catalog_read_again_is_the_first_reads() {
     let index = || {
         let catalog = read(EXAMPLE);
-        let specs = catalog_compiler::specs(&catalog);
-        let info: catalog_core::Info<'static, Row, 1> =
-            catalog_compiler::info(&catalog, specs, Row);
+        let specs = catalog_check::specs(&catalog);
+        let info: catalog_core::Info<'static, Row, 1> = catalog_check::info(&catalog, specs, Row);
         info.index
     };
     let (first, again) = (index(), index());
@@ -52,13 +51,13 @@ fn the_shape_of_a_schema_read_again_is_the_first_reads() {
         Shape::Object(o) => o.properties,
         other => panic!("an object schema read as {other:?}"),
     };
-    let first = object(catalog_compiler::schema_shape(&schema));
-    let again = object(catalog_compiler::schema_shape(&schema));
+    let first = object(catalog_check::schema_shape(&schema));
+    let again = object(catalog_check::schema_shape(&schema));
     assert!(std::ptr::eq(first, again), "a read again leaked a copy");
     let other = json!({"type": "object", "properties": {"b": {"type": "string"}}});
     assert!(!std::ptr::eq(
         first,
-        object(catalog_compiler::schema_shape(&other))
+        object(catalog_check::schema_shape(&other))
     ));
 }
 
@@ -82,13 +81,13 @@ impl catalog_core::ToolId for Row {
     }
 
     fn from_name(name: &str) -> Option<Self> {
-        catalog_compiler::specs(&read(EXAMPLE))
+        catalog_check::specs(&read(EXAMPLE))
             .iter()
             .position(|s| s.name == name)
             .map(Row)
     }
 
     fn spec(self) -> &'static catalog_core::ToolSpec {
-        &catalog_compiler::specs(&read(EXAMPLE))[self.0]
+        &catalog_check::specs(&read(EXAMPLE))[self.0]
     }
 }
