@@ -12,35 +12,26 @@
 // types so; upstreams of 2025-11-25 use them, and a relay passes them on.
 #![allow(deprecated)]
 
-use std::collections::HashMap;
-use std::sync::{Arc, LazyLock, Mutex};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use catalog_check::import::Offers;
-use catalog_check::model::{OAuth, Supplied};
-use catalog_core::BoxFuture;
-use http::{HeaderName, HeaderValue};
-use memchr::memmem::Finder;
 use rmcp::ClientCacheConfig;
-use rmcp::model::GetMeta as _;
 use rmcp::model::{
-    CallToolRequest, CallToolRequestParams, CancelledNotificationParam, ClientConfig,
-    ClientRequest, ClientResult, CompleteRequestParams, CompleteResult, CreateMessageRequest,
-    CreateMessageRequestParams, CreateMessageResult, CreateTaskResult, CustomRequest, CustomResult,
-    ElicitRequest, ElicitRequestParams, ElicitResult, GetExtensions as _, GetPromptRequest,
-    GetPromptRequestParams, Implementation, InputRequiredResult, InputResponses, JsonObject,
-    ListPromptsRequest, ListResourceTemplatesRequest, ListResourcesRequest, ListRootsRequest,
-    ListRootsResult, ListToolsRequest, LoggingLevel, PaginatedRequestParams, ProtocolVersion,
-    ReadResourceRequest, ReadResourceRequestParams, RequestId, ServerRequest, ServerResult,
-    SetLevelRequestParams, SubscribeRequestParams, SubscriptionFilter, UnsubscribeRequestParams,
+    CallToolRequest, CallToolRequestParams, CancelledNotificationParam, ClientRequest,
+    CompleteRequestParams, CompleteResult, CreateTaskResult, GetExtensions as _, GetPromptRequest,
+    GetPromptRequestParams, InputRequiredResult, InputResponses, JsonObject, ListPromptsRequest,
+    ListResourceTemplatesRequest, ListResourcesRequest, ListToolsRequest, LoggingLevel,
+    PaginatedRequestParams, ProtocolVersion, ReadResourceRequest, ReadResourceRequestParams,
+    RequestId, ServerResult, SetLevelRequestParams, SubscribeRequestParams, SubscriptionFilter,
+    UnsubscribeRequestParams,
 };
 use rmcp::service::{
-    ClientInitializeError, ClientServiceExt as _, InboundStreamOrigin, NotificationContext, Peer,
-    PeerRequestOptions, RequestContext, RoleClient, RunningService,
+    ClientInitializeError, ClientServiceExt as _, Peer, PeerRequestOptions, RoleClient,
+    RunningService,
 };
-use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
-use rmcp::transport::{IntoTransport, StreamableHttpClientTransport};
-use rmcp::{ClientHandler, ErrorData, ServiceError};
+use rmcp::transport::IntoTransport;
+use rmcp::{ErrorData, ServiceError};
 use serde_json::Value;
 use tokio::process::Child;
 use tokio::sync::mpsc::UnboundedSender;
@@ -48,11 +39,17 @@ use tokio::time::error::Elapsed;
 
 use crate::express::{self, Express, Failure, Waiting};
 use crate::lines::{LineReader, Lines};
-use crate::oauth::{Authorized, Tokens};
-use crate::relay::{self, Calls, Origin, Relay, Relaying};
+use crate::oauth::Tokens;
+use crate::relay::{Calls, Origin, Relay, Relaying};
 use crate::revision::Revision;
-use crate::rounds::{self, Asks};
-use crate::supplied;
+use crate::rounds;
+
+mod endpoint;
+mod watcher;
+
+pub use endpoint::Endpoint;
+use endpoint::{Taps, reach, spawn};
+use watcher::Watcher;
 
 /// How long an upstream has to start and answer `initialize` or `tools/list`.
 pub const START_TIMEOUT: Duration = Duration::from_secs(60);
@@ -60,110 +57,6 @@ pub const START_TIMEOUT: Duration = Duration::from_secs(60);
 /// How long a call waits before it is sent again when the upstream asked for nothing but
 /// to be asked again (a result that asks for input with only its state).
 const STATE_ONLY_PAUSE: Duration = Duration::from_millis(100);
-
-/// Where an upstream is: what `[[upstream]]` declares.
-#[derive(Clone, PartialEq, Eq, Debug)]
-pub enum Endpoint {
-    /// A program speaking MCP on its standard input and output.
-    Command {
-        /// The program.
-        program: String,
-        /// Its arguments.
-        args: Vec<String>,
-        /// Environment variables added to the connecting program's own, each read when
-        /// the program is started.
-        env: Vec<(String, Supplied)>,
-    },
-    /// A streamable HTTP endpoint (`http://` only: this build has no TLS).
-    Url {
-        /// The endpoint.
-        url: String,
-        /// Headers sent with every request, each read when the endpoint is reached.
-        headers: Vec<(String, Supplied)>,
-        /// The OAuth client the gateway is at the endpoint's authorization server, when
-        /// the endpoint wants an access token from there.
-        oauth: Option<OAuth>,
-    },
-}
-
-impl Endpoint {
-    /// The endpoint of an `[[upstream]]` table.
-    #[must_use]
-    pub fn of(upstream: &catalog_check::model::Upstream) -> Endpoint {
-        use catalog_check::model::Transport;
-        match &upstream.transport {
-            Transport::Stdio { command, args, env } => Endpoint::Command {
-                program: command.clone(),
-                args: args.clone(),
-                env: env.clone(),
-            },
-            Transport::Http {
-                url,
-                headers,
-                oauth,
-            } => Endpoint::Url {
-                url: url.clone(),
-                headers: headers.clone(),
-                oauth: oauth.clone(),
-            },
-        }
-    }
-}
-
-impl std::fmt::Display for Endpoint {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Endpoint::Command { program, args, .. } => {
-                f.write_str(program)?;
-                for arg in args {
-                    write!(f, " {arg}")?;
-                }
-                Ok(())
-            }
-            Endpoint::Url { url, .. } => f.write_str(url),
-        }
-    }
-}
-
-/// Starts upstream `name`'s server (`program` with `args` and `env`), its standard input
-/// and output piped: the process and its pipes.
-///
-/// # Errors
-/// A value of `env` cannot be read, or the program cannot start: why, and what to check.
-fn spawn(
-    name: &str,
-    endpoint: &Endpoint,
-    program: &str,
-    args: &[String],
-    env: &[(String, catalog_check::model::Supplied)],
-) -> Result<
-    (
-        Child,
-        tokio::process::ChildStdin,
-        tokio::process::ChildStdout,
-    ),
-    String,
-> {
-    let env = supplied::read(name, "env", env)?;
-    let mut command = tokio::process::Command::new(program);
-    command
-        .args(args)
-        .envs(env.iter().map(|(k, v)| (k, v)))
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .kill_on_drop(true);
-    let mut process = command.spawn().map_err(|e| {
-        format!(
-            "cannot start upstream `{name}` (`{endpoint}`): {e}; check its `command` in [[upstream]], or install the server"
-        )
-    })?;
-    let (Some(stdin), Some(stdout)) = (process.stdin.take(), process.stdout.take()) else {
-        return Err(format!(
-            "upstream `{name}`: its standard streams are not piped"
-        ));
-    };
-    Ok((process, stdin, stdout))
-}
 
 /// Reports on `changed`, as `name`, each change the upstream at `peer` tells of on a
 /// `subscriptions/listen` stream (2026-07-28): its tools, prompts or resources. An
@@ -222,179 +115,6 @@ pub struct Upstream {
     express: Option<Express>,
     /// The calls in flight for clients, which what the upstream sends is routed by.
     calls: Arc<Calls>,
-}
-
-/// The client side of one upstream session: introduces the program with the
-/// capabilities of the client behind it, reports what the upstream says changed by the
-/// upstream's name, and hands the upstream's requests to the relay.
-struct Watcher {
-    client: Client,
-    name: String,
-    changed: Option<UnboundedSender<String>>,
-    relay: Option<Arc<dyn Relay>>,
-    calls: Arc<Calls>,
-}
-
-impl ClientHandler for Watcher {
-    fn get_info(&self) -> ClientConfig {
-        let mut info = ClientConfig::default();
-        info.client_info = Implementation::new(self.client.name, self.client.version);
-        // The handshake's revision: 2026-07-28 would make every request of this session
-        // carry its own, and the upstream could not ask the client anything mid-call.
-        info.protocol_version = ProtocolVersion::V_2025_11_25;
-        info.capabilities = self
-            .relay
-            .as_ref()
-            .map_or_else(relay::relayable, |relay| relay.capabilities());
-        info
-    }
-
-    async fn create_message(
-        &self,
-        params: CreateMessageRequestParams,
-        context: RequestContext<RoleClient>,
-    ) -> Result<CreateMessageResult, ErrorData> {
-        let request = ServerRequest::CreateMessageRequest(CreateMessageRequest::new(params));
-        match self.relayed(request, &context).await? {
-            ClientResult::CreateMessageResult(result) => Ok(*result),
-            other => Err(unexpected(&other)),
-        }
-    }
-
-    async fn list_roots(
-        &self,
-        context: RequestContext<RoleClient>,
-    ) -> Result<ListRootsResult, ErrorData> {
-        let request = ServerRequest::ListRootsRequest(ListRootsRequest::default());
-        match self.relayed(request, &context).await? {
-            ClientResult::ListRootsResult(result) => Ok(result),
-            other => Err(unexpected(&other)),
-        }
-    }
-
-    async fn create_elicitation(
-        &self,
-        params: ElicitRequestParams,
-        context: RequestContext<RoleClient>,
-    ) -> Result<ElicitResult, ErrorData> {
-        let request = ServerRequest::ElicitRequest(ElicitRequest::new(params));
-        match self.relayed(request, &context).await? {
-            ClientResult::ElicitResult(result) => Ok(result),
-            other => Err(unexpected(&other)),
-        }
-    }
-
-    async fn on_custom_request(
-        &self,
-        request: CustomRequest,
-        context: RequestContext<RoleClient>,
-    ) -> Result<CustomResult, ErrorData> {
-        match self
-            .relayed(ServerRequest::CustomRequest(request), &context)
-            .await?
-        {
-            ClientResult::CustomResult(result) => Ok(result),
-            other => serde_json::to_value(other)
-                .map(CustomResult)
-                .map_err(|e| ErrorData::internal_error(e.to_string(), None)),
-        }
-    }
-
-    async fn on_tool_list_changed(&self, _: NotificationContext<RoleClient>) {
-        self.changed();
-    }
-
-    async fn on_prompt_list_changed(&self, _: NotificationContext<RoleClient>) {
-        self.changed();
-    }
-
-    async fn on_resource_list_changed(&self, _: NotificationContext<RoleClient>) {
-        self.changed();
-    }
-}
-
-/// The error for a client's answer of the wrong kind.
-fn unexpected(answer: &ClientResult) -> ErrorData {
-    ErrorData::internal_error(
-        format!("the client answered with something else: {answer:?}"),
-        None,
-    )
-}
-
-impl Watcher {
-    /// Reports that the upstream says what it offers changed, for its owner (the
-    /// gateway) to list it all again.
-    fn changed(&self) {
-        if let Some(changed) = &self.changed {
-            // The receiver is gone only while its owner shuts down.
-            let _ = changed.send(self.name.clone());
-        }
-    }
-
-    /// Hands a request of the upstream's to the relay, with the call it was made for:
-    /// the one whose response stream it came on (HTTP), or the one in flight when there
-    /// is one alone. Without a relay, nobody can be asked.
-    async fn relayed(
-        &self,
-        mut request: ServerRequest,
-        context: &RequestContext<RoleClient>,
-    ) -> Result<ClientResult, ErrorData> {
-        // The request's `_meta` goes on with it (a task it belongs to, say), but for the
-        // progress token: each leg of the way has its own.
-        let mut meta = context.meta.clone();
-        meta.remove("progressToken");
-        request.get_meta_mut().extend(meta);
-        // On the standalone stream (a server that names no request it relates to), or
-        // over stdio, it is taken to belong to the call in flight when there is one alone.
-        let origin = match context.extensions.get::<InboundStreamOrigin>() {
-            Some(InboundStreamOrigin::OutboundRequest(id)) => self.calls.by_request(id),
-            _ => self.calls.sole(),
-        };
-        self.relay_request(request, origin, context.ct.clone())
-            .await
-    }
-
-    /// Asks the client behind the relay `request`, for the call `origin` (through the
-    /// call's own relay when it has one); an accepted form comes back with the defaults it
-    /// left out.
-    async fn relay_request(
-        &self,
-        request: ServerRequest,
-        origin: Option<Arc<Origin>>,
-        cancelled: tokio_util::sync::CancellationToken,
-    ) -> Result<ClientResult, ErrorData> {
-        let to = match &origin {
-            Some(origin) => origin.relay(self.relay.as_ref()),
-            None => self.relay.as_ref(),
-        };
-        let Some(relay) = to.cloned() else {
-            return Err(ErrorData::new(
-                rmcp::model::ErrorCode::METHOD_NOT_FOUND,
-                format!("`{}` has no client behind it to ask", self.client.name),
-                None,
-            ));
-        };
-        let form = match &request {
-            ServerRequest::ElicitRequest(asked) => Some(asked.params.clone()),
-            _ => None,
-        };
-        let mut answer = relay.request(request, origin, cancelled).await?;
-        if let (Some(asked), ClientResult::ElicitResult(result)) = (&form, &mut answer) {
-            rounds::apply_defaults(asked, result);
-        }
-        Ok(answer)
-    }
-}
-
-impl Asks for Watcher {
-    async fn ask(
-        &self,
-        request: ServerRequest,
-        origin: Option<Arc<Origin>>,
-    ) -> Result<ClientResult, ErrorData> {
-        self.relay_request(request, origin, tokio_util::sync::CancellationToken::new())
-            .await
-    }
 }
 
 impl Upstream {
@@ -1046,118 +766,6 @@ where
         watcher.serve_with_lifecycle(transport, revision.lifecycle()),
     )
     .await
-}
-
-/// Reaches the streamable HTTP endpoint `url` with `headers`, sending the access tokens
-/// `oauth` obtains when it has one: the session being opened, and the tokens.
-///
-/// # Errors
-/// A header's value cannot be read or is no HTTP header value.
-fn reach(
-    watcher: Watcher,
-    url: &str,
-    headers: &[(String, Supplied)],
-    oauth: Option<&OAuth>,
-    revision: Revision,
-) -> Result<(BoxFuture<'static, Started>, Option<Arc<Tokens>>), String> {
-    crate::tls::provider();
-    let name = watcher.name.clone();
-    let config = StreamableHttpClientTransportConfig::with_uri(url)
-        .custom_headers(http_headers(&name, headers)?);
-    let (relay, calls) = (watcher.relay.clone(), Arc::clone(&watcher.calls));
-    let Some(oauth) = oauth else {
-        let transport = Relaying {
-            inner: StreamableHttpClientTransport::from_config(config),
-            relay,
-            calls,
-        };
-        return Ok((Box::pin(open(watcher, transport, revision)), None));
-    };
-    let tokens = Tokens::new(&name, url, oauth.clone());
-    let client = reqwest::Client::builder()
-        .pool_max_idle_per_host(0)
-        // The token is for this upstream: no redirect takes it elsewhere.
-        .redirect(reqwest::redirect::Policy::none())
-        .build()
-        .map_err(|e| format!("upstream `{name}`: no HTTP client: {e}"))?;
-    let authorized = Authorized {
-        inner: client,
-        tokens: Arc::clone(&tokens),
-    };
-    let transport = Relaying {
-        inner: StreamableHttpClientTransport::with_client(authorized, config),
-        relay,
-        calls,
-    };
-    Ok((Box::pin(open(watcher, transport, revision)), Some(tokens)))
-}
-
-/// The `headers` of upstream `name`, read and checked as HTTP allows, each value marked
-/// sensitive (so the HTTP stack never prints it).
-fn http_headers(
-    name: &str,
-    headers: &[(String, Supplied)],
-) -> Result<HashMap<HeaderName, HeaderValue>, String> {
-    let mut out = HashMap::new();
-    let mut problems = Vec::new();
-    for (header, value) in supplied::read(name, "headers", headers)? {
-        let Ok(header_name) = HeaderName::from_bytes(header.as_bytes()) else {
-            problems.push(format!("`{header}` is not an HTTP header name"));
-            continue;
-        };
-        let value = value
-            .to_str()
-            .and_then(|v| HeaderValue::from_str(v).ok())
-            .map(|mut v| {
-                v.set_sensitive(true);
-                v
-            });
-        match value {
-            Some(value) => {
-                out.insert(header_name, value);
-            }
-            None => problems.push(format!(
-                "the value of `headers.{header}` is no HTTP header value (it holds a line break or another control character, or is not UTF-8)"
-            )),
-        }
-    }
-    if problems.is_empty() {
-        Ok(out)
-    } else {
-        Err(format!(
-            "upstream `{name}` cannot be reached: {}",
-            problems.join("; ")
-        ))
-    }
-}
-
-/// What is taken off a stdio server's output on its way to the SDK: the tools of each
-/// `tools/list` result, kept as the server wrote them, and (for the router) the answers
-/// to calls made beside the SDK and the notifications a relay passes on. MCP's stdio
-/// transport is one JSON-RPC message per line.
-struct Taps {
-    seen: Arc<Mutex<Vec<Value>>>,
-    router: express::Router,
-}
-
-impl Taps {
-    fn take(&self, line: Vec<u8>) -> Option<Vec<u8>> {
-        // Most lines are not a tools/list result: skip them unparsed.
-        static TOOLS: LazyLock<Finder<'static>> = LazyLock::new(|| Finder::new(b"\"tools\""));
-        if TOOLS.find(&line).is_some() {
-            self.keep(&line);
-        }
-        express::take(line, &self.router)
-    }
-
-    fn keep(&self, line: &[u8]) {
-        let Ok(mut message) = serde_json::from_slice::<Value>(line) else {
-            return;
-        };
-        if let Some(Value::Array(tools)) = message.pointer_mut("/result/tools").map(Value::take) {
-            lock(&self.seen).extend(tools);
-        }
-    }
 }
 
 /// A forwarded call in flight over the SDK's session: forgotten when it ends, cancelled
