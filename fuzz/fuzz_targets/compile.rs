@@ -64,8 +64,7 @@ fuzz_target!(|data: &[u8]| {
                     f.style(false),
                 );
             }
-            let tokens =
-                catalog_codegen::expand(&catalog, &catalog_codegen::Options::default());
+            let tokens = catalog_codegen::expand(&catalog, &catalog_codegen::Options::default());
             if let Err(e) = catalog_codegen::format(tokens) {
                 panic!("the expansion is not Rust: {e}");
             }
