@@ -63,14 +63,9 @@ fn notes_specs() -> &'static [ToolSpec] {
 /// error; arguments that break a reached tool's schema, and a gated call the policy
 /// refuses, are tool results with `isError: true` for the model to read.
 fn serve_over_mcp(server: &Path) {
-    let Some(python) = std::env::var_os("CATALOG_PEER_PYTHON").filter(|p| !p.is_empty()) else {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CATALOG_PEER_PYTHON is not set, and CI must run the real-client tests"
-        );
-        eprintln!(
-            "the outside server's MCP checks are skipped: CATALOG_PEER_PYTHON is not set (`cargo xtask test` sets it)"
-        );
+    let Some(python) =
+        catalog_testkit::peer("the outside server's MCP checks", "CATALOG_PEER_PYTHON")
+    else {
         return;
     };
     let specs = notes_specs();

@@ -191,16 +191,7 @@ fn replies_and_streams_read_as_the_sdks_read_them() {
 
 /// The validator's report per line, or `None` when no interpreter is set (outside CI).
 fn validate(lines: &[Value]) -> Option<Vec<Value>> {
-    let Some(python) = std::env::var_os("CATALOG_PEER_PYTHON").filter(|p| !p.is_empty()) else {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CATALOG_PEER_PYTHON is not set, and CI must compare with the providers' SDKs"
-        );
-        eprintln!(
-            "SDK comparison skipped: CATALOG_PEER_PYTHON is not set (`cargo xtask test` sets it)"
-        );
-        return None;
-    };
+    let python = catalog_testkit::peer("SDK comparison", "CATALOG_PEER_PYTHON")?;
     let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("peers/provider_validate.py");
     let mut child = Command::new(python)
         .arg(script)

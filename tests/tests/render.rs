@@ -471,25 +471,13 @@ fn bfcl_tool_search_defers_every_imported_tool() {
 // ---------------------------------------------------------------------------------------
 
 /// The interpreter for the peer scripts, or `None` (with a note) when the peers are off.
-fn peer_python() -> Option<String> {
-    match std::env::var("CATALOG_PEER_PYTHON") {
-        Ok(python) if !python.is_empty() => Some(python),
-        _ => {
-            assert!(
-                std::env::var_os("CI").is_none(),
-                "CI must run the peer validators: set CATALOG_PEER_PYTHON to a Python with `pip install botocore mcp google-genai` (`cargo xtask test` makes one)"
-            );
-            eprintln!(
-                "peer check skipped: set CATALOG_PEER_PYTHON to a Python with `pip install botocore mcp google-genai` (e.g. `python3 -m venv .venv && .venv/bin/pip install botocore mcp google-genai`, then CATALOG_PEER_PYTHON=.venv/bin/python), or run `cargo xtask test`"
-            );
-            None
-        }
-    }
+fn peer_python() -> Option<std::path::PathBuf> {
+    catalog_testkit::peer("peer check", "CATALOG_PEER_PYTHON")
 }
 
 /// Runs `tests/peers/<script>` on some documents, one per line, loading its Python
 /// package once for all of them: whether it accepted them all, and what it printed.
-fn run_peer(python: &str, script: &str, documents: &[String]) -> (bool, String) {
+fn run_peer(python: &std::path::Path, script: &str, documents: &[String]) -> (bool, String) {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("peers")
         .join(script);
@@ -499,7 +487,7 @@ fn run_peer(python: &str, script: &str, documents: &[String]) -> (bool, String) 
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .unwrap_or_else(|e| panic!("cannot run `{python}`: {e}"));
+        .unwrap_or_else(|e| panic!("cannot run `{}`: {e}", python.display()));
     let mut stdin = child.stdin.take().unwrap();
     for doc in documents {
         // Compact JSON has no newline of its own, so each document is one line.
@@ -516,7 +504,7 @@ fn run_peer(python: &str, script: &str, documents: &[String]) -> (bool, String) 
 }
 
 /// [`run_peer`] that must accept every document; its stdout lines.
-fn peer(python: &str, script: &str, documents: &[String]) -> Vec<String> {
+fn peer(python: &std::path::Path, script: &str, documents: &[String]) -> Vec<String> {
     let (ok, report) = run_peer(python, script, documents);
     assert!(ok, "{script} rejects the output:\n{report}");
     let lines: Vec<String> = report.lines().map(str::to_string).collect();
@@ -535,7 +523,7 @@ fn converse(tool_config: &str) -> String {
 }
 
 /// Checks `tools/list` results with the MCP SDK; the names it read in each.
-fn mcp_names(python: &str, results: &[String]) -> Vec<Vec<String>> {
+fn mcp_names(python: &std::path::Path, results: &[String]) -> Vec<Vec<String>> {
     peer(python, "mcp_validate.py", results)
         .iter()
         .map(|line| {
@@ -599,7 +587,7 @@ fn botocore_and_the_mcp_sdk_accept_bfcl() {
 }
 
 /// Checks Gemini `tools` arrays with google-genai; the function names it read in each.
-fn gemini_names(python: &str, lists: &[String]) -> Vec<Vec<String>> {
+fn gemini_names(python: &std::path::Path, lists: &[String]) -> Vec<Vec<String>> {
     peer(python, "gemini_validate.py", lists)
         .iter()
         .map(|line| {

@@ -626,10 +626,6 @@ const LONG_FILES: &[(&str, &str)] = &[
         "one suite: the rules tidy holds the tree to",
     ),
     (
-        "crates/catalog-mcp/tests/common/conformance.rs",
-        "the conformance suite's runner and its report",
-    ),
-    (
         "crates/catalog-codegen/tests/fuzz.rs",
         "one suite: the generator of catalogs to fuzz and its checks",
     ),

@@ -9,15 +9,7 @@ use std::process::{Command, Output};
 use serde_json::Value;
 
 fn model() -> Option<PathBuf> {
-    let dir = std::env::var_os("CATALOG_EMBED_MODEL").filter(|v| !v.is_empty());
-    if dir.is_none() {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CATALOG_EMBED_MODEL is not set, and CI must run the model's tests (`cargo xtask test` sets it)"
-        );
-        eprintln!("skipped: CATALOG_EMBED_MODEL is not set (`cargo xtask test` sets it)");
-    }
-    dir.map(PathBuf::from)
+    catalog_testkit::peer("embed", "CATALOG_EMBED_MODEL")
 }
 
 fn run(dir: &Path, args: &[&str]) -> Output {

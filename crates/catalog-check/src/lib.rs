@@ -166,24 +166,7 @@ fn checked(
 
 /// The settings and the two role rows every test catalog starts with.
 #[cfg(test)]
-const TEST_HEAD: &str = r#"
-[settings]
-search-tool = "searchTools"
-ask-tool = "ask"
-
-[[tool]]
-name = "searchTools"
-description = "Finds tools."
-[tool.params]
-query = { type = "string" }
-
-[[tool]]
-name = "ask"
-description = "Asks the user a question."
-visibility = "inline"
-effect = "reads"
-tier = "silent"
-"#;
+use catalog_testkit::CATALOG_HEAD as TEST_HEAD;
 
 #[cfg(test)]
 mod tests {

@@ -173,25 +173,7 @@ mod tests {
 
     use super::*;
 
-    /// The settings and the two role rows every test catalog starts with.
-    const HEAD: &str = r#"
-    [settings]
-    search-tool = "searchTools"
-    ask-tool = "ask"
-    
-    [[tool]]
-    name = "searchTools"
-    description = "Finds tools."
-    [tool.params]
-    query = { type = "string" }
-    
-    [[tool]]
-    name = "ask"
-    description = "Asks the user a question."
-    visibility = "inline"
-    effect = "reads"
-    tier = "silent"
-    "#;
+    use catalog_testkit::CATALOG_HEAD as HEAD;
 
     /// What `catalog!` makes of `source`, as the macro's calls make it: the expansion and
     /// the warnings, or the skeleton and the errors.

@@ -18,18 +18,8 @@ fn model() -> Option<&'static Arc<Model>> {
     static MODEL: OnceLock<Option<Arc<Model>>> = OnceLock::new();
     MODEL
         .get_or_init(|| {
-            let Some(dir) = std::env::var_os("CATALOG_EMBED_MODEL").filter(|v| !v.is_empty())
-            else {
-                assert!(
-                    std::env::var_os("CI").is_none(),
-                    "CATALOG_EMBED_MODEL is not set, and CI must run the model's tests (`cargo xtask test` sets it)"
-                );
-                eprintln!(
-                    "skipped: CATALOG_EMBED_MODEL is not set (`cargo xtask test` installs the model and sets it)"
-                );
-                return None;
-            };
-            Some(Arc::new(Model::load(Path::new(&dir)).expect("the model loads")))
+            let dir = catalog_testkit::peer("model", "CATALOG_EMBED_MODEL")?;
+            Some(Arc::new(Model::load(&dir).expect("the model loads")))
         })
         .as_ref()
 }

@@ -72,12 +72,7 @@ fn behind_the_gateway_every_feature_comes_back_as_direct() {
         return;
     };
     let python = PathBuf::from(std::env::var_os("CATALOG_PEER_PYTHON").expect("checked"));
-    let Some(node_bin) = std::env::var_os("CATALOG_PEER_NODE_BIN").map(PathBuf::from) else {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "{test}: CATALOG_PEER_NODE_BIN is not set, and CI must run this test"
-        );
-        eprintln!("{test}: skipped, CATALOG_PEER_NODE_BIN is not set (`cargo xtask test` sets it)");
+    let Some(node_bin) = catalog_testkit::peer(test, "CATALOG_PEER_NODE_BIN") else {
         return;
     };
     let server = [

@@ -31,17 +31,7 @@ const SECRET: &str = "introspection-secret-0123456789";
 
 /// The npm programs' folder, from `CATALOG_PEER_NODE_BIN`.
 fn node_bin(test: &str) -> Option<PathBuf> {
-    if let Some(bin) = std::env::var_os("CATALOG_PEER_NODE_BIN").filter(|v| !v.is_empty()) {
-        return Some(PathBuf::from(bin));
-    }
-    assert!(
-        std::env::var_os("CI").is_none(),
-        "{test}: CATALOG_PEER_NODE_BIN is not set, and CI must run the gateway's tests (`cargo xtask test` sets it)"
-    );
-    eprintln!(
-        "{test} skipped: CATALOG_PEER_NODE_BIN is not set (`cargo xtask test` installs the npm peers and sets it)"
-    );
-    None
+    catalog_testkit::peer(test, "CATALOG_PEER_NODE_BIN")
 }
 
 /// The authorization server on loopback; killed when dropped.

@@ -128,21 +128,11 @@ fn audit_lines(file: &Path) -> Vec<Value> {
 
 /// `prometheus` on the path, or `None` when a test may skip (not under CI).
 fn prometheus(test: &str) -> Option<PathBuf> {
-    let found = std::env::var_os("PATH").and_then(|paths| {
-        std::env::split_paths(&paths)
-            .map(|dir| dir.join("prometheus"))
-            .find(|p| p.is_file())
-    });
-    if found.is_none() {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "{test}: `prometheus` is not on the path, and CI must run this test (`cargo xtask test` installs Debian's package)"
-        );
-        eprintln!(
-            "{test}: skipped, `prometheus` is not on the path; `cargo xtask test` installs it, or `apt-get install prometheus`"
-        );
-    }
-    found
+    catalog_testkit::program(
+        test,
+        "prometheus",
+        "`cargo xtask test` installs Debian's package, or `apt-get install prometheus`",
+    )
 }
 
 /// A Prometheus server scraping `target` every second; killed when dropped.

@@ -27,36 +27,16 @@ struct Peers {
 
 impl Peers {
     fn find(test: &str) -> Option<Peers> {
-        let ci = std::env::var_os("CI").is_some();
-        let python = std::env::var_os("CATALOG_PEER_PYTHON").filter(|v| !v.is_empty());
-        let missing: Vec<&str> = ["redis-server", "haproxy"]
-            .into_iter()
-            .filter(|program| !on_path(program))
-            .collect();
-        match python {
-            Some(python) if missing.is_empty() => Some(Peers {
-                python: python.into(),
-            }),
-            _ => {
-                let why = format!(
-                    "CATALOG_PEER_PYTHON {}; missing programs: {missing:?} (`apt-get install redis-server haproxy`, or run `cargo xtask test` as root, which installs them and sets CATALOG_PEER_PYTHON)",
-                    if python.is_some() { "set" } else { "not set" }
-                );
-                assert!(!ci, "{test}: CI must run the replica tests: {why}");
-                eprintln!("{test} skipped: {why}");
-                None
-            }
-        }
+        let how = "`apt-get install redis-server haproxy`, or run `cargo xtask test` as root, which installs them";
+        let python = catalog_testkit::peer(test, "CATALOG_PEER_PYTHON")?;
+        catalog_testkit::program(test, "redis-server", how)?;
+        catalog_testkit::program(test, "haproxy", how)?;
+        Some(Peers { python })
     }
 
     fn python_program(&self, name: &str) -> PathBuf {
         self.python.with_file_name(name)
     }
-}
-
-fn on_path(program: &str) -> bool {
-    std::env::var_os("PATH")
-        .is_some_and(|path| std::env::split_paths(&path).any(|dir| dir.join(program).is_file()))
 }
 
 /// A loopback port nothing listens on now (`redis-server` and `haproxy` take no port 0).

@@ -24,24 +24,10 @@ struct Peers {
 
 impl Peers {
     fn find(test: &str) -> Option<Peers> {
-        let var = |name: &str| std::env::var_os(name).filter(|v| !v.is_empty());
-        if let (Some(python), Some(node_bin)) =
-            (var("CATALOG_PEER_PYTHON"), var("CATALOG_PEER_NODE_BIN"))
-        {
-            Some(Peers {
-                python: python.into(),
-                node_bin: node_bin.into(),
-            })
-        } else {
-            assert!(
-                std::env::var_os("CI").is_none(),
-                "{test}: CATALOG_PEER_PYTHON and CATALOG_PEER_NODE_BIN are not set, and CI must run the gateway's tests (`cargo xtask test` sets them)"
-            );
-            eprintln!(
-                "{test} skipped: CATALOG_PEER_PYTHON and CATALOG_PEER_NODE_BIN are not set (`cargo xtask test` installs the servers and sets them)"
-            );
-            None
-        }
+        Some(Peers {
+            python: catalog_testkit::peer(test, "CATALOG_PEER_PYTHON")?,
+            node_bin: catalog_testkit::peer(test, "CATALOG_PEER_NODE_BIN")?,
+        })
     }
 
     /// A program of the Python environment (`mcp-server-time`).

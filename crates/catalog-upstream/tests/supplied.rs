@@ -71,17 +71,7 @@ fn wait_for_http(server: &mut std::process::Child, port: u16) {
 }
 
 fn python() -> Option<PathBuf> {
-    let python = std::env::var_os("CATALOG_PEER_PYTHON").filter(|v| !v.is_empty());
-    if python.is_none() {
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "CATALOG_PEER_PYTHON is not set, and CI must run this test (`cargo xtask test` sets it)"
-        );
-        eprintln!(
-            "skipped: CATALOG_PEER_PYTHON is not set (`cargo xtask test` installs the official Python SDK and sets it)"
-        );
-    }
-    python.map(PathBuf::from)
+    catalog_testkit::peer("supplied", "CATALOG_PEER_PYTHON")
 }
 
 #[tokio::test]

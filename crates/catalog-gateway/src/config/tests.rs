@@ -1,24 +1,6 @@
 use super::*;
 
-/// What every catalog needs besides its upstreams and their rows.
-const HEAD: &str = r#"
-[settings]
-search-tool = "searchTools"
-ask-tool = "ask"
-
-[[tool]]
-name = "searchTools"
-description = "Finds tools."
-[tool.params]
-query = { type = "string" }
-
-[[tool]]
-name = "ask"
-description = "Asks the user a question."
-visibility = "inline"
-effect = "reads"
-tier = "silent"
-"#;
+use catalog_testkit::CATALOG_HEAD as HEAD;
 
 fn catalog() -> CatalogModel {
     let digest = "sha256:4d41fd02ed49812a668b205580a74e06ad61797a560f982ee3275fcad9edd8a6";

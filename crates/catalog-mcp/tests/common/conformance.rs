@@ -41,20 +41,7 @@ impl Suite {
     /// is skipped with instructions elsewhere.
     #[must_use]
     pub fn find(test: &str) -> Option<Suite> {
-        let Some(bin) = std::env::var_os("CATALOG_PEER_NODE_BIN").filter(|b| !b.is_empty()) else {
-            assert!(
-                std::env::var_os("CI").is_none(),
-                "{test}: CATALOG_PEER_NODE_BIN is not set, and CI must run the conformance suite \
-                 (`cargo xtask test` installs it and sets the variable)"
-            );
-            eprintln!(
-                "{test}: skipped, CATALOG_PEER_NODE_BIN is not set. `cargo xtask test` sets it up; \
-                 or by hand: npm install in a folder holding a copy of tests/peers/package.json, \
-                 then CATALOG_PEER_NODE_BIN=<folder>/node_modules/.bin"
-            );
-            return None;
-        };
-        let bin = PathBuf::from(bin);
+        let bin = catalog_testkit::peer(test, "CATALOG_PEER_NODE_BIN")?;
         let package = bin.join("../@modelcontextprotocol/conformance/package.json");
         let suite = Suite {
             node: bin.join("node"),

@@ -93,24 +93,10 @@ impl Peer {
     /// with instructions elsewhere.
     #[must_use]
     pub fn find(test: &str) -> Option<Peer> {
-        let package = env!("CARGO_PKG_NAME");
-        if let Some(python) = std::env::var_os("CATALOG_PEER_PYTHON").filter(|p| !p.is_empty()) {
-            return Some(Peer {
-                python: PathBuf::from(python),
-                clients: workspace().join("crates/catalog-mcp/tests/clients"),
-            });
-        }
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "{test}: CATALOG_PEER_PYTHON is not set, and CI must run the real-client tests: \
-             point it at a Python with the `mcp` package"
-        );
-        eprintln!(
-            "{test}: skipped, CATALOG_PEER_PYTHON is not set. `cargo xtask test` sets it up; \
-             or by hand:\n  python3 -m venv <dir> && <dir>/bin/pip install -r tests/peers/requirements.txt\n  \
-             CATALOG_PEER_PYTHON=<dir>/bin/python cargo test -p {package}"
-        );
-        None
+        Some(Peer {
+            python: catalog_testkit::peer(test, "CATALOG_PEER_PYTHON")?,
+            clients: workspace().join("crates/catalog-mcp/tests/clients"),
+        })
     }
 
     /// Runs a client script and reads the JSON report it prints.
