@@ -13,7 +13,7 @@ use libfuzzer_sys::fuzz_target;
 static SHAPES: LazyLock<Vec<(&'static str, &'static Shape)>> = LazyLock::new(|| {
     let mut out = Vec::new();
     for source in [
-        include_str!("../../catalog.toml"),
+        include_str!("../../tests/data/tables.toml"),
         include_str!("../catalogs/shapes.toml"),
     ] {
         let catalog = catalog_check::compile(source).expect("a fuzz catalog compiles");

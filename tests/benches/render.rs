@@ -2,7 +2,8 @@
 //! `catalog_core::render` takes, against the same output built as a `serde_json::Value`
 //! and serialized, the way an application without the renderers would write it.
 //!
-//! Two catalogs: the example catalog's 39 tools (its generated specs), and the 1,853 real
+//! Two catalogs: the tables catalog's 39 tools (`tests/data/tables.toml`, the example app's
+//! as copied there; its generated specs, reported as "example"), and the 1,853 real
 //! tools of the BFCL data set (`tests/data/bfcl`), imported from their MCP form, compiled
 //! and specified at run time as a command-line tool would. Each format renders the whole
 //! list; OpenAI accepts at most 128 tools per request, so for BFCL its figure is the
@@ -21,9 +22,9 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-use app_catalog::Catalog;
 use catalog_core::render::{self, Format, OPENAI_MAX_TOOLS, ToolSearch};
 use catalog_core::{Access, Caller, Effect, Reach, ToolSpec, Visibility};
+use catalog_tests::tables::Catalog;
 use serde_json::{Value, json};
 
 const TOOLS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/data/bfcl/tools.json");

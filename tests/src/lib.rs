@@ -1,5 +1,13 @@
-//! Workspace-level tests live in `tests/`. The library is what one of them uses as another
-//! crate would: a crate holding two catalogs, one per module (`tests/tests/modules.rs`).
+//! Workspace-level tests live in `tests/`. The library is what they use as another crate
+//! would: the framework tests' own rich catalog ([`tables`]), and two small catalogs, one
+//! per module (`tests/tests/modules.rs`).
+
+/// The framework tests' own rich catalog, `data/tables.toml`: a table-database app whose
+/// agent edits through a staging area (copied from the example app once, so that the
+/// example is free to change and these tests keep their subject).
+pub mod tables {
+    catalog_macros::catalog!("data/tables.toml", module = crate::tables);
+}
 
 /// The small fixture's catalog, in a module of its own: `small::tools!`, `small::Tool`.
 pub mod small {

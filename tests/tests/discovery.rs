@@ -1,8 +1,8 @@
-//! The discovery loop on the example catalog: the scenarios the design answers.
+//! The discovery loop on the tables catalog (`tests/data/tables.toml`): the scenarios the design answers.
 
-use app_catalog::tools;
-use app_catalog::{Catalog, Tool};
 use catalog_core::{Discovery, Info, Retention, SearchOutcome, Settings};
+use catalog_tests::tables::tools;
+use catalog_tests::tables::{Catalog, Tool};
 
 fn found(outcome: &SearchOutcome<Tool>) -> Vec<Tool> {
     match outcome {

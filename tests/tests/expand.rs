@@ -25,19 +25,20 @@ fn mixed_catalog() {
     insta::assert_snapshot!(expand("fixtures/mixed.toml"));
 }
 
+/// The framework's own rich catalog (a table-database app, `data/tables.toml`).
 #[test]
-fn example_catalog() {
-    insta::assert_snapshot!(expand("../catalog.toml"));
+fn tables_catalog() {
+    insta::assert_snapshot!(expand("data/tables.toml"));
 }
 
 #[test]
 fn expansion_is_deterministic() {
-    assert_eq!(expand("../catalog.toml"), expand("../catalog.toml"));
+    assert_eq!(expand("data/tables.toml"), expand("data/tables.toml"));
 }
 
 #[test]
 fn expansion_names_no_absolute_path() {
-    let code = expand("../catalog.toml");
+    let code = expand("data/tables.toml");
     let here = env!("CARGO_MANIFEST_DIR");
     assert!(!code.contains(here), "the expansion contains {here}");
     assert!(

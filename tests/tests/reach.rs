@@ -2,7 +2,7 @@
 //! tool active or not, an MCP client at each level) and every answer of the permission
 //! hook, the handler runs exactly when `catalog_core::reach` allows the call and the hook
 //! agrees; and what an MCP `tools/list` shows is exactly what such a client may call.
-//! Run over a catalog with every kind of row, and over the example catalog.
+//! Run over a catalog with every kind of row, and over the tables catalog (`tests/data/tables.toml`).
 
 use std::sync::Mutex;
 
@@ -230,7 +230,7 @@ fn mcp_lists_exactly_what_it_may_call() {
 
 #[test]
 fn the_example_lists_exactly_what_it_may_call() {
-    use app_catalog::{Catalog, Tool};
+    use catalog_tests::tables::{Catalog, Tool};
     listing_is_what_may_be_called(
         &Tool::ALL,
         |level| Catalog::mcp_allowed(level).into_iter().collect(),

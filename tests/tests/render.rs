@@ -1,4 +1,4 @@
-//! The example catalog's tools in every provider's format: the request bodies, locked by
+//! The tables catalog's tools in every provider's format: the request bodies, locked by
 //! snapshots; every documented limit of every provider; the same on the 1,853 real tools
 //! of the BFCL data set; and the real validators of Bedrock (botocore), MCP (the official
 //! SDK) and Gemini (google-genai, Google's official SDK) run over the output.
@@ -14,11 +14,11 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::sync::OnceLock;
 
-use app_catalog::{Catalog, Tool};
 use catalog_core::render::{
     self, Format, OPENAI_MAX_TOOLS, RenderError, ToolSearch, render_set, specs,
 };
 use catalog_core::{Access, Caller, Effect, Reach, ToolSpec, Visibility};
+use catalog_tests::tables::{Catalog, Tool};
 use serde_json::{Value, json};
 
 const BFCL: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/data/bfcl/tools.json");
@@ -139,7 +139,7 @@ fn check_limits(format: Format, specs: &[&ToolSpec], rendered: &str) {
 }
 
 // ---------------------------------------------------------------------------------------
-// The example catalog
+// The tables catalog
 // ---------------------------------------------------------------------------------------
 
 #[test]

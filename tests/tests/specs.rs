@@ -1,11 +1,11 @@
 //! `catalog_check::specs`, which builds a catalog's specs at run time, agrees field by
-//! field with what the macro compiled into `app-catalog` from the same file.
+//! field with what the macro compiled into `catalog_tests::tables` from the same file.
 
-use app_catalog::Tool;
+use catalog_tests::tables::Tool;
 
 #[test]
 fn run_time_specs_match_the_generated_ones() {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../catalog.toml");
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/data/tables.toml");
     let source = std::fs::read_to_string(path).unwrap();
     let catalog = catalog_check::compile(&source).unwrap_or_else(|d| {
         panic!("{}", catalog_check::render_all("catalog.toml", &source, &d));
@@ -34,7 +34,7 @@ fn run_time_specs_match_the_generated_ones() {
     }
 }
 
-/// The example catalog exercises both values of `strict` and a shape of every kind the
+/// The tables catalog exercises both values of `strict` and a shape of every kind the
 /// typed parameters produce, so the comparison above is not vacuous.
 #[test]
 fn the_example_catalog_covers_the_new_fields() {
@@ -48,7 +48,7 @@ fn the_example_catalog_covers_the_new_fields() {
             .iter()
             .all(|s| matches!(s.input, Shape::Object(o) if o.closed))
     );
-    let search = Tool::from_name(app_catalog::Catalog::SETTINGS.search_tool)
+    let search = Tool::from_name(catalog_tests::tables::Catalog::SETTINGS.search_tool)
         .unwrap()
         .spec();
     let Shape::Object(o) = search.input else {

@@ -152,6 +152,12 @@ const FRAMEWORK: &[&str] = &[
     "catalog-providers",
     "catalog-embed",
     "cargo-catalog",
+    "catalog-codegen",
+    "catalog-result-scan",
+    "catalog-gateway",
+    "catalog-testkit",
+    // The framework's own tests use their own catalogs (`tests/data/tables.toml`).
+    "tests",
 ];
 
 #[test]

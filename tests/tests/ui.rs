@@ -12,7 +12,7 @@
 //! `create_dir_all` and never empties it), so that is the manifest dir the macro sees, not
 //! this crate's. Before trybuild runs, this harness copies every `ui/**/*.toml` into that
 //! directory under the same relative path, plus the workspace's own `catalog.toml` as
-//! `ui/example.toml`, and writes the one fixture it makes, `ui/pass/pieces.toml`. The cases then name their fixture as `"ui/<kind>/<case>.toml"`, and
+//! `ui/tables.toml`, and writes the one fixture it makes, `ui/pass/pieces.toml`. The cases then name their fixture as `"ui/<kind>/<case>.toml"`, and
 //! the diagnostics print that same relative path, identical on every machine.
 
 use std::fmt::Write as _;
@@ -77,8 +77,8 @@ fn stage_fixtures() {
         })
         .collect();
     copies.push((
-        here.join("../catalog.toml"),
-        project.join("ui/example.toml"),
+        here.join("data/tables.toml"),
+        project.join("ui/tables.toml"),
     ));
     for (src, dst) in copies {
         let text = fs::read(&src).unwrap_or_else(|e| panic!("read {}: {e}", src.display()));

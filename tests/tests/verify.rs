@@ -1,14 +1,14 @@
-//! The verifier on the example catalog: typed calls, one realistic rejection of each class,
+//! The verifier on the tables catalog (`tests/data/tables.toml`): typed calls, one realistic rejection of each class,
 //! the MCP level matrix, the permission hook, and a property test over arbitrary JSON.
 
 use std::cell::Cell;
 
-use app_catalog::{Catalog, Tool, ToolCall};
 use catalog_core::shape::Shape;
 use catalog_core::{
     Access, AllowAll, Caller, Decision, DenyAll, Discovery, ErrorClass, Info, Map, Rejection,
     Value, Verified, Via, check_output, check_value, verify,
 };
+use catalog_tests::tables::{Catalog, Tool, ToolCall};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 use serde_json::json;
@@ -58,7 +58,7 @@ fn minimal(shape: &Shape) -> Value {
                 .collect(),
         ),
         Shape::Either(branches) => branches.first().map_or(Value::Null, minimal),
-        // The example catalog's typed rows have none of these.
+        // The tables catalog's typed rows have none of these.
         _ => unreachable!("{shape:?}"),
     }
 }
@@ -396,7 +396,7 @@ fn near(shape: &'static Shape, noise: BoxedStrategy<Value>) -> BoxedStrategy<Val
         Shape::Either(branches) => {
             proptest::strategy::Union::new(branches.iter().map(|b| near(b, noise.clone()))).boxed()
         }
-        // `Any`, and what the example catalog's typed rows do not have.
+        // `Any`, and what the tables catalog's typed rows do not have.
         _ => noise.clone(),
     };
     prop_oneof![12 => exact, 1 => noise].boxed()

@@ -2,8 +2,8 @@
 //!
 //! The catalog commands (`check-catalog`, `expand`, `import`, `render`, `search`,
 //! `eval-search`, `embed`) are `cargo catalog`'s, parsed with its clap definitions from the
-//! `cargo-catalog` library and run with this repository's defaults: the example catalog at
-//! the root, from any folder of the workspace. The rest are the project's chores: `test`
+//! `cargo-catalog` library and run with this repository's defaults: the example app's catalog
+//! (`example/catalog.toml`), from any folder of the workspace. The rest are the project's chores: `test`
 //! (every test with its protocol peers), `codegen`, `gen-catalog`, `bench-scale`,
 //! `eval-languages`, `eval-scan`, `train-screen`, `eval-screen` and `man`.
 
@@ -36,7 +36,7 @@ mod test;
     name = "xtask",
     bin_name = "cargo xtask",
     about = "This repository's commands: its chores, and `cargo catalog`'s on its catalog",
-    after_help = "--catalog defaults to catalog.toml in the workspace root. The catalog commands are also `cargo catalog <command>` (`cargo install --path crates/cargo-catalog`), where `check-catalog` is `check`.",
+    after_help = "--catalog defaults to the example app's, example/catalog.toml. The catalog commands are also `cargo catalog <command>` (`cargo install --path crates/cargo-catalog`), where `check-catalog` is `check`.",
     // No command is an error that lists the commands, not the whole help.
     arg_required_else_help = false
 )]
@@ -160,7 +160,7 @@ fn cli() -> clap::Command {
             .map(|a| a.get_id().clone());
         match catalog {
             Some(id) => command.mut_arg(id, |arg| {
-                arg.help("The catalog to read, instead of catalog.toml in the workspace root")
+                arg.help("The catalog to read, instead of the example app's (example/catalog.toml)")
             }),
             None => command,
         }
@@ -181,8 +181,9 @@ fn main() -> ExitCode {
 
 fn run(task: Task) -> Result<ExitCode, Usage> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("..");
-    // `cargo xtask` runs from anywhere in the workspace; the default names the root's file.
-    let catalog = |command: Command| command.run(&Defaults::in_dir(&root));
+    // `cargo xtask` runs from anywhere in the workspace; the default is the example's.
+    let example = root.join("example");
+    let catalog = |command: Command| command.run(&Defaults::in_dir(&example));
     match task {
         // Everything after `test` is cargo's, not ours.
         Task::Test { args } => Ok(test::run(&args)),

@@ -237,7 +237,7 @@ mod tests {
             serde_json::from_str(include_str!("../../../tests/data/bfcl/tools.json")).unwrap();
         let bfcl = catalog_check::import::from_mcp("tools.json", &bfcl).unwrap();
         for source in [
-            include_str!("../../../catalog.toml"),
+            include_str!("../../../tests/data/tables.toml"),
             include_str!("../../../tests/data/languages/ja/catalog.toml"),
             &bfcl.toml,
         ] {

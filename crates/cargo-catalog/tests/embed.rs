@@ -30,7 +30,7 @@ fn embedded(model: &str) -> tempfile::TempDir {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let dir = tempfile::tempdir().unwrap();
     let catalog = dir.path().join("catalog.toml");
-    std::fs::copy(root.join("catalog.toml"), &catalog).unwrap();
+    std::fs::copy(root.join("example/catalog.toml"), &catalog).unwrap();
     // eval-search takes only the requests whose tools a search can return.
     let compiled = catalog_check::compile(&std::fs::read_to_string(&catalog).unwrap()).unwrap();
     let searchable = |name: &Value| {
@@ -151,7 +151,7 @@ fn vectors_of_an_edited_catalog_are_refused_with_the_command_to_run() {
 #[test]
 fn a_folder_that_is_no_model_is_an_unusable_argument() {
     let dir = tempfile::tempdir().unwrap();
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../catalog.toml");
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../example/catalog.toml");
     let out = run(
         dir.path(),
         &[

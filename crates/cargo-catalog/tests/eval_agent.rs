@@ -36,7 +36,7 @@ fn root() -> PathBuf {
 }
 
 fn catalog() -> CatalogModel {
-    let source = std::fs::read_to_string(root().join("catalog.toml")).unwrap();
+    let source = std::fs::read_to_string(root().join("example/catalog.toml")).unwrap();
     catalog_check::compile(&source).unwrap()
 }
 
@@ -139,7 +139,7 @@ fn eval(dir: &Path, provider: Provider, model: &Model, args: &[&str]) -> Output 
         .args(["catalog", "eval-agent", "--provider", provider.name()])
         .args(["--base-url", &model.base_url(), "--model", "scripted"])
         .arg("--catalog")
-        .arg(root().join("catalog.toml"))
+        .arg(root().join("example/catalog.toml"))
         .arg("--requests")
         .arg(root().join("example/catalog/requests.jsonl"))
         .args(args)
@@ -432,7 +432,11 @@ fn the_chapters_offline_command_runs_as_written() {
     *url = url.replace(server, &model.base_url());
     // A folder holding a catalog and its requests, as the chapter has the user run it in.
     let dir = tempfile::tempdir().unwrap();
-    std::fs::copy(root().join("catalog.toml"), dir.path().join("catalog.toml")).unwrap();
+    std::fs::copy(
+        root().join("example/catalog.toml"),
+        dir.path().join("catalog.toml"),
+    )
+    .unwrap();
     std::fs::copy(
         root().join("example/catalog/requests.jsonl"),
         dir.path().join("requests.jsonl"),

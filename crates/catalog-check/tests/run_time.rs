@@ -4,10 +4,10 @@
 use catalog_core::Shape;
 use serde_json::json;
 
-const EXAMPLE: &str = include_str!("../../../catalog.toml");
+const EXAMPLE: &str = include_str!("../../../tests/data/tables.toml");
 
 fn read(source: &str) -> catalog_check::CatalogModel {
-    catalog_check::validate(source).expect("the example catalog is valid")
+    catalog_check::validate(source).expect("the tables catalog (`tests/data/tables.toml`) is valid")
 }
 
 #[test]
@@ -61,7 +61,7 @@ fn the_shape_of_a_schema_read_again_is_the_first_reads() {
     ));
 }
 
-/// A row of the example catalog, for `info`'s sets (one word: under 64 tools).
+/// A row of the tables catalog (`tests/data/tables.toml`), for `info`'s sets (one word: under 64 tools).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
 struct Row(usize);
 

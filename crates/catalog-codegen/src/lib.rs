@@ -248,7 +248,7 @@ properties.args = { type = "object", properties.deep = { type = "string", enum =
 properties.mode = { type = "string", enum = ["on"], rust-name = "switch" }
 "#
         );
-        for source in [include_str!("../../../catalog.toml"), &nested] {
+        for source in [include_str!("../../../tests/data/tables.toml"), &nested] {
             let catalog = catalog_check::compile(source).unwrap();
             let file: syn::File = syn::parse2(expand(&catalog, &Options::default())).unwrap();
             // Top-level items and those of the module holding the argument types.

@@ -2,7 +2,7 @@
 //! is a located error. Three streams of inputs, from one deterministic generator so a
 //! failure reproduces from its seed and case number:
 //!
-//! - **mutated**: the example catalog with bytes deleted, duplicated or replaced by TOML's
+//! - **mutated**: the tables catalog (`tests/data/tables.toml`) with bytes deleted, duplicated or replaced by TOML's
 //!   punctuation, lines dropped, duplicated or swapped, the catalog's own keys and values
 //!   and hidden or multi-byte characters inserted, or the text cut short;
 //! - **generated**: catalogs built from the format's vocabulary (every key, lint, setting
@@ -26,7 +26,7 @@ use std::sync::OnceLock;
 
 use catalog_check::lint::{self, Level, LintId, Tokenizer};
 
-const EXAMPLE: &str = include_str!("../../../catalog.toml");
+const EXAMPLE: &str = include_str!("../../../tests/data/tables.toml");
 
 /// A small deterministic generator (the constants of Knuth's MMIX LCG).
 struct Lcg(u64);
@@ -177,7 +177,7 @@ fn line_around(bytes: &[u8], at: usize) -> (usize, usize) {
     (start, end)
 }
 
-/// The example catalog, changed one to four times.
+/// The tables catalog, changed one to four times.
 fn mutated(rng: &mut Lcg) -> String {
     let mut bytes = EXAMPLE.as_bytes().to_vec();
     for _ in 0..=rng.next(4) {
@@ -455,7 +455,7 @@ fn exercise(source: &str, full_lints: bool, tally: &mut Tally) -> Result<(), Str
         }
         Ok(mut catalog) => {
             tally.valid += 1;
-            // The reach lint rebuilds the index once per example: on the example catalog's
+            // The reach lint rebuilds the index once per example: on the tables catalog's
             // 90 examples that is seconds in a debug build, so it runs on a sample.
             if !full_lints {
                 catalog.lints.set_level(LintId::UnnamedNeed, Level::Allow);

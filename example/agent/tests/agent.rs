@@ -417,7 +417,7 @@ fn the_readme_quickstart_is_the_example_that_compiles() {
 fn the_readme_row_is_the_example_catalogs() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let readme = std::fs::read_to_string(root.join("../../README.md")).unwrap();
-    let catalog = std::fs::read_to_string(root.join("../../catalog.toml")).unwrap();
+    let catalog = std::fs::read_to_string(root.join("../catalog.toml")).unwrap();
     let start = readme
         .find("```toml\n[[tool]]\n")
         .expect("README shows a row")

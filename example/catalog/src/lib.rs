@@ -10,4 +10,4 @@
 #![no_implicit_prelude]
 #![deny(missing_docs)]
 
-::catalog_macros::catalog!("../../catalog.toml");
+::catalog_macros::catalog!("../catalog.toml");

@@ -5,7 +5,7 @@
 
 /// The example catalog.
 pub mod tables {
-    ::catalog_macros::catalog!("ui/example.toml", module = crate::tables);
+    ::catalog_macros::catalog!("ui/tables.toml", module = crate::tables);
 
     /// The module's macros by their short names.
     pub const LOOKING: ToolSet = tools![openTable, "listTables"];

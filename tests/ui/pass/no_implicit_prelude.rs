@@ -3,7 +3,7 @@
 #![no_implicit_prelude]
 #![deny(missing_docs, warnings)]
 
-::catalog_macros::catalog!("ui/example.toml");
+::catalog_macros::catalog!("ui/tables.toml");
 
 const NONE: ToolSet = tools![];
 const SOME: ToolSet = tools![openTable, "listTables",];

@@ -44,7 +44,7 @@ fn line_of(source: &str, needle: &str) -> usize {
 
 #[test]
 fn the_example_catalog_keeps_one_justified_warning() {
-    let source = include_str!("../../../../catalog.toml");
+    let source = include_str!("../../../../tests/data/tables.toml");
     let found = findings(source);
     assert_eq!(found.len(), 1, "{found:#?}");
     let (lint, level, _, message) = &found[0];

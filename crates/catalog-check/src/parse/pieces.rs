@@ -150,7 +150,7 @@ mod tests {
         )
     }
 
-    /// Every catalog of the repository's error tests, the example and language catalogs
+    /// Every catalog of the repository's error tests, the tables and language catalogs
     /// and BFCL's import, cut before every `[[tool]]` line (BFCL's, 1.4 MB, in pieces of
     /// 64 KiB): the same catalog, the same errors in the same order, as reading each file
     /// whole.
@@ -158,7 +158,7 @@ mod tests {
     fn pieces_read_as_the_whole_file_does() {
         let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
         let mut files = vec![
-            format!("{root}/catalog.toml"),
+            format!("{root}/tests/data/tables.toml"),
             format!("{root}/tests/data/languages/ja/catalog.toml"),
             format!("{root}/tests/data/languages/de/catalog.toml"),
         ];

@@ -366,7 +366,7 @@ fn packed_shapes_read_back_as_written() {
     }
     // Every catalog of the repository, typed parameters included.
     for source in [
-        include_str!("../../../../catalog.toml"),
+        include_str!("../../../../tests/data/tables.toml"),
         include_str!("../../../../tests/data/languages/ja/catalog.toml"),
     ] {
         let catalog = crate::validate(source).unwrap();
@@ -450,8 +450,8 @@ fn enums_and_consts_of_any_value() {
 
 #[test]
 fn only_typed_integer_parameters_are_64_bit() {
-    // The example catalog: `limit` is a typed integer, `rowKey` an escape hatch.
-    let catalog = crate::validate(include_str!("../../../../catalog.toml")).unwrap();
+    // The tables catalog: `limit` is a typed integer, `rowKey` an escape hatch.
+    let catalog = crate::validate(include_str!("../../../../tests/data/tables.toml")).unwrap();
     let tool = catalog
         .tools
         .iter()

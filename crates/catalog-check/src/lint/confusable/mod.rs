@@ -324,7 +324,7 @@ mod tests {
                 .unwrap();
         let bfcl = crate::import::from_mcp("tools.json", &bfcl).unwrap().toml;
         [
-            include_str!("../../../../../catalog.toml"),
+            include_str!("../../../../../tests/data/tables.toml"),
             include_str!("../../../../../tests/data/languages/ja/catalog.toml"),
             include_str!("../../../../../tests/data/languages/de/catalog.toml"),
             &bfcl,

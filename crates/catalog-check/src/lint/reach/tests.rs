@@ -45,7 +45,7 @@ fn same_ranks(source: &str) {
 
 #[test]
 fn the_example_catalog_ranks_as_rebuilt() {
-    same_ranks(include_str!("../../../../../catalog.toml"));
+    same_ranks(include_str!("../../../../../tests/data/tables.toml"));
 }
 
 #[test]

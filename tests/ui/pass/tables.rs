@@ -1,5 +1,5 @@
-// The workspace's own `catalog.toml` (copied to `ui/example.toml` by the harness).
-catalog_macros::catalog!("ui/example.toml");
+// The framework tests' own rich catalog, `tests/data/tables.toml` (copied to `ui/tables.toml` by the harness).
+catalog_macros::catalog!("ui/tables.toml");
 
 const LOOKING: ToolSet = tools![openTable, listTables, "describeTable"];
 
