@@ -209,7 +209,7 @@ fn the_gateway_keeps_the_protocol() {
             .collect();
         assert_eq!(forwarded.len(), 1, "{opening:?}: {report}");
         assert_eq!(forwarded[0]["level"], "debug");
-        assert_eq!(forwarded[0]["logger"], "catalog_gateway::gateway");
+        assert_eq!(forwarded[0]["logger"], "catalog_gateway::gateway::calls");
         // Over HTTP the message rides the standalone stream, which rmcp does not order
         // against the response: during the call, or just after it.
         let during = &forwarded[0]["during"];
