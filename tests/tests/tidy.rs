@@ -526,12 +526,12 @@ fn the_tidy_checks_catch_what_they_claim() {
     );
 }
 
-/// The design notes draw the crates and the compiler's modules as the code has them: a
-/// dependency added or removed without its line in the picture fails here, with the
+/// `ARCHITECTURE.md` draws the crates and `catalog-check`'s modules as the code has them:
+/// a dependency added or removed without its line in the picture fails here, with the
 /// lines to paste.
 #[test]
-fn the_design_notes_draw_every_dependency() {
-    let notes = std::fs::read_to_string(root().join("book/src/design.md")).unwrap();
+fn the_architecture_draws_every_dependency() {
+    let notes = std::fs::read_to_string(root().join("ARCHITECTURE.md")).unwrap();
     let compiler = root().join("crates/catalog-check/src");
     let files: Vec<(Module, String)> = rust_files(&compiler)
         .into_iter()
@@ -551,9 +551,60 @@ fn the_design_notes_draw_every_dependency() {
         let picture = picture(&edges);
         assert!(
             notes.contains(&picture),
-            "book/src/design.md should draw each {what} dependency as the code has it:\n{picture}"
+            "ARCHITECTURE.md should draw each {what} dependency as the code has it:\n{picture}"
         );
     }
+}
+
+/// `ARCHITECTURE.md` has a section for each crate in `crates/` and none for a crate that
+/// is gone, every repository path it names exists, and it lists every check of this file.
+#[test]
+fn the_architecture_names_every_crate() {
+    let text = std::fs::read_to_string(root().join("ARCHITECTURE.md")).unwrap();
+    let mut problems = Vec::new();
+    let crates: BTreeSet<String> = std::fs::read_dir(root().join("crates"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    let sections: BTreeSet<String> = text
+        .lines()
+        .filter_map(|l| l.strip_prefix("### "))
+        .filter(|h| *h != "The rest")
+        .map(str::to_owned)
+        .collect();
+    for missing in crates.difference(&sections) {
+        problems.push(format!(
+            "ARCHITECTURE.md: no `### {missing}` section in the code map"
+        ));
+    }
+    for gone in sections.difference(&crates) {
+        problems.push(format!(
+            "ARCHITECTURE.md: `### {gone}` names no crate in crates/"
+        ));
+    }
+    for (i, line) in text.lines().enumerate() {
+        for path in line.split('`').skip(1).step_by(2) {
+            let repository_path = ["crates/", "tests/", "example/", "xtask/", "fuzz/"]
+                .iter()
+                .any(|top| path.starts_with(top));
+            if repository_path && !root().join(path).exists() {
+                problems.push(format!(
+                    "ARCHITECTURE.md:{}: `{path}` does not exist",
+                    i + 1
+                ));
+            }
+        }
+    }
+    let tidy = std::fs::read_to_string(root().join("tests/tests/tidy.rs")).unwrap();
+    for check in tidy.split("#[test]\nfn ").skip(1) {
+        let name = &check[..check.find('(').unwrap()];
+        if !text.contains(&format!("`{name}`")) {
+            problems.push(format!(
+                "ARCHITECTURE.md does not list the tidy check `{name}`"
+            ));
+        }
+    }
+    assert!(problems.is_empty(), "{}", problems.join("\n"));
 }
 
 /// `from → to, to` lines, one per node with dependencies, aligned, in name order.
