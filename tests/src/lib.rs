@@ -9,6 +9,8 @@ pub mod tables {
     catalog_macros::catalog!("data/tables.toml", module = crate::tables);
 }
 
+// The guide's generated-API chapter shows this part.
+// ANCHOR: modules
 /// The small fixture's catalog, in a module of its own: `small::tools!`, `small::Tool`.
 pub mod small {
     catalog_macros::catalog!("fixtures/small.toml", module = crate::small);
@@ -30,3 +32,4 @@ pub const FROM_THE_ROOT: (small::ToolSet, more::mixed::ToolSet) = (
     small::tools![ask, "triangle_properties.get"],
     more::mixed::tools![exportCsv, "github.create_issue"],
 );
+// ANCHOR_END: modules
