@@ -9,7 +9,6 @@ use std::process::ExitCode;
 
 use catalog_check::import::{FromServer, Offers, OffersImported, import_offers};
 use catalog_check::model::Transport;
-use catalog_upstream::Endpoint;
 use catalog_upstream::drift::{self, Snapshot};
 
 use crate::args::{Import, Usage};
@@ -17,7 +16,7 @@ use crate::args::{Import, Usage};
 /// Which server to import, under which name, into which catalog.
 pub(crate) struct Server {
     name: String,
-    endpoint: Endpoint,
+    endpoint: Transport,
     prefix: Option<String>,
     target: Target,
 }
@@ -36,13 +35,13 @@ impl Server {
     /// Clap has checked which go together.
     pub(crate) fn from_args(args: Import) -> Result<Server, Usage> {
         let endpoint = match (args.from_url, args.command.split_first()) {
-            (Some(url), _) => Endpoint::Url {
+            (Some(url), _) => Transport::Http {
                 url,
                 headers: Vec::new(),
                 oauth: None,
             },
-            (None, Some((program, rest))) => Endpoint::Command {
-                program: program.clone(),
+            (None, Some((program, rest))) => Transport::Stdio {
+                command: program.clone(),
                 args: rest.to_vec(),
                 env: Vec::new(),
             },
@@ -78,13 +77,13 @@ impl Server {
 
 /// The program's file name, or the URL's host, as an upstream name: lowercase, other
 /// characters than letters, digits, `-` and `_` as `-`.
-fn default_name(endpoint: &Endpoint) -> Option<String> {
+fn default_name(endpoint: &Transport) -> Option<String> {
     let raw = match endpoint {
-        Endpoint::Command { program, .. } => Path::new(program)
+        Transport::Stdio { command, .. } => Path::new(command)
             .file_stem()?
             .to_string_lossy()
             .into_owned(),
-        Endpoint::Url { url, .. } => {
+        Transport::Http { url, .. } => {
             let rest = url.split_once("://")?.1;
             let host = rest.split(['/', ':']).next()?;
             host.to_owned()
@@ -127,39 +126,19 @@ fn keep_for_review(
     );
 }
 
-/// The endpoint as the catalog's `[[upstream]]` says it.
-fn transport(endpoint: &Endpoint) -> Transport {
-    match endpoint {
-        Endpoint::Command { program, args, env } => Transport::Stdio {
-            command: program.clone(),
-            args: args.clone(),
-            env: env.clone(),
-        },
-        Endpoint::Url {
-            url,
-            headers,
-            oauth,
-        } => Transport::Http {
-            url: url.clone(),
-            headers: headers.clone(),
-            oauth: oauth.clone(),
-        },
-    }
-}
-
 /// On a re-import, the endpoint with the `env`, or `headers` and `oauth`, that the
 /// catalog's table of the server declares, read as the gateway reads them: a server that
 /// wants a credential is listed with it.
-fn with_declared(endpoint: &Endpoint, name: &str, existing: Option<&str>) -> Endpoint {
+fn with_declared(endpoint: &Transport, name: &str, existing: Option<&str>) -> Transport {
     let declared = existing
         .and_then(|text| catalog_check::validate(text).ok())
         .and_then(|c| c.upstreams.into_iter().find(|u| u.name == name));
     match (endpoint.clone(), declared.map(|u| u.transport)) {
-        (Endpoint::Command { program, args, .. }, Some(Transport::Stdio { env, .. })) => {
-            Endpoint::Command { program, args, env }
+        (Transport::Stdio { command, args, .. }, Some(Transport::Stdio { env, .. })) => {
+            Transport::Stdio { command, args, env }
         }
-        (Endpoint::Url { url, .. }, Some(Transport::Http { headers, oauth, .. })) => {
-            Endpoint::Url {
+        (Transport::Http { url, .. }, Some(Transport::Http { headers, oauth, .. })) => {
+            Transport::Http {
                 url,
                 headers,
                 oauth,
@@ -202,7 +181,7 @@ fn map(
 ) -> Result<(FromServer, OffersImported), String> {
     let source = catalog_check::import::Server {
         name: server.name.clone(),
-        transport: transport(&server.endpoint),
+        transport: server.endpoint.clone(),
     };
     let mut imported =
         catalog_check::import::from_server(&source, listed, existing, server.prefix.as_deref())?;
@@ -350,8 +329,8 @@ mod tests {
 
     #[test]
     fn a_server_is_named_by_its_program_or_host() {
-        let command = |p: &str| Endpoint::Command {
-            program: p.into(),
+        let command = |p: &str| Transport::Stdio {
+            command: p.into(),
             args: vec![],
             env: vec![],
         };
@@ -364,7 +343,7 @@ mod tests {
             Some("server")
         );
         assert_eq!(
-            default_name(&Endpoint::Url {
+            default_name(&Transport::Http {
                 url: "http://127.0.0.1:8000/mcp".into(),
                 headers: vec![],
                 oauth: None,

@@ -7,8 +7,9 @@ use std::process::ExitCode;
 
 use catalog_check::import::Offers;
 use catalog_check::model::CatalogModel;
+use catalog_check::model::Transport;
 use catalog_upstream::drift::{self, Snapshot};
-use catalog_upstream::{Client, Endpoint, Upstream, overrides};
+use catalog_upstream::{Client, Upstream, overrides};
 use serde_json::Value;
 
 /// How `cargo catalog` introduces itself to the servers it lists.
@@ -19,7 +20,7 @@ const CLIENT: Client = Client {
 
 /// Starts or reaches the server at `endpoint` and lists its tools, prompts, resources
 /// and resource templates as wire objects.
-pub(crate) fn list(name: &str, endpoint: &Endpoint) -> Result<(Vec<Value>, Offers), String> {
+pub(crate) fn list(name: &str, endpoint: &Transport) -> Result<(Vec<Value>, Offers), String> {
     runtime()?.block_on(async {
         let upstream = Upstream::connect(name, endpoint, CLIENT, None, None).await?;
         let listed = listing(&upstream).await;
@@ -60,7 +61,7 @@ pub(crate) fn check(path: &str, catalog: &CatalogModel) -> ExitCode {
         let comparing = crate::progress::spinner(format!("listing upstream `{name}`"));
         let (comparison, listed, offered) = runtime.block_on(async {
             let listed =
-                match Upstream::connect(name, &Endpoint::of(declared), CLIENT, None, None).await {
+                match Upstream::connect(name, &declared.transport, CLIENT, None, None).await {
                     Ok(upstream) => {
                         let listed = listing(&upstream).await;
                         upstream.close().await;

@@ -175,6 +175,22 @@ pub enum Transport {
     },
 }
 
+impl std::fmt::Display for Transport {
+    /// The program and its arguments, or the URL: how messages name an upstream.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Transport::Stdio { command, args, .. } => {
+                f.write_str(command)?;
+                for arg in args {
+                    write!(f, " {arg}")?;
+                }
+                Ok(())
+            }
+            Transport::Http { url, .. } => f.write_str(url),
+        }
+    }
+}
+
 /// An upstream behind an OAuth 2.1 authorization server (`oauth`): the gateway is a
 /// client registered there in advance and obtains its access tokens with the client
 /// credentials grant, with no user at a browser. Which authorization server, and the

@@ -13,8 +13,9 @@ use catalog_result_scan::Scanner;
 use rmcp::service::{Peer, RoleServer};
 use tokio::sync::mpsc::{UnboundedSender, unbounded_channel};
 
+use catalog_check::model::Transport;
+use catalog_upstream::Upstream;
 use catalog_upstream::drift::{Snapshot, Standing};
-use catalog_upstream::{Endpoint, Upstream};
 
 use crate::audit::Audit;
 use crate::config::Profiles;
@@ -106,7 +107,7 @@ pub struct Requester<'a> {
 pub struct Gateway {
     loaded: &'static Loaded,
     /// Where each upstream a row names is.
-    endpoints: BTreeMap<String, Endpoint>,
+    endpoints: BTreeMap<String, Transport>,
     /// The open session with each reachable upstream, replaced when it ends.
     pub(crate) sessions: RwLock<BTreeMap<String, Arc<Upstream>>>,
     /// Where sessions report their upstream's tool-list changes.
@@ -213,7 +214,7 @@ impl Gateway {
                         .is_some_and(|s| s.upstream == declared.name)
                 }) || catalog.offers.iter().any(|o| o.upstream == declared.name)
             })
-            .map(|declared| (declared.name.clone(), Endpoint::of(declared)))
+            .map(|declared| (declared.name.clone(), declared.transport.clone()))
             .collect();
         let (changed, watch) = unbounded_channel();
         let (modern_changed, modern_watch) = unbounded_channel();

@@ -21,12 +21,13 @@ use std::sync::{Arc, PoisonError, RwLock};
 use serde_json::Value;
 use std::time::Instant;
 
+use catalog_check::model::Transport;
 use catalog_core::talk::{Root, Sampling, TalkError};
 use catalog_core::{BoxFuture, Context, UrlElicitation};
 use catalog_mcp::Grant;
 use catalog_mcp::rounds::Round;
+use catalog_upstream::Upstream;
 use catalog_upstream::relay::{self, Origin, Relay};
-use catalog_upstream::{Endpoint, Upstream};
 use rmcp::ErrorData;
 use rmcp::model::{
     CancelledNotificationParam, ClientCapabilities, ClientResult, CustomRequest,
@@ -721,7 +722,7 @@ impl Link {
     pub async fn session(
         &self,
         upstream: &str,
-        endpoint: &Endpoint,
+        endpoint: &Transport,
         shared: Option<Arc<Upstream>>,
     ) -> Result<Arc<Upstream>, String> {
         let Some(own) = &self.own else {

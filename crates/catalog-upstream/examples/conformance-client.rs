@@ -19,10 +19,11 @@ use std::process::ExitCode;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicI64, Ordering};
 
+use catalog_check::model::Transport;
 use catalog_check::model::{ClientCredential, OAuth, Supplied};
 use catalog_core::BoxFuture;
 use catalog_upstream::relay::{self, Origin, Relay};
-use catalog_upstream::{Client, Endpoint, Revision, Upstream};
+use catalog_upstream::{Client, Revision, Upstream};
 use rmcp::ErrorData;
 use rmcp::model::{
     ClientCapabilities, ClientResult, ElicitResult, ElicitationAction, JsonObject, ListRootsResult,
@@ -70,7 +71,7 @@ fn main() -> ExitCode {
 }
 
 async fn run(url: &str, scenario: &str, revision: Revision, context: &Value) -> Result<(), String> {
-    let endpoint = Endpoint::Url {
+    let endpoint = Transport::Http {
         url: url.to_owned(),
         headers: Vec::new(),
         oauth: oauth(context)?,

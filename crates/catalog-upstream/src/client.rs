@@ -16,6 +16,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use catalog_check::import::Offers;
+use catalog_check::model::Transport;
 use rmcp::ClientCacheConfig;
 use rmcp::model::{
     CallToolRequest, CallToolRequestParams, CancelledNotificationParam, ClientRequest,
@@ -47,7 +48,6 @@ use crate::rounds;
 mod endpoint;
 mod watcher;
 
-pub use endpoint::Endpoint;
 use endpoint::{Taps, reach, spawn};
 use watcher::Watcher;
 
@@ -125,7 +125,7 @@ impl Upstream {
     /// As [`Upstream::connect_at`].
     pub async fn connect(
         name: &str,
-        endpoint: &Endpoint,
+        endpoint: &Transport,
         client: Client,
         changed: Option<UnboundedSender<String>>,
         relay: Option<Arc<dyn Relay>>,
@@ -151,7 +151,7 @@ impl Upstream {
     /// upstream and what to check.
     pub async fn connect_at(
         name: &str,
-        endpoint: &Endpoint,
+        endpoint: &Transport,
         client: Client,
         revision: Revision,
         changed: Option<UnboundedSender<String>>,
@@ -171,8 +171,8 @@ impl Upstream {
         let mut express = None;
         let mut authorized = None;
         let started = match endpoint {
-            Endpoint::Command { program, args, env } => {
-                let (process, stdin, stdout) = spawn(name, endpoint, program, args, env)?;
+            Transport::Stdio { command, args, env } => {
+                let (process, stdin, stdout) = spawn(name, endpoint, command, args, env)?;
                 let seen = Arc::new(Mutex::new(Vec::new()));
                 raw = Some(Arc::clone(&seen));
                 child = Some(process);
@@ -193,7 +193,7 @@ impl Upstream {
                 express = Some(Express::new(lines, waiting, Arc::clone(&calls)));
                 open(watcher, transport, revision).await
             }
-            Endpoint::Url {
+            Transport::Http {
                 url,
                 headers,
                 oauth,

@@ -32,5 +32,5 @@ mod supplied;
 pub mod tasks;
 pub mod tls;
 
-pub use client::{Answered, CallFailed, Client, Endpoint, Upstream};
+pub use client::{Answered, CallFailed, Client, Upstream};
 pub use revision::Revision;

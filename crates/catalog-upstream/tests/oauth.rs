@@ -8,8 +8,9 @@ use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{TcpListener, TcpStream};
 use std::sync::{Arc, Mutex};
 
+use catalog_check::model::Transport;
 use catalog_check::model::{ClientCredential, OAuth, Supplied};
-use catalog_upstream::{Client, Endpoint, Upstream};
+use catalog_upstream::{Client, Upstream};
 use serde_json::{Value, json};
 
 const CLIENT: Client = Client {
@@ -147,8 +148,8 @@ fn answer(request: &Seen, base: &str) -> (&'static str, String, String) {
     }
 }
 
-fn endpoint(server: &Server, secret: Option<Supplied>) -> Endpoint {
-    Endpoint::Url {
+fn endpoint(server: &Server, secret: Option<Supplied>) -> Transport {
+    Transport::Http {
         url: format!("{}/mcp", server.base),
         headers: Vec::new(),
         oauth: secret.map(|secret| OAuth {

@@ -8,7 +8,8 @@
 use std::path::PathBuf;
 
 use catalog_check::model::Supplied;
-use catalog_upstream::{Client, Endpoint, Upstream};
+use catalog_check::model::Transport;
+use catalog_upstream::{Client, Upstream};
 
 /// A server (stdio, or streamable HTTP at `http://127.0.0.1:PORT/mcp` when a port is
 /// given) whose tools answer with an environment variable it was started with and with
@@ -87,8 +88,8 @@ async fn a_secret_from_the_environment_reaches_the_server_and_an_unset_one_is_na
     let secret_file = dir.join("api_key");
     let from_file = format!("file-secret-{}", std::process::id());
     std::fs::write(&secret_file, format!("{from_file}\n")).unwrap();
-    let endpoint = |variable: &str| Endpoint::Command {
-        program: python.to_string_lossy().into_owned(),
+    let endpoint = |variable: &str| Transport::Stdio {
+        command: python.to_string_lossy().into_owned(),
         args: vec![script.to_string_lossy().into_owned()],
         env: vec![
             ("UPSTREAM_TOKEN".into(), Supplied::FromEnv(variable.into())),
@@ -173,7 +174,7 @@ async fn a_header_from_a_file_reaches_a_server_at_a_url_and_a_missing_file_is_na
     let secret_file = dir.join("authorization");
     let credential = format!("Bearer header-secret-{}", std::process::id());
     std::fs::write(&secret_file, format!("{credential}\n")).unwrap();
-    let endpoint = |path: &std::path::Path| Endpoint::Url {
+    let endpoint = |path: &std::path::Path| Transport::Http {
         url: url.clone(),
         headers: vec![(
             "Authorization".into(),

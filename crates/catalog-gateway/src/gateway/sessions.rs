@@ -7,10 +7,11 @@ use std::time::Instant;
 
 use catalog_check::import::Offers;
 use catalog_check::model::Offered;
+use catalog_check::model::Transport;
 use catalog_core::Value;
 use catalog_mcp::Grant;
+use catalog_upstream::Upstream;
 use catalog_upstream::drift::{self, Comparison, Standing};
-use catalog_upstream::{Endpoint, Upstream};
 use rmcp::service::{Peer, RoleServer};
 use tokio::sync::mpsc::UnboundedReceiver;
 
@@ -203,7 +204,7 @@ impl Gateway {
     pub(super) async fn connect(
         &self,
         upstream: &str,
-        endpoint: &Endpoint,
+        endpoint: &Transport,
     ) -> Result<Arc<Upstream>, String> {
         let changed = Some(self.changed.clone());
         let relay = Some(self.solo().relay(upstream));

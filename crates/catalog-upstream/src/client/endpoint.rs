@@ -1,11 +1,11 @@
-//! Where an upstream is ([`Endpoint`]) and how it is reached: its server started with
+//! How an upstream (a `[[upstream]]` table's `Transport`) is reached: its server started with
 //! piped standard streams, or its URL with the headers and OAuth tokens it needs, and the
 //! taps that read a stdio server's output as it passes.
 
 use std::collections::HashMap;
 use std::sync::{Arc, LazyLock, Mutex};
 
-use catalog_check::model::{OAuth, Supplied};
+use catalog_check::model::{OAuth, Supplied, Transport};
 use catalog_core::BoxFuture;
 use http::{HeaderName, HeaderValue};
 use memchr::memmem::Finder;
@@ -22,70 +22,6 @@ use crate::supplied;
 
 use super::{Started, Watcher, lock, open};
 
-/// Where an upstream is: what `[[upstream]]` declares.
-#[derive(Clone, PartialEq, Eq, Debug)]
-pub enum Endpoint {
-    /// A program speaking MCP on its standard input and output.
-    Command {
-        /// The program.
-        program: String,
-        /// Its arguments.
-        args: Vec<String>,
-        /// Environment variables added to the connecting program's own, each read when
-        /// the program is started.
-        env: Vec<(String, Supplied)>,
-    },
-    /// A streamable HTTP endpoint (`http://` only: this build has no TLS).
-    Url {
-        /// The endpoint.
-        url: String,
-        /// Headers sent with every request, each read when the endpoint is reached.
-        headers: Vec<(String, Supplied)>,
-        /// The OAuth client the gateway is at the endpoint's authorization server, when
-        /// the endpoint wants an access token from there.
-        oauth: Option<OAuth>,
-    },
-}
-
-impl Endpoint {
-    /// The endpoint of an `[[upstream]]` table.
-    #[must_use]
-    pub fn of(upstream: &catalog_check::model::Upstream) -> Endpoint {
-        use catalog_check::model::Transport;
-        match &upstream.transport {
-            Transport::Stdio { command, args, env } => Endpoint::Command {
-                program: command.clone(),
-                args: args.clone(),
-                env: env.clone(),
-            },
-            Transport::Http {
-                url,
-                headers,
-                oauth,
-            } => Endpoint::Url {
-                url: url.clone(),
-                headers: headers.clone(),
-                oauth: oauth.clone(),
-            },
-        }
-    }
-}
-
-impl std::fmt::Display for Endpoint {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            Endpoint::Command { program, args, .. } => {
-                f.write_str(program)?;
-                for arg in args {
-                    write!(f, " {arg}")?;
-                }
-                Ok(())
-            }
-            Endpoint::Url { url, .. } => f.write_str(url),
-        }
-    }
-}
-
 /// Starts upstream `name`'s server (`program` with `args` and `env`), its standard input
 /// and output piped: the process and its pipes.
 ///
@@ -93,7 +29,7 @@ impl std::fmt::Display for Endpoint {
 /// A value of `env` cannot be read, or the program cannot start: why, and what to check.
 pub(super) fn spawn(
     name: &str,
-    endpoint: &Endpoint,
+    endpoint: &Transport,
     program: &str,
     args: &[String],
     env: &[(String, catalog_check::model::Supplied)],
