@@ -21,7 +21,8 @@ pub mod packed;
 pub mod provider;
 pub mod render;
 mod screen;
-pub mod search;
+/// Tool search: the index, its tokenizer and stemmers (the `catalog-search` crate).
+pub use catalog_search as search;
 mod set;
 pub mod shape;
 mod spec;

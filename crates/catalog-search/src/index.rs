@@ -44,14 +44,14 @@ pub struct Weights {
     pub k1: f32,
     /// Length normalisation.
     pub b: f32,
-    /// Weight of a word's prefix term (see [`PREFIX`](crate::search::PREFIX)) relative to
+    /// Weight of a word's prefix term (see [`PREFIX`](crate::PREFIX)) relative to
     /// its stem.
     pub prefix: f32,
-    /// Weight of a pair of neighbouring stems (see [`PAIR_MARK`](crate::search::PAIR_MARK))
+    /// Weight of a pair of neighbouring stems (see [`PAIR_MARK`](crate::PAIR_MARK))
     /// relative to a single stem.
     pub pair: f32,
     /// Weight of each Han character (kanji, hanzi) of a CJK run as a term of its own (see
-    /// [`UNIGRAM_MARK`](crate::search::UNIGRAM_MARK)) relative to a bigram; 0 leaves them
+    /// [`UNIGRAM_MARK`](crate::UNIGRAM_MARK)) relative to a bigram; 0 leaves them
     /// out of the index. A Han character is a morpheme, with a meaning of its own.
     pub unigram: f32,
     /// The same for a Hangul syllable: a sound, but often a whole Sino-Korean morpheme

@@ -1,5 +1,5 @@
 //! The hook for a ranking other than the index's own, such as an embedding model's fused
-//! with it: a [`Discovery`](crate::Discovery) ranked by one calls it for every search.
+//! with it: a `catalog_core::Discovery` ranked by one calls it for every search.
 
 use alloc::vec::Vec;
 

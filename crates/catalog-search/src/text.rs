@@ -34,7 +34,7 @@ use super::lang::Language;
 ///
 /// Stemming leaves derived words apart (`convert` → `convert`, `conversion` → `convers`);
 /// a shared four-letter prefix (`^conv`) brings them together, at a lower weight
-/// ([`Weights::prefix`](crate::search::Weights::prefix)), since it also joins unrelated words.
+/// ([`Weights::prefix`](crate::Weights::prefix)), since it also joins unrelated words.
 pub const PREFIX: usize = 4;
 
 /// What a prefix term starts with, so it never equals a stem.
@@ -45,7 +45,7 @@ pub const PREFIX_MARK: char = '^';
 pub const PAIR_MARK: char = '~';
 
 /// What a CJK character's own term starts with: `売上` and `売り上げ` share no bigram, but
-/// share `|売` and `|上`, at [`Weights::unigram`](crate::search::Weights::unigram) (a
+/// share `|売` and `|上`, at [`Weights::unigram`](crate::Weights::unigram) (a
 /// Hangul syllable's or a Katakana character's at a weight of its own). A run of one
 /// character is also its character alone, at full weight, so `消す` finds `消去` through
 /// `|消`. Hiragana gets none: alone, it is mostly particles and endings.

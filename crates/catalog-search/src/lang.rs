@@ -1,6 +1,6 @@
 //! The language of a catalog's words in Latin script: which stemmer and stop words search
 //! uses for them. Text in Han, Hiragana, Katakana or Hangul needs neither: it is indexed
-//! by character pairs in every language (see [`terms`](crate::search::terms)).
+//! by character pairs in every language (see [`terms`](crate::terms)).
 
 use alloc::string::String;
 

@@ -1,5 +1,10 @@
-//! Tool search: the tokenizer, the stemmer and the index, shared by the compiler (which
-//! builds a compiled catalog's index into static tables) and the run time.
+//! Tool search: the tokenizer, the stemmers and the BM25F index, shared by the compiler
+//! (which builds a compiled catalog's index into static tables) and the run time
+//! (`catalog_core::search` is this crate). `no_std`: it ships in browser builds.
+
+#![no_std]
+
+extern crate alloc;
 
 mod build;
 mod index;
