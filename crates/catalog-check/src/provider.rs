@@ -5,6 +5,7 @@
 use std::fmt;
 
 use catalog_core::Access;
+use catalog_core::provider::Provider as Api;
 use catalog_core::render::Format;
 
 /// A provider of the renderers.
@@ -35,16 +36,26 @@ impl Provider {
         Provider::Mcp,
     ];
 
-    /// The name in `catalog.toml` and on the command line.
+    /// The chat API this is, or `None` for MCP: the API's name and tool-list format are
+    /// `catalog_core`'s, the one list of them.
+    #[must_use]
+    pub const fn api(self) -> Option<Api> {
+        match self {
+            Provider::Anthropic => Some(Api::Anthropic),
+            Provider::OpenAiChat => Some(Api::OpenAiChat),
+            Provider::OpenAiResponses => Some(Api::OpenAiResponses),
+            Provider::Bedrock => Some(Api::Bedrock),
+            Provider::Gemini => Some(Api::Gemini),
+            Provider::Mcp => None,
+        }
+    }
+
+    /// The name in `catalog.toml` and on the command line: the API's, or `mcp`.
     #[must_use]
     pub const fn name(self) -> &'static str {
-        match self {
-            Provider::Anthropic => "anthropic",
-            Provider::OpenAiChat => "openai-chat",
-            Provider::OpenAiResponses => "openai-responses",
-            Provider::Bedrock => "bedrock",
-            Provider::Gemini => "gemini",
-            Provider::Mcp => "mcp",
+        match self.api() {
+            Some(api) => api.name(),
+            None => "mcp",
         }
     }
 
@@ -58,13 +69,9 @@ impl Provider {
     /// every tool exposed to MCP).
     #[must_use]
     pub const fn format(self) -> Format {
-        match self {
-            Provider::Anthropic => Format::Anthropic,
-            Provider::OpenAiChat => Format::OpenAiChat,
-            Provider::OpenAiResponses => Format::OpenAiResponses,
-            Provider::Bedrock => Format::Bedrock,
-            Provider::Gemini => Format::Gemini,
-            Provider::Mcp => Format::Mcp(Access::FullAccess),
+        match self.api() {
+            Some(api) => api.format(),
+            None => Format::Mcp(Access::FullAccess),
         }
     }
 }
@@ -85,5 +92,13 @@ mod tests {
             assert_eq!(Provider::from_name(p.name()), Some(p));
         }
         assert_eq!(Provider::from_name("openai"), None);
+    }
+
+    /// Every chat API of `catalog_core` is a target here, in its order, then MCP.
+    #[test]
+    fn the_targets_are_the_apis_and_mcp() {
+        let apis: Vec<Api> = Provider::ALL.iter().filter_map(|p| p.api()).collect();
+        assert_eq!(apis, Api::APIS);
+        assert_eq!(Provider::ALL.last(), Some(&Provider::Mcp));
     }
 }

@@ -37,7 +37,7 @@ pub fn in_ci() -> bool {
     std::env::var_os("CI").is_some()
 }
 
-/// `test` lacks a peer (`what`, e.g. "CATALOG_PEER_PYTHON is not set"): fails under CI,
+/// `test` lacks a peer (`what`, e.g. "`CATALOG_PEER_PYTHON` is not set"): fails under CI,
 /// and otherwise notes on stderr that the test is skipped and `how` to get the peer.
 ///
 /// # Panics
