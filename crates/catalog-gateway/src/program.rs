@@ -41,7 +41,7 @@ pub struct Args {
     /// present, to name what changed)
     #[arg(long, value_name = "FILE")]
     pub catalog: PathBuf,
-    /// `--config FILE`: the operator's file (see `config`).
+    /// `--config FILE`: the operator's file ([`crate::config`]).
     #[arg(
         long,
         value_name = "FILE",

@@ -1,7 +1,8 @@
 //! The ready-made program: [`main`] reads the command line, sets up logging and serves;
 //! [`main_with`] does the same for a program with flags of its own that build its
-//! handler, [`main_offering`] for one with prompts or resources of its own. An application that needs more composes the same pieces ([`cli::command`],
-//! [`Tools`], [`stdio::serve`], [`http::serve`]) as this module does.
+//! handler, [`main_offering`] for one with prompts or resources of its own. An application
+//! that needs more composes the same pieces ([`cli::command`], [`Tools`],
+//! [`stdio::serve`], [`http::serve`]) as this module does.
 
 use std::fmt;
 use std::process::ExitCode;
@@ -22,8 +23,8 @@ use crate::{http, stdio};
 /// [crate example](crate)).
 ///
 /// It reads the command line with [`cli::command`] (`--help` shows it, with `program` as
-/// the name; unusable arguments are reported in clap's style), reads the tokens file of `--http` before
-/// anything starts, logs to standard error (`RUST_LOG` filters, by default
+/// the name; unusable arguments are reported in clap's style), reads the tokens file of
+/// `--http` before anything starts, logs to standard error (`RUST_LOG` filters, by default
 /// `catalog_mcp=info,rmcp=error`), and serves over stdio or streamable HTTP until the
 /// client leaves (stdio) or the process is interrupted (HTTP). Clients read `program` as
 /// the server's name, with this crate's version ([`VERSION`]); `-V` prints both.
@@ -70,10 +71,10 @@ pub struct Flag {
 
 /// [`main`] for a program with flags of its own, which build its handler: a database
 /// path, a data folder. The flags are read with the common ones ([`cli::command`]) and
-/// listed by `--help` under a heading of their own; once the
-/// command line is read, `handler` gets their values (in the order of `flags`, `None`
-/// for one not given) and builds the handler, or says what is wrong: that message is
-/// printed like any unusable argument, with exit status 2.
+/// listed by `--help` under a heading of their own; once the command line is read,
+/// `handler` gets their values (in the order of `flags`, `None` for one not given) and
+/// builds the handler, or says what is wrong: that message is printed like any unusable
+/// argument, with exit status 2.
 pub fn main_with<C, H, const W: usize>(
     catalog: C,
     program: &str,
