@@ -17,10 +17,20 @@ pub(super) fn json(v: &Spanned<DeValue<'_>>, errors: &mut Errors) -> Option<Valu
                 Some(d) => (true, d.to_string()),
                 None => (false, digits.trim_start_matches('+').to_string()),
             };
+            // The TOML reader takes `0o`, `0x` and `0b` with no digits after them (its
+            // text may then be empty): an error here, not a panic.
             let digits = if i.radix() == 10 {
-                digits.as_str()
+                Some(digits.as_str())
             } else {
-                &digits[2..]
+                digits.get(2..)
+            };
+            let Some(digits) = digits.filter(|d| !d.is_empty()) else {
+                errors.push(
+                    Diagnostic::new(v.span(), "an integer with no digits").help(
+                        "write the digits after the prefix, e.g. `0x1F`, or a decimal number",
+                    ),
+                );
+                return None;
             };
             if let Ok(n) = i64::from_str_radix(digits, i.radix()) {
                 Value::from(if neg { -n } else { n })
@@ -65,4 +75,25 @@ pub(super) fn json(v: &Spanned<DeValue<'_>>, errors: &mut Errors) -> Option<Valu
             Value::Object(map)
         }
     })
+}
+
+#[cfg(test)]
+mod tests {
+    /// A prefixed integer with no digits, which the TOML reader takes, is an error with
+    /// its place, not a panic (a fuzz run found the panic).
+    #[test]
+    fn a_prefix_without_digits_is_an_error() {
+        for value in ["0o", "0x", "0b"] {
+            let source = crate::TEST_HEAD.replacen(
+                "ask-tool = \"ask\"",
+                &format!("ask-tool = \"ask\"\nsearch-results = {value}"),
+                1,
+            );
+            let errors = crate::compile(&source).expect_err(value);
+            let messages: Vec<&str> = errors.iter().map(|d| d.message.as_str()).collect();
+            assert_eq!(messages, ["an integer with no digits"], "{value}");
+            let at = source.find(&format!("= {value}")).unwrap() + 2;
+            assert_eq!(errors[0].span, at..at + value.len(), "{value}");
+        }
+    }
 }
