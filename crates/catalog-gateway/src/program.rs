@@ -357,7 +357,7 @@ async fn serve(setup: Setup) -> Result<(), String> {
 /// Unusable arguments found after clap read them, reported as clap reports its own: the
 /// message, the usage, exit status 2.
 fn unusable(message: &str) -> ExitCode {
-    exit(&Args::command().error(clap::error::ErrorKind::ValueValidation, message))
+    catalog_mcp::program::unusable(&mut Args::command(), message)
 }
 
 #[cfg(test)]
