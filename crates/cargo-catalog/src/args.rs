@@ -5,8 +5,10 @@
 use std::fmt;
 
 use catalog_core::Access;
+use catalog_core::provider::Provider;
 use catalog_core::render::ToolSearch;
 use catalog_core::search::Weights;
+use clap::builder::PossibleValue;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 /// Unusable arguments that a command finds while it runs: a file that cannot be read, an
@@ -268,7 +270,7 @@ pub(crate) struct WeightsArg {
 pub struct Render {
     /// The provider whose request format to print
     #[arg(long, value_enum, value_name = "PROVIDER")]
-    pub(crate) provider: Provider,
+    pub(crate) provider: Target,
     #[command(flatten)]
     pub(crate) catalog: CatalogPath,
     /// Which tools: the first step's active set (inline), or every tool
@@ -282,25 +284,43 @@ pub struct Render {
     pub(crate) search: Option<Searcher>,
 }
 
-/// The request formats `render` prints.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub(crate) enum Provider {
-    /// Anthropic's Messages API: the tools array
-    Anthropic,
-    /// Anthropic's, with the discoverable tools deferred to a tool search
-    AnthropicToolSearch,
-    /// OpenAI's Chat Completions: the tools array
-    #[value(name = "openai-chat")]
-    OpenAiChat,
-    /// OpenAI's Responses API: the tools array
-    #[value(name = "openai-responses")]
-    OpenAiResponses,
-    /// Amazon Bedrock's Converse API: the whole toolConfig
-    Bedrock,
-    /// Google Gemini: the tools array, schemas in Gemini's dialect
-    Gemini,
-    /// An MCP server's tools/list result
+/// `render --provider`: a chat API's request format (the list is `catalog_core`'s), or an
+/// MCP server's `tools/list` result.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Target {
+    /// A chat API; `anthropic-tool-search` searches as `--search` says.
+    Api(Provider),
+    /// An MCP server's tools/list result.
     Mcp,
+}
+
+impl Target {
+    /// Every target, in `--help`'s order: the APIs, Anthropic's with tool search after
+    /// Anthropic's, then MCP.
+    const ALL: [Target; Provider::APIS.len() + 2] = {
+        let mut all = [Target::Mcp; Provider::APIS.len() + 2];
+        all[0] = Target::Api(Provider::APIS[0]);
+        all[1] = Target::Api(Provider::AnthropicToolSearch(ToolSearch::Bm25));
+        let mut i = 1;
+        while i < Provider::APIS.len() {
+            all[i + 1] = Target::Api(Provider::APIS[i]);
+            i += 1;
+        }
+        all
+    };
+}
+
+impl ValueEnum for Target {
+    fn value_variants<'a>() -> &'a [Self] {
+        &Target::ALL
+    }
+
+    fn to_possible_value(&self) -> Option<PossibleValue> {
+        Some(match self {
+            Target::Api(api) => PossibleValue::new(api.name()).help(api.title()),
+            Target::Mcp => PossibleValue::new("mcp").help("An MCP server's tools/list result"),
+        })
+    }
 }
 
 /// `render --tools`.
@@ -439,7 +459,7 @@ pub struct EvalAgent {
     pub(crate) catalog: CatalogPath,
     /// The provider's API
     #[arg(long, value_enum)]
-    pub(crate) provider: ChatProvider,
+    pub(crate) provider: Api,
     /// Where the API is (default: the provider's public endpoint)
     #[arg(long, value_name = "URL")]
     pub(crate) base_url: Option<String>,
@@ -482,34 +502,30 @@ pub struct EvalAgent {
     pub(crate) paths: bool,
 }
 
-/// `eval-agent --provider`: the chat APIs an agent step talks to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
-pub(crate) enum ChatProvider {
-    /// Anthropic's Messages API
-    Anthropic,
-    /// OpenAI's Chat Completions
-    #[value(name = "openai-chat")]
-    OpenAiChat,
-    /// OpenAI's Responses API
-    #[value(name = "openai-responses")]
-    OpenAiResponses,
-    /// Amazon Bedrock's Converse API
-    Bedrock,
-    /// The Gemini API
-    Gemini,
+/// `eval-agent --provider`: one of the chat APIs an agent step talks to, as `catalog_core`
+/// lists them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Api(pub(crate) Provider);
+
+impl Api {
+    const ALL: [Api; Provider::APIS.len()] = {
+        let mut all = [Api(Provider::Anthropic); Provider::APIS.len()];
+        let mut i = 0;
+        while i < all.len() {
+            all[i] = Api(Provider::APIS[i]);
+            i += 1;
+        }
+        all
+    };
 }
 
-#[cfg(feature = "eval-agent")]
-impl From<ChatProvider> for catalog_core::provider::Provider {
-    fn from(chat: ChatProvider) -> Self {
-        use catalog_core::provider::Provider;
-        match chat {
-            ChatProvider::Anthropic => Provider::Anthropic,
-            ChatProvider::OpenAiChat => Provider::OpenAiChat,
-            ChatProvider::OpenAiResponses => Provider::OpenAiResponses,
-            ChatProvider::Bedrock => Provider::Bedrock,
-            ChatProvider::Gemini => Provider::Gemini,
-        }
+impl ValueEnum for Api {
+    fn value_variants<'a>() -> &'a [Self] {
+        &Api::ALL
+    }
+
+    fn to_possible_value(&self) -> Option<PossibleValue> {
+        Some(PossibleValue::new(self.0.name()).help(self.0.title()))
     }
 }
 

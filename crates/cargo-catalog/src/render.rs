@@ -4,10 +4,11 @@
 use std::io::Write as _;
 use std::process::ExitCode;
 
+use catalog_core::provider::Provider;
 use catalog_core::render::{self, Format, ToolSearch};
 use catalog_core::{Access, ToolSpec, Visibility};
 
-use crate::args::{Provider, Render, Tools, Usage};
+use crate::args::{Render, Target, Tools, Usage};
 use crate::defaults::Defaults;
 
 /// `render --provider P [--catalog PATH] [--tools inline|all] [--access L] [--search S]`.
@@ -20,33 +21,30 @@ pub(crate) fn command(args: &Render, defaults: &Defaults) -> Result<ExitCode, Us
 /// The provider format from `--provider`, `--access` and `--search`. `--access` belongs
 /// to `mcp` only, `--search` to `anthropic-tool-search` only.
 fn format(args: &Render) -> Result<Format, Usage> {
-    let provider = args.provider;
-    let name = || {
-        clap::ValueEnum::to_possible_value(&provider)
-            .map_or_else(String::new, |v| v.get_name().to_owned())
+    let target = args.provider;
+    let name = || match target {
+        Target::Api(api) => api.name(),
+        Target::Mcp => "mcp",
     };
-    if args.access.is_some() && provider != Provider::Mcp {
+    let tool_search = matches!(target, Target::Api(Provider::AnthropicToolSearch(_)));
+    if args.access.is_some() && target != Target::Mcp {
         return Err(Usage(format!(
             "`--access` applies to `--provider mcp`, not `{}`",
             name()
         )));
     }
-    if args.search.is_some() && provider != Provider::AnthropicToolSearch {
+    if args.search.is_some() && !tool_search {
         return Err(Usage(format!(
             "`--search` applies to `--provider anthropic-tool-search`, not `{}`",
             name()
         )));
     }
-    Ok(match provider {
-        Provider::Anthropic => Format::Anthropic,
-        Provider::AnthropicToolSearch => {
+    Ok(match target {
+        Target::Mcp => Format::Mcp(args.access.map_or(Access::FullAccess, Access::from)),
+        Target::Api(_) if tool_search => {
             Format::AnthropicToolSearch(args.search.map_or(ToolSearch::Bm25, ToolSearch::from))
         }
-        Provider::OpenAiChat => Format::OpenAiChat,
-        Provider::OpenAiResponses => Format::OpenAiResponses,
-        Provider::Bedrock => Format::Bedrock,
-        Provider::Gemini => Format::Gemini,
-        Provider::Mcp => Format::Mcp(args.access.map_or(Access::FullAccess, Access::from)),
+        Target::Api(api) => api.format(),
     })
 }
 

@@ -17,7 +17,6 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Instant;
 
-use catalog_core::provider::Provider;
 use catalog_providers::{Api, default_model};
 
 use crate::args::{EvalAgent, Usage};
@@ -58,7 +57,7 @@ pub(crate) fn command(args: &EvalAgent, defaults: &Defaults) -> Result<ExitCode,
     if !unusable.is_empty() {
         return Err(Usage(unusable.join("\n")));
     }
-    let provider: Provider = args.provider.into();
+    let provider = args.provider.0;
     let model = args.model.as_deref().unwrap_or(default_model(provider));
     let api = Api::new(provider, args.base_url.as_deref(), model, |name| {
         std::env::var(name).ok().filter(|v| !v.is_empty())

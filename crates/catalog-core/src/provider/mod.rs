@@ -80,6 +80,21 @@ impl Provider {
         }
     }
 
+    /// What the API is called, for people (a command's help, a report).
+    #[must_use]
+    pub const fn title(self) -> &'static str {
+        match self {
+            Provider::Anthropic => "Anthropic's Messages API",
+            Provider::AnthropicToolSearch(_) => {
+                "Anthropic's Messages API, the discoverable tools deferred to a tool search"
+            }
+            Provider::OpenAiChat => "OpenAI's Chat Completions",
+            Provider::OpenAiResponses => "OpenAI's Responses API",
+            Provider::Bedrock => "Amazon Bedrock's Converse API",
+            Provider::Gemini => "The Gemini API",
+        }
+    }
+
     /// One of [`Provider::APIS`] by its [name](Provider::name).
     #[must_use]
     pub fn from_name(name: &str) -> Option<Provider> {
