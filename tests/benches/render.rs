@@ -75,7 +75,7 @@ fn main() {
         1
     };
 
-    let example: Vec<&'static ToolSpec> = render::specs(Catalog::ALL).collect();
+    let example: Vec<&'static ToolSpec> = render::specs(&Catalog, Catalog::ALL).collect();
     let mut rows = bench_catalog("example", &example, rounds);
     match std::fs::read_to_string(TOOLS) {
         Ok(text) => {

@@ -278,7 +278,11 @@ fn questions_are_approved_denied_or_left_waiting() {
     };
     assert_eq!(denied.class, ErrorClass::PermissionDenied);
     assert!(denied.message.contains("call `ask`"), "{}", denied.message);
-    assert_eq!(results[2].outcome, Outcome::Waiting(gated));
+    let waiting = Outcome::Waiting {
+        tool: gated,
+        name: gated.name(),
+    };
+    assert_eq!(results[2].outcome, waiting);
     assert!(!results[2].outcome.is_error());
     assert_eq!(results[3].outcome, Outcome::Ran(json!({"n": 4})));
     // Nothing ran but what was approved and the silent call.

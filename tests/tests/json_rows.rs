@@ -44,7 +44,7 @@ impl Handler for Recorder {
 /// and runs it.
 fn call(recorder: &Recorder, name: &str, arguments: Value) -> Result<Value, ErrorClass> {
     let call = match Catalog::verify(
-        Via::Mcp(catalog_core::Access::FullAccess),
+        Via::Mcp(catalog_core::Access::FullAccess, &Catalog),
         name,
         arguments,
         &mut AllowAll,

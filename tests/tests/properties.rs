@@ -21,7 +21,7 @@ use catalog_check::model::{CatalogModel, DERIVED_SETS};
 use catalog_core::search::Weights;
 use catalog_core::{
     Access, Call, Caller, Decision, Discovery, Effect, Info, Retention, Settings, Tier, ToolId,
-    ToolSet, ToolSpec, Value, Via, Visibility, render, verify,
+    ToolRow, ToolSet, Value, Via, Visibility, render, verify,
 };
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
@@ -120,32 +120,12 @@ fn toml(rows: &[Row], keep: Retention) -> String {
     out
 }
 
-// A tool id over the catalog of the running case: the generated `Tool` enum's role, for
-// catalogs read at run time. Capacity 64 (one word of a `ToolSet`).
-thread_local! {
-    static SPECS: Cell<&'static [ToolSpec]> = const { Cell::new(&[]) };
-}
+// The catalog of the running case is read at run time: its tools are `ToolRow`s.
+type Id = ToolRow;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct Id(usize);
-
-impl ToolId for Id {
-    const COUNT: usize = 64;
-    fn index(self) -> usize {
-        self.0
-    }
-    fn from_index(index: usize) -> Option<Self> {
-        (index < SPECS.get().len()).then_some(Id(index))
-    }
-    fn name(self) -> &'static str {
-        SPECS.get()[self.0].name
-    }
-    fn from_name(name: &str) -> Option<Self> {
-        SPECS.get().iter().position(|s| s.name == name).map(Id)
-    }
-    fn spec(self) -> &'static ToolSpec {
-        &SPECS.get()[self.0]
-    }
+/// The tool of row `i`.
+fn id(i: usize) -> Id {
+    ToolRow::from_index(i).expect("a row number")
 }
 
 /// The typed call: only which tool was called matters here.
@@ -165,7 +145,7 @@ impl Call for Called {
 type Set = ToolSet<Id, 1>;
 
 fn set(catalog: &CatalogModel, f: impl Fn(usize) -> bool) -> Set {
-    (0..catalog.tools.len()).filter(|&i| f(i)).map(Id).collect()
+    (0..catalog.tools.len()).filter(|&i| f(i)).map(id).collect()
 }
 
 /// Every property, for one generated catalog. `allowed` picks the chat's restriction.
@@ -249,8 +229,8 @@ fn check(rows: &[Row], keep: Retention, allowed_bits: u64) -> Result<(), TestCas
         &gated
     ));
 
-    let specs = catalog_check::specs(&catalog);
-    SPECS.set(specs);
+    let loaded = catalog_check::Loaded::<1>::new(&catalog).expect("under 64 rows");
+    let specs = loaded.specs();
     let name = |i: usize| catalog.tools[i].name.as_str();
     // The search tool takes a required `query`; every other row accepts an empty call.
     let args = |i: usize| {
@@ -277,11 +257,11 @@ fn check(rows: &[Row], keep: Retention, allowed_bits: u64) -> Result<(), TestCas
             let asked = Cell::new(0);
             let mut hook = |caller: Caller, tool: Id, _: &Value| {
                 assert_eq!(caller, Caller::Mcp(level));
-                assert_eq!(tool, Id(i));
+                assert_eq!(tool, id(i));
                 asked.set(asked.get() + 1);
                 Decision::Allow
             };
-            let via: Via<'_, '_, Id, 1> = Via::Mcp(level);
+            let via: Via<'_, '_, Id, 1> = Via::Mcp(level, &loaded);
             let result = verify::<Called, 1>(via, name(i), args(i), &mut hook);
             let reachable = want.contains(&name(i));
             prop_assert_eq!(result.is_ok(), reachable, "{} at {:?}", name(i), level);
@@ -294,21 +274,21 @@ fn check(rows: &[Row], keep: Retention, allowed_bits: u64) -> Result<(), TestCas
     // a search for a row's own word makes it callable if it is discoverable and allowed;
     // a tool outside `allowed` is never reachable; a gated call always asks the hook.
     let index = catalog_check::search::index(&catalog, Weights::DEFAULT);
-    let leak = |s: &str| -> &'static str { Box::leak(s.to_string().into_boxed_str()) };
     let info = Info {
+        tools: &loaded,
         inline: set(&catalog, |i| {
             catalog.tools[i].visibility == Visibility::Inline
         }),
         discoverable: set(&catalog, |i| {
             catalog.tools[i].visibility == Visibility::Discoverable
         }),
-        search_tool: Id(0),
-        ask_tool: Id(1),
+        search_tool: id(0),
+        ask_tool: id(1),
         settings: Settings {
             search_results: catalog.settings.search_results,
             searches_per_turn: catalog.settings.searches_per_turn,
-            search_tool: leak(name(0)),
-            ask_tool: leak(name(1)),
+            search_tool: specs[0].name,
+            ask_tool: specs[1].name,
             keep_discovered: keep,
             language: catalog.settings.language,
             scan_results: catalog.settings.scan_results,
@@ -318,7 +298,7 @@ fn check(rows: &[Row], keep: Retention, allowed_bits: u64) -> Result<(), TestCas
     };
     let allowed = set(&catalog, |i| allowed_bits & (1 << i) != 0);
     let mut chat = Discovery::new(info).restricted_to(allowed);
-    let allowed_or_search = |i: usize| i == 0 || allowed.contains(Id(i));
+    let allowed_or_search = |i: usize| i == 0 || allowed.contains(id(i));
     let callable = |chat: &Discovery<'_, Id, 1>, i: usize| {
         let mut hook = |_: Caller, _: Id, _: &Value| Decision::Allow;
         verify::<Called, 1>(Via::Chat(chat), name(i), args(i), &mut hook).is_ok()
@@ -331,10 +311,14 @@ fn check(rows: &[Row], keep: Retention, allowed_bits: u64) -> Result<(), TestCas
     for (r, data) in rows.iter().enumerate() {
         let i = r + 2;
         chat.search(&data.word);
-        let found = chat.discovered().contains(Id(i));
+        let found = chat.discovered().contains(id(i));
         prop_assert_eq!(found, !data.inline && allowed_or_search(i), "{}", name(i));
         // Discovered tools stay for the conversation, or until the next turn.
-        prop_assert!(chat.discovered().iter().all(|t| allowed_or_search(t.0)));
+        prop_assert!(
+            chat.discovered()
+                .iter()
+                .all(|t| allowed_or_search(t.index()))
+        );
         if keep == Retention::Turn {
             chat.new_turn();
             prop_assert_eq!(chat.discovered(), Set::EMPTY);
@@ -343,7 +327,7 @@ fn check(rows: &[Row], keep: Retention, allowed_bits: u64) -> Result<(), TestCas
     for i in 0..n {
         let reachable = allowed_or_search(i)
             && (catalog.tools[i].visibility == Visibility::Inline
-                || (keep == Retention::Conversation && chat.discovered().contains(Id(i))));
+                || (keep == Retention::Conversation && chat.discovered().contains(id(i))));
         prop_assert_eq!(callable(&chat, i), reachable, "{}", name(i));
         if !allowed_or_search(i) {
             prop_assert!(chat.callable(name(i)).is_err());

@@ -8,7 +8,7 @@ use std::sync::Mutex;
 
 use catalog_core::render::{Format, render};
 use catalog_core::{
-    Access, Caller, Context, Decision, Dispatch, Info, Output, Reach, Tier, ToolId, Value,
+    Access, Caller, Context, Decision, Dispatch, Info, Lookup, Output, Reach, Tier, ToolId, Value,
     Verified, Via, reach,
 };
 use serde_json::json;
@@ -96,7 +96,7 @@ fn the_handler_runs_exactly_when_the_rule_allows_and_the_hook_agrees() {
             });
             let vias = [Via::Chat(&chat)]
                 .into_iter()
-                .chain(Access::ALL.map(Via::Mcp));
+                .chain(Access::ALL.map(|level| Via::Mcp(level, &Catalog)));
             for via in vias {
                 let caller = via.caller();
                 let is_active = chat.active().contains(tool);
@@ -169,10 +169,13 @@ fn run(
 }
 
 /// The names an MCP `tools/list` at `level` shows, rendered from `set`.
-fn listed<T: ToolId>(set: impl IntoIterator<Item = T>, level: Access) -> Vec<String> {
-    let list: Value =
-        serde_json::from_str(&render(Format::Mcp(level), set.into_iter().map(T::spec)).unwrap())
-            .unwrap();
+fn listed<T: ToolId>(
+    tools: &dyn Lookup<T>,
+    set: impl IntoIterator<Item = T>,
+    level: Access,
+) -> Vec<String> {
+    let specs = set.into_iter().map(|tool| tools.spec(tool));
+    let list: Value = serde_json::from_str(&render(Format::Mcp(level), specs).unwrap()).unwrap();
     list["tools"]
         .as_array()
         .unwrap()
@@ -184,6 +187,7 @@ fn listed<T: ToolId>(set: impl IntoIterator<Item = T>, level: Access) -> Vec<Str
 /// For each level: the listing of the whole catalog, the derived set and the rule agree,
 /// and a call with valid arguments passes the verifier's reach step exactly for them.
 fn listing_is_what_may_be_called<T: ToolId + PartialEq + std::fmt::Debug>(
+    tools: &dyn Lookup<T>,
     all: &[T],
     allowed: impl Fn(Access) -> Vec<T>,
     reaches: impl Fn(Access, T) -> bool,
@@ -192,19 +196,19 @@ fn listing_is_what_may_be_called<T: ToolId + PartialEq + std::fmt::Debug>(
         let by_rule: Vec<T> = all
             .iter()
             .copied()
-            .filter(|t| t.spec().reach(Caller::Mcp(level), false) == Reach::Allowed)
+            .filter(|&t| tools.spec(t).reach(Caller::Mcp(level), false) == Reach::Allowed)
             .collect();
         assert_eq!(allowed(level), by_rule, "{level}: derived set");
-        let names: Vec<String> = by_rule.iter().map(|t| t.name().to_owned()).collect();
+        let names: Vec<String> = by_rule.iter().map(|&t| tools.name(t).to_owned()).collect();
         assert_eq!(
-            listed(all.iter().copied(), level),
+            listed(tools, all.iter().copied(), level),
             names,
             "{level}: listing"
         );
         for &tool in all {
             assert_eq!(
                 reaches(level, tool),
-                names.iter().any(|n| n == tool.name()),
+                names.iter().any(|n| n == tools.name(tool)),
                 "{level}: {tool:?}"
             );
         }
@@ -214,11 +218,12 @@ fn listing_is_what_may_be_called<T: ToolId + PartialEq + std::fmt::Debug>(
 #[test]
 fn mcp_lists_exactly_what_it_may_call() {
     listing_is_what_may_be_called(
+        &Catalog,
         &Tool::ALL,
         |level| Catalog::mcp_allowed(level).into_iter().collect(),
         |level, tool| {
             Catalog::verify(
-                Via::Mcp(level),
+                Via::Mcp(level, &Catalog),
                 tool.name(),
                 arguments(tool),
                 &mut catalog_core::AllowAll,
@@ -232,11 +237,12 @@ fn mcp_lists_exactly_what_it_may_call() {
 fn the_example_lists_exactly_what_it_may_call() {
     use catalog_tests::tables::{Catalog, Tool};
     listing_is_what_may_be_called(
+        &Catalog,
         &Tool::ALL,
         |level| Catalog::mcp_allowed(level).into_iter().collect(),
         // Arguments that fit no tool: a reachable tool gets as far as the argument check.
         |level, tool| match Catalog::verify(
-            Via::Mcp(level),
+            Via::Mcp(level, &Catalog),
             tool.name(),
             json!({"catalogProbe": 1}),
             &mut catalog_core::AllowAll,

@@ -145,18 +145,29 @@ fn check_limits(format: Format, specs: &[&ToolSpec], rendered: &str) {
 #[test]
 fn anthropic_first_step() {
     insta::assert_snapshot!(pretty(
-        &render_set(Format::Anthropic, Catalog::INLINE).unwrap()
+        &render_set(Format::Anthropic, &Catalog, Catalog::INLINE).unwrap()
     ));
 }
 
 #[test]
 fn anthropic_tool_search_whole_catalog() {
-    let bm25 = render_set(Format::AnthropicToolSearch(ToolSearch::Bm25), Catalog::ALL).unwrap();
+    let bm25 = render_set(
+        Format::AnthropicToolSearch(ToolSearch::Bm25),
+        &Catalog,
+        Catalog::ALL,
+    )
+    .unwrap();
     insta::assert_snapshot!(pretty(&bm25));
     // The three modes differ only in who searches.
-    let regex = render_set(Format::AnthropicToolSearch(ToolSearch::Regex), Catalog::ALL).unwrap();
+    let regex = render_set(
+        Format::AnthropicToolSearch(ToolSearch::Regex),
+        &Catalog,
+        Catalog::ALL,
+    )
+    .unwrap();
     let ours = render_set(
         Format::AnthropicToolSearch(ToolSearch::Catalog),
+        &Catalog,
         Catalog::ALL,
     )
     .unwrap();
@@ -174,21 +185,21 @@ fn anthropic_tool_search_whole_catalog() {
 #[test]
 fn openai_chat_first_step() {
     insta::assert_snapshot!(pretty(
-        &render_set(Format::OpenAiChat, Catalog::INLINE).unwrap()
+        &render_set(Format::OpenAiChat, &Catalog, Catalog::INLINE).unwrap()
     ));
 }
 
 #[test]
 fn openai_responses_first_step() {
     insta::assert_snapshot!(pretty(
-        &render_set(Format::OpenAiResponses, Catalog::INLINE).unwrap()
+        &render_set(Format::OpenAiResponses, &Catalog, Catalog::INLINE).unwrap()
     ));
 }
 
 #[test]
 fn gemini_first_step() {
     insta::assert_snapshot!(pretty(
-        &render_set(Format::Gemini, Catalog::INLINE).unwrap()
+        &render_set(Format::Gemini, &Catalog, Catalog::INLINE).unwrap()
     ));
 }
 
@@ -241,9 +252,9 @@ fn gemini_declarations_keep_every_parameter_of_the_input_schema() {
             }
         }
     };
-    check(&specs(Catalog::ALL).collect::<Vec<_>>());
+    check(&specs(&Catalog, Catalog::ALL).collect::<Vec<_>>());
     check(&bfcl().iter().collect::<Vec<_>>());
-    let rendered = parse(&render_set(Format::Gemini, Catalog::ALL).unwrap());
+    let rendered = parse(&render_set(Format::Gemini, &Catalog, Catalog::ALL).unwrap());
     for name in wire_names(Format::Gemini, &rendered) {
         assert!(Tool::from_wire_name(&name).is_some(), "{name}");
     }
@@ -252,9 +263,9 @@ fn gemini_declarations_keep_every_parameter_of_the_input_schema() {
 #[test]
 fn every_format_meets_its_limits_on_the_example_catalog() {
     for set in [Catalog::INLINE, Catalog::ALL] {
-        let tools: Vec<&ToolSpec> = specs(set).collect();
+        let tools: Vec<&ToolSpec> = specs(&Catalog, set).collect();
         for format in FORMATS {
-            let rendered = render_set(format, set).unwrap();
+            let rendered = render_set(format, &Catalog, set).unwrap();
             check_limits(format, &tools, &rendered);
         }
     }
@@ -263,7 +274,7 @@ fn every_format_meets_its_limits_on_the_example_catalog() {
 #[test]
 fn mcp_lists_exactly_what_each_level_may_call() {
     for level in Access::ALL {
-        let rendered = parse(&render_set(Format::Mcp(level), Catalog::ALL).unwrap());
+        let rendered = parse(&render_set(Format::Mcp(level), &Catalog, Catalog::ALL).unwrap());
         let names = wire_names(Format::Mcp(level), &rendered);
         let allowed: Vec<&str> = Catalog::mcp_allowed(level).iter().map(Tool::name).collect();
         assert_eq!(names, allowed, "{level}");
@@ -274,7 +285,7 @@ fn mcp_lists_exactly_what_each_level_may_call() {
         };
         assert_eq!(Catalog::mcp_allowed(level), table);
         // Whatever set is rendered, nothing outside the level's table shows up.
-        let inline = parse(&render_set(Format::Mcp(level), Catalog::INLINE).unwrap());
+        let inline = parse(&render_set(Format::Mcp(level), &Catalog, Catalog::INLINE).unwrap());
         let expected: Vec<&str> = Catalog::INLINE
             .intersection(table)
             .iter()
@@ -283,7 +294,7 @@ fn mcp_lists_exactly_what_each_level_may_call() {
         assert_eq!(wire_names(Format::Mcp(level), &inline), expected, "{level}");
     }
     let search = Catalog::SEARCH_TOOL.name();
-    let full = render_set(Format::Mcp(Access::FullAccess), Catalog::ALL).unwrap();
+    let full = render_set(Format::Mcp(Access::FullAccess), &Catalog, Catalog::ALL).unwrap();
     assert!(
         !wire_names(Format::Mcp(Access::FullAccess), &parse(&full))
             .iter()
@@ -293,7 +304,7 @@ fn mcp_lists_exactly_what_each_level_may_call() {
 
 #[test]
 fn mcp_hints_follow_the_effect() {
-    let full = parse(&render_set(Format::Mcp(Access::FullAccess), Catalog::ALL).unwrap());
+    let full = parse(&render_set(Format::Mcp(Access::FullAccess), &Catalog, Catalog::ALL).unwrap());
     for entry in full["tools"].as_array().unwrap() {
         let tool = Tool::from_name(entry["name"].as_str().unwrap()).unwrap();
         let expected = match tool.spec().effect {
@@ -330,7 +341,11 @@ fn wire_names_map_back_to_their_tools() {
 fn a_discoverable_only_list_cannot_use_anthropic_tool_search() {
     for search in [ToolSearch::Bm25, ToolSearch::Regex, ToolSearch::Catalog] {
         assert_eq!(
-            render_set(Format::AnthropicToolSearch(search), Catalog::DISCOVERABLE),
+            render_set(
+                Format::AnthropicToolSearch(search),
+                &Catalog,
+                Catalog::DISCOVERABLE
+            ),
             Err(RenderError::AllDeferred)
         );
     }
@@ -352,6 +367,7 @@ fn search_hits_load_as_tool_references() {
     let tools = parse(
         &render_set(
             Format::AnthropicToolSearch(ToolSearch::Catalog),
+            &Catalog,
             Catalog::ALL,
         )
         .unwrap(),
@@ -546,7 +562,7 @@ fn botocore_and_the_mcp_sdk_accept_the_example_catalog() {
     let sets = [Catalog::INLINE, Catalog::ALL];
     let requests: Vec<String> = sets
         .iter()
-        .map(|&set| converse(&render_set(Format::Bedrock, set).unwrap()))
+        .map(|&set| converse(&render_set(Format::Bedrock, &Catalog, set).unwrap()))
         .collect();
     peer(&python, "bedrock_validate.py", &requests);
     let cases: Vec<_> = sets
@@ -555,7 +571,7 @@ fn botocore_and_the_mcp_sdk_accept_the_example_catalog() {
         .collect();
     let results: Vec<String> = cases
         .iter()
-        .map(|&(set, level)| render_set(Format::Mcp(level), set).unwrap())
+        .map(|&(set, level)| render_set(Format::Mcp(level), &Catalog, set).unwrap())
         .collect();
     for ((set, level), names) in cases.iter().zip(mcp_names(&python, &results)) {
         let expected: Vec<&str> = set
@@ -610,10 +626,10 @@ fn google_genai_accepts_the_example_catalog() {
     let sets = [Catalog::INLINE, Catalog::ALL];
     let lists: Vec<String> = sets
         .iter()
-        .map(|&set| render_set(Format::Gemini, set).unwrap())
+        .map(|&set| render_set(Format::Gemini, &Catalog, set).unwrap())
         .collect();
     for (set, names) in sets.iter().zip(gemini_names(&python, &lists)) {
-        let expected: Vec<&str> = specs(*set).map(|s| s.wire_name).collect();
+        let expected: Vec<&str> = specs(&Catalog, *set).map(|s| s.wire_name).collect();
         assert_eq!(names, expected);
     }
 }
@@ -631,7 +647,7 @@ fn google_genai_accepts_bfcl() {
 #[test]
 fn the_peers_reject_broken_output() {
     let Some(python) = peer_python() else { return };
-    let mut config = parse(&render_set(Format::Bedrock, Catalog::INLINE).unwrap());
+    let mut config = parse(&render_set(Format::Bedrock, &Catalog, Catalog::INLINE).unwrap());
     config["tools"][0]["toolSpec"]["name"] = json!("triangle_properties.get");
     let (ok, report) = run_peer(
         &python,
@@ -640,14 +656,15 @@ fn the_peers_reject_broken_output() {
     );
     assert!(!ok && report.contains("does not match"), "{report}");
 
-    let mut list = parse(&render_set(Format::Mcp(Access::FullAccess), Catalog::ALL).unwrap());
+    let mut list =
+        parse(&render_set(Format::Mcp(Access::FullAccess), &Catalog, Catalog::ALL).unwrap());
     list["tools"][0]["inputSchema"] = json!("not a schema");
     let (ok, report) = run_peer(&python, "mcp_validate.py", &[list.to_string()]);
     assert!(!ok && report.contains("MCP SDK rejects"), "{report}");
 
     // A type array, which Gemini's one-type Schema refuses; a Vertex-only field; a name
     // Gemini refuses.
-    let tools = parse(&render_set(Format::Gemini, Catalog::INLINE).unwrap());
+    let tools = parse(&render_set(Format::Gemini, &Catalog, Catalog::INLINE).unwrap());
     let mut type_array = tools.clone();
     type_array[0]["functionDeclarations"][0]["parameters"]["properties"]["query"]["type"] =
         json!(["STRING", "NULL"]);

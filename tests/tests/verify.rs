@@ -36,7 +36,7 @@ fn mcp(
     arguments: Value,
     permission: &mut impl catalog_core::Permission<Tool>,
 ) -> Result<Verified<ToolCall>, Rejection> {
-    verify::<ToolCall, 1>(Via::Mcp(level), name, arguments, permission)
+    verify::<ToolCall, 1>(Via::Mcp(level, &Catalog), name, arguments, permission)
 }
 
 /// The smallest value that fits a shape: required properties only, lowest bounds, first
@@ -187,7 +187,7 @@ fn a_refused_gated_call_is_permission_denied() {
         denied.to_json(),
         r#"{"error":"PERMISSION_DENIED","tool":"dropTable","message":"The user or the application's policy refused to run `dropTable`. Do not call it again for this request; ask the user how to proceed instead.","issues":[]}"#
     );
-    assert_eq!(denied, Rejection::denied(Tool::DropTable));
+    assert_eq!(denied, Rejection::denied(Tool::DropTable.name()));
 
     // The chat agent has a tool to ask the user with; the refusal names it.
     let in_chat = verify::<ToolCall, 1>(
@@ -207,13 +207,13 @@ fn a_refused_gated_call_is_permission_denied() {
 fn a_result_that_breaks_the_declared_output_is_a_runtime_error() {
     assert_eq!(
         check_output(
-            Tool::QueryRows,
+            Tool::QueryRows.spec(),
             &json!({"rows": [{"id": 1}], "totalMatching": 1, "hasMore": false})
         ),
         Ok(())
     );
     let broken = check_output(
-        Tool::QueryRows,
+        Tool::QueryRows.spec(),
         &json!({"rows": [{"id": 1}], "totalMatching": "1"}),
     )
     .unwrap_err();
@@ -223,9 +223,12 @@ fn a_result_that_breaks_the_declared_output_is_a_runtime_error() {
     );
     assert_eq!(broken.mcp_code(), None);
     // No declared output: anything goes.
-    assert_eq!(check_output(Tool::DescribeTable, &json!("text")), Ok(()));
+    assert_eq!(
+        check_output(Tool::DescribeTable.spec(), &json!("text")),
+        Ok(())
+    );
 
-    let failed = Rejection::runtime(Tool::DescribeTable, "no table named `ordres`");
+    let failed = Rejection::runtime(Tool::DescribeTable.name(), "no table named `ordres`");
     assert_eq!(
         failed.to_json(),
         r#"{"error":"RUNTIME_ERROR","tool":"describeTable","message":"`describeTable` failed: no table named `ordres`","issues":[]}"#
@@ -454,7 +457,7 @@ fn verify_never_panics_and_accepts_exactly_what_the_check_passes() {
                     accepted.set(accepted.get() + 1);
                 }
                 Err(rejection) => {
-                    prop_assert_eq!(rejection.tool, Some(tool.name()));
+                    prop_assert_eq!(rejection.tool.as_deref(), Some(tool.name()));
                     let json: Value = serde_json::from_str(&rejection.to_json()).unwrap();
                     prop_assert_eq!(&json["error"], rejection.class.as_str());
                     // What the check passes, the typed call takes: no rejection comes

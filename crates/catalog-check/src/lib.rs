@@ -19,6 +19,7 @@ pub mod import;
 mod kept;
 pub mod lint;
 mod lint_config;
+mod loaded;
 pub mod model;
 pub mod names;
 mod outline;
@@ -33,9 +34,10 @@ mod threads;
 
 pub use diag::{Diagnostic, Lines, Located, Related, Style, render, render_all};
 pub use editor_schema::{editor_schema, reference};
+pub use loaded::{Loaded, TooManyRows};
 pub use model::{CatalogModel, Outline};
 pub use shape::schema_shape;
-pub use spec::{info, packed_specs, specs};
+pub use spec::{packed_specs, specs};
 pub use threads::{threads_started, with_threads};
 
 /// Reads and validates a catalog, then runs the lints it sets to `deny`: what `catalog!`

@@ -2,9 +2,9 @@
 //! packed data, and [`specs`] decodes the same data for a catalog read at run time, so the
 //! two agree.
 
+use catalog_core::ToolSpec;
 use catalog_core::packed::{self, Writer};
-use catalog_core::search::{OwnedIndex, Weights};
-use catalog_core::{Info, Settings, ToolId, ToolSet, ToolSpec, Visibility};
+use catalog_core::search::OwnedIndex;
 use serde_json::Value;
 
 use crate::kept::{Kept, Packed};
@@ -168,45 +168,8 @@ fn decoded(rows: &[Spec<'_>]) -> &'static [ToolSpec] {
     })
 }
 
-/// What the discovery loop needs of a catalog read at run time, whose row `i` is
-/// `tool(i)` and whose [`specs`] are `specs`: the inline and discoverable sets, the search
-/// and ask tools, the settings, and the search index, which is kept as the specs are (once
-/// per distinct index). What `catalog!` writes as `Catalog::INFO` for a compiled catalog.
-#[must_use]
-pub fn info<T: ToolId, const W: usize>(
-    catalog: &CatalogModel,
-    specs: &'static [ToolSpec],
-    tool: impl Fn(usize) -> T,
-) -> Info<'static, T, W> {
-    let settings = &catalog.settings;
-    let with = |visibility: Visibility| -> ToolSet<T, W> {
-        (0..catalog.tools.len())
-            .filter(|&i| catalog.tools[i].visibility == visibility)
-            .map(&tool)
-            .collect()
-    };
-    let index = kept_index(crate::search::index(catalog, Weights::DEFAULT));
-    Info {
-        inline: with(Visibility::Inline),
-        discoverable: with(Visibility::Discoverable),
-        search_tool: tool(settings.search_tool),
-        ask_tool: tool(settings.ask_tool),
-        settings: Settings {
-            search_results: settings.search_results,
-            searches_per_turn: settings.searches_per_turn,
-            search_tool: specs[settings.search_tool].name,
-            ask_tool: specs[settings.ask_tool].name,
-            keep_discovered: settings.keep_discovered,
-            language: settings.language,
-            scan_results: settings.scan_results,
-            scan_threshold: settings.scan_threshold,
-        },
-        index: index.view(),
-    }
-}
-
 /// `index`, leaked once per distinct content.
-fn kept_index(index: OwnedIndex) -> &'static OwnedIndex {
+pub(crate) fn kept_index(index: OwnedIndex) -> &'static OwnedIndex {
     static KEPT: Kept<&'static OwnedIndex> = Kept::new();
     KEPT.get(
         index,

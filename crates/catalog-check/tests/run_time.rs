@@ -1,5 +1,8 @@
-//! A catalog read at run time is leaked once per distinct content: reading it again, as a
-//! long-running program reloading it does, hands back what the first read made.
+//! A catalog read at run time: a value found in as a compiled catalog is, whose specs are
+//! kept once per distinct content (reading it again, as a long-running program reloading
+//! it does, hands back what the first read made).
+
+use std::fmt::Write as _;
 
 use catalog_core::Shape;
 use serde_json::json;
@@ -28,19 +31,14 @@ fn the_specs_of_a_catalog_read_again_are_the_first_reads() {
 
 #[test]
 fn the_search_index_of_a_catalog_read_again_is_the_first_reads() {
+    // Where a read's index keeps its slots and postings.
     let index = || {
-        let catalog = read(EXAMPLE);
-        let specs = catalog_check::specs(&catalog);
-        let info: catalog_core::Info<'static, Row, 1> = catalog_check::info(&catalog, specs, Row);
-        info.index
+        let loaded = catalog_check::Loaded::<1>::new(&read(EXAMPLE)).expect("under 64 rows");
+        let index = loaded.info().index;
+        assert!(!index.slots.is_empty());
+        (index.slots.as_ptr(), index.postings.as_ptr())
     };
-    let (first, again) = (index(), index());
-    assert!(!first.slots.is_empty());
-    assert!(
-        std::ptr::eq(first.slots, again.slots),
-        "a read again leaked a copy"
-    );
-    assert!(std::ptr::eq(first.postings, again.postings));
+    assert_eq!(index(), index(), "a read again leaked a copy");
 }
 
 #[test]
@@ -61,33 +59,52 @@ fn the_shape_of_a_schema_read_again_is_the_first_reads() {
     ));
 }
 
-/// A row of the tables catalog (`tests/data/tables.toml`), for `info`'s sets (one word: under 64 tools).
-#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
-struct Row(usize);
-
-impl catalog_core::ToolId for Row {
-    const COUNT: usize = 64;
-
-    fn index(self) -> usize {
-        self.0
+/// A catalog read at run time is found in as the generated `Catalog` is: each row by its
+/// name and wire name, its spec, and its visibility in the discovery sets.
+#[test]
+fn a_loaded_catalog_finds_each_row() {
+    use catalog_core::{Lookup, ToolId, Visibility};
+    let catalog = read(EXAMPLE);
+    let loaded = catalog_check::Loaded::<1>::new(&catalog).expect("under 64 rows");
+    assert_eq!(loaded.len(), catalog.tools.len());
+    let info = loaded.info();
+    for (i, tool) in catalog.tools.iter().enumerate() {
+        let row = loaded.find(&tool.name).expect("every row by its name");
+        assert_eq!(row.index(), i);
+        assert_eq!(loaded.name(row), tool.name);
+        assert_eq!(loaded.find_wire(loaded.spec(row).wire_name), Some(row));
+        let inline = tool.visibility == Visibility::Inline;
+        assert_eq!(info.inline.contains(row), inline, "{}", tool.name);
+        assert_eq!(info.discoverable.contains(row), !inline, "{}", tool.name);
     }
+    assert_eq!(loaded.find("noSuchTool"), None);
+    assert_eq!(
+        loaded.name(info.search_tool),
+        catalog.tools[catalog.settings.search_tool].name
+    );
+}
 
-    fn from_index(index: usize) -> Option<Self> {
-        (index < 64).then_some(Row(index))
+/// More rows than the sets hold is an error that says how many, never a panic.
+#[test]
+fn a_catalog_wider_than_its_sets_is_refused() {
+    let mut extra = String::new();
+    for i in 0..64 {
+        write!(
+            extra,
+            "\n[[tool]]\nname = \"extra{i}\"\ndescription = \"Reads extra {i}.\"\nvisibility = \"discoverable\"\neffect = \"reads\"\ntier = \"silent\"\n"
+        )
+        .unwrap();
     }
-
-    fn name(self) -> &'static str {
-        self.spec().name
-    }
-
-    fn from_name(name: &str) -> Option<Self> {
-        catalog_check::specs(&read(EXAMPLE))
-            .iter()
-            .position(|s| s.name == name)
-            .map(Row)
-    }
-
-    fn spec(self) -> &'static catalog_core::ToolSpec {
-        &catalog_check::specs(&read(EXAMPLE))[self.0]
-    }
+    let catalog = read(&format!("{EXAMPLE}{extra}"));
+    let too_many = catalog_check::Loaded::<1>::new(&catalog).unwrap_err();
+    assert_eq!(too_many.rows, catalog.tools.len());
+    assert_eq!(too_many.most, 64);
+    assert_eq!(
+        too_many.to_string(),
+        format!(
+            "the catalog has {} rows; at most 64 fit",
+            catalog.tools.len()
+        )
+    );
+    assert!(catalog_check::Loaded::<2>::new(&catalog).is_ok());
 }

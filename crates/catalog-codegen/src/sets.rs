@@ -21,6 +21,7 @@ impl Gen<'_> {
 
     pub(super) fn catalog_struct(&self) -> TokenStream {
         let core = self.core;
+        let lookup = self.lookup();
         let w = Literal::usize_unsuffixed(self.words());
         let s = &self.c.settings;
         let (search_results, searches_per_turn) = (
@@ -72,7 +73,7 @@ impl Gen<'_> {
 
             /// The chat agent's side of one conversation in this catalog: its discovery
             /// state and provider, and each step between two requests.
-            pub type Agent = #core::agent::Agent<Catalog, #w>;
+            pub type Agent = #core::agent::Agent<'static, Catalog, #w>;
 
             /// The catalog as a whole: its settings and the tool sets derived from its rows.
             ///
@@ -98,6 +99,7 @@ impl Gen<'_> {
                 /// What the discovery loop needs: the sets, the roles, the settings and the
                 /// search index, built at compile time.
                 pub const INFO: #core::Info<'static, Tool, #w> = #core::Info {
+                    tools: &Catalog,
                     inline: Catalog::INLINE,
                     discoverable: Catalog::DISCOVERABLE,
                     search_tool: Tool::#search,
@@ -150,6 +152,34 @@ impl Gen<'_> {
                 type Call = ToolCall;
                 const SETS: #core::Sets<Tool, #w> = #core::Sets { #( #fields: Catalog::#set_names, )* };
                 const INFO: #core::Info<'static, Tool, #w> = Catalog::INFO;
+            }
+
+            #lookup
+        }
+    }
+
+    /// The generated `Catalog` as the catalog value the run time asks (`Lookup`), over
+    /// `Tool`'s static tables.
+    fn lookup(&self) -> TokenStream {
+        let core = self.core;
+        quote! {
+            /// The catalog's tools by name and index, over `Tool`'s static tables.
+            impl #core::Lookup<Tool> for Catalog {
+                fn len(&self) -> usize {
+                    Tool::COUNT
+                }
+                fn spec(&self, tool: Tool) -> &'static #core::ToolSpec {
+                    tool.spec()
+                }
+                fn find(&self, name: &str) -> ::core::option::Option<Tool> {
+                    Tool::from_name(name)
+                }
+                fn find_wire(&self, name: &str) -> ::core::option::Option<Tool> {
+                    Tool::from_wire_name(name)
+                }
+                fn name(&self, tool: Tool) -> &'static str {
+                    tool.name()
+                }
             }
         }
     }

@@ -128,24 +128,11 @@ fn tool_enum(core: &syn::Path, rows: &[Row], spec_body: &TokenStream) -> TokenSt
         }
 
         impl #core::ToolId for Tool {
-            const COUNT: usize = #n;
             fn index(self) -> usize {
                 self as usize
             }
             fn from_index(index: usize) -> ::core::option::Option<Tool> {
                 if index < Tool::COUNT { ::core::option::Option::Some(Tool::ALL[index]) } else { ::core::option::Option::None }
-            }
-            fn name(self) -> &'static str {
-                Tool::name(self)
-            }
-            fn from_name(name: &str) -> ::core::option::Option<Tool> {
-                Tool::from_name(name)
-            }
-            fn spec(self) -> &'static #core::ToolSpec {
-                Tool::spec(self)
-            }
-            fn from_wire_name(name: &str) -> ::core::option::Option<Tool> {
-                Tool::from_wire_name(name)
             }
         }
 

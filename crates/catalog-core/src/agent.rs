@@ -18,7 +18,7 @@
 //! # use catalog_core::provider::{Conversation, Reply};
 //! # use catalog_core::{Caller, Decision, Value};
 //! /// One step of any catalog's agent, once the reply arrived.
-//! async fn step<C, H, const W: usize>(agent: &mut Agent<C, W>, handler: &H, reply: &Reply,
+//! async fn step<C, H, const W: usize>(agent: &mut Agent<'_, C, W>, handler: &H, reply: &Reply,
 //!                                     conversation: &mut Conversation)
 //! where
 //!     C: catalog_core::CompiledCatalog<W>,
@@ -70,15 +70,16 @@ impl<C: CompiledCatalog<W>, const W: usize> Tools<W> for C {
 }
 
 /// The chat agent's side of one conversation with catalog `C` through one provider: its
-/// discovery state. The generated `Agent` names it for a catalog.
-pub struct Agent<C: Tools<W>, const W: usize> {
+/// discovery state, which borrows the catalog for `'c` (`'static` for a compiled one).
+/// The generated `Agent` names it for a catalog.
+pub struct Agent<'c, C: Tools<W>, const W: usize> {
     provider: Provider,
-    discovery: Discovery<'static, C::Tool, W>,
+    discovery: Discovery<'c, C::Tool, W>,
     screen: Arc<dyn Screen<C::Tool>>,
     peer: Arc<dyn Peer>,
 }
 
-impl<C: Tools<W>, const W: usize> fmt::Debug for Agent<C, W> {
+impl<C: Tools<W>, const W: usize> fmt::Debug for Agent<'_, C, W> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Agent")
             .field("provider", &self.provider)
@@ -87,7 +88,7 @@ impl<C: Tools<W>, const W: usize> fmt::Debug for Agent<C, W> {
     }
 }
 
-impl<C: CompiledCatalog<W>, const W: usize> Agent<C, W> {
+impl<C: CompiledCatalog<W>, const W: usize> Agent<'static, C, W> {
     /// A new conversation through `provider`: the inline tools are active.
     #[must_use]
     pub fn new(provider: Provider) -> Self {
@@ -103,11 +104,11 @@ impl<C: CompiledCatalog<W>, const W: usize> Agent<C, W> {
     }
 }
 
-impl<C: Tools<W>, const W: usize> Agent<C, W> {
+impl<'c, C: Tools<W>, const W: usize> Agent<'c, C, W> {
     /// A conversation with this discovery state: one [restricted](Discovery::restricted_to)
     /// or [restored](Discovery::restore).
     #[must_use]
-    pub fn with_discovery(provider: Provider, discovery: Discovery<'static, C::Tool, W>) -> Self {
+    pub fn with_discovery(provider: Provider, discovery: Discovery<'c, C::Tool, W>) -> Self {
         Agent {
             provider,
             discovery,
@@ -150,7 +151,7 @@ impl<C: Tools<W>, const W: usize> Agent<C, W> {
 
     /// The discovery state.
     #[must_use]
-    pub fn discovery(&self) -> &Discovery<'static, C::Tool, W> {
+    pub fn discovery(&self) -> &Discovery<'c, C::Tool, W> {
         &self.discovery
     }
 
@@ -170,7 +171,7 @@ impl<C: Tools<W>, const W: usize> Agent<C, W> {
             Provider::AnthropicToolSearch(_) => self.discovery.allowed(),
             _ => self.discovery.active(),
         };
-        render::render_set(self.provider.format(), set)
+        render::render_set(self.provider.format(), self.discovery.info().tools, set)
     }
 
     /// Reads the provider's reply ([`provider::read`]).
@@ -197,7 +198,7 @@ impl<C: Tools<W>, const W: usize> Agent<C, W> {
         permission: &mut impl Permission<C::Tool>,
     ) -> Step<C::Call> {
         for name in &reply.loaded {
-            if let Some(tool) = C::Tool::from_wire_name(name) {
+            if let Some(tool) = self.discovery.info().tools.find_wire(name) {
                 self.discovery.load(tool);
             }
         }
@@ -210,9 +211,10 @@ impl<C: Tools<W>, const W: usize> Agent<C, W> {
                 (call.clone(), entry)
             })
             .collect();
+        let info = self.discovery.info();
         Step {
             entries,
-            ask_tool: self.discovery.info().ask_tool,
+            ask_tool: info.tools.name(info.ask_tool),
             screen: Arc::clone(&self.screen),
             peer: Arc::clone(&self.peer),
         }
@@ -224,16 +226,17 @@ impl<C: Tools<W>, const W: usize> Agent<C, W> {
         search_tool: C::Tool,
         permission: &mut impl Permission<C::Tool>,
     ) -> Entry<C::Call> {
-        let tool = C::Tool::from_wire_name(&call.name);
+        let tools = self.discovery.info().tools;
+        let tool = tools.find_wire(&call.name);
         let name: &str = match tool {
-            Some(tool) => tool.name(),
+            Some(tool) => tools.name(tool),
             None => &call.name,
         };
         let arguments = match &call.arguments {
             Ok(arguments) => arguments.clone(),
             Err(error) => {
                 let rejection =
-                    Rejection::unreadable_arguments(tool.map(ToolId::name), &call.name, error);
+                    Rejection::unreadable_arguments(tool.map(|t| tools.name(t)), &call.name, error);
                 return Entry::Done(Outcome::Rejected(rejection));
             }
         };
@@ -262,7 +265,7 @@ enum Entry<C: Call> {
 /// ones waiting for the user's answer.
 pub struct Step<C: Call> {
     entries: Vec<(ToolUse, Entry<C>)>,
-    ask_tool: C::Tool,
+    ask_tool: &'static str,
     screen: Arc<dyn Screen<C::Tool>>,
     peer: Arc<dyn Peer>,
 }
@@ -301,6 +304,7 @@ impl<C: Call> Step<C> {
             .filter_map(move |(call, entry)| match entry {
                 Entry::Ask(pending) => Some(Question {
                     tool: pending.tool(),
+                    name: pending.spec().name,
                     call,
                     entry,
                     ask_tool,
@@ -331,10 +335,13 @@ impl<C: Call> Step<C> {
             calls.push(call);
             match entry {
                 Entry::Done(outcome) => outcomes.push(Some(outcome)),
-                Entry::Ask(pending) => outcomes.push(Some(Outcome::Waiting(pending.tool()))),
+                Entry::Ask(pending) => outcomes.push(Some(Outcome::Waiting {
+                    tool: pending.tool(),
+                    name: pending.spec().name,
+                })),
                 Entry::Run(verified) => {
                     outcomes.push(None);
-                    if verified.tool().spec().writes() {
+                    if verified.spec().writes() {
                         runner.all(core::mem::take(&mut reads), &mut outcomes).await;
                         runner.all(alloc::vec![(i, verified)], &mut outcomes).await;
                     } else {
@@ -376,14 +383,15 @@ impl<H: ?Sized, T: ToolId> Runner<'_, H, T> {
         C::Error: fmt::Display,
     {
         let runs = calls.into_iter().map(|(i, call)| async move {
-            let tool = call.tool();
+            let (tool, spec) = (call.tool(), call.spec());
+            let name = spec.name;
             let outcome = match call.run_with(self.handler, Arc::clone(self.peer)).await {
                 Dispatch::Ran(Ok(Output::NeedsUrl(urls))) => {
-                    Outcome::Rejected(Rejection::needs_url(tool, &urls))
+                    Outcome::Rejected(Rejection::needs_url(name, &urls))
                 }
                 Dispatch::Ran(Ok(output)) => {
                     let value = output.into_model_value().unwrap_or(Value::Null);
-                    match self.screen.screen(tool, value) {
+                    match self.screen.screen(tool, spec, value) {
                         Screened::Pass(value) => Outcome::Ran(value),
                         Screened::Flagged { result, notice } => Outcome::Flagged { result, notice },
                         Screened::Withheld(rejection) => Outcome::Rejected(rejection),
@@ -392,7 +400,7 @@ impl<H: ?Sized, T: ToolId> Runner<'_, H, T> {
                 Dispatch::Ran(Err(rejection)) => Outcome::Rejected(rejection),
                 // The step answers the search tool before anything runs.
                 Dispatch::Search(_) => Outcome::Rejected(Rejection::runtime(
-                    tool,
+                    name,
                     "the search tool is answered by the agent step, not a handler",
                 )),
             };
@@ -432,9 +440,10 @@ async fn join_all<F: Future>(futures: Vec<F>) -> Vec<F::Output> {
 /// A gated call the permission hook wants the user asked about.
 pub struct Question<'s, C: Call> {
     tool: C::Tool,
+    name: &'static str,
     call: &'s ToolUse,
     entry: &'s mut Entry<C>,
-    ask_tool: C::Tool,
+    ask_tool: &'static str,
 }
 
 impl<C: Call> fmt::Debug for Question<'_, C> {
@@ -460,7 +469,10 @@ impl<C: Call> Question<'_, C> {
 
     /// The user agreed: the call runs with the others.
     pub fn approve(self) {
-        let waiting = Entry::Done(Outcome::Waiting(self.tool));
+        let waiting = Entry::Done(Outcome::Waiting {
+            tool: self.tool,
+            name: self.name,
+        });
         if let Entry::Ask(pending) = core::mem::replace(self.entry, waiting) {
             *self.entry = Entry::Run(pending.approve());
         }
@@ -469,7 +481,7 @@ impl<C: Call> Question<'_, C> {
     /// The user said no: the model reads the refusal, which points it to the ask tool.
     pub fn deny(self) {
         *self.entry = Entry::Done(Outcome::Rejected(Rejection::denied_in_chat(
-            self.tool,
+            self.name,
             self.ask_tool,
         )));
     }

@@ -143,8 +143,9 @@ pub trait CompiledCatalog<const W: usize>: 'static {
     }
 
     /// The rows of a set, in catalog order: what the renderers take.
+    #[must_use]
     fn specs(set: ToolSet<Self::Tool, W>) -> impl Iterator<Item = &'static ToolSpec> {
-        set.into_iter().map(ToolId::spec)
+        set.into_iter().map(|tool| Self::INFO.tools.spec(tool))
     }
 
     /// A new conversation's discovery state: the inline tools are active.

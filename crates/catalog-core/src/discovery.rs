@@ -14,7 +14,7 @@ use alloc::vec::Vec;
 use core::fmt;
 
 use crate::search::{Index, Ranker, Scratch};
-use crate::{Caller, Reach, Settings, ToolId, ToolSet};
+use crate::{Caller, Lookup, Reach, Settings, ToolId, ToolSet, ToolSpec};
 
 /// How long a tool found by search stays in the active set.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -39,6 +39,8 @@ impl Retention {
 /// What the loop needs to know about a catalog; generated as `Catalog::INFO`.
 #[derive(Clone, Copy)]
 pub struct Info<'a, T, const W: usize> {
+    /// The catalog's tools, by name and by index.
+    pub tools: &'a dyn Lookup<T>,
     /// Tools callable from the first step (the search tool among them).
     pub inline: ToolSet<T, W>,
     /// Tools a search can add.
@@ -107,14 +109,33 @@ pub struct Saved {
 }
 
 /// One search hit as the model reads it.
-#[derive(Clone, Copy, Debug, PartialEq)]
+#[derive(Clone, Copy)]
 pub struct Found<T> {
     /// The tool.
     pub tool: T,
+    /// Its row: the name and description the model reads.
+    pub spec: &'static ToolSpec,
     /// Its score (higher is better).
     pub score: f32,
     /// Whether the model may call it from the next step on.
     pub callable: bool,
+}
+
+/// Equal when the tools, scores and callability are: the row is the tool's.
+impl<T: PartialEq> PartialEq for Found<T> {
+    fn eq(&self, other: &Self) -> bool {
+        self.tool == other.tool && self.score == other.score && self.callable == other.callable
+    }
+}
+
+impl<T: fmt::Debug> fmt::Debug for Found<T> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Found")
+            .field("tool", &self.tool)
+            .field("score", &self.score)
+            .field("callable", &self.callable)
+            .finish_non_exhaustive()
+    }
 }
 
 /// The result of a search call.
@@ -147,8 +168,8 @@ impl<T: ToolId> SearchOutcome<T> {
                 let results: Vec<HitJson<'_>> = hits
                     .iter()
                     .map(|h| HitJson {
-                        name: h.tool.name(),
-                        description: h.tool.spec().description,
+                        name: h.spec.name,
+                        description: h.spec.description,
                         callable: h.callable,
                     })
                     .collect();
@@ -171,7 +192,7 @@ impl<'a, T: ToolId, const W: usize> Discovery<'a, T, W> {
     /// A new conversation: only the inline tools are active.
     #[must_use]
     pub fn new(info: Info<'a, T, W>) -> Self {
-        let all = (0..T::COUNT).filter_map(T::from_index).collect();
+        let all = (0..info.tools.len()).filter_map(T::from_index).collect();
         Discovery {
             info,
             allowed: all,
@@ -243,8 +264,7 @@ impl<'a, T: ToolId, const W: usize> Discovery<'a, T, W> {
             discovered: self
                 .discovered
                 .iter()
-                .map(T::name)
-                .map(String::from)
+                .map(|tool| String::from(self.info.tools.name(tool)))
                 .collect(),
             searches_left: self.searches_left(),
         }
@@ -258,7 +278,7 @@ impl<'a, T: ToolId, const W: usize> Discovery<'a, T, W> {
     pub fn restore(mut self, saved: &Saved) -> (Self, Vec<String>) {
         let mut dropped = Vec::new();
         for name in &saved.discovered {
-            match T::from_name(name) {
+            match self.info.tools.find(name) {
                 Some(tool) if self.load(tool) => {}
                 _ => dropped.push(name.clone()),
             }
@@ -293,15 +313,17 @@ impl<'a, T: ToolId, const W: usize> Discovery<'a, T, W> {
     /// [`Unavailable`] when the tool is not in the active set.
     pub fn callable(&self, name: &str) -> Result<T, Unavailable> {
         let active = self.active();
-        match T::from_name(name) {
+        let tools = self.info.tools;
+        match tools.find(name) {
             Some(tool)
-                if tool.spec().reach(Caller::Chat, active.contains(tool)) == Reach::Allowed =>
+                if tools.spec(tool).reach(Caller::Chat, active.contains(tool))
+                    == Reach::Allowed =>
             {
                 Ok(tool)
             }
             _ => Err(Unavailable {
                 name: String::from(name),
-                available: active.iter().map(T::name).collect(),
+                available: active.iter().map(|tool| tools.name(tool)).collect(),
             }),
         }
     }
@@ -314,7 +336,7 @@ impl<'a, T: ToolId, const W: usize> Discovery<'a, T, W> {
         if self.searches >= self.info.settings.searches_per_turn {
             return SearchOutcome::BudgetExhausted {
                 cap: self.info.settings.searches_per_turn,
-                ask_tool: self.info.ask_tool.name(),
+                ask_tool: self.info.tools.name(self.info.ask_tool),
             };
         }
         self.searches += 1;
@@ -339,6 +361,7 @@ impl<'a, T: ToolId, const W: usize> Discovery<'a, T, W> {
             }
             found.push(Found {
                 tool,
+                spec: self.info.tools.spec(tool),
                 score: hit.score,
                 callable,
             });

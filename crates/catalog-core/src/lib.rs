@@ -15,6 +15,7 @@ mod args;
 mod call;
 mod catalog;
 mod discovery;
+mod lookup;
 mod output;
 #[doc(hidden)]
 pub mod packed;
@@ -36,11 +37,12 @@ pub use args::{ArgError, FromJson};
 pub use call::{CallError, Dispatch};
 pub use catalog::{CompiledCatalog, DerivedSet, Row, Sets, derived_sets};
 pub use discovery::{Discovery, Found, Info, Retention, Saved, SearchOutcome, Unavailable};
+pub use lookup::Lookup;
 pub use output::{Content, Output, UrlElicitation};
 pub use screen::{NoScreen, Screen, Screened};
 /// JSON values as handlers return them and as free-form arguments arrive.
 pub use serde_json::{Map, Value};
-pub use set::{Iter, ToolId, ToolSet};
+pub use set::{Iter, ToolId, ToolRow, ToolSet};
 pub use shape::Shape;
 pub use spec::{Policy, Role, ScanResults, Settings, TaskSupport, Tier, ToolSpec, Visibility};
 pub use talk::Context;

@@ -4,7 +4,7 @@
 
 use alloc::string::String;
 
-use crate::{Rejection, Value};
+use crate::{Rejection, ToolSpec, Value};
 
 /// What a screen made of a result.
 #[derive(Clone, Debug, PartialEq)]
@@ -24,8 +24,8 @@ pub enum Screened {
 
 /// Reads the results of catalog `T`'s tools before the model does.
 pub trait Screen<T>: Send + Sync {
-    /// What the model reads of `tool`'s `result`.
-    fn screen(&self, tool: T, result: Value) -> Screened;
+    /// What the model reads of `tool`'s `result`; `spec` is the tool's row.
+    fn screen(&self, tool: T, spec: &'static ToolSpec, result: Value) -> Screened;
 }
 
 /// Lets every result through unread: the screen of an agent given none.
@@ -33,7 +33,7 @@ pub trait Screen<T>: Send + Sync {
 pub struct NoScreen;
 
 impl<T> Screen<T> for NoScreen {
-    fn screen(&self, _: T, result: Value) -> Screened {
+    fn screen(&self, _: T, _: &'static ToolSpec, result: Value) -> Screened {
         Screened::Pass(result)
     }
 }

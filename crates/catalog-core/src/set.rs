@@ -3,30 +3,40 @@
 use core::fmt;
 use core::marker::PhantomData;
 
-/// A tool enum that a [`ToolSet`] can hold: a dense index `0..COUNT`.
+/// A tool that a [`ToolSet`] can hold: a dense index into its catalog.
 ///
-/// Implemented by the generated `Tool` enum; the index is its declaration order in
-/// `catalog.toml`.
+/// The generated `Tool` enum is one (its index is its declaration order in
+/// `catalog.toml`), and [`ToolRow`] is the tool of a catalog read at run time. A tool
+/// names nothing by itself: its catalog, a [`Lookup`](crate::Lookup), finds it by name
+/// and gives its row.
 pub trait ToolId: Copy + 'static {
-    /// Number of tools in the catalog.
-    const COUNT: usize;
-    /// The tool's dense index, `0..COUNT`.
+    /// The tool's dense index, `0..` the catalog's [length](crate::Lookup::len).
     fn index(self) -> usize;
-    /// The tool with this index, if any.
+    /// The tool with this index, if a tool of this kind can have it.
     fn from_index(index: usize) -> Option<Self>;
-    /// The name the model sees.
-    fn name(self) -> &'static str;
-    /// The tool with this name, if any.
-    fn from_name(name: &str) -> Option<Self>;
-    /// Everything its row declares.
-    fn spec(self) -> &'static crate::ToolSpec;
-    /// The tool with this [wire name](crate::ToolSpec::wire_name), as providers that
-    /// restrict names send calls back. The generated `Tool` searches a sorted table; this
-    /// default reads every row.
-    fn from_wire_name(name: &str) -> Option<Self> {
-        (0..Self::COUNT)
-            .filter_map(Self::from_index)
-            .find(|tool| tool.spec().wire_name == name)
+}
+
+/// A tool of a catalog read at run time: its row number. Which catalog it belongs to is
+/// the holder's to know, as an index into a slice is; that catalog's
+/// [`Lookup`](crate::Lookup) gives its name and row.
+#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
+pub struct ToolRow(u32);
+
+impl ToolRow {
+    /// The tool of row `row`.
+    #[must_use]
+    pub const fn new(row: u32) -> ToolRow {
+        ToolRow(row)
+    }
+}
+
+impl ToolId for ToolRow {
+    fn index(self) -> usize {
+        self.0 as usize
+    }
+
+    fn from_index(index: usize) -> Option<Self> {
+        u32::try_from(index).ok().map(ToolRow)
     }
 }
 
@@ -338,37 +348,21 @@ impl<T: ToolId, const W: usize> ExactSizeIterator for Iter<T, W> {}
 mod tests {
     use super::*;
 
-    #[derive(Clone, Copy, Debug, PartialEq)]
-    struct T(usize);
-    impl ToolId for T {
-        const COUNT: usize = 130;
-        fn index(self) -> usize {
-            self.0
-        }
-        fn from_index(i: usize) -> Option<Self> {
-            (i < Self::COUNT).then_some(T(i))
-        }
-        fn name(self) -> &'static str {
-            "t"
-        }
-        fn from_name(_: &str) -> Option<Self> {
-            None
-        }
-        fn spec(self) -> &'static crate::ToolSpec {
-            unreachable!("set tests never read specs")
-        }
+    /// The tool of row `i`.
+    fn t(i: u32) -> ToolRow {
+        ToolRow::new(i)
     }
-    type Set = ToolSet<T, 3>;
+    type Set = ToolSet<ToolRow, 3>;
 
     #[test]
     fn algebra_across_word_boundaries() {
-        let a: Set = [T(0), T(63), T(64), T(129)].into_iter().collect();
-        let b: Set = [T(63), T(100)].into_iter().collect();
+        let a: Set = [t(0), t(63), t(64), t(129)].into_iter().collect();
+        let b: Set = [t(63), t(100)].into_iter().collect();
         assert_eq!((a | b).len(), 5);
-        assert_eq!((a & b).iter().collect::<alloc::vec::Vec<_>>(), [T(63)]);
+        assert_eq!((a & b).iter().collect::<alloc::vec::Vec<_>>(), [t(63)]);
         assert_eq!(
             (a - b).iter().collect::<alloc::vec::Vec<_>>(),
-            [T(0), T(64), T(129)]
+            [t(0), t(64), t(129)]
         );
         assert_eq!((a ^ b).len(), 4);
         assert!((a & b).is_subset(&a));
@@ -380,11 +374,11 @@ mod tests {
     #[test]
     fn insert_and_remove_report_change() {
         let mut s = Set::EMPTY;
-        assert!(s.insert(T(7)));
-        assert!(!s.insert(T(7)));
-        assert!(s.contains(T(7)));
-        assert!(s.remove(T(7)));
-        assert!(!s.remove(T(7)));
+        assert!(s.insert(t(7)));
+        assert!(!s.insert(t(7)));
+        assert!(s.contains(t(7)));
+        assert!(s.remove(t(7)));
+        assert!(!s.remove(t(7)));
         assert!(s.is_empty());
     }
 

@@ -36,7 +36,8 @@ pub use walk::{MAX_CHECK_DEPTH, MAX_CHECK_ISSUES, check_value};
 
 use crate::talk::{NoPeer, Peer};
 use crate::{
-    Access, Caller, Context, Discovery, Dispatch, Map, Output, Reach, Tier, ToolId, Value,
+    Access, Caller, Context, Discovery, Dispatch, Lookup, Map, Output, Reach, Tier, ToolId,
+    ToolSpec, Value,
 };
 
 /// A typed call of a generated catalog (`ToolCall`): what the verifier produces once a
@@ -100,9 +101,9 @@ pub trait HandledBy<H: ?Sized>: Call {
 pub enum Via<'g, 'd, T, const W: usize> {
     /// The application's chat agent: it may call what its discovery state has active.
     Chat(&'g Discovery<'d, T, W>),
-    /// An MCP client connected at this access level: it may call every tool exposed to MCP
-    /// up to that level.
-    Mcp(Access),
+    /// An MCP client connected at this access level, calling a tool of this catalog: it
+    /// may call every tool exposed to MCP up to that level.
+    Mcp(Access, &'g dyn Lookup<T>),
 }
 
 impl<T, const W: usize> Clone for Via<'_, '_, T, W> {
@@ -117,21 +118,30 @@ impl<T: ToolId + fmt::Debug, const W: usize> fmt::Debug for Via<'_, '_, T, W> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Via::Chat(discovery) => f.debug_tuple("Chat").field(discovery).finish(),
-            Via::Mcp(level) => f.debug_tuple("Mcp").field(level).finish(),
+            Via::Mcp(level, _) => f.debug_tuple("Mcp").field(level).finish(),
         }
     }
 }
 
-impl<T: ToolId, const W: usize> Via<'_, '_, T, W> {
+impl<'g, T: ToolId, const W: usize> Via<'g, '_, T, W> {
     /// Whether a call coming this way reaches `tool`: [`reach`](crate::reach) with the chat agent's
     /// active set or the MCP client's level.
     #[must_use]
     pub fn reach(&self, tool: T) -> Reach {
         let active = match self {
             Via::Chat(discovery) => discovery.active().contains(tool),
-            Via::Mcp(_) => false,
+            Via::Mcp(..) => false,
         };
-        tool.spec().reach(self.caller(), active)
+        self.tools().spec(tool).reach(self.caller(), active)
+    }
+
+    /// The catalog the call names a tool of.
+    #[must_use]
+    pub fn tools(&self) -> &'g dyn Lookup<T> {
+        match *self {
+            Via::Chat(discovery) => discovery.info().tools,
+            Via::Mcp(_, tools) => tools,
+        }
     }
 }
 
@@ -141,7 +151,7 @@ impl<T, const W: usize> Via<'_, '_, T, W> {
     pub const fn caller(&self) -> Caller {
         match self {
             Via::Chat(_) => Caller::Chat,
-            Via::Mcp(level) => Caller::Mcp(*level),
+            Via::Mcp(level, _) => Caller::Mcp(*level),
         }
     }
 }
@@ -171,19 +181,49 @@ impl<C> Verified<C> {
 /// A call that passed every check for its caller: the only value that runs a handler.
 /// Only [`verify`] (and [`PendingCall::approve`]) make one, and running it uses it up:
 /// it is not `Clone`, so one approval runs one call.
-#[derive(PartialEq, Debug)]
 pub struct VerifiedCall<C> {
     call: C,
     caller: Caller,
+    spec: &'static ToolSpec,
 }
 
 /// A call that passed reach and arguments, and that the permission hook wants a person to
 /// approve before it runs.
-#[derive(PartialEq, Debug)]
 pub struct PendingCall<C> {
     call: C,
     caller: Caller,
+    spec: &'static ToolSpec,
 }
+
+/// Equal when the calls and callers are: the row is the call's tool's.
+macro_rules! call_traits {
+    ($($name:ident),*) => {$(
+        impl<C: PartialEq> PartialEq for $name<C> {
+            fn eq(&self, other: &Self) -> bool {
+                self.call == other.call && self.caller == other.caller
+            }
+        }
+
+        impl<C: fmt::Debug> fmt::Debug for $name<C> {
+            fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.debug_struct(stringify!($name))
+                    .field("call", &self.call)
+                    .field("caller", &self.caller)
+                    .finish_non_exhaustive()
+            }
+        }
+
+        impl<C> $name<C> {
+            /// The row of the call's tool.
+            #[must_use]
+            pub const fn spec(&self) -> &'static ToolSpec {
+                self.spec
+            }
+        }
+    )*};
+}
+
+call_traits!(VerifiedCall, PendingCall);
 
 impl<C: Call> PendingCall<C> {
     /// The typed call, to show the person asked.
@@ -210,6 +250,7 @@ impl<C: Call> PendingCall<C> {
         VerifiedCall {
             call: self.call,
             caller: self.caller,
+            spec: self.spec,
         }
     }
 }
@@ -295,25 +336,25 @@ impl<C: Call> VerifiedCall<C> {
         C: HandledBy<H>,
         C::Error: fmt::Display,
     {
-        let tool = self.tool();
+        let spec = self.spec;
         match self.dispatch_with(handler, peer).await {
             Dispatch::Search(search) => Dispatch::Search(search),
-            Dispatch::Ran(Ok(output)) => Dispatch::Ran(check_ran(tool, output)),
-            Dispatch::Ran(Err(e)) => Dispatch::Ran(Err(Rejection::runtime(tool, e))),
+            Dispatch::Ran(Ok(output)) => Dispatch::Ran(check_ran(spec, output)),
+            Dispatch::Ran(Err(e)) => Dispatch::Ran(Err(Rejection::runtime(spec.name, e))),
         }
     }
 }
 
 /// A handler's output held to `tool`'s declared output: its value, or the structured
 /// content beside its blocks. A user sent to a URL has no result yet to hold.
-fn check_ran<T: ToolId>(tool: T, output: Output) -> Result<Output, Rejection> {
-    if tool.spec().output.is_none() || matches!(output, Output::NeedsUrl(_)) {
+fn check_ran(spec: &ToolSpec, output: Output) -> Result<Output, Rejection> {
+    if spec.output.is_none() || matches!(output, Output::NeedsUrl(_)) {
         return Ok(output);
     }
     match output.checked() {
-        Some(value) => check_output(tool, value).map(|()| output),
+        Some(value) => check_output(spec, value).map(|()| output),
         None => Err(Rejection::runtime(
-            tool,
+            spec.name,
             "the handler answered with content blocks and no structured content, but the row \
              declares an output: give the content its structured content (`Output::with_structured`)",
         )),
@@ -337,8 +378,9 @@ pub fn verify<C: Call, const W: usize>(
     mut arguments: Value,
     permission: &mut impl Permission<C::Tool>,
 ) -> Result<Verified<C>, Rejection> {
+    let tools = via.tools();
     let tool = reach(via, name)?;
-    let spec = tool.spec();
+    let spec = tools.spec(tool);
     if arguments.is_null() {
         arguments = Value::Object(Map::new());
     }
@@ -351,17 +393,19 @@ pub fn verify<C: Call, const W: usize>(
         |arguments| C::from_checked(tool, arguments).map_err(|e| Rejection::parse(spec.name, &e));
     let caller = via.caller();
     if spec.tier != Some(Tier::Gated) {
-        return parse(arguments).map(|call| Verified::Run(VerifiedCall { call, caller }));
+        return parse(arguments).map(|call| Verified::Run(VerifiedCall { call, caller, spec }));
     }
     // Gated: parsed from a copy, so the hook sees the arguments and is asked only about a
     // call that could run.
     let call = parse(arguments.clone())?;
     match permission.decide(caller, tool, &arguments) {
-        Decision::Allow => Ok(Verified::Run(VerifiedCall { call, caller })),
-        Decision::Ask => Ok(Verified::Ask(PendingCall { call, caller })),
+        Decision::Allow => Ok(Verified::Run(VerifiedCall { call, caller, spec })),
+        Decision::Ask => Ok(Verified::Ask(PendingCall { call, caller, spec })),
         Decision::Deny => Err(match via {
-            Via::Chat(discovery) => Rejection::denied_in_chat(tool, discovery.info().ask_tool),
-            Via::Mcp(_) => Rejection::denied(tool),
+            Via::Chat(discovery) => {
+                Rejection::denied_in_chat(spec.name, tools.name(discovery.info().ask_tool))
+            }
+            Via::Mcp(..) => Rejection::denied(spec.name),
         }),
     }
 }
@@ -370,15 +414,20 @@ pub fn verify<C: Call, const W: usize>(
 fn reach<T: ToolId, const W: usize>(via: Via<'_, '_, T, W>, name: &str) -> Result<T, Rejection> {
     match via {
         Via::Chat(discovery) => discovery.callable(name).map_err(|unavailable| {
-            let tool = T::from_name(name).map(T::name);
+            let tool = discovery.info().tools.find(name);
+            let tool = tool.map(|tool| discovery.info().tools.name(tool));
             Rejection::unavailable(tool, unavailable.to_string())
         }),
-        Via::Mcp(level) => {
-            let tool = T::from_name(name).ok_or_else(|| Rejection::unknown_tool(name))?;
+        Via::Mcp(level, tools) => {
+            let tool = tools
+                .find(name)
+                .ok_or_else(|| Rejection::unknown_tool(name))?;
             match via.reach(tool) {
                 Reach::Allowed => Ok(tool),
                 Reach::Hidden => Err(Rejection::unknown_tool(name)),
-                Reach::Below(needed) => Err(Rejection::below_level(tool.name(), needed, level)),
+                Reach::Below(needed) => {
+                    Err(Rejection::below_level(tools.name(tool), needed, level))
+                }
             }
         }
     }
@@ -389,14 +438,14 @@ fn reach<T: ToolId, const W: usize>(via: Via<'_, '_, T, W>, name: &str) -> Resul
 /// # Errors
 /// An [`ErrorClass::RuntimeError`] rejection listing how the result breaks the output
 /// shape (each issue keeps the class of its mismatch; pointers are into the result).
-pub fn check_output<T: ToolId>(tool: T, result: &Value) -> Result<(), Rejection> {
-    let Some(output) = &tool.spec().output else {
+pub fn check_output(spec: &ToolSpec, result: &Value) -> Result<(), Rejection> {
+    let Some(output) = &spec.output else {
         return Ok(());
     };
     let (issues, total) = walk::check_counted(output, result, words::Subject::Result);
     if issues.is_empty() {
         Ok(())
     } else {
-        Err(Rejection::output(tool.name(), issues, total))
+        Err(Rejection::output(spec.name, issues, total))
     }
 }

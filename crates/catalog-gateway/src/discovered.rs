@@ -8,7 +8,7 @@
 use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, PoisonError};
 
-use catalog_core::{Retention, ToolId};
+use catalog_core::{Lookup, Retention};
 use http::request::Parts;
 use rmcp::ErrorData;
 use rmcp::service::{RequestContext, RoleServer};
@@ -81,6 +81,7 @@ impl Discovered {
     /// An internal error when the shared store cannot be read.
     pub async fn rows(
         &self,
+        tools: &dyn Lookup<Row>,
         context: &RequestContext<RoleServer>,
         grant: &Grant,
     ) -> Result<Rows, ErrorData> {
@@ -96,7 +97,7 @@ impl Discovered {
         };
         let names = redis.found(&id).await.map_err(|e| unavailable(&e))?;
         // A name the catalog no longer has (another build of it) is left out.
-        Ok(names.iter().filter_map(|n| Row::from_name(n)).collect())
+        Ok(names.iter().filter_map(|n| tools.find(n)).collect())
     }
 
     /// Keeps what a search `found` (rows by name) as `retention` says: added to what the
@@ -107,6 +108,7 @@ impl Discovered {
     /// An internal error when the shared store cannot be written.
     pub async fn keep(
         &self,
+        tools: &dyn Lookup<Row>,
         context: &RequestContext<RoleServer>,
         grant: &Grant,
         found: &[&str],
@@ -115,7 +117,7 @@ impl Discovered {
         let replace = retention == Retention::Turn;
         let whose = Discovered::whose(context, grant);
         let (Some(redis), Some(id)) = (&self.shared, Discovered::key(&whose)) else {
-            let found: Rows = found.iter().filter_map(|n| Row::from_name(n)).collect();
+            let found: Rows = found.iter().filter_map(|n| tools.find(n)).collect();
             let keep = |kept: &mut Rows| *kept = if replace { found } else { *kept | found };
             match whose {
                 Whose::Credential(client) => {

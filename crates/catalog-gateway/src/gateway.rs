@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, PoisonError, RwLock};
 use std::time::Duration;
 
-use catalog_core::{Info, ToolId, Value};
+use catalog_core::{Info, Value};
 use catalog_mcp::rounds::Seal;
 use catalog_mcp::{GatedPolicy, Grant};
 use catalog_result_scan::Scanner;
@@ -29,10 +29,11 @@ use crate::rows::{Loaded, Row, WORDS};
 use crate::traces::{Carried, Traces};
 
 mod calls;
-pub use calls::withheld;
 mod listing;
+mod refusals;
 mod sessions;
 mod tasks;
+pub use refusals::withheld;
 use sessions::{Modern, watch_upstreams};
 
 pub use crate::rows::Rows;
@@ -105,7 +106,7 @@ pub struct Requester<'a> {
 
 /// One governed endpoint over the catalog's upstreams.
 pub struct Gateway {
-    loaded: &'static Loaded,
+    loaded: Loaded,
     /// Where each upstream a row names is.
     endpoints: BTreeMap<String, Transport>,
     /// The open session with each reachable upstream, replaced when it ends.
@@ -145,7 +146,6 @@ pub struct Gateway {
     /// Reads every upstream result before the client's model does.
     pub(crate) scanner: Scanner,
     discoverable: Discoverable,
-    info: Info<'static, Row, WORDS>,
     /// The client profiles credentials may select.
     profiles: Profiles,
     audit: Option<Arc<Audit>>,
@@ -161,9 +161,9 @@ pub struct Gateway {
 /// What one call did on its way, besides its answer: what its audit line and metrics
 /// need.
 #[derive(Default)]
-struct Trail {
+struct Trail<'g> {
     /// The upstream of the row called.
-    upstream: Option<&'static str>,
+    upstream: Option<&'g str>,
     /// The call was over a rate limit.
     limited: bool,
     /// The upstream answered with its own error result.
@@ -187,7 +187,7 @@ impl Gateway {
     /// upstream lists, and starts watching for tool-list changes. An upstream that cannot
     /// be reached withholds its rows (logged) and is tried again every `serving.retry`;
     /// the rest are served.
-    pub async fn start(loaded: &'static Loaded, serving: Serving) -> Arc<Gateway> {
+    pub async fn start(loaded: Loaded, serving: Serving) -> Arc<Gateway> {
         let Serving {
             snapshot,
             gated,
@@ -241,7 +241,6 @@ impl Gateway {
             gated,
             scanner,
             discoverable,
-            info: info(loaded),
             profiles,
             audit,
             metrics,
@@ -266,8 +265,14 @@ impl Gateway {
 
     /// The catalog.
     #[must_use]
-    pub fn loaded(&self) -> &'static Loaded {
-        self.loaded
+    pub fn loaded(&self) -> &Loaded {
+        &self.loaded
+    }
+
+    /// What the discovery loop and the verifier read of the catalog.
+    #[must_use]
+    pub fn info(&self) -> Info<'_, Row, WORDS> {
+        self.loaded.info()
     }
 
     /// How clients see the discoverable rows.
@@ -292,12 +297,6 @@ impl Gateway {
     pub(crate) fn audit(&self) -> Option<&Arc<Audit>> {
         self.audit.as_ref()
     }
-}
-
-/// What the discovery loop needs, from the loaded catalog.
-fn info(loaded: &'static Loaded) -> Info<'static, Row, WORDS> {
-    let row = |i: usize| Row::from_index(i).expect("every index below the row count is a row");
-    catalog_check::info(&loaded.catalog, loaded.specs(), row)
 }
 
 fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {

@@ -200,7 +200,7 @@ impl Gateway {
     ///
     /// # Errors
     /// A URI no table pins or matches (-32002), a withheld table, or a level too low.
-    fn resource_offer(&self, grant: &Grant, uri: &str) -> Result<&'static Offer, ErrorData> {
+    fn resource_offer(&self, grant: &Grant, uri: &str) -> Result<&Offer, ErrorData> {
         let Some(i) = self.find_resource(uri) else {
             return Err(refusal(
                 &Offered::Resource(uri.to_owned()),
@@ -336,7 +336,7 @@ impl Gateway {
 
     /// A text of a prompt or resource as the client's model reads it: with the scanner's
     /// notice first when it found something, or refused when the policy withholds it.
-    fn screen_text(&self, what: &'static str, text: Option<&mut Value>) -> Result<(), ErrorData> {
+    fn screen_text(&self, what: &str, text: Option<&mut Value>) -> Result<(), ErrorData> {
         let Some(text) = text.filter(|t| t.is_string()) else {
             return Ok(());
         };

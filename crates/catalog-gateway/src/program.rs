@@ -110,7 +110,7 @@ fn runtime(transport: &Transport) -> std::io::Result<tokio::runtime::Runtime> {
 /// What the command line and the catalog say to serve.
 struct Setup {
     path: String,
-    loaded: &'static rows::Loaded,
+    loaded: rows::Loaded,
     serving: Serving,
     transport: Transport,
     tokens: Option<Arc<Tokens>>,
@@ -193,7 +193,7 @@ fn setup() -> Result<Setup, ExitCode> {
         .as_ref()
         .map(|settings| Traces::start(settings).map_err(|m| unusable(&m)))
         .transpose()?;
-    let loaded = rows::load(catalog).map_err(|m| unusable(&m))?;
+    let loaded = rows::Loaded::new(catalog).map_err(|m| unusable(&m))?;
     Ok(Setup {
         path,
         loaded,

@@ -1,81 +1,59 @@
 //! The catalog as the gateway reads it at start, as `catalog_core` tools: the verifier,
-//! the MCP renderer and the search run on it exactly as on a compiled catalog.
-//!
-//! `ToolId` finds a tool by name without a value to ask, so the rows live in one
-//! process-wide table, set once by [`load`]: a gateway serves one catalog.
-
-use std::collections::HashMap;
-use std::sync::OnceLock;
+//! the MCP renderer and the search run on it exactly as on a compiled catalog. Each
+//! gateway holds its own, so a process serves as many catalogs as it starts gateways.
 
 use catalog_check::model::{CatalogModel, Tool};
 use catalog_core::{
-    BoxFuture, Call, Context, Dispatch, HandledBy, Output, Proof, ToolId, ToolSpec, Value,
+    BoxFuture, Call, Context, Dispatch, HandledBy, Info, Lookup, Output, Proof, Settings, ToolId,
+    ToolRow, ToolSpec, Value,
 };
 use catalog_upstream::CallFailed;
-
-/// The most rows a gateway catalog may have: the width of its tool sets.
-pub const MAX_ROWS: usize = 64 * WORDS;
 
 /// The 64-bit words of the gateway's tool sets.
 pub const WORDS: usize = 400;
 
-/// The catalog, read and checked, with its rows as specs.
+/// The most rows a gateway catalog may have: the width of its tool sets.
+pub const MAX_ROWS: usize = catalog_check::Loaded::<WORDS>::MAX_ROWS;
+
+/// A row of a gateway's catalog.
+pub type Row = ToolRow;
+
+/// The tool sets of a gateway catalog.
+pub type Rows = catalog_core::ToolSet<Row, WORDS>;
+
+/// The catalog, read and checked, with its rows as the runtime reads them.
 #[derive(Debug)]
 pub struct Loaded {
     /// The catalog as the compiler reads it.
     pub catalog: CatalogModel,
-    specs: &'static [ToolSpec],
-    names: HashMap<&'static str, u32>,
-}
-
-static LOADED: OnceLock<Loaded> = OnceLock::new();
-
-/// Makes `catalog` the process's catalog.
-///
-/// # Errors
-/// A catalog was loaded before, or this one has more than [`MAX_ROWS`] rows.
-pub fn load(catalog: CatalogModel) -> Result<&'static Loaded, String> {
-    if catalog.tools.len() > MAX_ROWS {
-        return Err(format!(
-            "the catalog has {} rows; a gateway serves at most {MAX_ROWS}",
-            catalog.tools.len()
-        ));
-    }
-    // Built once per process, so the specs may live as long as it does.
-    let specs = catalog_check::specs(&catalog);
-    let names = specs
-        .iter()
-        .enumerate()
-        .map(|(i, spec)| (spec.name, u32::try_from(i).unwrap_or(u32::MAX)))
-        .collect();
-    let loaded = Loaded {
-        catalog,
-        specs,
-        names,
-    };
-    LOADED
-        .set(loaded)
-        .map_err(|_| String::from("a catalog is already loaded in this process"))?;
-    Ok(loaded_catalog())
-}
-
-fn loaded_catalog() -> &'static Loaded {
-    // Rows exist only once a catalog is loaded: every `Row` was made from it.
-    LOADED
-        .get()
-        .expect("rows are made only from a loaded catalog")
+    // Boxed: its sets are kilobytes, which every move of a `Loaded` (into a gateway's
+    // start, a future) would copy.
+    rows: Box<catalog_check::Loaded<WORDS>>,
 }
 
 impl Loaded {
+    /// `catalog`, ready to serve.
+    ///
+    /// # Errors
+    /// The catalog has more than [`MAX_ROWS`] rows.
+    pub fn new(catalog: CatalogModel) -> Result<Loaded, String> {
+        let rows = catalog_check::Loaded::new(&catalog)
+            .map_err(|too_many| format!("{too_many} in a gateway"))?;
+        Ok(Loaded {
+            catalog,
+            rows: Box::new(rows),
+        })
+    }
+
     /// Every row, in catalog order.
-    pub fn rows(&self) -> impl Iterator<Item = Row> + '_ {
-        (0..self.specs.len()).filter_map(Row::from_index)
+    pub fn rows(&self) -> impl Iterator<Item = Row> + use<> {
+        self.rows.rows()
     }
 
     /// Every row's spec, in catalog order.
     #[must_use]
     pub fn specs(&self) -> &'static [ToolSpec] {
-        self.specs
+        self.rows.specs()
     }
 
     /// The compiler's model of a row.
@@ -83,46 +61,60 @@ impl Loaded {
     pub fn tool(&self, row: Row) -> &Tool {
         &self.catalog.tools[row.index()]
     }
-}
 
-/// The tool sets of a gateway catalog.
-pub type Rows = catalog_core::ToolSet<Row, WORDS>;
-
-/// A row of the loaded catalog.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct Row(u32);
-
-impl std::fmt::Debug for Row {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-impl ToolId for Row {
-    const COUNT: usize = MAX_ROWS;
-
-    fn index(self) -> usize {
-        self.0 as usize
+    /// The upstream a row forwards to, if it has one.
+    #[must_use]
+    pub fn upstream(&self, row: Row) -> Option<&str> {
+        let source = self.tool(row).upstream.as_ref()?;
+        Some(&source.upstream)
     }
 
-    fn from_index(index: usize) -> Option<Self> {
-        let loaded = LOADED.get()?;
-        (index < loaded.specs.len())
-            .then(|| u32::try_from(index).ok())
-            .flatten()
-            .map(Row)
+    /// What the discovery loop and the verifier read of the catalog.
+    #[must_use]
+    pub fn info(&self) -> Info<'_, Row, WORDS> {
+        self.rows.info()
     }
 
-    fn name(self) -> &'static str {
-        self.spec().name
+    /// The catalog's search tool, which the gateway answers itself.
+    #[must_use]
+    pub fn search_tool(&self) -> Row {
+        self.rows.search_tool()
     }
 
-    fn from_name(name: &str) -> Option<Self> {
-        LOADED.get()?.names.get(name).copied().map(Row)
+    /// The rows in every session's list from the start.
+    #[must_use]
+    pub fn inline(&self) -> Rows {
+        *self.rows.inline()
     }
 
-    fn spec(self) -> &'static ToolSpec {
-        &loaded_catalog().specs[self.index()]
+    /// The catalog's settings.
+    #[must_use]
+    pub fn settings(&self) -> &Settings {
+        self.rows.settings()
+    }
+
+    /// The catalog's rows by name.
+    #[must_use]
+    pub fn lookup(&self) -> &dyn Lookup<Row> {
+        &*self.rows
+    }
+
+    /// The row with this name, if any.
+    #[must_use]
+    pub fn find(&self, name: &str) -> Option<Row> {
+        self.rows.find(name)
+    }
+
+    /// A row's spec.
+    #[must_use]
+    pub fn spec(&self, row: Row) -> &'static ToolSpec {
+        self.rows.spec(row)
+    }
+
+    /// A row's name.
+    #[must_use]
+    pub fn name(&self, row: Row) -> &'static str {
+        self.rows.spec(row).name
     }
 }
 

@@ -240,8 +240,11 @@ impl ServerHandler for Session {
         let grant = self.level.grant(&context)?;
         let active = match &self.discovery {
             Some(discovered) => Some(
-                self.gateway
-                    .active(discovered.rows(&context, &grant).await?),
+                self.gateway.active(
+                    discovered
+                        .rows(self.gateway.loaded().lookup(), &context, &grant)
+                        .await?,
+                ),
             ),
             None => None,
         };

@@ -16,8 +16,8 @@ use std::sync::Arc;
 
 use catalog_core::talk::Peer;
 use catalog_core::{
-    Access, Call, CompiledCatalog, Dispatch, ErrorClass, HandledBy, Output, Rejection, ScanResults,
-    Screen, Screened, UrlElicitation, Value, Verified, VerifiedCall, Via, verify,
+    Access, Call, CompiledCatalog, Dispatch, ErrorClass, HandledBy, Lookup, Output, Rejection,
+    ScanResults, Screen, Screened, UrlElicitation, Value, Verified, VerifiedCall, Via, verify,
 };
 use catalog_result_scan::Scanner;
 use rmcp::ErrorData;
@@ -158,9 +158,10 @@ impl<C: CompiledCatalog<W>, H, const W: usize> Tools<C, H, W> {
     /// structured content read by the scanner ([`screen`]); or a rejection when the
     /// policy withholds it.
     fn deliver(&self, tool: C::Tool, output: Output) -> Result<CallToolResult, Rejection> {
+        let spec = C::INFO.tools.spec(tool);
         match output {
             Output::Value(value) => {
-                let (value, mut content) = match self.scanner.screen(tool, value) {
+                let (value, mut content) = match self.scanner.screen(tool, spec, value) {
                     Screened::Pass(value) => (value, Vec::new()),
                     Screened::Flagged { result, notice } => {
                         (result, vec![ContentBlock::text(notice)])
@@ -182,21 +183,19 @@ impl<C: CompiledCatalog<W>, H, const W: usize> Tools<C, H, W> {
                     .into_iter()
                     .map(|block| {
                         serde_json::from_value(block.into_json()).map_err(|e| {
-                            Rejection::runtime(tool, format!("a content block is not MCP's: {e}"))
+                            Rejection::runtime(
+                                spec.name,
+                                format!("a content block is not MCP's: {e}"),
+                            )
                         })
                     })
                     .collect::<Result<Vec<ContentBlock>, Rejection>>()?;
                 let mut result = CallToolResult::success(blocks);
                 result.structured_content = structured;
-                screen(
-                    &self.scanner,
-                    catalog_core::ToolId::name(tool),
-                    result,
-                    &mut Vec::new(),
-                )
+                screen(&self.scanner, spec.name, result, &mut Vec::new())
             }
             // Answered before it gets here: it is an error, not a result.
-            Output::NeedsUrl(urls) => Err(Rejection::needs_url(tool, &urls)),
+            Output::NeedsUrl(urls) => Err(Rejection::needs_url(spec.name, &urls)),
         }
     }
 }
@@ -298,10 +297,14 @@ where
         revision: &ProtocolVersion,
         name: &str,
         arguments: Value,
-        asker: &impl Asker<C::Tool>,
+        asker: &impl Asker,
         peer: Arc<dyn Peer>,
     ) -> Result<CallToolResponse, ErrorData> {
-        let call = match admit::<C::Call>(level, revision, name, arguments, self.gated, asker).await
+        let tools = C::INFO.tools;
+        let call = match admit::<C::Call>(
+            tools, level, revision, name, arguments, self.gated, asker,
+        )
+        .await
         {
             Ok(call) => call,
             Err(answer) => return answer,
@@ -401,42 +404,46 @@ pub(crate) async fn unless_cancelled(
 /// # Errors
 /// The answer to send instead: the refusal as [`respond`] carries it on `revision`.
 pub async fn admit<C: Call>(
+    tools: &dyn Lookup<C::Tool>,
     level: Access,
     revision: &ProtocolVersion,
     name: &str,
     arguments: Value,
     gated: GatedPolicy,
-    asker: &impl Asker<C::Tool>,
+    asker: &impl Asker,
 ) -> Result<VerifiedCall<C>, Reply> {
     // Kept for the question only: the verifier takes the arguments.
     let shown = (gated == GatedPolicy::Ask).then(|| arguments.clone());
     let mut policy = gated;
     // An MCP caller's reach is its level: no discovery state, so the width of the
     // catalog's sets is no matter here.
-    match verify::<C, 1>(Via::Mcp(level), name, arguments, &mut policy) {
+    match verify::<C, 1>(Via::Mcp(level, tools), name, arguments, &mut policy) {
         Ok(Verified::Run(call)) => Ok(call),
         Ok(Verified::Ask(pending)) => {
-            let tool = pending.tool();
-            match settle(asker.ask(tool, &shown.unwrap_or(Value::Null)).await, tool) {
+            let spec = pending.spec();
+            match settle(
+                asker.ask(spec, &shown.unwrap_or(Value::Null)).await,
+                spec.name,
+            ) {
                 Ok(()) => Ok(pending.approve()),
                 Err(rejection) => Err(respond(&rejection, revision)),
             }
         }
-        Err(rejection) => Err(respond(&by_policy::<C::Tool>(rejection), revision)),
+        Err(rejection) => Err(respond(&by_policy(rejection), revision)),
     }
 }
 
-/// What asking about a gated call of `tool` came to: `Ok` to run it. A refusal says
+/// What asking about a gated call of the tool `name` came to: `Ok` to run it. A refusal says
 /// which cause it was: the user declined, or the user could not be asked.
 ///
 /// # Errors
 /// The refusal.
-fn settle<T: catalog_core::ToolId>(answer: Answer, tool: T) -> Result<(), Rejection> {
+fn settle(answer: Answer, name: &'static str) -> Result<(), Rejection> {
     match answer {
         Answer::Approved => Ok(()),
-        Answer::Declined => Err(Rejection::declined(tool)),
+        Answer::Declined => Err(Rejection::declined(name)),
         Answer::Unasked => Err(Rejection::unasked(
-            tool,
+            name,
             "this MCP client declared no form elicitation, so the server cannot put the question to the user",
         )),
     }
@@ -446,9 +453,9 @@ fn settle<T: catalog_core::ToolId>(answer: Answer, tool: T) -> Result<(), Reject
 /// permission hook could be either; on MCP the hook is the `--gated` policy, so a denial
 /// from the verifier is the policy's, and says so. Every other rejection is as it was.
 #[must_use]
-pub fn by_policy<T: catalog_core::ToolId>(rejection: Rejection) -> Rejection {
-    match rejection.tool.and_then(T::from_name) {
-        Some(tool) if rejection.is_denial() => Rejection::refused_by_policy(tool),
+pub fn by_policy(rejection: Rejection) -> Rejection {
+    match &rejection.tool {
+        Some(name) if rejection.is_denial() => Rejection::refused_by_policy(name),
         _ => rejection,
     }
 }

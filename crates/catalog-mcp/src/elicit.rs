@@ -13,7 +13,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use catalog_core::talk::{Elicited, Question, rounds};
-use catalog_core::{ToolId, Value};
+use catalog_core::{ToolSpec, Value};
 use rmcp::model::{ElicitRequestParams, ElicitationAction, ElicitationSchema};
 use rmcp::service::{RequestContext, RoleServer};
 
@@ -107,15 +107,15 @@ impl<'a> PeerAsker<'a> {
     }
 }
 
-impl<T: ToolId + Send + Sync> Asker<T> for PeerAsker<'_> {
-    async fn ask(&self, tool: T, arguments: &Value) -> Answer {
+impl Asker for PeerAsker<'_> {
+    async fn ask(&self, spec: &'static ToolSpec, arguments: &Value) -> Answer {
         if !self.takes_forms() {
             return Answer::Unasked;
         }
-        let message = question(tool, arguments);
+        let message = question(spec, arguments);
         match &self.round {
-            Some(round) => PeerAsker::ask_between(round, tool.name(), message).await,
-            None => self.ask_now(tool.name(), message).await,
+            Some(round) => PeerAsker::ask_between(round, spec.name, message).await,
+            None => self.ask_now(spec.name, message).await,
         }
     }
 }

@@ -4,7 +4,7 @@
 use std::fmt;
 use std::future::Future;
 
-use catalog_core::{Caller, Decision, Permission, ToolId, Value};
+use catalog_core::{Caller, Decision, Permission, ToolSpec, Value};
 
 /// What happens to a call of a gated tool (`--gated`), once it passed the level and
 /// argument checks.
@@ -71,20 +71,24 @@ pub enum Answer {
     Unasked,
 }
 
-/// Puts the question about a gated call of a catalog whose tools are `T` to whoever is on
-/// the other end.
-pub trait Asker<T>: Sync {
-    /// Asks whether `tool` may run with `arguments`. Between rounds (MCP 2026-07-28) an
-    /// unanswered question never resolves: the call ends with it (see [`crate::rounds`]).
-    fn ask(&self, tool: T, arguments: &Value) -> impl Future<Output = Answer> + Send;
+/// Puts the question about a gated call to whoever is on the other end.
+pub trait Asker: Sync {
+    /// Asks whether the tool of row `spec` may run with `arguments`. Between rounds (MCP
+    /// 2026-07-28) an unanswered question never resolves: the call ends with it (see
+    /// [`crate::rounds`]).
+    fn ask(
+        &self,
+        spec: &'static ToolSpec,
+        arguments: &Value,
+    ) -> impl Future<Output = Answer> + Send;
 }
 
 /// An asker for callers that can never be asked.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct NoAsker;
 
-impl<T: Send> Asker<T> for NoAsker {
-    async fn ask(&self, _: T, _: &Value) -> Answer {
+impl Asker for NoAsker {
+    async fn ask(&self, _: &'static ToolSpec, _: &Value) -> Answer {
         Answer::Unasked
     }
 }
@@ -92,8 +96,7 @@ impl<T: Send> Asker<T> for NoAsker {
 /// The question the user reads: what runs, at which level, with what, and what it does
 /// (the first sentence of the tool's description).
 #[must_use]
-pub fn question<T: ToolId>(tool: T, arguments: &Value) -> String {
-    let spec = tool.spec();
+pub fn question(spec: &ToolSpec, arguments: &Value) -> String {
     let access = spec.access.map_or("", catalog_core::Access::as_str);
     let does = spec
         .description

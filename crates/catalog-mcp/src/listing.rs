@@ -9,7 +9,7 @@ use std::marker::PhantomData;
 use std::sync::Arc;
 
 use catalog_core::render::mcp;
-use catalog_core::{Access, CompiledCatalog, ToolId, ToolSet};
+use catalog_core::{Access, CompiledCatalog, ToolSet};
 use rmcp::model;
 use serde::Deserialize;
 
@@ -46,7 +46,7 @@ impl<C: CompiledCatalog<W>, const W: usize> Listing<C, W> {
         let published = levels[Access::FullAccess as usize]
             .iter()
             .filter(|tool| tool.output_schema.is_some())
-            .filter_map(|tool| C::Tool::from_name(&tool.name));
+            .filter_map(|tool| C::INFO.tools.find(&tool.name));
         for tool in published {
             structured.insert(tool);
         }

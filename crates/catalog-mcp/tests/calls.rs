@@ -7,7 +7,7 @@
 use std::sync::{Arc, Mutex};
 
 use catalog_core::talk::NoPeer;
-use catalog_core::{Access, Value};
+use catalog_core::{Access, ToolSpec, Value};
 use catalog_mcp::rmcp::ErrorData;
 use catalog_mcp::rmcp::ServerHandler;
 use catalog_mcp::rmcp::model::{CallToolResponse, CallToolResult, ProtocolVersion};
@@ -38,7 +38,7 @@ fn call<H>(
     level: Access,
     name: &str,
     arguments: Value,
-    asker: &impl Asker<Tool>,
+    asker: &impl Asker,
 ) -> Result<CallToolResult, ErrorData>
 where
     ToolCall: catalog_core::HandledBy<H>,
@@ -53,7 +53,7 @@ fn call_on<H>(
     level: Access,
     name: &str,
     arguments: Value,
-    asker: &impl Asker<Tool>,
+    asker: &impl Asker,
 ) -> Result<CallToolResult, ErrorData>
 where
     ToolCall: catalog_core::HandledBy<H>,
@@ -109,8 +109,9 @@ impl Recorder {
     }
 }
 
-impl Asker<Tool> for Recorder {
-    async fn ask(&self, tool: Tool, arguments: &Value) -> Answer {
+impl Asker for Recorder {
+    async fn ask(&self, spec: &'static ToolSpec, arguments: &Value) -> Answer {
+        let tool = Tool::from_name(spec.name).expect("a row of the catalog");
         self.asked
             .lock()
             .expect("no test panicked while asking")

@@ -102,10 +102,15 @@ fn check_conformance(report: &Value, level: Access, tag: &str, revision: &str, g
     // error that changes nothing.
     let comments = |label: &str| calls[label]["content"]["comments"].clone();
     if level == Access::ReadOnly {
-        assert_level_refusal(&calls["comment"], Tool::CommentOnIssue, level, "comment");
+        assert_level_refusal(
+            &calls["comment"],
+            Tool::CommentOnIssue.spec(),
+            level,
+            "comment",
+        );
         assert_level_refusal(
             &calls["failedComment"],
-            Tool::CommentOnIssue,
+            Tool::CommentOnIssue.spec(),
             level,
             "failed",
         );
@@ -137,9 +142,15 @@ fn check_conformance(report: &Value, level: Access, tag: &str, revision: &str, g
 
     // closeIssue: above the level below full access; refused by the policy at it.
     if level < Access::FullAccess {
-        assert_level_refusal(&calls["close"], Tool::CloseIssue, level, "close");
+        assert_level_refusal(&calls["close"], Tool::CloseIssue.spec(), level, "close");
     } else {
-        assert_gated_refusal(&calls["close"], Tool::CloseIssue, gated, revision, "close");
+        assert_gated_refusal(
+            &calls["close"],
+            Tool::CloseIssue.spec(),
+            gated,
+            revision,
+            "close",
+        );
     }
     assert_eq!(
         ran(&calls["closedAfter"], "issue 2")["state"],
@@ -226,7 +237,13 @@ fn check_elicited(report: &Value, answer: &str, number: u32) {
         } else {
             Cause::Unasked
         };
-        assert_gated_refusal(&calls["close"], Tool::CloseIssue, cause, revision, answer);
+        assert_gated_refusal(
+            &calls["close"],
+            Tool::CloseIssue.spec(),
+            cause,
+            revision,
+            answer,
+        );
         assert_eq!(state, "open", "{answer}: still open");
     }
     let rounds = &calls["close"]["inputRounds"];
@@ -321,11 +338,16 @@ fn the_allow_policy_runs_gated_tools_without_asking() {
 /// What the server says to a full-access call under the deny policy, as JSON: the
 /// verifier's refusal, a denial naming the policy as its cause.
 fn verified(name: &str, arguments: Value) -> (Value, String) {
-    let verified = Catalog::verify(Via::Mcp(Access::FullAccess), name, arguments, &mut DenyAll);
+    let verified = Catalog::verify(
+        Via::Mcp(Access::FullAccess, &Catalog),
+        name,
+        arguments,
+        &mut DenyAll,
+    );
     let Err(rejection) = verified else {
         panic!("{name} passed the verifier");
     };
-    let rejection = catalog_mcp::calls::by_policy::<Tool>(rejection);
+    let rejection = catalog_mcp::calls::by_policy(rejection);
     let json = serde_json::from_str(&rejection.to_json()).expect("a rejection is JSON");
     (json, rejection.to_string())
 }

@@ -35,7 +35,9 @@ mod tests;
 
 use std::fmt;
 
-use catalog_core::{Map, Rejection, ScanResults, Screen, Screened, Settings, ToolId, Value};
+use catalog_core::{
+    Map, Rejection, ScanResults, Screen, Screened, Settings, ToolId, ToolSpec, Value,
+};
 
 use detector::Detector;
 
@@ -220,7 +222,7 @@ impl Scanner {
 
     /// What the model reads of `tool`'s `result` under the policy (see [`Screen`]).
     #[must_use]
-    pub fn screen_named(&self, tool: &'static str, result: Value) -> Screened {
+    pub fn screen_named(&self, tool: &str, result: Value) -> Screened {
         if self.policy == ScanResults::Off {
             return Screened::Pass(result);
         }
@@ -262,8 +264,8 @@ impl Scanner {
 }
 
 impl<T: ToolId> Screen<T> for Scanner {
-    fn screen(&self, tool: T, result: Value) -> Screened {
-        self.screen_named(tool.name(), result)
+    fn screen(&self, _: T, spec: &'static ToolSpec, result: Value) -> Screened {
+        self.screen_named(spec.name, result)
     }
 }
 

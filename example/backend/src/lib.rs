@@ -58,7 +58,7 @@
 //! let backend = Backend::new();
 //! let arguments = json!({"table": "customers", "operation": "insert",
 //!                        "values": {"name": "Acme GmbH", "city": "Munich", "country": "DE"}});
-//! let via = Via::Mcp(Access::ReadAndStage);
+//! let via = Via::Mcp(Access::ReadAndStage, &Catalog);
 //! let Ok(Verified::Run(call)) = Catalog::verify(via, "stageItem", arguments, &mut DenyAll) else {
 //!     unreachable!("stageItem is a silent read-and-stage tool")
 //! };

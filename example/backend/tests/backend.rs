@@ -549,7 +549,7 @@ fn destructive_tools_act_at_once_but_respect_staging_and_references() {
 
 /// The verifier's refusal of a call from an MCP client at `level`.
 fn refused(level: Access, name: &str, args: Value) -> catalog_core::Rejection {
-    match Catalog::verify(Via::Mcp(level), name, args, &mut AllowAll) {
+    match Catalog::verify(Via::Mcp(level, &Catalog), name, args, &mut AllowAll) {
         Err(rejection) => rejection,
         Ok(verified) => panic!("{name} passed at {level}: {:?}", verified.call()),
     }

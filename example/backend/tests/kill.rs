@@ -20,11 +20,15 @@ use serde_json::{Value, json};
 const PREFIX: &str = "killed-";
 
 fn run(backend: &Backend, name: &str, args: Value) -> Result<Value, Error> {
-    let call: catalog_core::VerifiedCall<ToolCall> =
-        match Catalog::verify(Via::Mcp(Access::FullAccess), name, args, &mut AllowAll) {
-            Ok(Verified::Run(call)) => call,
-            other => panic!("{name} not verified: {:?}", other.err()),
-        };
+    let call: catalog_core::VerifiedCall<ToolCall> = match Catalog::verify(
+        Via::Mcp(Access::FullAccess, &Catalog),
+        name,
+        args,
+        &mut AllowAll,
+    ) {
+        Ok(Verified::Run(call)) => call,
+        other => panic!("{name} not verified: {:?}", other.err()),
+    };
     match pollster::block_on(call.dispatch(backend)) {
         Dispatch::Ran(result) => result.map(|output| match output {
             Output::Value(value) => value,

@@ -10,7 +10,7 @@
 use std::sync::Arc;
 
 use app_backend::{Backend, FixedClock};
-use app_catalog::{Catalog, Tool};
+use app_catalog::Catalog;
 use catalog_core::talk::NoPeer;
 use catalog_core::{Access, Value};
 use catalog_mcp::rmcp::ErrorData;
@@ -31,7 +31,7 @@ fn call(
     level: Access,
     name: &str,
     arguments: Value,
-    asker: &impl Asker<Tool>,
+    asker: &impl Asker,
 ) -> Result<CallToolResult, ErrorData> {
     let revision = ProtocolVersion::V_2025_11_25;
     pollster::block_on(tools.call(level, &revision, name, arguments, asker, Arc::new(NoPeer))).map(

@@ -145,11 +145,16 @@ fn check_calls(calls: &Value, level: Access, tag: &str, revision: &str, gated: C
     let before = staged_ids(&calls["stagedBefore"]["content"]);
     let after = staged_ids(&calls["stagedAfterStage"]["content"]);
     if level == Access::ReadOnly {
-        assert_level_refusal(&calls["stageItem"], Tool::StageItem, level, "stageItem");
+        assert_level_refusal(
+            &calls["stageItem"],
+            Tool::StageItem.spec(),
+            level,
+            "stageItem",
+        );
         assert_eq!(after, before);
         assert_level_refusal(
             &calls["failedStage"],
-            Tool::StageItem,
+            Tool::StageItem.spec(),
             level,
             "failed stage",
         );
@@ -187,14 +192,14 @@ fn check_calls(calls: &Value, level: Access, tag: &str, revision: &str, gated: C
     if level < Access::FullAccess {
         assert_level_refusal(
             &calls["commitStaged"],
-            Tool::CommitStaged,
+            Tool::CommitStaged.spec(),
             level,
             "commitStaged",
         );
     } else {
         assert_gated_refusal(
             &calls["commitStaged"],
-            Tool::CommitStaged,
+            Tool::CommitStaged.spec(),
             gated,
             revision,
             "commitStaged",

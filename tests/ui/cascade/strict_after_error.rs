@@ -21,7 +21,7 @@ fn main() {
         let _ = (
             tool.spec(),
             tool.index(),
-            ::catalog_core::ToolId::name(tool),
+            ::catalog_core::Lookup::name(&Catalog, tool),
         );
     }
 }

@@ -84,7 +84,7 @@ pub(crate) fn command(args: &EvalAgent, defaults: &Defaults) -> Result<ExitCode,
                 loop {
                     let i = next.fetch_add(1, Ordering::Relaxed);
                     let Some(&(s, r, q)) = jobs.get(i) else { break };
-                    let record = run::run(splits[s], &sender, model, &requests[q], r, args.steps);
+                    let record = run::run(&splits[s], &sender, model, &requests[q], r, args.steps);
                     if plain {
                         eprintln!("{}", report::line(&record));
                     }

@@ -62,7 +62,7 @@ pub(super) struct Report<'a> {
 }
 
 impl<'a> Report<'a> {
-    pub(super) fn new(splits: &[&'static Split], records: &'a [Record], run: Run<'a>) -> Self {
+    pub(super) fn new(splits: &[Split], records: &'a [Record], run: Run<'a>) -> Self {
         let splits = splits
             .iter()
             .map(|split| {

@@ -6,7 +6,7 @@ use std::time::Instant;
 use catalog_check::search::Request;
 use catalog_core::agent::Agent;
 use catalog_core::provider::{Conversation, Outcome, Provider, ToolResult};
-use catalog_core::{Discovery, ErrorClass, SearchOutcome, ToolId};
+use catalog_core::{Discovery, ErrorClass, Lookup, SearchOutcome, ToolId};
 use serde::Serialize;
 
 use super::send::Sender;
@@ -79,7 +79,7 @@ impl Record {
         let step = match &result.outcome {
             Outcome::Searched(SearchOutcome::Found(hits)) => {
                 self.searches += 1;
-                let names: Vec<&str> = hits.iter().map(|h| h.tool.name()).collect();
+                let names: Vec<&str> = hits.iter().map(|h| h.spec.name).collect();
                 let query = result
                     .call
                     .arguments
@@ -107,7 +107,7 @@ impl Record {
                 }
                 format!("{name} ✗ {}", rejection.class)
             }
-            Outcome::Waiting(_) => format!("{name} (waiting)"),
+            Outcome::Waiting { .. } => format!("{name} (waiting)"),
         };
         self.path.push(step);
     }
@@ -115,20 +115,20 @@ impl Record {
 
 /// Runs `request` on `split` through `sender`, at most `steps` requests to the model.
 pub(super) fn run(
-    split: &'static Split,
+    split: &Split,
     sender: &Sender,
     model: &str,
     request: &Request,
     run: usize,
     steps: usize,
 ) -> Record {
-    split.enter();
     let provider: Provider = sender.api().provider();
     let expected: Vec<&str> = request
         .expected
         .iter()
         .filter_map(|&i| Row::from_index(i as usize))
-        .map(Row::name)
+        .filter(|row| row.index() < split.catalog.len())
+        .map(|row| split.catalog.name(row))
         .collect();
     let mut record = Record {
         id: request.id.clone(),
@@ -148,8 +148,9 @@ pub(super) fn run(
         path: Vec::new(),
     };
     let start = Instant::now();
-    let mut agent: Agent<Evaluated, WORDS> =
-        Agent::with_discovery(provider, Discovery::new(split.info));
+    let info = split.catalog.info();
+    let mut agent: Agent<'_, Evaluated, WORDS> =
+        Agent::with_discovery(provider, Discovery::new(info));
     let mut conversation = Conversation::new(Some(SYSTEM));
     agent.new_turn();
     conversation.user(provider, &request.query);
@@ -186,9 +187,9 @@ pub(super) fn run(
         // Gated tools run as if the user said yes: nothing runs for real.
         let mut allow = catalog_core::AllowAll;
         let step = agent.step(&reply, &mut allow);
-        let results = pollster::block_on(step.run(&Fixed));
+        let results = pollster::block_on(step.run(&Fixed(split)));
         for result in &results {
-            record.note(result, &expected, &mut ran, split.info.settings.search_tool);
+            record.note(result, &expected, &mut ran, info.settings.search_tool);
         }
         conversation.reply(provider, &reply);
         conversation.results(provider, agent.write(&results));

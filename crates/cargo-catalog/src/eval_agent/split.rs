@@ -1,26 +1,20 @@
 //! A split: which rows are inline and which discoverable, and the catalog as the agent
-//! step runs on it, read at run time.
-//!
-//! `ToolId` finds a tool by name without a value to ask, and each split has rows of its
-//! own (the search tool's description names the discoverable ones, the index holds
-//! them), so a worker thread says which split its calls run on ([`Split::enter`]) and
-//! [`Row`] reads that split.
-
-use std::cell::Cell;
-use std::collections::HashMap;
+//! step runs on it, read at run time. Each split is a catalog of its own (the search
+//! tool's description names the discoverable rows, the index holds them), held as a
+//! value that its requests borrow.
 
 use catalog_check::model::{CatalogModel, Tool};
 use catalog_core::agent::Tools;
 use catalog_core::{
-    BoxFuture, Call, Context, Dispatch, HandledBy, Info, Output, Proof, ToolId, ToolSpec, Value,
+    BoxFuture, Call, Context, Dispatch, HandledBy, Output, Proof, ToolId, ToolRow, Value,
     Visibility,
 };
 
 /// The 64-bit words of an evaluated catalog's tool sets.
 pub(super) const WORDS: usize = 64;
 
-/// The most rows an evaluated catalog may have.
-pub(super) const MAX_ROWS: usize = 64 * WORDS;
+/// A row of an evaluated catalog.
+pub(super) type Row = ToolRow;
 
 /// Which rows a split puts inline; the search and ask tools always are.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -111,113 +105,46 @@ impl Choice {
     }
 }
 
-/// One split of the catalog, ready for the agent step: leaked, as it lives as long as
-/// the command.
+/// One split of the catalog, ready for the agent step.
 pub(super) struct Split {
     /// How it was chosen.
     pub(super) choice: Choice,
-    specs: &'static [ToolSpec],
-    names: HashMap<&'static str, u32>,
-    /// What the discovery loop needs.
-    pub(super) info: Info<'static, Row, WORDS>,
+    /// The catalog under this split.
+    pub(super) catalog: catalog_check::Loaded<WORDS>,
     /// The row of the catalog behind each spec, for its declared output.
     pub(super) outputs: Vec<Option<Value>>,
-}
-
-thread_local! {
-    /// The split this thread's calls run on.
-    static CURRENT: Cell<Option<&'static Split>> = const { Cell::new(None) };
 }
 
 impl Split {
     /// `catalog` under `choice`.
     ///
     /// # Errors
-    /// The file of a `choice` cannot be read or names tools the catalog lacks (each one).
-    pub(super) fn new(
-        catalog: &CatalogModel,
-        choice: Choice,
-    ) -> Result<&'static Split, Vec<String>> {
-        if catalog.tools.len() > MAX_ROWS {
-            return Err(vec![format!(
-                "the catalog has {} rows; eval-agent takes at most {MAX_ROWS}",
-                catalog.tools.len()
-            )]);
-        }
+    /// The catalog has too many rows, or the file of a `choice` cannot be read or names
+    /// tools the catalog lacks (each one).
+    pub(super) fn new(catalog: &CatalogModel, choice: Choice) -> Result<Split, Vec<String>> {
         let visibilities = choice.visibilities(catalog)?;
         let mut catalog = catalog.clone();
         for (tool, visibility) in catalog.tools.iter_mut().zip(visibilities) {
             tool.visibility = visibility;
         }
-        let specs = catalog_check::specs(&catalog);
-        let names = specs
-            .iter()
-            .enumerate()
-            .map(|(i, spec)| (spec.name, row_number(i)))
-            .collect();
-        let info = catalog_check::info(&catalog, specs, |i| Row(row_number(i)));
+        let loaded = catalog_check::Loaded::new(&catalog)
+            .map_err(|too_many| vec![format!("{too_many} in an evaluation")])?;
         let outputs = catalog
             .tools
             .iter()
             .map(catalog_check::schema::output)
             .collect();
-        Ok(Box::leak(Box::new(Split {
+        Ok(Split {
             choice,
-            specs,
-            names,
-            info,
+            catalog: loaded,
             outputs,
-        })))
-    }
-
-    /// Makes this split the one this thread's rows read.
-    pub(super) fn enter(&'static self) {
-        CURRENT.set(Some(self));
+        })
     }
 
     /// How many rows are inline and how many discoverable.
     pub(super) fn counts(&self) -> (usize, usize) {
-        (self.info.inline.len(), self.info.discoverable.len())
-    }
-}
-
-fn row_number(i: usize) -> u32 {
-    // `Split::new` refuses more than `MAX_ROWS` rows.
-    u32::try_from(i).unwrap_or(u32::MAX)
-}
-
-fn current() -> &'static Split {
-    CURRENT
-        .get()
-        .expect("rows are made only on a thread that entered a split")
-}
-
-/// A row of the split this thread entered.
-#[derive(Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Debug)]
-pub(super) struct Row(u32);
-
-impl ToolId for Row {
-    const COUNT: usize = MAX_ROWS;
-
-    fn index(self) -> usize {
-        self.0 as usize
-    }
-
-    fn from_index(index: usize) -> Option<Self> {
-        let split = CURRENT.get()?;
-        (index < split.specs.len()).then(|| Row(row_number(index)))
-    }
-
-    fn name(self) -> &'static str {
-        self.spec().name
-    }
-
-    fn from_name(name: &str) -> Option<Self> {
-        CURRENT.get()?.names.get(name).copied().map(Row)
-    }
-
-    fn spec(self) -> &'static ToolSpec {
-        &current().specs[self.index()]
+        let info = self.catalog.info();
+        (info.inline.len(), info.discoverable.len())
     }
 }
 
@@ -245,22 +172,21 @@ impl Call for Answered {
     }
 }
 
-/// Answers every call with a value of the row's declared output (the smallest that fits
-/// it), or `{"ok": true}` for a row that declares none: nothing runs.
-pub(super) struct Fixed;
+/// Answers every call of a split's rows with a value of the row's declared output (the
+/// smallest that fits it), or `{"ok": true}` for a row that declares none: nothing runs.
+pub(super) struct Fixed<'s>(pub(super) &'s Split);
 
-impl HandledBy<Fixed> for Answered {
+impl<'s> HandledBy<Fixed<'s>> for Answered {
     type Error = String;
     type Search = ();
 
     fn dispatch<'h>(
         self,
-        _: &'h Fixed,
+        fixed: &'h Fixed<'s>,
         _: Context,
         _: Proof<'_>,
     ) -> Dispatch<BoxFuture<'h, Result<Output, String>>, ()> {
-        let split = current();
-        let value = match &split.outputs[self.0.index()] {
+        let value = match &fixed.0.outputs[self.0.index()] {
             Some(schema) => catalog_check::schema::sample(schema),
             None => serde_json::json!({"ok": true}),
         };

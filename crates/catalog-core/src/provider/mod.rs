@@ -221,7 +221,12 @@ pub enum Outcome<T> {
     /// A call of the search tool: its hits, or the spent budget (an error).
     Searched(SearchOutcome<T>),
     /// A gated call the user has been asked about and has not answered: it did not run.
-    Waiting(T),
+    Waiting {
+        /// The tool.
+        tool: T,
+        /// Its name.
+        name: &'static str,
+    },
 }
 
 impl<T: ToolId> Outcome<T> {
@@ -231,7 +236,7 @@ impl<T: ToolId> Outcome<T> {
         match self {
             Outcome::Rejected(_) => true,
             Outcome::Searched(outcome) => matches!(outcome, SearchOutcome::BudgetExhausted { .. }),
-            Outcome::Ran(_) | Outcome::Flagged { .. } | Outcome::Waiting(_) => false,
+            Outcome::Ran(_) | Outcome::Flagged { .. } | Outcome::Waiting { .. } => false,
         }
     }
 
@@ -247,12 +252,11 @@ impl<T: ToolId> Outcome<T> {
             Outcome::Rejected(rejection) => serde_json::to_value(rejection)
                 .unwrap_or_else(|_| Value::String(rejection.to_json())),
             Outcome::Searched(outcome) => parse_or_string(outcome.to_json()),
-            Outcome::Waiting(tool) => serde_json::json!({
+            Outcome::Waiting { name, .. } => serde_json::json!({
                 "status": "waiting-for-user",
-                "tool": tool.name(),
+                "tool": name,
                 "message": alloc::format!(
-                    "`{}` needs the user's approval and has not run yet; the user has been asked. Tell them what it will do and wait for their answer before calling it again.",
-                    tool.name()
+                    "`{name}` needs the user's approval and has not run yet; the user has been asked. Tell them what it will do and wait for their answer before calling it again."
                 ),
             }),
         }

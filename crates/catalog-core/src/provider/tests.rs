@@ -9,7 +9,8 @@ use alloc::vec::Vec;
 use serde_json::{Value, json};
 
 use super::*;
-use crate::render::fixtures::Row;
+use crate::Lookup;
+use crate::render::fixtures::{Row, Rows};
 use crate::{ErrorClass, Found};
 
 fn call(id: &str, name: &str) -> ToolUse {
@@ -21,7 +22,7 @@ fn call(id: &str, name: &str) -> ToolUse {
 }
 
 fn rejection() -> Rejection {
-    Rejection::runtime(Row(1), "the disk is full")
+    Rejection::runtime(Rows.name(Row::new(1)), "the disk is full")
 }
 
 /// A result, a refusal, a search and a spent budget, in that order.
@@ -38,7 +39,8 @@ fn results() -> Vec<ToolResult<Row>> {
         ToolResult {
             call: call("c3", "searchTools"),
             outcome: Outcome::Searched(SearchOutcome::Found(vec![Found {
-                tool: Row(2),
+                tool: Row::new(2),
+                spec: Rows.spec(Row::new(2)),
                 score: 1.0,
                 callable: true,
             }])),

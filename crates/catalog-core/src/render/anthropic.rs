@@ -124,7 +124,7 @@ pub fn search_result_content<T: ToolId>(outcome: &SearchOutcome<T>) -> String {
     if let SearchOutcome::Found(hits) = outcome
         && hits.iter().any(|h| h.callable)
     {
-        return tool_references(hits.iter().filter(|h| h.callable).map(|h| h.tool.spec()));
+        return tool_references(hits.iter().filter(|h| h.callable).map(|h| h.spec));
     }
     let mut out = String::new();
     push_str(&mut out, &outcome.to_json());
@@ -140,7 +140,10 @@ mod tests {
 
     use super::*;
     use crate::Found;
-    use crate::render::fixtures::{self, DROP, HIDDEN, READ, Row, SEARCH, STAGE, parse, schema};
+    use crate::Lookup;
+    use crate::render::fixtures::{
+        self, DROP, HIDDEN, READ, Row, Rows, SEARCH, STAGE, parse, schema,
+    };
 
     fn reference(spec: &ToolSpec) -> Value {
         json!({
@@ -225,7 +228,8 @@ mod tests {
             ])
         );
         let hit = |i, callable| Found {
-            tool: Row(i),
+            tool: Row::new(i),
+            spec: Rows.spec(Row::new(i)),
             score: 1.0,
             callable,
         };

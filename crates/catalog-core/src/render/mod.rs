@@ -40,7 +40,7 @@
 use alloc::string::String;
 use core::fmt;
 
-use crate::{Access, ToolId, ToolSet, ToolSpec};
+use crate::{Access, Lookup, ToolId, ToolSet, ToolSpec};
 
 mod anthropic;
 mod bedrock;
@@ -141,16 +141,19 @@ pub fn render<'a>(
 /// When the provider would refuse the list (see [`RenderError`]).
 pub fn render_set<T: ToolId, const W: usize>(
     format: Format,
+    tools: &dyn Lookup<T>,
     set: ToolSet<T, W>,
 ) -> Result<String, RenderError> {
-    render(format, specs(set))
+    render(format, specs(tools, set))
 }
 
-/// The specs of a set's tools, in catalog order: what every renderer takes.
+/// The specs of a set's tools of the catalog `tools`, in catalog order: what every
+/// renderer takes.
 pub fn specs<T: ToolId, const W: usize>(
+    tools: &dyn Lookup<T>,
     set: ToolSet<T, W>,
-) -> impl ExactSizeIterator<Item = &'static ToolSpec> {
-    set.into_iter().map(T::spec)
+) -> impl ExactSizeIterator<Item = &'static ToolSpec> + '_ {
+    set.into_iter().map(move |tool| tools.spec(tool))
 }
 
 /// Whether the row is the catalog's search tool.
@@ -316,25 +319,21 @@ pub(crate) mod fixtures {
     };
 
     /// The fixture rows as a catalog's tools: row `i` of [`all`].
-    #[derive(Clone, Copy, Debug, PartialEq)]
-    pub struct Row(pub usize);
+    pub type Row = crate::ToolRow;
 
-    impl crate::ToolId for Row {
-        const COUNT: usize = 5;
-        fn index(self) -> usize {
-            self.0
+    /// The fixture rows as a catalog.
+    pub struct Rows;
+
+    impl crate::Lookup<Row> for Rows {
+        fn len(&self) -> usize {
+            all().len()
         }
-        fn from_index(i: usize) -> Option<Self> {
-            (i < Self::COUNT).then_some(Row(i))
+        fn spec(&self, tool: Row) -> &'static ToolSpec {
+            all()[crate::ToolId::index(tool)]
         }
-        fn name(self) -> &'static str {
-            self.spec().name
-        }
-        fn from_name(name: &str) -> Option<Self> {
-            all().iter().position(|s| s.name == name).map(Row)
-        }
-        fn spec(self) -> &'static ToolSpec {
-            all()[self.0]
+        fn find(&self, name: &str) -> Option<Row> {
+            let i = all().iter().position(|s| s.name == name)?;
+            crate::ToolId::from_index(i)
         }
     }
 

@@ -8,7 +8,7 @@ use core::fmt;
 
 use serde::Serialize;
 
-use crate::{Access, ToolId};
+use crate::Access;
 
 /// Why a call was refused, in four classes a model can tell apart.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
@@ -70,7 +70,7 @@ pub struct Rejection {
     #[serde(rename = "error")]
     pub class: ErrorClass,
     /// The tool's name; `None` when the name resolves to no tool the caller may know of.
-    pub tool: Option<&'static str>,
+    pub tool: Option<String>,
     /// A summary that names the way out.
     pub message: String,
     /// Each issue with the arguments (or the result); empty when the call failed as a whole.
@@ -101,16 +101,15 @@ impl Rejection {
     /// back when [`Verified::Ask`](super::Verified::Ask) ended in "no", and what
     /// [`Decision::Deny`](super::Decision::Deny) produces.
     #[must_use]
-    pub fn denied<T: ToolId>(tool: T) -> Rejection {
-        Rejection::refused(tool.name(), ASK_INSTEAD)
+    pub fn denied(tool: &str) -> Rejection {
+        Rejection::refused(tool, ASK_INSTEAD)
     }
 
     /// A gated call the application's policy refuses without asking anyone (an MCP
     /// server run with `--gated deny`): [`Rejection::denied`] when the caller knows it was
     /// the policy.
     #[must_use]
-    pub fn refused_by_policy<T: ToolId>(tool: T) -> Rejection {
-        let name = tool.name();
+    pub fn refused_by_policy(name: &str) -> Rejection {
         Rejection::gated(
             name,
             format!("{BY_POLICY}{name}`. Do not call it again for this request; {ASK_INSTEAD}."),
@@ -120,8 +119,7 @@ impl Rejection {
     /// A gated call the user was asked about and did not approve: declined, dismissed, or
     /// left unanswered until the question timed out.
     #[must_use]
-    pub fn declined<T: ToolId>(tool: T) -> Rejection {
-        let name = tool.name();
+    pub fn declined(name: &str) -> Rejection {
         Rejection::gated(
             name,
             format!("{DECLINED}{name}`. Do not call it again for this request; {ASK_INSTEAD}."),
@@ -132,8 +130,7 @@ impl Rejection {
     /// client offers no way to put the question (an MCP client without form elicitation).
     /// `why` says what is missing, as a clause.
     #[must_use]
-    pub fn unasked<T: ToolId>(tool: T, why: &str) -> Rejection {
-        let name = tool.name();
+    pub fn unasked(name: &str, why: &str) -> Rejection {
         Rejection::gated(
             name,
             format!(
@@ -142,10 +139,10 @@ impl Rejection {
         )
     }
 
-    fn gated(name: &'static str, message: String) -> Rejection {
+    fn gated(name: &str, message: String) -> Rejection {
         Rejection {
             class: ErrorClass::PermissionDenied,
-            tool: Some(name),
+            tool: Some(name.into()),
             message,
             issues: Vec::new(),
         }
@@ -154,18 +151,17 @@ impl Rejection {
     /// [`Rejection::denied`] for the chat agent, which has a tool to ask the user with:
     /// the message names it.
     #[must_use]
-    pub fn denied_in_chat<T: ToolId>(tool: T, ask_tool: T) -> Rejection {
-        let ask = ask_tool.name();
+    pub fn denied_in_chat(tool: &str, ask: &str) -> Rejection {
         Rejection::refused(
-            tool.name(),
+            tool,
             &format!("call `{ask}` to ask the user how to proceed instead"),
         )
     }
 
-    fn refused(name: &'static str, way_out: &str) -> Rejection {
+    fn refused(name: &str, way_out: &str) -> Rejection {
         Rejection {
             class: ErrorClass::PermissionDenied,
-            tool: Some(name),
+            tool: Some(name.into()),
             message: format!("{REFUSED}{name}`. Do not call it again for this request; {way_out}."),
             issues: Vec::new(),
         }
@@ -201,20 +197,20 @@ impl Rejection {
     /// Arguments of `tool` that do not fit its input shape, as [`check_value`](super::check_value)
     /// found the issues: the rejection the verifier itself gives such a call.
     #[must_use]
-    pub fn invalid_arguments<T: ToolId>(tool: T, issues: Vec<Issue>) -> Rejection {
+    pub fn invalid_arguments(tool: &str, issues: Vec<Issue>) -> Rejection {
         let total = issues.len();
-        Rejection::arguments(tool.name(), issues, total)
+        Rejection::arguments(tool, issues, total)
     }
 
     /// A call whose arguments are not JSON (a provider sent them as a string that does not
     /// parse, or a stream cut them short), with the parser's words: the model sends the
     /// call again. `tool` is the catalog's name when `name` resolves to a tool.
     #[must_use]
-    pub fn unreadable_arguments(tool: Option<&'static str>, name: &str, error: &str) -> Rejection {
+    pub fn unreadable_arguments(tool: Option<&str>, name: &str, error: &str) -> Rejection {
         let name = tool.unwrap_or(name);
         Rejection {
             class: ErrorClass::SchemaResolution,
-            tool,
+            tool: tool.map(String::from),
             message: format!(
                 "The arguments of `{name}` are not valid JSON: {error}. Send them again as one JSON object that fits the tool's input schema."
             ),
@@ -229,10 +225,10 @@ impl Rejection {
     /// A result the result screen kept from the model, and why (what it found, and
     /// where): the model learns the call ran but its data is not to be read.
     #[must_use]
-    pub fn result_withheld(tool: &'static str, why: &str) -> Rejection {
+    pub fn result_withheld(tool: &str, why: &str) -> Rejection {
         Rejection {
             class: ErrorClass::RuntimeError,
-            tool: Some(tool),
+            tool: Some(tool.into()),
             message: format!(
                 "The result of `{tool}` was withheld: {why}. It is the tool's data, not the user's words; do not retry the call unchanged: tell the user, or get the information another way."
             ),
@@ -242,11 +238,10 @@ impl Rejection {
 
     /// The report of a handler that failed on a valid call.
     #[must_use]
-    pub fn runtime<T: ToolId>(tool: T, message: impl fmt::Display) -> Rejection {
-        let name = tool.name();
+    pub fn runtime(name: &str, message: impl fmt::Display) -> Rejection {
         Rejection {
             class: ErrorClass::RuntimeError,
-            tool: Some(name),
+            tool: Some(name.into()),
             message: format!("`{name}` failed: {message}"),
             issues: Vec::new(),
         }
@@ -255,8 +250,7 @@ impl Rejection {
     /// A call that cannot go on until the user completes what each of `urls` shows: the
     /// model reads where, tells the user, and calls again once they are done.
     #[must_use]
-    pub fn needs_url<T: ToolId>(tool: T, urls: &[crate::UrlElicitation]) -> Rejection {
-        let name = tool.name();
+    pub fn needs_url(name: &str, urls: &[crate::UrlElicitation]) -> Rejection {
         let steps: Vec<String> = urls
             .iter()
             .map(|url| format!("{} ({})", url.url, url.message))
@@ -264,7 +258,7 @@ impl Rejection {
         let steps = steps.join("; ");
         Rejection {
             class: ErrorClass::PermissionDenied,
-            tool: Some(name),
+            tool: Some(name.into()),
             message: format!(
                 "`{name}` needs the user to open {steps} first: show them, and call `{name}` again once they are done."
             ),
@@ -310,10 +304,10 @@ impl Rejection {
     }
 
     /// A chat call to a tool outside the active set, with the discovery loop's message.
-    pub(super) fn unavailable(tool: Option<&'static str>, message: String) -> Rejection {
+    pub(super) fn unavailable(tool: Option<&str>, message: String) -> Rejection {
         Rejection {
             class: ErrorClass::SchemaResolution,
-            tool,
+            tool: tool.map(String::from),
             message,
             issues: Vec::new(),
         }
@@ -331,10 +325,10 @@ impl Rejection {
     }
 
     /// An MCP call to a tool above the connection's access level.
-    pub(super) fn below_level(name: &'static str, needed: Access, level: Access) -> Rejection {
+    pub(super) fn below_level(name: &str, needed: Access, level: Access) -> Rejection {
         Rejection {
             class: ErrorClass::PermissionDenied,
-            tool: Some(name),
+            tool: Some(name.into()),
             message: format!(
                 "`{name}` needs the {needed} access level; this connection has {level}. Use the tools this level allows, or ask the user to connect at {needed}."
             ),
@@ -343,7 +337,7 @@ impl Rejection {
     }
 
     /// Arguments that do not fit the input shape; `total` counts the issues past the cap.
-    pub(super) fn arguments(name: &'static str, issues: Vec<Issue>, total: usize) -> Rejection {
+    pub(super) fn arguments(name: &str, issues: Vec<Issue>, total: usize) -> Rejection {
         let class = if issues
             .iter()
             .all(|i| i.class == ErrorClass::ConstraintViolation)
@@ -363,7 +357,7 @@ impl Rejection {
         };
         Rejection {
             class,
-            tool: Some(name),
+            tool: Some(name.into()),
             message,
             issues,
         }
@@ -371,10 +365,10 @@ impl Rejection {
 
     /// Arguments that passed the shape check but not the Rust type: a gap between the
     /// compiler's shape and its generated type, reported in `serde_json`'s words.
-    pub(super) fn parse(name: &'static str, error: &str) -> Rejection {
+    pub(super) fn parse(name: &str, error: &str) -> Rejection {
         Rejection {
             class: ErrorClass::SchemaResolution,
-            tool: Some(name),
+            tool: Some(name.into()),
             message: format!(
                 "Invalid arguments for `{name}`: {error}. Correct the arguments as the tool's input schema says and call `{name}` again."
             ),
@@ -387,14 +381,14 @@ impl Rejection {
     }
 
     /// A handler's result that breaks the tool's declared output.
-    pub(super) fn output(name: &'static str, issues: Vec<Issue>, total: usize) -> Rejection {
+    pub(super) fn output(name: &str, issues: Vec<Issue>, total: usize) -> Rejection {
         let what = match issues.as_slice() {
             [one] => one.message.clone(),
             _ => format!("{total} issues, listed in `issues`"),
         };
         Rejection {
             class: ErrorClass::RuntimeError,
-            tool: Some(name),
+            tool: Some(name.into()),
             message: format!(
                 "`{name}` returned a result that breaks its declared output: {what}. This is a fault of the application, not of the call; do not retry it unchanged."
             ),

@@ -11,7 +11,7 @@ use serde_json::json;
 use super::*;
 use crate::search::{Index, Language};
 use crate::shape::{Bounds, Object, Property, Shape};
-use crate::{Effect, Info, Retention, Settings, ToolSet, ToolSpec, Visibility};
+use crate::{Effect, Info, Retention, Settings, ToolRow, ToolSet, ToolSpec, Visibility};
 
 const VIEWS: Shape = Shape::String {
     values: &["grid", "form"],
@@ -520,32 +520,29 @@ static SPECS: [ToolSpec; 6] = [
     ),
 ];
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-struct T(usize);
+/// The fixture rows' tools.
+type T = ToolRow;
 
-impl ToolId for T {
-    const COUNT: usize = 6;
-    fn index(self) -> usize {
-        self.0
+/// The fixture rows as a catalog.
+struct Fixture;
+
+impl Lookup<T> for Fixture {
+    fn len(&self) -> usize {
+        SPECS.len()
     }
-    fn from_index(i: usize) -> Option<Self> {
-        (i < Self::COUNT).then_some(T(i))
+    fn spec(&self, tool: T) -> &'static ToolSpec {
+        &SPECS[tool.index()]
     }
-    fn name(self) -> &'static str {
-        SPECS[self.0].name
-    }
-    fn from_name(name: &str) -> Option<Self> {
-        SPECS.iter().position(|s| s.name == name).map(T)
-    }
-    fn spec(self) -> &'static ToolSpec {
-        &SPECS[self.0]
+    fn find(&self, name: &str) -> Option<T> {
+        let i = SPECS.iter().position(|s| s.name == name)?;
+        T::from_index(i)
     }
 }
 
-const SEARCH: T = T(0);
-const OPEN: T = T(1);
-const DROP: T = T(2);
-const STAGE: T = T(4);
+const SEARCH: T = T::new(0);
+const OPEN: T = T::new(1);
+const DROP: T = T::new(2);
+const STAGE: T = T::new(4);
 
 /// The typed call: the tool and its arguments; `raw` takes objects only, so a check that
 /// passes everything still leaves a parse error to report.
@@ -555,7 +552,7 @@ struct TestCall(T, Value);
 impl Call for TestCall {
     type Tool = T;
     fn from_checked(tool: T, arguments: Value) -> Result<Self, String> {
-        if tool.name() == "raw" {
+        if Fixture.name(tool) == "raw" {
             crate::__private::arguments::<crate::Map<String, Value>>(arguments.clone())?;
         }
         Ok(TestCall(tool, arguments))
@@ -566,12 +563,15 @@ impl Call for TestCall {
 }
 
 fn discovery() -> Discovery<'static, T, 1> {
-    let inline: ToolSet<T, 1> = [T(0), T(1), T(3), T(4), T(5)].into_iter().collect();
+    let inline: ToolSet<T, 1> = [T::new(0), T::new(1), T::new(3), T::new(4), T::new(5)]
+        .into_iter()
+        .collect();
     Discovery::new(Info {
+        tools: &Fixture,
         inline,
         discoverable: [DROP].into_iter().collect(),
         search_tool: SEARCH,
-        ask_tool: T(3),
+        ask_tool: T::new(3),
         settings: Settings {
             search_results: 5,
             searches_per_turn: 3,
@@ -597,7 +597,7 @@ fn chat(name: &str, arguments: Value) -> Result<Verified<TestCall>, Rejection> {
 }
 
 fn mcp(level: Access, name: &str, arguments: Value) -> Result<Verified<TestCall>, Rejection> {
-    verify::<TestCall, 1>(Via::Mcp(level), name, arguments, &mut AllowAll)
+    verify::<TestCall, 1>(Via::Mcp(level, &Fixture), name, arguments, &mut AllowAll)
 }
 
 #[test]
@@ -606,7 +606,8 @@ fn a_valid_call_becomes_the_typed_call() {
         chat("openTable", json!({"table": "t"})),
         Ok(Verified::Run(VerifiedCall {
             call: TestCall(OPEN, json!({"table": "t"})),
-            caller: Caller::Chat
+            caller: Caller::Chat,
+            spec: Fixture.spec(OPEN),
         }))
     );
     // A whole float reaches the typed call as an integer.
@@ -638,7 +639,7 @@ fn chat_calls_outside_the_active_set_get_the_discovery_message() {
     );
     assert_eq!(unknown.mcp_code(), Some(-32602));
     let hidden = chat("dropTable", json!({})).unwrap_err();
-    assert_eq!(hidden.tool, Some("dropTable"));
+    assert_eq!(hidden.tool.as_deref(), Some("dropTable"));
     assert_eq!(hidden.message, message.replace("nope", "dropTable"));
     // Chat may call what MCP may not.
     assert!(chat("secret", json!({})).is_ok());
@@ -703,7 +704,7 @@ fn a_parse_error_after_the_check_is_reported_in_the_parsers_words() {
         chat("raw", json!(5)).unwrap_err(),
         Rejection {
             class: Schema,
-            tool: Some("raw"),
+            tool: Some("raw".into()),
             message: String::from(
                 "Invalid arguments for `raw`: expected an object, found the number 5. Correct the arguments as the tool's input schema says and call `raw` again."
             ),
@@ -732,7 +733,12 @@ fn gated_tools_ask_the_hook_for_every_caller_and_silent_ones_never() {
         }))
     ));
     let mcp_level = Access::FullAccess;
-    let asked = verify::<TestCall, 1>(Via::Mcp(mcp_level), "dropTable", args(), &mut hook);
+    let asked = verify::<TestCall, 1>(
+        Via::Mcp(mcp_level, &Fixture),
+        "dropTable",
+        args(),
+        &mut hook,
+    );
     assert!(matches!(
         asked,
         Ok(Verified::Ask(PendingCall {
@@ -740,7 +746,12 @@ fn gated_tools_ask_the_hook_for_every_caller_and_silent_ones_never() {
             ..
         }))
     ));
-    let silent = verify::<TestCall, 1>(Via::Mcp(mcp_level), "openTable", args(), &mut hook);
+    let silent = verify::<TestCall, 1>(
+        Via::Mcp(mcp_level, &Fixture),
+        "openTable",
+        args(),
+        &mut hook,
+    );
     assert!(matches!(
         silent,
         Ok(Verified::Run(VerifiedCall {
@@ -761,28 +772,41 @@ fn gated_tools_ask_the_hook_for_every_caller_and_silent_ones_never() {
         ]
     );
 
-    let denied = verify::<TestCall, 1>(Via::Mcp(mcp_level), "stage", json!({}), &mut DenyAll);
+    let denied = verify::<TestCall, 1>(
+        Via::Mcp(mcp_level, &Fixture),
+        "stage",
+        json!({}),
+        &mut DenyAll,
+    );
     let denied = denied.unwrap_err();
-    assert_eq!(denied, Rejection::denied(STAGE));
+    assert_eq!(denied, Rejection::denied(Fixture.name(STAGE)));
     assert_eq!(denied.class, ErrorClass::PermissionDenied);
     assert_eq!(
         denied.message,
         "The user or the application's policy refused to run `stage`. Do not call it again for this request; ask the user how to proceed instead."
     );
-    let silent = verify::<TestCall, 1>(Via::Mcp(mcp_level), "openTable", args(), &mut DenyAll);
+    let silent = verify::<TestCall, 1>(
+        Via::Mcp(mcp_level, &Fixture),
+        "openTable",
+        args(),
+        &mut DenyAll,
+    );
     assert!(silent.is_ok(), "DenyAll leaves silent tools alone");
 }
 
 #[test]
 fn results_are_checked_against_a_declared_output_only() {
-    assert_eq!(check_output(STAGE, &json!({"rowCount": 3})), Ok(()));
-    assert_eq!(check_output(OPEN, &json!("anything")), Ok(()));
-    let broken = check_output(STAGE, &json!({"rowCount": -1})).unwrap_err();
+    assert_eq!(
+        check_output(Fixture.spec(STAGE), &json!({"rowCount": 3})),
+        Ok(())
+    );
+    assert_eq!(check_output(Fixture.spec(OPEN), &json!("anything")), Ok(()));
+    let broken = check_output(Fixture.spec(STAGE), &json!({"rowCount": -1})).unwrap_err();
     assert_eq!(
         broken,
         Rejection {
             class: ErrorClass::RuntimeError,
-            tool: Some("stage"),
+            tool: Some("stage".into()),
             message: String::from(
                 "`stage` returned a result that breaks its declared output: `/rowCount`: -1 is below the minimum 0. This is a fault of the application, not of the call; do not retry it unchanged."
             ),
@@ -794,20 +818,23 @@ fn results_are_checked_against_a_declared_output_only() {
         }
     );
     assert_eq!(broken.mcp_code(), None);
-    let missing = check_output(STAGE, &json!({})).unwrap_err();
+    let missing = check_output(Fixture.spec(STAGE), &json!({})).unwrap_err();
     assert_eq!(
         missing.issues[0].message,
         "missing required property `rowCount` (an integer)"
     );
     assert_eq!(
-        check_output(STAGE, &json!([])).unwrap_err().issues[0].message,
+        check_output(Fixture.spec(STAGE), &json!([]))
+            .unwrap_err()
+            .issues[0]
+            .message,
         "the result: expected an object, got an array"
     );
 }
 
 #[test]
 fn a_failed_handler_is_a_runtime_error() {
-    let failed = Rejection::runtime(OPEN, "no table named `t`");
+    let failed = Rejection::runtime(Fixture.name(OPEN), "no table named `t`");
     assert_eq!(failed.class, ErrorClass::RuntimeError);
     assert_eq!(failed.message, "`openTable` failed: no table named `t`");
     assert_eq!(failed.mcp_code(), None);

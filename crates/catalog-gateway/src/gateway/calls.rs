@@ -5,13 +5,12 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use catalog_core::{BoxFuture, Dispatch, ErrorClass, Rejection, ToolId, Value, check_output};
+use catalog_core::{BoxFuture, Dispatch, ErrorClass, Rejection, Value, check_output};
 use catalog_mcp::calls::{admit, refuse, respond};
 use catalog_mcp::rounds::Round;
 use catalog_mcp::{Asker, Grant};
 use catalog_upstream::Answered;
 use catalog_upstream::CallFailed;
-use catalog_upstream::drift::Standing;
 use catalog_upstream::relay::Origin;
 use opentelemetry::context::FutureExt as _;
 use rmcp::ErrorData;
@@ -19,6 +18,7 @@ use rmcp::model::{CallToolResponse, CallToolResult, ContentBlock, ProtocolVersio
 use rmcp::service::{RequestContext, RoleServer};
 use serde_json::Map;
 
+use super::refusals::{limited, undiscovered, unknown_tool, withheld};
 use super::sessions::notify;
 use super::{Gateway, Requester, Rows, Trail};
 use crate::audit;
@@ -53,7 +53,7 @@ impl Gateway {
         revision: &ProtocolVersion,
         name: &str,
         arguments: Value,
-        asker: &impl Asker<Row>,
+        asker: &impl Asker,
         discovery: Option<(&Discovered, &RequestContext<RoleServer>)>,
     ) -> Result<CallToolResponse, ErrorData> {
         let started = Instant::now();
@@ -88,59 +88,70 @@ impl Gateway {
         clippy::too_many_arguments,
         reason = "one call's request and client, and the trail it leaves"
     )]
-    pub(super) async fn answer(
-        &self,
+    pub(super) async fn answer<'g>(
+        &'g self,
         client: &Requester<'_>,
         revision: &ProtocolVersion,
         name: &str,
         arguments: Value,
-        asker: &impl Asker<Row>,
+        asker: &impl Asker,
         discovery: Option<(&Discovered, &RequestContext<RoleServer>)>,
-        trail: &mut Trail,
+        trail: &mut Trail<'g>,
     ) -> Result<CallToolResponse, ErrorData> {
         let grant = client.grant;
         let level = grant.access;
-        let reachable = Row::from_name(name).filter(|&row| self.permits(grant, row));
+        let reachable = self
+            .loaded
+            .find(name)
+            .filter(|&row| self.permits(grant, row));
         if let Some((discovered, context)) = discovery {
-            if name == self.info.search_tool.name() {
+            if name == self.loaded.name(self.loaded.search_tool()) {
                 return self
                     .search(grant, revision, arguments, discovered, context)
                     .await
                     .map(CallToolResponse::from);
             }
             if let Some(row) = reachable {
-                let active = self.active(discovered.rows(context, grant).await?);
+                let active = self.active(
+                    discovered
+                        .rows(self.loaded.lookup(), context, grant)
+                        .await?,
+                );
                 if !active.contains(row) && self.withheld(row).is_none() {
-                    return respond(&undiscovered(row, self.info.search_tool), revision);
+                    let search = self.loaded.name(self.loaded.search_tool());
+                    return respond(&undiscovered(self.loaded.name(row), search), revision);
                 }
             }
         }
         if let Some(row) = reachable
             && let Some(standing) = self.withheld(row)
         {
-            return respond(&withheld(row, &standing), revision);
+            return respond(&withheld(self.loaded.name(row), &standing), revision);
         }
         if reachable.is_some_and(|row| self.loaded.tool(row).upstream.is_none()) {
             // The ask tool, or a row of the application's own: nothing to forward it to.
             return respond(&unknown_tool(name), revision);
         }
-        if Row::from_name(name).is_some_and(|row| !self.in_profile(grant, row)) {
+        if self
+            .loaded
+            .find(name)
+            .is_some_and(|row| !self.in_profile(grant, row))
+        {
             // Outside the client's profile: as unknown as a tool the catalog lacks.
             return respond(&unknown_tool(name), revision);
         }
         if let Some(row) = reachable {
-            trail.upstream = self
-                .loaded
-                .tool(row)
-                .upstream
-                .as_ref()
-                .map(|s| s.upstream.as_str());
+            trail.upstream = self.loaded.upstream(row);
             if let Err(over) = self.limits.check(&grant.client, name) {
                 trail.limited = true;
-                return respond(&limited(row, &over), revision);
+                return respond(&limited(self.loaded.name(row), &over), revision);
             }
         }
-        let call = match admit::<Forward>(level, revision, name, arguments, self.gated, asker).await
+        let tools = self.loaded.lookup();
+        let call = match admit::<Forward>(
+            tools, level, revision, name, arguments, self.gated, asker,
+        )
+        .await
         {
             Ok(call) => call,
             Err(answer) => return answer,
@@ -158,7 +169,7 @@ impl Gateway {
         };
         let result = match tool_result(ran) {
             Ok(Ok(result)) => result,
-            Ok(Err(e)) => return respond(&Rejection::runtime(row, e), revision),
+            Ok(Err(e)) => return respond(&Rejection::runtime(self.loaded.name(row), e), revision),
             Err(needs_url) => return Err(needs_url),
         };
         trail.upstream_error = result.is_error == Some(true);
@@ -166,7 +177,7 @@ impl Gateway {
         // must fit the output the catalog reviewed.
         if result.is_error != Some(true)
             && let Some(structured) = &result.structured_content
-            && let Err(rejection) = check_output(row, structured)
+            && let Err(rejection) = check_output(self.loaded.spec(row), structured)
         {
             return respond(&rejection, revision);
         }
@@ -178,7 +189,9 @@ impl Gateway {
         if let Some(upstream) = trail.upstream {
             for block in &result.content {
                 if let ContentBlock::ResourceLink(link) = block {
-                    client.link.handed(&link.uri, upstream, row.name());
+                    client
+                        .link
+                        .handed(&link.uri, upstream, self.loaded.name(row));
                 }
             }
         }
@@ -240,7 +253,7 @@ impl Gateway {
         tool: &str,
         sent: Option<&Value>,
         reply: &Result<CallToolResponse, ErrorData>,
-        trail: &Trail,
+        trail: &Trail<'_>,
         started: Instant,
         span: Option<&opentelemetry::Context>,
     ) {
@@ -296,7 +309,7 @@ impl Gateway {
         result: CallToolResult,
         findings: &mut Vec<String>,
     ) -> Result<CallToolResult, Rejection> {
-        catalog_mcp::calls::screen(&self.scanner, row.name(), result, findings)
+        catalog_mcp::calls::screen(&self.scanner, self.loaded.name(row), result, findings)
     }
 
     /// A search call: its arguments checked against the search row, then the catalog's
@@ -310,26 +323,30 @@ impl Gateway {
         discovered: &Discovered,
         context: &RequestContext<RoleServer>,
     ) -> Result<CallToolResult, ErrorData> {
-        let search = self.info.search_tool;
+        let search = self.loaded.spec(self.loaded.search_tool());
         let arguments = if arguments.is_null() {
             Value::Object(Map::new())
         } else {
             arguments
         };
-        let issues = catalog_core::check_value(&search.spec().input, &arguments);
+        let issues = catalog_core::check_value(&search.input, &arguments);
         if !issues.is_empty() {
-            return refuse(&Rejection::invalid_arguments(search, issues), revision);
+            return refuse(&Rejection::invalid_arguments(search.name, issues), revision);
         }
         let query = arguments
             .as_object()
             .and_then(|args| args.values().find_map(Value::as_str))
             .unwrap_or_default();
         let (outcome, found, grew) = {
-            let before = discovered.rows(context, grant).await?;
+            let before = discovered
+                .rows(self.loaded.lookup(), context, grant)
+                .await?;
             self.searched(grant, &before, query)
         };
-        let retention = self.info.settings.keep_discovered;
-        discovered.keep(context, grant, &found, retention).await?;
+        let retention = self.loaded.settings().keep_discovered;
+        discovered
+            .keep(self.loaded.lookup(), context, grant, &found, retention)
+            .await?;
         if grew {
             notify(vec![context.peer.clone()]);
         }
@@ -354,7 +371,11 @@ impl Gateway {
         // MCP has no user turns to renew the budget at: each search is its own turn.
         state.new_turn();
         let outcome = state.search(query).to_json();
-        let found = state.discovered().iter().map(Row::name).collect();
+        let found = state
+            .discovered()
+            .iter()
+            .map(|row| self.loaded.name(row))
+            .collect();
         (outcome, found, state.active() != active)
     }
 }
@@ -375,10 +396,9 @@ impl Runs for Forwarder<'_> {
     fn forward(&self, row: Row, arguments: Value) -> BoxFuture<'_, Result<Value, CallFailed>> {
         Box::pin(async move {
             let gateway = self.gateway;
-            let source =
-                gateway.loaded.tool(row).upstream.as_ref().ok_or_else(|| {
-                    CallFailed::Session(format!("`{}` has no upstream", row.name()))
-                })?;
+            let source = gateway.loaded.tool(row).upstream.as_ref().ok_or_else(|| {
+                CallFailed::Session(format!("`{}` has no upstream", gateway.loaded.name(row)))
+            })?;
             // A client asked between rounds reaches an upstream that asks so too through
             // the gateway's session at its revision: the upstream's questions go to the
             // client as they came.
@@ -399,7 +419,7 @@ impl Runs for Forwarder<'_> {
             };
             // At debug: the audit log is the record of each call, and a line per call on
             // standard error costs more than the rest of the call does.
-            tracing::debug!(tool = row.name(), upstream = %source.upstream, "forwarding a verified call");
+            tracing::debug!(tool = gateway.loaded.name(row), upstream = %source.upstream, "forwarding a verified call");
             let sent = Instant::now();
             let span = gateway.traces.as_ref().map(|traces| {
                 traces.upstream(
@@ -429,7 +449,7 @@ impl Runs for Forwarder<'_> {
                             let created = tasks.relay(self.owner, row, &source.upstream, created);
                             tracing::info!(
                                 client = %self.owner,
-                                tool = row.name(),
+                                tool = gateway.loaded.name(row),
                                 upstream = %source.upstream,
                                 task = %created.task.task_id,
                                 "an upstream made the call a task, passed on"
@@ -458,7 +478,7 @@ impl Runs for Forwarder<'_> {
     }
 
     fn is_search(&self, row: Row) -> bool {
-        row == self.gateway.info.search_tool
+        row == self.gateway.loaded.search_tool()
     }
 }
 
@@ -488,26 +508,11 @@ pub(super) fn tool_result(
     }
 }
 
-/// The refusal of a withheld row: which tool, what changed, and the way out.
-#[must_use]
-pub fn withheld(row: Row, standing: &Standing) -> Rejection {
-    let until = standing.served_again();
-    Rejection {
-        class: ErrorClass::PermissionDenied,
-        tool: Some(row.name()),
-        message: format!(
-            "`{}` is withheld: {standing}. It is served again {until}; use another tool meanwhile.",
-            row.name()
-        ),
-        issues: Vec::new(),
-    }
-}
-
 /// How a call ended, as the audit log and the metrics name it, and the class of a
 /// refusal or failure.
 pub(super) fn verdict(
     reply: &Result<CallToolResponse, ErrorData>,
-    trail: &Trail,
+    trail: &Trail<'_>,
 ) -> (&'static str, Option<String>) {
     let class = |json: &Value| json.get("error").and_then(Value::as_str).map(str::to_owned);
     match reply {
@@ -542,49 +547,5 @@ pub(super) fn verdict(
         }
         Ok(CallToolResponse::Complete(_)) => ("ok", None),
         Ok(_) => ("asked", None),
-    }
-}
-
-/// The refusal of a call over a rate limit: which limit, and when to try again.
-pub(super) fn limited(row: Row, over: &crate::limits::Over) -> Rejection {
-    let whose = if over.shared {
-        "every client's calls together"
-    } else {
-        "your calls"
-    };
-    Rejection {
-        class: ErrorClass::RuntimeError,
-        tool: Some(row.name()),
-        message: format!(
-            "`{}` is over its rate limit ({} for {whose}): retry after {} s, or use another tool meanwhile.",
-            row.name(),
-            over.rate,
-            over.retry_after
-        ),
-        issues: Vec::new(),
-    }
-}
-
-/// The refusal of a tool the client cannot know of.
-pub(super) fn unknown_tool(name: &str) -> Rejection {
-    Rejection {
-        class: ErrorClass::SchemaResolution,
-        tool: None,
-        message: format!("Unknown tool: {name}"),
-        issues: Vec::new(),
-    }
-}
-
-/// The refusal of a discoverable row a search has not returned yet.
-pub(super) fn undiscovered(row: Row, search: Row) -> Rejection {
-    Rejection {
-        class: ErrorClass::SchemaResolution,
-        tool: Some(row.name()),
-        message: format!(
-            "`{}` is not in your tool list yet: call `{}` with what you need first; matching tools join the list.",
-            row.name(),
-            search.name()
-        ),
-        issues: Vec::new(),
     }
 }

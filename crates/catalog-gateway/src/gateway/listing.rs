@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use catalog_core::render::mcp;
-use catalog_core::{Access, Caller, Discovery, Reach, Tier, ToolId, Value};
+use catalog_core::{Access, Caller, Discovery, Reach, Tier, ToolId, ToolSpec, Value};
 use catalog_mcp::{GatedPolicy, Grant};
 use catalog_upstream::drift::Standing;
 use catalog_upstream::overrides;
@@ -19,8 +19,8 @@ use crate::rows::{Row, WORDS};
 impl Gateway {
     /// A new session's discovery state: the inline rows active.
     #[must_use]
-    pub fn discovery(&self) -> Discovery<'static, Row, WORDS> {
-        Discovery::new(self.info)
+    pub fn discovery(&self) -> Discovery<'_, Row, WORDS> {
+        Discovery::new(self.info())
     }
 
     /// Where a new session keeps what its searches find: the shared store, when the
@@ -33,7 +33,7 @@ impl Gateway {
     /// A session's active rows: the inline ones and those its searches `found`.
     #[must_use]
     pub fn active(&self, found: Rows) -> Rows {
-        self.info.inline | found
+        self.loaded.inline() | found
     }
 
     /// Why `row` is withheld, if it is: a pinned row whose upstream drifted or is gone.
@@ -80,14 +80,20 @@ impl Gateway {
     pub fn sessionless(&self, name: &str) -> bool {
         self.discoverable != Discoverable::Search
             && (self.gated != GatedPolicy::Ask
-                || Row::from_name(name).is_none_or(|row| row.spec().tier != Some(Tier::Gated)))
+                || self
+                    .loaded
+                    .find(name)
+                    .is_none_or(|row| self.loaded.spec(row).tier != Some(Tier::Gated)))
     }
 
     /// Whether `grant` may list and call `row`, before discovery: the row's access level
     /// and MCP exposure admit the grant's level, and its profile sees the row. The one
     /// rule for tools; listing, search and calls all ask it.
     pub(super) fn permits(&self, grant: &Grant, row: Row) -> bool {
-        row.spec().reach(Caller::Mcp(grant.access), false) == Reach::Allowed
+        self.loaded
+            .spec(row)
+            .reach(Caller::Mcp(grant.access), false)
+            == Reach::Allowed
             && self.in_profile(grant, row)
     }
 
@@ -95,7 +101,7 @@ impl Gateway {
     pub(super) fn in_profile(&self, grant: &Grant, row: Row) -> bool {
         let upstream = self.loaded.tool(row).upstream.as_ref();
         self.profile_sees(grant, |p| {
-            p.sees_tool(row.name(), upstream.map(|s| s.upstream.as_str()))
+            p.sees_tool(self.loaded.name(row), upstream.map(|s| s.upstream.as_str()))
         })
     }
 
@@ -118,7 +124,10 @@ impl Gateway {
         }
         let mut tools = self.tool_listing(&rows, level);
         if active.is_some() {
-            tools.insert(0, search_listing(self.info.search_tool));
+            tools.insert(
+                0,
+                search_listing(self.loaded.spec(self.loaded.search_tool())),
+            );
         }
         tools
     }
@@ -129,7 +138,10 @@ impl Gateway {
     /// gateway too. `None` for a name no servable row has, whose call is refused anyway.
     #[must_use]
     pub fn listed(&self, name: &str) -> Option<model::Tool> {
-        let row = Row::from_name(name).filter(|row| self.servable().contains(*row))?;
+        let row = self
+            .loaded
+            .find(name)
+            .filter(|row| self.servable().contains(*row))?;
         let rows: Rows = std::iter::once(row).collect();
         self.tool_listing(&rows, Access::FullAccess).pop()
     }
@@ -137,12 +149,12 @@ impl Gateway {
     /// `rows` as `tools/list` lists them at `level`, in catalog order: each rendered from
     /// its row, and each upstream tool as its server defines it and the row pins it.
     pub(super) fn tool_listing(&self, rows: &Rows, level: Access) -> Vec<model::Tool> {
-        let json = mcp(rows.iter().map(Row::spec), level);
+        let json = mcp(rows.iter().map(|row| self.loaded.spec(row)), level);
         let mut tools = read_listing(&json);
         let definitions = read(&self.definitions);
         for (listed, row) in tools.iter_mut().zip(rows.iter()) {
             if let Some(definition) = definitions.get(&row.index())
-                && listed.name == row.name()
+                && listed.name == self.loaded.name(row)
                 && let Ok(tool) =
                     serde_json::from_value(overrides::faithful(self.loaded.tool(row), definition))
             {
@@ -163,8 +175,7 @@ pub(super) fn read_listing(json: &str) -> Vec<model::Tool> {
 
 /// The search tool as MCP lists it: the catalog keeps it from MCP's levels (the agent
 /// loop answers it), so the renderer does not; the gateway answers it, for every level.
-pub(super) fn search_listing(search: Row) -> model::Tool {
-    let spec = search.spec();
+pub(super) fn search_listing(spec: &ToolSpec) -> model::Tool {
     let schema: Map<String, Value> = serde_json::from_str(spec.mcp_schema()).unwrap_or_default();
     let mut tool = model::Tool::default();
     tool.name = spec.name.into();

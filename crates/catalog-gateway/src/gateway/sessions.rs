@@ -297,7 +297,7 @@ impl Gateway {
         }
         drop(pinned);
         if changed {
-            log(self.loaded, upstream, &comparison, &offered);
+            log(&self.loaded, upstream, &comparison, &offered);
         }
         if let Some(metrics) = &self.metrics {
             let up = !comparison

@@ -11,7 +11,7 @@ use std::sync::Arc;
 use std::task::Poll;
 
 use catalog_core::talk::{Peer, Rounds};
-use catalog_core::{Access, BoxFuture, CompiledCatalog, HandledBy, TaskSupport, ToolId, Value};
+use catalog_core::{Access, BoxFuture, CompiledCatalog, HandledBy, TaskSupport, Value};
 use rmcp::ErrorData;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, ClientCapabilities, CreateTaskResult, ErrorCode,
@@ -49,11 +49,14 @@ pub fn route<C: CompiledCatalog<W>, const W: usize>(
     name: &str,
     context: &RequestContext<RoleServer>,
 ) -> Route {
-    let Some(tool) = C::Tool::from_name(name).filter(|t| C::mcp_allowed(access).contains(*t))
+    let tools = C::INFO.tools;
+    let Some(tool) = tools
+        .find(name)
+        .filter(|t| C::mcp_allowed(access).contains(*t))
     else {
         return Route::Plain;
     };
-    let Some(support) = tool.spec().task else {
+    let Some(support) = tools.spec(tool).task else {
         return Route::Plain;
     };
     match (support, takes_tasks(context)) {

@@ -27,7 +27,7 @@ fn revisions() -> (Vec<ProtocolVersion>, Vec<ProtocolVersion>) {
 
 fn verified(level: Access, name: &str, arguments: Value) -> Rejection {
     let mut policy = GatedPolicy::Deny;
-    match Catalog::verify(Via::Mcp(level), name, arguments, &mut policy) {
+    match Catalog::verify(Via::Mcp(level, &Catalog), name, arguments, &mut policy) {
         Ok(_) => panic!("{name} at {level} passed the verifier"),
         Err(rejection) => rejection,
     }
@@ -70,13 +70,13 @@ fn every_kind() -> Vec<(Rejection, Refusal)> {
             verified(full, "closeIssue", json!({"number": 1})),
             Refusal::Denied,
         ),
-        (Rejection::denied(Tool::DeleteIssue), Refusal::Denied),
+        (Rejection::denied(Tool::DeleteIssue.name()), Refusal::Denied),
         (
-            Rejection::runtime(Tool::GetIssue, "there is no issue 9"),
+            Rejection::runtime(Tool::GetIssue.name(), "there is no issue 9"),
             Refusal::Runtime,
         ),
         (
-            check_output(Tool::GetIssue, &broken).unwrap_err(),
+            check_output(Tool::GetIssue.spec(), &broken).unwrap_err(),
             Refusal::Runtime,
         ),
     ]

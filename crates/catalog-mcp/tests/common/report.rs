@@ -5,7 +5,7 @@ use std::fmt::Display;
 use std::sync::Arc;
 
 use catalog_core::talk::NoPeer;
-use catalog_core::{Access, Caller, CompiledCatalog, Effect, HandledBy, Reach, ToolId};
+use catalog_core::{Access, Caller, CompiledCatalog, Effect, HandledBy, Reach, ToolSpec};
 use catalog_mcp::rmcp::model::{CallToolResponse, ProtocolVersion};
 use catalog_mcp::{NoAsker, Tools};
 use serde_json::{Map, Value, json};
@@ -21,7 +21,11 @@ pub fn in_results(revision: &str) -> bool {
 /// listed at some level or not, as the JSON list `conformance.py --probe` takes.
 #[must_use]
 pub fn every_name<C: CompiledCatalog<W>, const W: usize>(_: C) -> String {
-    let names: Vec<&str> = C::SETS.all.into_iter().map(ToolId::name).collect();
+    let names: Vec<&str> = C::SETS
+        .all
+        .into_iter()
+        .map(|t| C::INFO.tools.name(t))
+        .collect();
     serde_json::to_string(&names).expect("names are JSON")
 }
 
@@ -75,12 +79,12 @@ pub fn ran<'a>(outcome: &'a Value, what: &str) -> &'a Value {
 }
 
 /// A refusal because the connection's level is below the tool's.
-pub fn assert_level_refusal<T: ToolId>(outcome: &Value, tool: T, level: Access, what: &str) {
-    let needed = tool.spec().access.expect("an MCP tool has a level");
+pub fn assert_level_refusal(outcome: &Value, tool: &ToolSpec, level: Access, what: &str) {
+    let needed = tool.access.expect("an MCP tool has a level");
     let e = error(outcome, what);
     assert_eq!(e["code"], -32602, "{what}: {e}");
     assert_eq!(e["data"]["error"], "PERMISSION_DENIED", "{what}: {e}");
-    assert_eq!(e["data"]["tool"], tool.name(), "{what}: {e}");
+    assert_eq!(e["data"]["tool"], tool.name, "{what}: {e}");
     let message = e["message"].as_str().unwrap_or_default();
     assert!(
         message.contains(&format!(
@@ -116,14 +120,14 @@ impl Cause {
 }
 
 /// A gated call refused for `cause`, as a client on `revision` gets it.
-pub fn assert_gated_refusal<T: ToolId>(
+pub fn assert_gated_refusal(
     outcome: &Value,
-    tool: T,
+    tool: &ToolSpec,
     cause: Cause,
     revision: &str,
     what: &str,
 ) {
-    assert_refused_gated(outcome, tool.name(), cause, revision, what);
+    assert_refused_gated(outcome, tool.name, cause, revision, what);
 }
 
 /// [`assert_gated_refusal`] of a tool known by its name.
@@ -160,8 +164,7 @@ pub fn check_listing<C: CompiledCatalog<W>, const W: usize>(
     assert_eq!(init["tools"], true, "{level}");
     check_listed_names(catalog, report, level);
     let entries = report["listed"].as_array().expect("a listing");
-    for (entry, tool) in entries.iter().zip(C::mcp_allowed(level)) {
-        let spec = tool.spec();
+    for (entry, spec) in entries.iter().zip(C::specs(C::mcp_allowed(level))) {
         assert_eq!(entry["description"], spec.description, "{}", spec.name);
         let input: Value = serde_json::from_str(spec.mcp_schema()).expect("schemas are JSON");
         assert_eq!(entry["inputSchema"], input, "{}", spec.name);
@@ -205,11 +208,11 @@ pub fn check_probes<C: CompiledCatalog<W>, const W: usize>(
     level: Access,
     revision: &str,
 ) {
-    for tool in C::SETS.all {
-        let name = tool.name();
+    for tool in C::specs(C::SETS.all) {
+        let name = tool.name;
         let outcome = &report["probe"][name];
         let what = format!("{level}: probe of {name}");
-        match tool.spec().reach(Caller::Mcp(level), false) {
+        match tool.reach(Caller::Mcp(level), false) {
             Reach::Hidden => {
                 let e = error(outcome, &what);
                 assert_eq!(e["code"], -32602, "{what}");
@@ -253,7 +256,7 @@ where
     C::Call: HandledBy<H>,
     <C::Call as HandledBy<H>>::Error: Display,
 {
-    let names = C::SETS.all.into_iter().map(ToolId::name);
+    let names = C::specs(C::SETS.all).map(|spec| spec.name);
     let probe: Map<String, Value> = names
         .chain(["noSuchTool"])
         .map(|name| {
@@ -297,9 +300,8 @@ pub fn check_listed_names<C: CompiledCatalog<W>, const W: usize>(
         .iter()
         .map(|t| t["name"].as_str().unwrap_or_default())
         .collect();
-    let allowed: Vec<&str> = C::mcp_allowed(level)
-        .into_iter()
-        .map(ToolId::name)
+    let allowed: Vec<&str> = C::specs(C::mcp_allowed(level))
+        .map(|spec| spec.name)
         .collect();
     assert_eq!(listed, allowed, "{level}: tools/list");
 }

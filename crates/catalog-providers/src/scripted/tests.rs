@@ -2,7 +2,7 @@ use std::time::Duration;
 
 use catalog_core::provider::{Conversation, Outcome, ToolResult, read, write};
 use catalog_core::render::{ToolSearch, render};
-use catalog_core::{Access, Effect, Shape, Tier, ToolId, ToolSpec, Visibility};
+use catalog_core::{Access, Effect, Shape, Tier, ToolRow, ToolSpec, Visibility};
 
 use super::*;
 use crate::Api;
@@ -42,29 +42,6 @@ static LIST: ToolSpec = row("listTables", "listTables", Visibility::Inline);
 /// Found by search: deferred under Anthropic's tool search.
 static STAGE: ToolSpec = row("rows.stage", "rows_stage", Visibility::Discoverable);
 
-/// The three rows as a catalog's tools, for `write`.
-#[derive(Clone, Copy)]
-struct Row(usize);
-
-impl ToolId for Row {
-    const COUNT: usize = 3;
-    fn index(self) -> usize {
-        self.0
-    }
-    fn from_index(i: usize) -> Option<Row> {
-        (i < Self::COUNT).then_some(Row(i))
-    }
-    fn name(self) -> &'static str {
-        self.spec().name
-    }
-    fn from_name(name: &str) -> Option<Row> {
-        (0..Self::COUNT).map(Row).find(|r| r.name() == name)
-    }
-    fn spec(self) -> &'static ToolSpec {
-        [&SEARCH, &LIST, &STAGE][self.0]
-    }
-}
-
 const TASK: &str = "Which tables are there?";
 
 fn received(body: &str) -> Received {
@@ -85,7 +62,7 @@ fn conversation(provider: Provider) -> (Conversation, Conversation) {
         .call("listTables", json!({}))
         .call("searchTools", json!({"query": "stage"}));
     let reply = read(provider, &reply(provider, 0, &turn)).unwrap();
-    let results: Vec<ToolResult<Row>> = reply
+    let results: Vec<ToolResult<ToolRow>> = reply
         .calls
         .iter()
         .map(|call| ToolResult {

@@ -66,7 +66,7 @@ pub fn verify_as(caller: Caller, name: &str, args: Value) -> VerifiedCall<ToolCa
     });
     let via = match caller {
         Caller::Chat => Via::Chat(&chat),
-        Caller::Mcp(level) => Via::Mcp(level),
+        Caller::Mcp(level) => Via::Mcp(level, &Catalog),
     };
     match Catalog::verify(via, name, args, &mut AllowAll) {
         Ok(Verified::Run(call)) => call,

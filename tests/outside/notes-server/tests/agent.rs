@@ -149,7 +149,7 @@ fn mcp_clients_reach_their_level_only() {
     let notes = Notes::seeded();
     let add = json!({"title": "Idea", "text": "A catalog for notes."});
     let refused = Catalog::verify(
-        Via::Mcp(Access::ReadOnly),
+        Via::Mcp(Access::ReadOnly, &Catalog),
         "addNote",
         add.clone(),
         &mut AllowAll,
@@ -164,7 +164,7 @@ fn mcp_clients_reach_their_level_only() {
     );
     // Kept from MCP: unknown to every MCP client, whatever its level.
     let hidden = Catalog::verify(
-        Via::Mcp(Access::FullAccess),
+        Via::Mcp(Access::FullAccess, &Catalog),
         "exportNotes",
         Value::Null,
         &mut AllowAll,
@@ -172,9 +172,12 @@ fn mcp_clients_reach_their_level_only() {
     .unwrap_err();
     assert_eq!(hidden.message, "Unknown tool: exportNotes");
 
-    let Ok(Verified::Run(call)) =
-        Catalog::verify(Via::Mcp(Access::ReadAndStage), "addNote", add, &mut DenyAll)
-    else {
+    let Ok(Verified::Run(call)) = Catalog::verify(
+        Via::Mcp(Access::ReadAndStage, &Catalog),
+        "addNote",
+        add,
+        &mut DenyAll,
+    ) else {
         panic!("addNote is a silent read-and-stage tool");
     };
     assert_eq!(call.caller(), Caller::Mcp(Access::ReadAndStage));
@@ -187,7 +190,7 @@ fn mcp_clients_reach_their_level_only() {
 fn a_failed_handler_is_a_runtime_error_that_names_the_fix() {
     let notes = Notes::seeded();
     let failed = Catalog::verify(
-        Via::Mcp(Access::ReadOnly),
+        Via::Mcp(Access::ReadOnly, &Catalog),
         "readNote",
         json!({"id": 9}),
         &mut DenyAll,
