@@ -19,6 +19,7 @@
 
 use catalog_check::model::Kind;
 use catalog_core::check_value;
+use catalog_testkit::CATALOG_HEAD;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestCaseError, TestRunner};
 use serde_json::{Map, Value, json};
@@ -708,26 +709,9 @@ fn with_unchecked_keywords_the_verifier_never_refuses_a_valid_value() {
     );
 }
 
-/// The search and ask tools every catalog of [`type_language`] starts with, and the head of
-/// the row whose one parameter has the drawn type.
-const HEAD: &str = r#"
-[settings]
-search-tool = "searchTools"
-ask-tool = "ask"
-
-[[tool]]
-name = "searchTools"
-description = "Finds tools."
-[tool.params]
-query = { type = "string" }
-
-[[tool]]
-name = "ask"
-description = "Asks the user a question."
-visibility = "inline"
-effect = "reads"
-tier = "silent"
-
+/// The head of the row whose one parameter has the drawn type, after the search and ask
+/// tools every catalog of [`type_language`] starts with (`CATALOG_HEAD`).
+const ROW: &str = r#"
 [[tool]]
 name = "withDefault"
 description = "Has a parameter whose default is checked."
@@ -809,7 +793,7 @@ fn fits_rust(schema: &Value, value: &Value) -> bool {
 /// One drawn type: its catalog compiled, its parameter's kind and published schema, and
 /// [`VALUES`] values drawn for the schema, each judged by [`Kind::fits`] and the reference.
 fn compare_defaults(ty: &str, seed: u64, tally: &mut Tally) -> Result<(), TestCaseError> {
-    let source = format!("{HEAD}x = {{ {ty} }}\n");
+    let source = format!("{CATALOG_HEAD}{ROW}x = {{ {ty} }}\n");
     // Bounds drawn out of order are an error of the catalog: nothing to compare.
     let Ok(catalog) = catalog_check::validate(&source) else {
         return Ok(());

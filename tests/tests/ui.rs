@@ -104,13 +104,7 @@ fn stage(dst: &Path, text: &[u8]) {
 /// lines about that far apart), each piece with a row named in Rust by `rust-name`: four
 /// rows apart by long comments, made here rather than kept as a half-megabyte file.
 fn read_in_pieces() -> String {
-    let mut text = String::from(
-        "[settings]\nsearch-tool = \"searchTools\"\nask-tool = \"ask\"\n\n\
-         [[tool]]\nname = \"searchTools\"\ndescription = \"Finds tools.\"\n\
-         [tool.params]\nquery = { type = \"string\" }\n\n\
-         [[tool]]\nname = \"ask\"\ndescription = \"Asks the user a question.\"\n\
-         visibility = \"inline\"\neffect = \"reads\"\ntier = \"silent\"\n",
-    );
+    let mut text = String::from(catalog_testkit::CATALOG_HEAD);
     let comment = format!("# {}\n", "padding ".repeat(12));
     for k in 0..4 {
         text += &comment.repeat(1400);
