@@ -35,9 +35,7 @@ mod tests;
 
 use std::fmt;
 
-use catalog_core::{
-    Map, Rejection, ScanResults, Screen, Screened, Settings, ToolId, ToolSpec, Value,
-};
+use catalog_core::{Map, Rejection, ScanResults, Screen, Screened, Settings, ToolSpec, Value};
 
 use detector::Detector;
 
@@ -263,7 +261,7 @@ impl Scanner {
     }
 }
 
-impl<T: ToolId> Screen<T> for Scanner {
+impl<T> Screen<T> for Scanner {
     fn screen(&self, _: T, spec: &'static ToolSpec, result: Value) -> Screened {
         self.screen_named(spec.name, result)
     }
