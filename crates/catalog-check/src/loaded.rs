@@ -151,11 +151,6 @@ impl<const W: usize> Loaded<W> {
     pub fn specs(&self) -> &'static [ToolSpec] {
         self.specs
     }
-
-    /// Every row, in catalog order.
-    pub fn rows(&self) -> impl Iterator<Item = ToolRow> + use<W> {
-        (0..self.specs.len()).filter_map(ToolRow::from_index)
-    }
 }
 
 impl<const W: usize> Lookup<ToolRow> for Loaded<W> {

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 use std::sync::{Arc, Mutex, PoisonError, RwLock};
 use std::time::Duration;
 
-use catalog_core::{Info, Value};
+use catalog_core::Value;
 use catalog_mcp::rounds::Seal;
 use catalog_mcp::{GatedPolicy, Grant};
 use catalog_result_scan::Scanner;
@@ -25,7 +25,7 @@ use crate::listen::Listeners;
 use crate::metrics::Metrics;
 use crate::relay::{self as relays, Link};
 use crate::replicas::Redis;
-use crate::rows::{Loaded, Row, WORDS};
+use crate::rows::Loaded;
 use crate::traces::{Carried, Traces};
 
 mod calls;
@@ -267,12 +267,6 @@ impl Gateway {
     #[must_use]
     pub fn loaded(&self) -> &Loaded {
         &self.loaded
-    }
-
-    /// What the discovery loop and the verifier read of the catalog.
-    #[must_use]
-    pub fn info(&self) -> Info<'_, Row, WORDS> {
-        self.loaded.info()
     }
 
     /// How clients see the discoverable rows.

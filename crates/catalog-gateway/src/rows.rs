@@ -4,8 +4,7 @@
 
 use catalog_check::model::{CatalogModel, Tool};
 use catalog_core::{
-    BoxFuture, Call, Context, Dispatch, HandledBy, Info, Lookup, Output, Proof, Settings, ToolId,
-    ToolRow, ToolSpec, Value,
+    BoxFuture, Call, Context, Dispatch, HandledBy, Output, Proof, ToolId, ToolRow, Value,
 };
 use catalog_upstream::CallFailed;
 
@@ -26,9 +25,10 @@ pub type Rows = catalog_core::ToolSet<Row, WORDS>;
 pub struct Loaded {
     /// The catalog as the compiler reads it.
     pub catalog: CatalogModel,
-    // Boxed: its sets are kilobytes, which every move of a `Loaded` (into a gateway's
-    // start, a future) would copy.
-    rows: Box<catalog_check::Loaded<WORDS>>,
+    /// The catalog as the run time reads it: its rows by name, their specs, its discovery
+    /// `Info`. Boxed: its sets are kilobytes, which every move of a `Loaded` (into a
+    /// gateway's start, a future) would copy.
+    pub rows: Box<catalog_check::Loaded<WORDS>>,
 }
 
 impl Loaded {
@@ -45,17 +45,6 @@ impl Loaded {
         })
     }
 
-    /// Every row, in catalog order.
-    pub fn rows(&self) -> impl Iterator<Item = Row> + use<> {
-        self.rows.rows()
-    }
-
-    /// Every row's spec, in catalog order.
-    #[must_use]
-    pub fn specs(&self) -> &'static [ToolSpec] {
-        self.rows.specs()
-    }
-
     /// The compiler's model of a row.
     #[must_use]
     pub fn tool(&self, row: Row) -> &Tool {
@@ -67,54 +56,6 @@ impl Loaded {
     pub fn upstream(&self, row: Row) -> Option<&str> {
         let source = self.tool(row).upstream.as_ref()?;
         Some(&source.upstream)
-    }
-
-    /// What the discovery loop and the verifier read of the catalog.
-    #[must_use]
-    pub fn info(&self) -> Info<'_, Row, WORDS> {
-        self.rows.info()
-    }
-
-    /// The catalog's search tool, which the gateway answers itself.
-    #[must_use]
-    pub fn search_tool(&self) -> Row {
-        self.rows.search_tool()
-    }
-
-    /// The rows in every session's list from the start.
-    #[must_use]
-    pub fn inline(&self) -> Rows {
-        *self.rows.inline()
-    }
-
-    /// The catalog's settings.
-    #[must_use]
-    pub fn settings(&self) -> &Settings {
-        self.rows.settings()
-    }
-
-    /// The catalog's rows by name.
-    #[must_use]
-    pub fn lookup(&self) -> &dyn Lookup<Row> {
-        &*self.rows
-    }
-
-    /// The row with this name, if any.
-    #[must_use]
-    pub fn find(&self, name: &str) -> Option<Row> {
-        self.rows.find(name)
-    }
-
-    /// A row's spec.
-    #[must_use]
-    pub fn spec(&self, row: Row) -> &'static ToolSpec {
-        self.rows.spec(row)
-    }
-
-    /// A row's name.
-    #[must_use]
-    pub fn name(&self, row: Row) -> &'static str {
-        self.rows.spec(row).name
     }
 }
 

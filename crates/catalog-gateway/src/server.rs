@@ -242,7 +242,7 @@ impl ServerHandler for Session {
             Some(discovered) => Some(
                 self.gateway.active(
                     discovered
-                        .rows(self.gateway.loaded().lookup(), &context, &grant)
+                        .rows(&*self.gateway.loaded().rows, &context, &grant)
                         .await?,
                 ),
             ),

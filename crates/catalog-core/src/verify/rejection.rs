@@ -315,7 +315,8 @@ impl Rejection {
 
     /// An MCP call to a tool that does not exist or is kept from MCP; both read the same,
     /// so a client learns nothing about the tools it may not see.
-    pub(super) fn unknown_tool(name: &str) -> Rejection {
+    #[must_use]
+    pub fn unknown_tool(name: &str) -> Rejection {
         Rejection {
             class: ErrorClass::SchemaResolution,
             tool: None,

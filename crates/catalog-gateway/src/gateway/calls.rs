@@ -5,7 +5,7 @@
 use std::sync::Arc;
 use std::time::Instant;
 
-use catalog_core::{BoxFuture, Dispatch, ErrorClass, Rejection, Value, check_output};
+use catalog_core::{BoxFuture, Dispatch, ErrorClass, Lookup as _, Rejection, Value, check_output};
 use catalog_mcp::calls::{admit, refuse, respond};
 use catalog_mcp::rounds::Round;
 use catalog_mcp::{Asker, Grant};
@@ -18,7 +18,7 @@ use rmcp::model::{CallToolResponse, CallToolResult, ContentBlock, ProtocolVersio
 use rmcp::service::{RequestContext, RoleServer};
 use serde_json::Map;
 
-use super::refusals::{limited, undiscovered, unknown_tool, withheld};
+use super::refusals::{limited, undiscovered, withheld};
 use super::sessions::notify;
 use super::{Gateway, Requester, Rows, Trail};
 use crate::audit;
@@ -102,52 +102,51 @@ impl Gateway {
         let level = grant.access;
         let reachable = self
             .loaded
+            .rows
             .find(name)
             .filter(|&row| self.permits(grant, row));
         if let Some((discovered, context)) = discovery {
-            if name == self.loaded.name(self.loaded.search_tool()) {
+            if name == self.loaded.rows.name(self.loaded.rows.search_tool()) {
                 return self
                     .search(grant, revision, arguments, discovered, context)
                     .await
                     .map(CallToolResponse::from);
             }
             if let Some(row) = reachable {
-                let active = self.active(
-                    discovered
-                        .rows(self.loaded.lookup(), context, grant)
-                        .await?,
-                );
+                let active =
+                    self.active(discovered.rows(&*self.loaded.rows, context, grant).await?);
                 if !active.contains(row) && self.withheld(row).is_none() {
-                    let search = self.loaded.name(self.loaded.search_tool());
-                    return respond(&undiscovered(self.loaded.name(row), search), revision);
+                    let search = self.loaded.rows.name(self.loaded.rows.search_tool());
+                    return respond(&undiscovered(self.loaded.rows.name(row), search), revision);
                 }
             }
         }
         if let Some(row) = reachable
             && let Some(standing) = self.withheld(row)
         {
-            return respond(&withheld(self.loaded.name(row), &standing), revision);
+            return respond(&withheld(self.loaded.rows.name(row), &standing), revision);
         }
         if reachable.is_some_and(|row| self.loaded.tool(row).upstream.is_none()) {
             // The ask tool, or a row of the application's own: nothing to forward it to.
-            return respond(&unknown_tool(name), revision);
+            return respond(&Rejection::unknown_tool(name), revision);
         }
         if self
             .loaded
+            .rows
             .find(name)
             .is_some_and(|row| !self.in_profile(grant, row))
         {
             // Outside the client's profile: as unknown as a tool the catalog lacks.
-            return respond(&unknown_tool(name), revision);
+            return respond(&Rejection::unknown_tool(name), revision);
         }
         if let Some(row) = reachable {
             trail.upstream = self.loaded.upstream(row);
             if let Err(over) = self.limits.check(&grant.client, name) {
                 trail.limited = true;
-                return respond(&limited(self.loaded.name(row), &over), revision);
+                return respond(&limited(self.loaded.rows.name(row), &over), revision);
             }
         }
-        let tools = self.loaded.lookup();
+        let tools = &*self.loaded.rows;
         let call = match admit::<Forward>(
             tools, level, revision, name, arguments, self.gated, asker,
         )
@@ -169,7 +168,9 @@ impl Gateway {
         };
         let result = match tool_result(ran) {
             Ok(Ok(result)) => result,
-            Ok(Err(e)) => return respond(&Rejection::runtime(self.loaded.name(row), e), revision),
+            Ok(Err(e)) => {
+                return respond(&Rejection::runtime(self.loaded.rows.name(row), e), revision);
+            }
             Err(needs_url) => return Err(needs_url),
         };
         trail.upstream_error = result.is_error == Some(true);
@@ -177,7 +178,7 @@ impl Gateway {
         // must fit the output the catalog reviewed.
         if result.is_error != Some(true)
             && let Some(structured) = &result.structured_content
-            && let Err(rejection) = check_output(self.loaded.spec(row), structured)
+            && let Err(rejection) = check_output(self.loaded.rows.spec(row), structured)
         {
             return respond(&rejection, revision);
         }
@@ -191,7 +192,7 @@ impl Gateway {
                 if let ContentBlock::ResourceLink(link) = block {
                     client
                         .link
-                        .handed(&link.uri, upstream, self.loaded.name(row));
+                        .handed(&link.uri, upstream, self.loaded.rows.name(row));
                 }
             }
         }
@@ -309,7 +310,7 @@ impl Gateway {
         result: CallToolResult,
         findings: &mut Vec<String>,
     ) -> Result<CallToolResult, Rejection> {
-        catalog_mcp::calls::screen(&self.scanner, self.loaded.name(row), result, findings)
+        catalog_mcp::calls::screen(&self.scanner, self.loaded.rows.name(row), result, findings)
     }
 
     /// A search call: its arguments checked against the search row, then the catalog's
@@ -323,7 +324,7 @@ impl Gateway {
         discovered: &Discovered,
         context: &RequestContext<RoleServer>,
     ) -> Result<CallToolResult, ErrorData> {
-        let search = self.loaded.spec(self.loaded.search_tool());
+        let search = self.loaded.rows.spec(self.loaded.rows.search_tool());
         let arguments = if arguments.is_null() {
             Value::Object(Map::new())
         } else {
@@ -338,14 +339,12 @@ impl Gateway {
             .and_then(|args| args.values().find_map(Value::as_str))
             .unwrap_or_default();
         let (outcome, found, grew) = {
-            let before = discovered
-                .rows(self.loaded.lookup(), context, grant)
-                .await?;
+            let before = discovered.rows(&*self.loaded.rows, context, grant).await?;
             self.searched(grant, &before, query)
         };
-        let retention = self.loaded.settings().keep_discovered;
+        let retention = self.loaded.rows.settings().keep_discovered;
         discovered
-            .keep(self.loaded.lookup(), context, grant, &found, retention)
+            .keep(&*self.loaded.rows, context, grant, &found, retention)
             .await?;
         if grew {
             notify(vec![context.peer.clone()]);
@@ -374,7 +373,7 @@ impl Gateway {
         let found = state
             .discovered()
             .iter()
-            .map(|row| self.loaded.name(row))
+            .map(|row| self.loaded.rows.name(row))
             .collect();
         (outcome, found, state.active() != active)
     }
@@ -397,7 +396,10 @@ impl Runs for Forwarder<'_> {
         Box::pin(async move {
             let gateway = self.gateway;
             let source = gateway.loaded.tool(row).upstream.as_ref().ok_or_else(|| {
-                CallFailed::Session(format!("`{}` has no upstream", gateway.loaded.name(row)))
+                CallFailed::Session(format!(
+                    "`{}` has no upstream",
+                    gateway.loaded.rows.name(row)
+                ))
             })?;
             // A client asked between rounds reaches an upstream that asks so too through
             // the gateway's session at its revision: the upstream's questions go to the
@@ -419,7 +421,7 @@ impl Runs for Forwarder<'_> {
             };
             // At debug: the audit log is the record of each call, and a line per call on
             // standard error costs more than the rest of the call does.
-            tracing::debug!(tool = gateway.loaded.name(row), upstream = %source.upstream, "forwarding a verified call");
+            tracing::debug!(tool = gateway.loaded.rows.name(row), upstream = %source.upstream, "forwarding a verified call");
             let sent = Instant::now();
             let span = gateway.traces.as_ref().map(|traces| {
                 traces.upstream(
@@ -449,7 +451,7 @@ impl Runs for Forwarder<'_> {
                             let created = tasks.relay(self.owner, row, &source.upstream, created);
                             tracing::info!(
                                 client = %self.owner,
-                                tool = gateway.loaded.name(row),
+                                tool = gateway.loaded.rows.name(row),
                                 upstream = %source.upstream,
                                 task = %created.task.task_id,
                                 "an upstream made the call a task, passed on"
@@ -478,7 +480,7 @@ impl Runs for Forwarder<'_> {
     }
 
     fn is_search(&self, row: Row) -> bool {
-        row == self.gateway.loaded.search_tool()
+        row == self.gateway.loaded.rows.search_tool()
     }
 }
 

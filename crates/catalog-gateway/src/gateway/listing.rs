@@ -4,7 +4,7 @@
 use std::sync::Arc;
 
 use catalog_core::render::mcp;
-use catalog_core::{Access, Caller, Discovery, Reach, Tier, ToolId, ToolSpec, Value};
+use catalog_core::{Access, Caller, Discovery, Lookup as _, Reach, Tier, ToolId, ToolSpec, Value};
 use catalog_mcp::{GatedPolicy, Grant};
 use catalog_upstream::drift::Standing;
 use catalog_upstream::overrides;
@@ -20,7 +20,7 @@ impl Gateway {
     /// A new session's discovery state: the inline rows active.
     #[must_use]
     pub fn discovery(&self) -> Discovery<'_, Row, WORDS> {
-        Discovery::new(self.info())
+        Discovery::new(self.loaded.rows.info())
     }
 
     /// Where a new session keeps what its searches find: the shared store, when the
@@ -33,7 +33,7 @@ impl Gateway {
     /// A session's active rows: the inline ones and those its searches `found`.
     #[must_use]
     pub fn active(&self, found: Rows) -> Rows {
-        self.loaded.inline() | found
+        *self.loaded.rows.inline() | found
     }
 
     /// Why `row` is withheld, if it is: a pinned row whose upstream drifted or is gone.
@@ -82,8 +82,9 @@ impl Gateway {
             && (self.gated != GatedPolicy::Ask
                 || self
                     .loaded
+                    .rows
                     .find(name)
-                    .is_none_or(|row| self.loaded.spec(row).tier != Some(Tier::Gated)))
+                    .is_none_or(|row| self.loaded.rows.spec(row).tier != Some(Tier::Gated)))
     }
 
     /// Whether `grant` may list and call `row`, before discovery: the row's access level
@@ -91,6 +92,7 @@ impl Gateway {
     /// rule for tools; listing, search and calls all ask it.
     pub(super) fn permits(&self, grant: &Grant, row: Row) -> bool {
         self.loaded
+            .rows
             .spec(row)
             .reach(Caller::Mcp(grant.access), false)
             == Reach::Allowed
@@ -101,7 +103,10 @@ impl Gateway {
     pub(super) fn in_profile(&self, grant: &Grant, row: Row) -> bool {
         let upstream = self.loaded.tool(row).upstream.as_ref();
         self.profile_sees(grant, |p| {
-            p.sees_tool(self.loaded.name(row), upstream.map(|s| s.upstream.as_str()))
+            p.sees_tool(
+                self.loaded.rows.name(row),
+                upstream.map(|s| s.upstream.as_str()),
+            )
         })
     }
 
@@ -126,7 +131,7 @@ impl Gateway {
         if active.is_some() {
             tools.insert(
                 0,
-                search_listing(self.loaded.spec(self.loaded.search_tool())),
+                search_listing(self.loaded.rows.spec(self.loaded.rows.search_tool())),
             );
         }
         tools
@@ -140,6 +145,7 @@ impl Gateway {
     pub fn listed(&self, name: &str) -> Option<model::Tool> {
         let row = self
             .loaded
+            .rows
             .find(name)
             .filter(|row| self.servable().contains(*row))?;
         let rows: Rows = std::iter::once(row).collect();
@@ -149,12 +155,12 @@ impl Gateway {
     /// `rows` as `tools/list` lists them at `level`, in catalog order: each rendered from
     /// its row, and each upstream tool as its server defines it and the row pins it.
     pub(super) fn tool_listing(&self, rows: &Rows, level: Access) -> Vec<model::Tool> {
-        let json = mcp(rows.iter().map(|row| self.loaded.spec(row)), level);
+        let json = mcp(rows.iter().map(|row| self.loaded.rows.spec(row)), level);
         let mut tools = read_listing(&json);
         let definitions = read(&self.definitions);
         for (listed, row) in tools.iter_mut().zip(rows.iter()) {
             if let Some(definition) = definitions.get(&row.index())
-                && listed.name == self.loaded.name(row)
+                && listed.name == self.loaded.rows.name(row)
                 && let Ok(tool) =
                     serde_json::from_value(overrides::faithful(self.loaded.tool(row), definition))
             {

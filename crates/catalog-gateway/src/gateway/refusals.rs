@@ -36,16 +36,6 @@ pub(super) fn limited(name: &str, over: &crate::limits::Over) -> Rejection {
     }
 }
 
-/// The refusal of a tool the client cannot know of.
-pub(super) fn unknown_tool(name: &str) -> Rejection {
-    Rejection {
-        class: ErrorClass::SchemaResolution,
-        tool: None,
-        message: format!("Unknown tool: {name}"),
-        issues: Vec::new(),
-    }
-}
-
 /// The refusal of a discoverable row a search has not returned yet.
 pub(super) fn undiscovered(name: &str, search: &str) -> Rejection {
     Rejection {

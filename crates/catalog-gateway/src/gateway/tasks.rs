@@ -13,7 +13,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex, PoisonError};
 use std::time::{Duration, Instant};
 
-use catalog_core::{Value, check_output};
+use catalog_core::{Lookup as _, Value, check_output};
 use catalog_mcp::Grant;
 use catalog_mcp::calls::refuse;
 use catalog_upstream::CallFailed;
@@ -158,7 +158,7 @@ impl Gateway {
         let origin = Origin {
             request: context.id.clone(),
             progress: None,
-            tool: self.loaded.name(row).to_owned(),
+            tool: self.loaded.rows.name(row).to_owned(),
             relay: None,
             meta: Some(meta),
         };
@@ -234,7 +234,7 @@ impl Gateway {
         })?;
         let checked = if result.is_error != Some(true)
             && let Some(structured) = &result.structured_content
-            && let Err(rejection) = check_output(self.loaded.spec(row), structured)
+            && let Err(rejection) = check_output(self.loaded.rows.spec(row), structured)
         {
             Err(rejection)
         } else {
@@ -247,7 +247,7 @@ impl Gateway {
         let link = self.sessionless_link(grant);
         for block in &result.content {
             if let ContentBlock::ResourceLink(resource) = block {
-                link.handed(&resource.uri, upstream, self.loaded.name(row));
+                link.handed(&resource.uri, upstream, self.loaded.rows.name(row));
             }
         }
         serde_json::to_value(result).map_err(|e| ErrorData::internal_error(e.to_string(), None))
