@@ -10,14 +10,24 @@ use std::sync::LazyLock;
 use catalog_core::{MAX_CHECK_ISSUES, Shape, ToolSpec, Value, check_value};
 use libfuzzer_sys::fuzz_target;
 
-static SHAPES: LazyLock<Vec<(&'static str, &'static Shape)>> = LazyLock::new(|| {
-    let mut out = Vec::new();
-    for source in [
+/// The catalogs' specs, read once for the whole run.
+static SPECS: LazyLock<Vec<catalog_check::Specs>> = LazyLock::new(|| {
+    [
         include_str!("../../tests/data/tables.toml"),
         include_str!("../catalogs/shapes.toml"),
-    ] {
+    ]
+    .into_iter()
+    .map(|source| {
         let catalog = catalog_check::compile(source).expect("a fuzz catalog compiles");
-        let specs: &'static [ToolSpec] = catalog_check::specs(&catalog);
+        catalog_check::specs(&catalog)
+    })
+    .collect()
+});
+
+static SHAPES: LazyLock<Vec<(&'static str, &'static Shape<'static>)>> = LazyLock::new(|| {
+    let mut out = Vec::new();
+    for specs in SPECS.iter() {
+        let specs: &'static [ToolSpec<'static>] = specs.get();
         for spec in specs {
             out.push((spec.name, &spec.input));
             if let Some(output) = &spec.output {

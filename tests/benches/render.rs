@@ -47,7 +47,7 @@ const FORMATS: [(&str, Format); 7] = [
 
 /// A tool as the peer holds it: the spec with its schemas already parsed.
 struct Parsed<'a> {
-    spec: &'a ToolSpec,
+    spec: &'a ToolSpec<'a>,
     input: Value,
     gemini: Option<Value>,
     output: Option<Value>,
@@ -88,7 +88,8 @@ fn main() {
                     catalog_check::render_all("tools.toml", &imported.toml, &d)
                 )
             });
-            let bfcl: Vec<&'static ToolSpec> = catalog_check::specs(&catalog).iter().collect();
+            let specs = catalog_check::specs(&catalog);
+            let bfcl: Vec<&ToolSpec<'_>> = specs.get().iter().collect();
             rows.extend(bench_catalog("BFCL", &bfcl, rounds));
         }
         Err(_) => println!("BFCL rows skipped: the data ({TOOLS}) is not there"),

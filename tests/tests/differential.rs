@@ -639,7 +639,7 @@ fn compare(schema: &Value, seed: u64, exact: bool, tally: &mut Tally) -> Result<
     for _ in 0..VALUES {
         let value = sample(schema, schema, &mut rng, 0);
         let valid = reference.is_valid(&value);
-        let issues = check_value(&shape, &value);
+        let issues = check_value(shape.get(), &value);
         tally.tried += 1;
         tally.valid += usize::from(valid);
         if valid && !issues.is_empty() {

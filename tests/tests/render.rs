@@ -383,23 +383,25 @@ fn search_hits_load_as_tool_references() {
 // ---------------------------------------------------------------------------------------
 
 /// The BFCL tools as a catalog read at run time: its specs, in catalog order.
-fn bfcl() -> &'static [ToolSpec] {
-    static SPECS: OnceLock<&'static [ToolSpec]> = OnceLock::new();
-    SPECS.get_or_init(|| {
-        assert!(
-            Path::new(BFCL).exists(),
-            "the BFCL data is expected at {BFCL} (vendored in tests/data/bfcl)"
-        );
-        let doc: Value = serde_json::from_str(&std::fs::read_to_string(BFCL).unwrap()).unwrap();
-        let imported = catalog_check::import::from_mcp("tools.json", &doc).unwrap();
-        let catalog = catalog_check::compile(&imported.toml).unwrap_or_else(|d| {
-            panic!(
-                "{}",
-                catalog_check::render_all("tools.toml", &imported.toml, &d)
-            )
-        });
-        catalog_check::specs(&catalog)
-    })
+fn bfcl() -> &'static [ToolSpec<'static>] {
+    static SPECS: OnceLock<catalog_check::Specs> = OnceLock::new();
+    SPECS
+        .get_or_init(|| {
+            assert!(
+                Path::new(BFCL).exists(),
+                "the BFCL data is expected at {BFCL} (vendored in tests/data/bfcl)"
+            );
+            let doc: Value = serde_json::from_str(&std::fs::read_to_string(BFCL).unwrap()).unwrap();
+            let imported = catalog_check::import::from_mcp("tools.json", &doc).unwrap();
+            let catalog = catalog_check::compile(&imported.toml).unwrap_or_else(|d| {
+                panic!(
+                    "{}",
+                    catalog_check::render_all("tools.toml", &imported.toml, &d)
+                )
+            });
+            catalog_check::specs(&catalog)
+        })
+        .get()
 }
 
 #[test]

@@ -11,8 +11,8 @@ fn run_time_specs_match_the_generated_ones() {
         panic!("{}", catalog_check::render_all("catalog.toml", &source, &d));
     });
     let specs = catalog_check::specs(&catalog);
-    assert_eq!(specs.len(), Tool::COUNT);
-    for (built, tool) in specs.iter().zip(Tool::ALL) {
+    assert_eq!(specs.get().len(), Tool::COUNT);
+    for (built, tool) in specs.get().iter().zip(Tool::ALL) {
         let compiled = tool.spec();
         let name = compiled.name;
         assert_eq!(built.name, compiled.name);

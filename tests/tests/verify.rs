@@ -21,7 +21,7 @@ fn everything_active() -> Discovery<'static, Tool, 1> {
     })
 }
 
-fn chat(name: &str, arguments: Value) -> Result<Verified<ToolCall>, Rejection> {
+fn chat(name: &str, arguments: Value) -> Result<Verified<'static, ToolCall>, Rejection> {
     verify(
         Via::Chat(&Catalog::discovery()),
         name,
@@ -35,7 +35,7 @@ fn mcp(
     name: &str,
     arguments: Value,
     permission: &mut impl catalog_core::Permission<Tool>,
-) -> Result<Verified<ToolCall>, Rejection> {
+) -> Result<Verified<'static, ToolCall>, Rejection> {
     verify::<ToolCall, 1>(Via::Mcp(level, &Catalog), name, arguments, permission)
 }
 
@@ -305,7 +305,7 @@ fn gated_tools_reach_the_hook_from_chat_and_mcp_and_silent_ones_never() {
 
 /// Every property name and enum value in a shape: keys and strings worth drawing so a
 /// random value gets past the first level.
-fn words(shape: &Shape, out: &mut Vec<&'static str>) {
+fn words(shape: &Shape<'static>, out: &mut Vec<&'static str>) {
     match shape {
         Shape::String { values } => out.extend_from_slice(values),
         Shape::Array(item) => words(item, out),

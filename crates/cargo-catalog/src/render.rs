@@ -59,10 +59,13 @@ fn run(path: &str, source: &str, format: Format, tools: Tools) -> ExitCode {
         }
     };
     let specs = catalog_check::specs(&catalog);
-    let selected = specs.iter().filter(|spec: &&ToolSpec| match tools {
-        Tools::Inline => spec.visibility == Visibility::Inline,
-        Tools::All => true,
-    });
+    let selected = specs
+        .get()
+        .iter()
+        .filter(|spec: &&ToolSpec<'_>| match tools {
+            Tools::Inline => spec.visibility == Visibility::Inline,
+            Tools::All => true,
+        });
     match render::render(format, selected) {
         Ok(json) => match pretty(&json) {
             Ok(text) => {

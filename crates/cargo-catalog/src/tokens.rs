@@ -244,7 +244,7 @@ mod tests {
             let catalog = catalog_check::validate(source).unwrap();
             let specs = catalog_check::specs(&catalog);
             for p in Provider::ALL {
-                texts.extend(render::render(p.format(), specs.iter()).ok());
+                texts.extend(render::render(p.format(), specs.get().iter()).ok());
             }
         }
         for text in &texts {

@@ -9,24 +9,26 @@ use catalog_core::search::{OwnedIndex, Weights};
 use catalog_core::{Info, Lookup, Settings, ToolId, ToolRow, ToolSet, ToolSpec, Visibility};
 
 use crate::model::CatalogModel;
-use crate::spec::{kept_index, specs};
+use crate::owned::Specs;
+use crate::spec::specs;
 
 /// A checked catalog as the runtime reads it, its tools [`ToolRow`]s held in sets of `W`
 /// 64-bit words: what `catalog!` generates for a compiled catalog (its `Lookup` and
 /// `Catalog::INFO`), made at run time.
 ///
-/// The rows' specs and the search index are kept for the process, once per distinct
-/// content (see [`specs`]); everything else is this value's.
+/// It owns everything it hands out: dropped, it frees its rows' specs and its search index.
 pub struct Loaded<const W: usize> {
-    specs: &'static [ToolSpec],
-    names: HashMap<&'static str, ToolRow>,
-    wire_names: HashMap<&'static str, ToolRow>,
+    specs: Specs,
+    names: HashMap<Box<str>, ToolRow>,
+    wire_names: HashMap<Box<str>, ToolRow>,
     inline: ToolSet<ToolRow, W>,
     discoverable: ToolSet<ToolRow, W>,
     search_tool: ToolRow,
     ask_tool: ToolRow,
-    settings: Settings,
-    index: &'static OwnedIndex,
+    /// The settings but the search and ask tools' names, which [`Loaded::settings`] reads
+    /// from the rows.
+    settings: Settings<'static>,
+    index: OwnedIndex,
 }
 
 /// A catalog with more rows than the sets of a [`Loaded`] hold.
@@ -76,11 +78,12 @@ impl<const W: usize> Loaded<W> {
         }
         let row = |i: usize| ToolRow::from_index(i).expect("a row number fits a `ToolRow`");
         let specs = specs(catalog);
-        let table = |name: fn(&ToolSpec) -> &'static str| {
+        let table = |name: for<'a> fn(&'a ToolSpec<'a>) -> &'a str| {
             specs
+                .get()
                 .iter()
                 .enumerate()
-                .map(|(i, spec)| (name(spec), row(i)))
+                .map(|(i, spec)| (name(spec).into(), row(i)))
                 .collect()
         };
         let with = |visibility: Visibility| {
@@ -91,7 +94,6 @@ impl<const W: usize> Loaded<W> {
         };
         let settings = &catalog.settings;
         Ok(Loaded {
-            specs,
             names: table(|spec| spec.name),
             wire_names: table(|spec| spec.wire_name),
             inline: with(Visibility::Inline),
@@ -101,14 +103,15 @@ impl<const W: usize> Loaded<W> {
             settings: Settings {
                 search_results: settings.search_results,
                 searches_per_turn: settings.searches_per_turn,
-                search_tool: specs[settings.search_tool].name,
-                ask_tool: specs[settings.ask_tool].name,
+                search_tool: "",
+                ask_tool: "",
                 keep_discovered: settings.keep_discovered,
                 language: settings.language,
                 scan_results: settings.scan_results,
                 scan_threshold: settings.scan_threshold,
             },
-            index: kept_index(crate::search::index(catalog, Weights::DEFAULT)),
+            index: crate::search::index(catalog, Weights::DEFAULT),
+            specs,
         })
     }
 
@@ -123,7 +126,7 @@ impl<const W: usize> Loaded<W> {
             discoverable: self.discoverable,
             search_tool: self.search_tool,
             ask_tool: self.ask_tool,
-            settings: self.settings,
+            settings: self.settings(),
             index: self.index.view(),
         }
     }
@@ -142,24 +145,28 @@ impl<const W: usize> Loaded<W> {
 
     /// The catalog's settings.
     #[must_use]
-    pub fn settings(&self) -> &Settings {
-        &self.settings
+    pub fn settings(&self) -> Settings<'_> {
+        Settings {
+            search_tool: self.name(self.search_tool),
+            ask_tool: self.name(self.ask_tool),
+            ..self.settings
+        }
     }
 
     /// Every row's spec, in catalog order.
     #[must_use]
-    pub fn specs(&self) -> &'static [ToolSpec] {
-        self.specs
+    pub fn specs(&self) -> &[ToolSpec<'_>] {
+        self.specs.get()
     }
 }
 
 impl<const W: usize> Lookup<ToolRow> for Loaded<W> {
     fn len(&self) -> usize {
-        self.specs.len()
+        self.specs().len()
     }
 
-    fn spec(&self, tool: ToolRow) -> &'static ToolSpec {
-        &self.specs[tool.index()]
+    fn spec(&self, tool: ToolRow) -> &ToolSpec<'_> {
+        &self.specs()[tool.index()]
     }
 
     fn find(&self, name: &str) -> Option<ToolRow> {
@@ -174,7 +181,7 @@ impl<const W: usize> Lookup<ToolRow> for Loaded<W> {
 impl<const W: usize> fmt::Debug for Loaded<W> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Loaded")
-            .field("rows", &self.specs.len())
+            .field("rows", &self.specs().len())
             .field("settings", &self.settings)
             .finish_non_exhaustive()
     }

@@ -2,13 +2,11 @@
 //! packed data, and [`specs`] decodes the same data for a catalog read at run time, so the
 //! two agree.
 
-use catalog_core::ToolSpec;
-use catalog_core::packed::{self, Writer};
-use catalog_core::search::OwnedIndex;
+use catalog_core::packed::Writer;
 use serde_json::Value;
 
-use crate::kept::{Kept, Packed};
 use crate::model::{CatalogModel, Tool};
+use crate::owned::Specs;
 use crate::shape::{self, Node};
 use crate::{gemini, schema};
 
@@ -128,54 +126,24 @@ pub(crate) fn pack(specs: &[Spec<'_>]) -> (String, Vec<u8>) {
 /// Every row's [`ToolSpec`], in catalog order, built at run time: what `Tool::spec` of the
 /// generated code returns, for a program that reads a catalog file instead of compiling
 /// one in (a command-line tool rendering a catalog). It decodes the same packed data the
-/// generated code holds.
-///
-/// The specs live for the rest of the process: a `ToolSpec` holds only `'static` data (a
-/// `ToolId` hands its spec out with no value to borrow from), so they are leaked, once
-/// per distinct content. Asked again for the same catalog (loaded again, or unchanged),
-/// this hands back the same slice and leaks nothing more; memory grows with the distinct
-/// catalogs a process reads, not with the calls.
-///
-/// # Panics
-///
-/// Never: the packed format reads back what it wrote, which its tests check.
+/// generated code holds; the value owns it, and what the specs point to, and frees them
+/// when dropped.
 #[must_use]
-pub fn specs(catalog: &CatalogModel) -> &'static [ToolSpec] {
-    decoded(&rows(catalog))
+pub fn specs(catalog: &CatalogModel) -> Specs {
+    Specs::decode(pack(&rows(catalog)))
 }
 
 /// What the renderers read of every row's [`ToolSpec`] (names, description, schemas,
 /// policy), with what [`rows_with`]'s `also` gives for each row: what the token budget
 /// lint renders. The values are [`specs`]' without their shapes (the input is
 /// [`Shape::Any`](catalog_core::Shape::Any), no output shape), which the renderers do not
-/// read and which take the most time to work out. Kept as [`specs`] are.
+/// read and which take the most time to work out.
 pub(crate) fn rendered_with<T: Send>(
     catalog: &CatalogModel,
     also: impl Fn(usize, &Value, &gemini::Converted) -> T + Sync,
-) -> (&'static [ToolSpec], Vec<T>) {
+) -> (Specs, Vec<T>) {
     let (rows, also) = rows_with(catalog, false, also);
-    (decoded(&rows), also)
-}
-
-/// The rows packed and decoded as the generated code decodes them, kept once per distinct
-/// packed content.
-fn decoded(rows: &[Spec<'_>]) -> &'static [ToolSpec] {
-    static DECODED: Packed<&'static [ToolSpec]> = Packed::new();
-    let (text, data) = pack(rows);
-    DECODED.get(text, data, |text, data| {
-        let specs = packed::unpack(text, data).expect("the packed format reads back what it wrote");
-        Box::leak(specs.into_boxed_slice())
-    })
-}
-
-/// `index`, leaked once per distinct content.
-pub(crate) fn kept_index(index: OwnedIndex) -> &'static OwnedIndex {
-    static KEPT: Kept<&'static OwnedIndex> = Kept::new();
-    KEPT.get(
-        index,
-        |kept, new| *kept == new,
-        |index| Box::leak(Box::new(index)),
-    )
+    (Specs::decode(pack(&rows)), also)
 }
 
 #[cfg(test)]
@@ -200,10 +168,8 @@ mod tests {
         ]
         .concat();
         let catalog = crate::validate(&source).expect("a valid catalog");
-        let tasks: Vec<_> = super::specs(&catalog)
-            .iter()
-            .map(|s| (s.name, s.task))
-            .collect();
+        let specs = super::specs(&catalog);
+        let tasks: Vec<_> = specs.get().iter().map(|s| (s.name, s.task)).collect();
         assert_eq!(
             tasks,
             [

@@ -1,62 +1,11 @@
-//! A catalog read at run time: a value found in as a compiled catalog is, whose specs are
-//! kept once per distinct content (reading it again, as a long-running program reloading
-//! it does, hands back what the first read made).
+//! A catalog read at run time: a value found in as a compiled catalog is.
 
 use std::fmt::Write as _;
-
-use catalog_core::Shape;
-use serde_json::json;
 
 const EXAMPLE: &str = include_str!("../../../tests/data/tables.toml");
 
 fn read(source: &str) -> catalog_check::CatalogModel {
     catalog_check::validate(source).expect("the tables catalog (`tests/data/tables.toml`) is valid")
-}
-
-#[test]
-fn the_specs_of_a_catalog_read_again_are_the_first_reads() {
-    let first = catalog_check::specs(&read(EXAMPLE));
-    for _ in 0..3 {
-        let again = catalog_check::specs(&read(EXAMPLE));
-        assert!(std::ptr::eq(first, again), "a read again leaked a copy");
-    }
-    // An edited catalog is another: its own specs, and the first stay as they were.
-    let edited = EXAMPLE.replacen("\ndescription = \"", "\ndescription = \"Edited. ", 1);
-    let other = catalog_check::specs(&read(&edited));
-    assert!(!std::ptr::eq(first, other));
-    assert!(other.iter().any(|s| s.description.starts_with("Edited. ")));
-    assert!(!first.iter().any(|s| s.description.starts_with("Edited. ")));
-    assert!(std::ptr::eq(first, catalog_check::specs(&read(EXAMPLE))));
-}
-
-#[test]
-fn the_search_index_of_a_catalog_read_again_is_the_first_reads() {
-    // Where a read's index keeps its slots and postings.
-    let index = || {
-        let loaded = catalog_check::Loaded::<1>::new(&read(EXAMPLE)).expect("under 64 rows");
-        let index = loaded.info().index;
-        assert!(!index.slots.is_empty());
-        (index.slots.as_ptr(), index.postings.as_ptr())
-    };
-    assert_eq!(index(), index(), "a read again leaked a copy");
-}
-
-#[test]
-fn the_shape_of_a_schema_read_again_is_the_first_reads() {
-    let schema = json!({"type": "object", "properties": {"a": {"type": "string"}}});
-    // The properties a read decoded, which a leaking read would allocate again.
-    let object = |shape: Shape| match shape {
-        Shape::Object(o) => o.properties,
-        other => panic!("an object schema read as {other:?}"),
-    };
-    let first = object(catalog_check::schema_shape(&schema));
-    let again = object(catalog_check::schema_shape(&schema));
-    assert!(std::ptr::eq(first, again), "a read again leaked a copy");
-    let other = json!({"type": "object", "properties": {"b": {"type": "string"}}});
-    assert!(!std::ptr::eq(
-        first,
-        object(catalog_check::schema_shape(&other))
-    ));
 }
 
 /// A catalog read at run time is found in as the generated `Catalog` is: each row by its

@@ -86,7 +86,7 @@ impl Gen<'_> {
 
             impl Catalog {
                 /// The `[settings]` table.
-                pub const SETTINGS: #core::Settings = #core::Settings {
+                pub const SETTINGS: #core::Settings<'static> = #core::Settings {
                     search_results: #search_results,
                     searches_per_turn: #searches_per_turn,
                     search_tool: #search_name,
@@ -137,12 +137,12 @@ impl Gen<'_> {
                 ///
                 /// # Errors
                 /// The rejection to show the model, which names the way to recover.
-                pub fn verify(
-                    via: #core::Via<'_, '_, Tool, #w>,
+                pub fn verify<'d>(
+                    via: #core::Via<'_, 'd, Tool, #w>,
                     name: &str,
                     arguments: #core::__private::Value,
                     permission: &mut impl #core::Permission<Tool>,
-                ) -> ::core::result::Result<#core::Verified<ToolCall>, #core::Rejection> {
+                ) -> ::core::result::Result<#core::Verified<'d, ToolCall>, #core::Rejection> {
                     <Catalog as #core::CompiledCatalog<#w>>::verify(via, name, arguments, permission)
                 }
             }
@@ -168,7 +168,7 @@ impl Gen<'_> {
                 fn len(&self) -> usize {
                     Tool::COUNT
                 }
-                fn spec(&self, tool: Tool) -> &'static #core::ToolSpec {
+                fn spec(&self, tool: Tool) -> &#core::ToolSpec<'_> {
                     tool.spec()
                 }
                 fn find(&self, name: &str) -> ::core::option::Option<Tool> {

@@ -92,7 +92,7 @@ fn tool_enum(core: &syn::Path, rows: &[Row], spec_body: &TokenStream) -> TokenSt
 
             /// Everything the row declares.
             #[must_use]
-            pub fn spec(self) -> &'static #core::ToolSpec {
+            pub fn spec(self) -> &'static #core::ToolSpec<'static> {
                 #spec_body
             }
 

@@ -196,7 +196,7 @@ impl<'c, C: Tools<W>, const W: usize> Agent<'c, C, W> {
         &mut self,
         reply: &Reply,
         permission: &mut impl Permission<C::Tool>,
-    ) -> Step<C::Call> {
+    ) -> Step<'c, C::Call> {
         for name in &reply.loaded {
             if let Some(tool) = self.discovery.info().tools.find_wire(name) {
                 self.discovery.load(tool);
@@ -225,7 +225,7 @@ impl<'c, C: Tools<W>, const W: usize> Agent<'c, C, W> {
         call: &ToolUse,
         search_tool: C::Tool,
         permission: &mut impl Permission<C::Tool>,
-    ) -> Entry<C::Call> {
+    ) -> Entry<'c, C::Call> {
         let tools = self.discovery.info().tools;
         let tool = tools.find_wire(&call.name);
         let name: &str = match tool {
@@ -255,22 +255,22 @@ impl<'c, C: Tools<W>, const W: usize> Agent<'c, C, W> {
     }
 }
 
-enum Entry<C: Call> {
-    Done(Outcome<C::Tool>),
-    Run(VerifiedCall<C>),
-    Ask(PendingCall<C>),
+enum Entry<'c, C: Call> {
+    Done(Outcome<'c, C::Tool>),
+    Run(VerifiedCall<'c, C>),
+    Ask(PendingCall<'c, C>),
 }
 
 /// One reply's calls, verified: those to run, those answered already, and the gated
 /// ones waiting for the user's answer.
-pub struct Step<C: Call> {
-    entries: Vec<(ToolUse, Entry<C>)>,
-    ask_tool: &'static str,
+pub struct Step<'c, C: Call> {
+    entries: Vec<(ToolUse, Entry<'c, C>)>,
+    ask_tool: &'c str,
     screen: Arc<dyn Screen<C::Tool>>,
     peer: Arc<dyn Peer>,
 }
 
-impl<C: Call> fmt::Debug for Step<C>
+impl<C: Call> fmt::Debug for Step<'_, C>
 where
     C::Tool: fmt::Debug,
 {
@@ -288,7 +288,7 @@ where
     }
 }
 
-impl<C: Call> Step<C> {
+impl<'c, C: Call> Step<'c, C> {
     /// Whether the reply held no call: it was the model's answer.
     #[must_use]
     pub fn is_empty(&self) -> bool {
@@ -297,7 +297,7 @@ impl<C: Call> Step<C> {
 
     /// The gated calls the permission hook wants the user asked about, in call order. One
     /// left unanswered does not run: its result tells the model it waits for the user.
-    pub fn questions(&mut self) -> impl Iterator<Item = Question<'_, C>> {
+    pub fn questions(&mut self) -> impl Iterator<Item = Question<'_, 'c, C>> {
         let ask_tool = self.ask_tool;
         self.entries
             .iter_mut()
@@ -318,13 +318,13 @@ impl<C: Call> Step<C> {
     /// read-only) waits for those before it and runs alone, so one reply's edits apply in
     /// the order the model wrote them. Each result is held to the tool's declared output
     /// ([`VerifiedCall::run`]), then read by the agent's [screen](Agent::screened_by).
-    pub async fn run<H: ?Sized>(self, handler: &H) -> Vec<ToolResult<C::Tool>>
+    pub async fn run<H: ?Sized>(self, handler: &H) -> Vec<ToolResult<'c, C::Tool>>
     where
         C: HandledBy<H>,
         C::Error: fmt::Display,
     {
         let mut calls = Vec::with_capacity(self.entries.len());
-        let mut outcomes: Vec<Option<Outcome<C::Tool>>> = Vec::with_capacity(calls.capacity());
+        let mut outcomes: Vec<Option<Outcome<'c, C::Tool>>> = Vec::with_capacity(calls.capacity());
         let mut reads = Vec::new();
         let runner = Runner {
             handler,
@@ -374,10 +374,10 @@ struct Runner<'r, H: ?Sized, T> {
 
 impl<H: ?Sized, T: ToolId> Runner<'_, H, T> {
     /// Runs `calls` at the same time, each outcome into its place.
-    async fn all<C>(
+    async fn all<'c, C>(
         &self,
-        calls: Vec<(usize, VerifiedCall<C>)>,
-        outcomes: &mut [Option<Outcome<T>>],
+        calls: Vec<(usize, VerifiedCall<'c, C>)>,
+        outcomes: &mut [Option<Outcome<'c, T>>],
     ) where
         C: HandledBy<H> + Call<Tool = T>,
         C::Error: fmt::Display,
@@ -438,15 +438,15 @@ async fn join_all<F: Future>(futures: Vec<F>) -> Vec<F::Output> {
 }
 
 /// A gated call the permission hook wants the user asked about.
-pub struct Question<'s, C: Call> {
+pub struct Question<'s, 'c, C: Call> {
     tool: C::Tool,
-    name: &'static str,
+    name: &'c str,
     call: &'s ToolUse,
-    entry: &'s mut Entry<C>,
-    ask_tool: &'static str,
+    entry: &'s mut Entry<'c, C>,
+    ask_tool: &'c str,
 }
 
-impl<C: Call> fmt::Debug for Question<'_, C> {
+impl<C: Call> fmt::Debug for Question<'_, '_, C> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Question")
             .field("call", &self.call)
@@ -454,7 +454,7 @@ impl<C: Call> fmt::Debug for Question<'_, C> {
     }
 }
 
-impl<C: Call> Question<'_, C> {
+impl<C: Call> Question<'_, '_, C> {
     /// The tool.
     #[must_use]
     pub fn tool(&self) -> C::Tool {

@@ -16,7 +16,7 @@ pub trait Row {
     fn role(&self) -> Role;
 }
 
-impl Row for ToolSpec {
+impl Row for ToolSpec<'_> {
     fn visibility(&self) -> Visibility {
         self.visibility
     }
@@ -144,7 +144,7 @@ pub trait CompiledCatalog<const W: usize>: 'static {
 
     /// The rows of a set, in catalog order: what the renderers take.
     #[must_use]
-    fn specs(set: ToolSet<Self::Tool, W>) -> impl Iterator<Item = &'static ToolSpec> {
+    fn specs(set: ToolSet<Self::Tool, W>) -> impl Iterator<Item = &'static ToolSpec<'static>> {
         set.into_iter().map(|tool| Self::INFO.tools.spec(tool))
     }
 
@@ -158,12 +158,12 @@ pub trait CompiledCatalog<const W: usize>: 'static {
     ///
     /// # Errors
     /// The rejection to show the model, which names the way to recover.
-    fn verify(
-        via: Via<'_, '_, Self::Tool, W>,
+    fn verify<'d>(
+        via: Via<'_, 'd, Self::Tool, W>,
         name: &str,
         arguments: Value,
         permission: &mut impl Permission<Self::Tool>,
-    ) -> Result<Verified<Self::Call>, Rejection> {
+    ) -> Result<Verified<'d, Self::Call>, Rejection> {
         verify::<Self::Call, W>(via, name, arguments, permission)
     }
 }

@@ -50,7 +50,7 @@ pub struct Info<'a, T, const W: usize> {
     /// The tool that asks the user.
     pub ask_tool: T,
     /// The catalog's settings.
-    pub settings: Settings,
+    pub settings: Settings<'a>,
     /// The search index; document `i` is the tool with index `i`.
     pub index: Index<'a>,
 }
@@ -82,7 +82,7 @@ pub struct Unavailable {
     /// The name the model called.
     pub name: String,
     /// The active set's names, in catalog order.
-    pub available: Vec<&'static str>,
+    pub available: Vec<String>,
 }
 
 impl fmt::Display for Unavailable {
@@ -110,11 +110,11 @@ pub struct Saved {
 
 /// One search hit as the model reads it.
 #[derive(Clone, Copy)]
-pub struct Found<T> {
+pub struct Found<'c, T> {
     /// The tool.
     pub tool: T,
     /// Its row: the name and description the model reads.
-    pub spec: &'static ToolSpec,
+    pub spec: &'c ToolSpec<'c>,
     /// Its score (higher is better).
     pub score: f32,
     /// Whether the model may call it from the next step on.
@@ -122,13 +122,13 @@ pub struct Found<T> {
 }
 
 /// Equal when the tools, scores and callability are: the row is the tool's.
-impl<T: PartialEq> PartialEq for Found<T> {
+impl<T: PartialEq> PartialEq for Found<'_, T> {
     fn eq(&self, other: &Self) -> bool {
         self.tool == other.tool && self.score == other.score && self.callable == other.callable
     }
 }
 
-impl<T: fmt::Debug> fmt::Debug for Found<T> {
+impl<T: fmt::Debug> fmt::Debug for Found<'_, T> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.debug_struct("Found")
             .field("tool", &self.tool)
@@ -140,15 +140,15 @@ impl<T: fmt::Debug> fmt::Debug for Found<T> {
 
 /// The result of a search call.
 #[derive(Clone, Debug, PartialEq)]
-pub enum SearchOutcome<T> {
+pub enum SearchOutcome<'c, T> {
     /// The hits, best first, ties in name order.
-    Found(Vec<Found<T>>),
+    Found(Vec<Found<'c, T>>),
     /// The turn's budget is spent; nothing was searched.
     BudgetExhausted {
         /// The per-turn cap.
         cap: usize,
         /// The ask tool's name, which the message points to.
-        ask_tool: &'static str,
+        ask_tool: &'c str,
     },
 }
 
@@ -159,7 +159,7 @@ struct HitJson<'a> {
     callable: bool,
 }
 
-impl<T: ToolId> SearchOutcome<T> {
+impl<T: ToolId> SearchOutcome<'_, T> {
     /// The tool result the model reads, as JSON.
     #[must_use]
     pub fn to_json(&self) -> String {
@@ -323,7 +323,7 @@ impl<'a, T: ToolId, const W: usize> Discovery<'a, T, W> {
             }
             _ => Err(Unavailable {
                 name: String::from(name),
-                available: active.iter().map(|tool| tools.name(tool)).collect(),
+                available: active.iter().map(|tool| tools.name(tool).into()).collect(),
             }),
         }
     }
@@ -332,7 +332,7 @@ impl<'a, T: ToolId, const W: usize> Discovery<'a, T, W> {
     /// tools (the index withholds the inline ones, which the model already has), and adds
     /// every hit the caller may call to the active set before returning. Over the turn's
     /// budget it does not search.
-    pub fn search(&mut self, query: &str) -> SearchOutcome<T> {
+    pub fn search(&mut self, query: &str) -> SearchOutcome<'a, T> {
         if self.searches >= self.info.settings.searches_per_turn {
             return SearchOutcome::BudgetExhausted {
                 cap: self.info.settings.searches_per_turn,

@@ -23,7 +23,7 @@ pub trait Lookup<T: ToolId>: Sync {
     /// # Panics
     /// When `tool` is not of this catalog (its index is past [`Lookup::len`]): a tool is
     /// only ever made by its catalog.
-    fn spec(&self, tool: T) -> &'static ToolSpec;
+    fn spec(&self, tool: T) -> &ToolSpec<'_>;
 
     /// The tool with this name, if any.
     fn find(&self, name: &str) -> Option<T>;
@@ -38,7 +38,7 @@ pub trait Lookup<T: ToolId>: Sync {
     }
 
     /// The name the model sees.
-    fn name(&self, tool: T) -> &'static str {
+    fn name(&self, tool: T) -> &str {
         self.spec(tool).name
     }
 

@@ -27,6 +27,9 @@ use crate::shape::{
 };
 use crate::spec::{TaskSupport, Tier, ToolSpec, Visibility};
 
+mod arena;
+pub use arena::{Arena, Leak};
+
 /// The byte that starts each kind of [`Shape`].
 pub mod tag {
     #![allow(missing_docs)]
@@ -60,7 +63,7 @@ const MAX_DEPTH: usize = 256;
 pub struct Specs {
     text: &'static str,
     data: &'static [u8],
-    unpacked: OnceBox<Vec<ToolSpec>>,
+    unpacked: OnceBox<Vec<ToolSpec<'static>>>,
 }
 
 impl Specs {
@@ -81,10 +84,10 @@ impl Specs {
     /// If the literals do not decode or hold no such row: the compiler wrote both in the
     /// format this module reads, so either would be a bug in this crate or the compiler.
     #[must_use]
-    pub fn get(&'static self, index: usize) -> &'static ToolSpec {
+    pub fn get(&'static self, index: usize) -> &'static ToolSpec<'static> {
         let specs = self
             .unpacked
-            .get_or_init(|| match unpack(self.text, self.data) {
+            .get_or_init(|| match unpack(self.text, self.data, &Leak) {
                 Ok(specs) => Box::new(specs),
                 Err(e) => panic!("the catalog's packed specs do not decode: {e}"),
             });
@@ -253,16 +256,21 @@ fn bound_values(b: Bounds) -> [Option<f64>; 4] {
     ]
 }
 
-/// Every row's spec from the two literals, its parts leaked: specs hold `'static` data,
-/// and a catalog lives as long as the program.
+/// Every row's spec from the two literals, borrowing their text and keeping the rest in
+/// `arena`.
 ///
 /// # Errors
 ///
 /// [`Corrupt`] where the data does not follow the format.
-pub fn unpack(text: &'static str, data: &'static [u8]) -> Result<Vec<ToolSpec>, Corrupt> {
+pub fn unpack<'c>(
+    text: &'c str,
+    data: &'c [u8],
+    arena: &impl Arena<'c>,
+) -> Result<Vec<ToolSpec<'c>>, Corrupt> {
     let mut r = Reader {
         text,
         data,
+        arena,
         at: 0,
         text_at: 0,
     };
@@ -278,24 +286,30 @@ pub fn unpack(text: &'static str, data: &'static [u8]) -> Result<Vec<ToolSpec>, 
 /// # Errors
 ///
 /// [`Corrupt`] where the data does not follow the format.
-pub fn unpack_shape(text: &'static str, data: &'static [u8]) -> Result<Shape, Corrupt> {
+pub fn unpack_shape<'c>(
+    text: &'c str,
+    data: &'c [u8],
+    arena: &impl Arena<'c>,
+) -> Result<Shape<'c>, Corrupt> {
     let mut r = Reader {
         text,
         data,
+        arena,
         at: 0,
         text_at: 0,
     };
     r.shape(0)
 }
 
-struct Reader {
-    text: &'static str,
-    data: &'static [u8],
+struct Reader<'c, 'a, A> {
+    text: &'c str,
+    data: &'c [u8],
+    arena: &'a A,
     at: usize,
     text_at: usize,
 }
 
-impl Reader {
+impl<'c, A: Arena<'c>> Reader<'c, '_, A> {
     fn corrupt(&self) -> Corrupt {
         Corrupt { at: self.at }
     }
@@ -349,9 +363,9 @@ impl Reader {
         Ok(f64::from_le_bytes(le))
     }
 
-    fn str(&mut self) -> Result<&'static str, Corrupt> {
+    fn str(&mut self) -> Result<&'c str, Corrupt> {
         let len = self.count()?;
-        let text: &'static str = self.text;
+        let text: &'c str = self.text;
         let s = text
             .get(self.text_at..self.text_at + len)
             .ok_or(self.corrupt())?;
@@ -359,15 +373,15 @@ impl Reader {
         Ok(s)
     }
 
-    fn strs(&mut self) -> Result<&'static [&'static str], Corrupt> {
+    fn strs(&mut self) -> Result<&'c [&'c str], Corrupt> {
         let n = self.count()?;
         let strs = (0..n).map(|_| self.str()).collect::<Result<Vec<_>, _>>()?;
-        Ok(strs.leak())
+        Ok(self.arena.keep_all(strs))
     }
 
     fn option<T>(
         &mut self,
-        some: impl FnOnce(&mut Reader) -> Result<T, Corrupt>,
+        some: impl FnOnce(&mut Self) -> Result<T, Corrupt>,
     ) -> Result<Option<T>, Corrupt> {
         if self.flag()? {
             some(self).map(Some)
@@ -396,7 +410,7 @@ impl Reader {
         })
     }
 
-    fn spec(&mut self) -> Result<ToolSpec, Corrupt> {
+    fn spec(&mut self) -> Result<ToolSpec<'c>, Corrupt> {
         let name = self.str()?;
         let description = self.str()?;
         let keywords = self.strs()?;
@@ -431,7 +445,7 @@ impl Reader {
         })
     }
 
-    fn shape(&mut self, depth: usize) -> Result<Shape, Corrupt> {
+    fn shape(&mut self, depth: usize) -> Result<Shape<'c>, Corrupt> {
         if depth > MAX_DEPTH {
             return Err(self.corrupt());
         }
@@ -446,7 +460,7 @@ impl Reader {
             tag::STRING => Shape::String {
                 values: self.strs()?,
             },
-            tag::ARRAY => Shape::Array(Box::leak(Box::new(self.shape(depth)?))),
+            tag::ARRAY => Shape::Array(self.arena.keep(self.shape(depth)?)),
             tag::OBJECT => Shape::Object(self.object(depth)?),
             tag::EITHER => Shape::Either(self.shapes(depth)?),
             tag::ALL => Shape::All(self.shapes(depth)?),
@@ -474,9 +488,9 @@ impl Reader {
                             requires: self.strs()?,
                         })
                     })
-                    .collect::<Result<Vec<_>, _>>()?
-                    .leak();
-                Shape::Rules(Box::leak(Box::new(Rules {
+                    .collect::<Result<Vec<_>, _>>()?;
+                let dependent_required = self.arena.keep_all(dependent_required);
+                Shape::Rules(self.arena.keep(Rules {
                     bounds,
                     min_length,
                     max_length,
@@ -492,38 +506,38 @@ impl Reader {
                     max_properties,
                     property_names,
                     dependent_required,
-                })))
+                }))
             }
             tag::DEFS => {
                 let shape = self.shape(depth)?;
                 let defs = self.shapes(depth)?;
-                Shape::Defs(Box::leak(Box::new(Defs { shape, defs })))
+                Shape::Defs(self.arena.keep(Defs { shape, defs }))
             }
             tag::REF => Shape::Ref(u32::try_from(self.uint()?).map_err(|_| self.corrupt())?),
-            tag::NOT => Shape::Not(Box::leak(Box::new(self.shape(depth)?))),
+            tag::NOT => Shape::Not(self.arena.keep(self.shape(depth)?)),
             tag::IF => {
                 let test = self.shape(depth)?;
                 let then = self.shape(depth)?;
                 let otherwise = self.shape(depth)?;
-                Shape::If(Box::leak(Box::new(Condition {
+                Shape::If(self.arena.keep(Condition {
                     test,
                     then,
                     otherwise,
-                })))
+                }))
             }
             _ => return Err(self.corrupt()),
         })
     }
 
-    fn shapes(&mut self, depth: usize) -> Result<&'static [Shape], Corrupt> {
+    fn shapes(&mut self, depth: usize) -> Result<&'c [Shape<'c>], Corrupt> {
         let n = self.count()?;
         let shapes = (0..n)
             .map(|_| self.shape(depth))
             .collect::<Result<Vec<_>, _>>()?;
-        Ok(shapes.leak())
+        Ok(self.arena.keep_all(shapes))
     }
 
-    fn object(&mut self, depth: usize) -> Result<Object, Corrupt> {
+    fn object(&mut self, depth: usize) -> Result<Object<'c>, Corrupt> {
         let n = self.count()?;
         let properties = (0..n)
             .map(|_| {
@@ -544,26 +558,26 @@ impl Reader {
                         shape: r.shape(depth)?,
                     })
                 })
-                .collect::<Result<Vec<_>, _>>()?
-                .leak();
+                .collect::<Result<Vec<_>, _>>()?;
+            let patterns = r.arena.keep_all(patterns);
             let additional = r.shape(depth)?;
-            Ok(&*Box::leak(Box::new(Others {
+            Ok(r.arena.keep(Others {
                 patterns,
                 additional,
-            })))
+            }))
         })?;
         Ok(Object {
-            properties: properties.leak(),
+            properties: self.arena.keep_all(properties),
             closed,
             others,
         })
     }
 
     /// A regular expression: its source, then whether it is read with the `u` flag.
-    fn pattern(&mut self) -> Result<&'static Pattern, Corrupt> {
+    fn pattern(&mut self) -> Result<&'c Pattern, Corrupt> {
         let source = self.str()?;
         let unicode = self.flag()?;
-        Ok(Box::leak(Box::new(Pattern::new(source, unicode))))
+        Ok(self.arena.pattern(source, unicode))
     }
 }
 

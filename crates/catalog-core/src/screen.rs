@@ -25,7 +25,7 @@ pub enum Screened {
 /// Reads the results of catalog `T`'s tools before the model does.
 pub trait Screen<T>: Send + Sync {
     /// What the model reads of `tool`'s `result`; `spec` is the tool's row.
-    fn screen(&self, tool: T, spec: &'static ToolSpec, result: Value) -> Screened;
+    fn screen(&self, tool: T, spec: &ToolSpec<'_>, result: Value) -> Screened;
 }
 
 /// Lets every result through unread: the screen of an agent given none.
@@ -33,7 +33,7 @@ pub trait Screen<T>: Send + Sync {
 pub struct NoScreen;
 
 impl<T> Screen<T> for NoScreen {
-    fn screen(&self, _: T, _: &'static ToolSpec, result: Value) -> Screened {
+    fn screen(&self, _: T, _: &ToolSpec<'_>, result: Value) -> Screened {
         Screened::Pass(result)
     }
 }

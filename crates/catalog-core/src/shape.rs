@@ -13,6 +13,7 @@
 //! as JSON Schema says, which the compiler has already parsed (a pattern it cannot read
 //! is left out, so checks nothing) and which is compiled once, on first use.
 
+use alloc::borrow::Cow;
 use alloc::string::String;
 use alloc::vec::Vec;
 use core::fmt;
@@ -60,7 +61,7 @@ pub const CHECKED_KEYWORDS: &[&str] = &[
 
 /// What a JSON value must look like.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Shape {
+pub enum Shape<'c> {
     /// Anything (a free-form object, or a schema the verifier does not read).
     Any,
     /// `null`.
@@ -77,43 +78,43 @@ pub enum Shape {
     /// A string; when `values` is not empty, one of them.
     String {
         /// The allowed values (`enum`); empty for any string.
-        values: &'static [&'static str],
+        values: &'c [&'c str],
     },
     /// A list whose every item has the shape.
-    Array(&'static Shape),
+    Array(&'c Shape<'c>),
     /// An object.
-    Object(Object),
+    Object(Object<'c>),
     /// One of several shapes (`"type": ["string", "null"]`, `anyOf`, `oneOf`).
-    Either(&'static [Shape]),
+    Either(&'c [Shape<'c>]),
     /// Every one of several shapes (`allOf`; a `type` beside an `enum`, or beside keywords
     /// its variant does not hold).
-    All(&'static [Shape]),
+    All(&'c [Shape<'c>]),
     /// One of these values, each written as JSON (`const`, an `enum` of any values);
     /// numbers compare by value, so `1` and `1.0` are the same.
-    Enum(&'static [&'static str]),
+    Enum(&'c [&'c str]),
     /// Keywords of JSON Schema each of which holds only for values of its own type, as
     /// without a `type` (`properties` alone leave a string valid).
-    Rules(&'static Rules),
+    Rules(&'c Rules<'c>),
     /// A schema whose `$ref`s index `defs`: `shape`, checked with `defs` in scope.
-    Defs(&'static Defs),
+    Defs(&'c Defs<'c>),
     /// The schema at this index of the nearest enclosing [`Shape::Defs`] (a `$ref`).
     Ref(u32),
     /// Any value the shape refuses (`not`).
-    Not(&'static Shape),
+    Not(&'c Shape<'c>),
     /// `if`, `then` and `else`: the value meets `then` when it meets `test`, else
     /// `otherwise`.
-    If(&'static Condition),
+    If(&'c Condition<'c>),
 }
 
 /// The three schemas of `if`/`then`/`else`; an absent one is [`Shape::Any`].
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Condition {
+pub struct Condition<'c> {
     /// `if`.
-    pub test: Shape,
+    pub test: Shape<'c>,
     /// `then`.
-    pub then: Shape,
+    pub then: Shape<'c>,
     /// `else`.
-    pub otherwise: Shape,
+    pub otherwise: Shape<'c>,
 }
 
 /// Numeric bounds; JSON Schema's `minimum`, `maximum` and their exclusive forms.
@@ -141,7 +142,7 @@ impl Bounds {
 
 /// Keywords by the JSON type they apply to; a value of another type passes them all.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Rules {
+pub struct Rules<'c> {
     /// Numbers: the bounds.
     pub bounds: Bounds,
     /// Strings: the fewest characters (`minLength`, in Unicode code points).
@@ -153,17 +154,17 @@ pub struct Rules {
     /// Arrays: the most items (`maxItems`).
     pub max_items: Option<u64>,
     /// Arrays: the shape of every item past [`Rules::prefix_items`] (`items`).
-    pub items: Shape,
+    pub items: Shape<'c>,
     /// Objects: the properties (`properties`, `required`, `additionalProperties`,
     /// `patternProperties`).
-    pub object: Option<Object>,
+    pub object: Option<Object<'c>>,
     /// Strings: a regular expression each must match somewhere (`pattern`).
-    pub pattern: Option<&'static Pattern>,
+    pub pattern: Option<&'c Pattern>,
     /// Numbers: what each must be a whole multiple of (`multipleOf`), exactly as binary
     /// floating point says.
     pub multiple_of: Option<f64>,
     /// Arrays: the shapes of the first items, one each (`prefixItems`).
-    pub prefix_items: &'static [Shape],
+    pub prefix_items: &'c [Shape<'c>],
     /// Arrays: no two items equal (`uniqueItems`).
     pub unique_items: bool,
     /// Objects: the fewest properties (`minProperties`).
@@ -171,14 +172,14 @@ pub struct Rules {
     /// Objects: the most properties (`maxProperties`).
     pub max_properties: Option<u64>,
     /// Objects: what every property name, as a string, must be (`propertyNames`).
-    pub property_names: Shape,
+    pub property_names: Shape<'c>,
     /// Objects: properties that, when present, need others (`dependentRequired`).
-    pub dependent_required: &'static [Dependent],
+    pub dependent_required: &'c [Dependent<'c>],
 }
 
-impl Rules {
+impl Rules<'_> {
     /// No rule at all: what a constant spells out only the rules it sets against.
-    pub const NONE: Rules = Rules {
+    pub const NONE: Rules<'static> = Rules {
         bounds: Bounds::NONE,
         min_length: 0,
         max_length: None,
@@ -199,53 +200,53 @@ impl Rules {
 
 /// A property that, when present, needs others (`dependentRequired`).
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Dependent {
+pub struct Dependent<'c> {
     /// The property.
-    pub name: &'static str,
+    pub name: &'c str,
     /// The properties it needs.
-    pub requires: &'static [&'static str],
+    pub requires: &'c [&'c str],
 }
 
 /// A schema with the schemas its `$ref`s point to.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Defs {
+pub struct Defs<'c> {
     /// The schema itself.
-    pub shape: Shape,
+    pub shape: Shape<'c>,
     /// Every schema a [`Shape::Ref`] inside names, by index.
-    pub defs: &'static [Shape],
+    pub defs: &'c [Shape<'c>],
 }
 
 /// An object's properties and whether others are allowed.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Object {
+pub struct Object<'c> {
     /// The declared properties, in schema order.
-    pub properties: &'static [Property],
+    pub properties: &'c [Property<'c>],
     /// Whether properties neither declared nor matched by a pattern are refused
     /// (`additionalProperties: false`).
     pub closed: bool,
     /// `patternProperties`, and `additionalProperties` as a schema, when the object has
     /// either.
-    pub others: Option<&'static Others>,
+    pub others: Option<&'c Others<'c>>,
 }
 
 /// What an object says of properties beyond the declared ones.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Others {
+pub struct Others<'c> {
     /// `patternProperties`: every property whose name a pattern matches, declared or
     /// not, has that pattern's shape.
-    pub patterns: &'static [PatternProperty],
+    pub patterns: &'c [PatternProperty<'c>],
     /// `additionalProperties` as a schema: the shape of every property neither declared
     /// nor matched by a pattern.
-    pub additional: Shape,
+    pub additional: Shape<'c>,
 }
 
 /// One entry of `patternProperties`.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct PatternProperty {
+pub struct PatternProperty<'c> {
     /// The regular expression a name is matched against.
-    pub pattern: &'static Pattern,
+    pub pattern: &'c Pattern,
     /// The shape of each property it matches.
-    pub shape: Shape,
+    pub shape: Shape<'c>,
 }
 
 /// A regular expression of JSON Schema: ECMA-262 syntax and meaning (`\d` and `\w` are
@@ -253,8 +254,9 @@ pub struct PatternProperty {
 /// anchored. Read by `regress`, compiled the first time it is used, then kept; matched by
 /// its Pike VM, whose time grows with the text, not exponentially as backtracking can.
 pub struct Pattern {
-    /// The expression as the schema writes it.
-    pub source: &'static str,
+    /// The expression as the schema writes it: the generated code's literal, or a copy
+    /// owned by a catalog read at run time.
+    pub source: Cow<'static, str>,
     /// Whether it is read with the `u` flag (code points, strict syntax), which the
     /// compiler chose because it parses so; otherwise without.
     pub unicode: bool,
@@ -269,7 +271,17 @@ impl Pattern {
     #[must_use]
     pub const fn new(source: &'static str, unicode: bool) -> Pattern {
         Pattern {
-            source,
+            source: Cow::Borrowed(source),
+            unicode,
+            compiled: OnceBox::new(),
+        }
+    }
+
+    /// [`Pattern::new`] of a source the pattern keeps a copy of.
+    #[must_use]
+    pub fn owned(source: &str, unicode: bool) -> Pattern {
+        Pattern {
+            source: Cow::Owned(String::from(source)),
             unicode,
             compiled: OnceBox::new(),
         }
@@ -310,7 +322,7 @@ impl Pattern {
                 unicode: self.unicode,
                 ..regress::Flags::default()
             };
-            alloc::boxed::Box::new(regress::Regex::with_flags(self.source, flags).ok())
+            alloc::boxed::Box::new(regress::Regex::with_flags(&self.source, flags).ok())
         });
         compiled
             .as_ref()
@@ -335,20 +347,20 @@ impl PartialEq for Pattern {
 
 /// A declared property of an [`Object`].
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub struct Property {
+pub struct Property<'c> {
     /// The name as JSON spells it.
-    pub name: &'static str,
+    pub name: &'c str,
     /// Whether the object must have it.
     pub required: bool,
     /// Its shape.
-    pub shape: Shape,
+    pub shape: Shape<'c>,
 }
 
 /// Hops through `$ref`s (and nested definitions) a description follows before it gives
 /// up: only a self-referential static comes near it.
 const MAX_HOPS: usize = 16;
 
-impl Shape {
+impl<'c> Shape<'c> {
     /// The JSON Schema type name, as error messages say it (`an integer`, `one of ...`).
     #[must_use]
     pub fn describe(&self) -> &'static str {
@@ -380,7 +392,7 @@ impl Shape {
 
     /// [`Shape::expected`], with the definitions a [`Shape::Ref`] indexes.
     #[must_use]
-    pub fn expected_in(&self, defs: &[Shape]) -> String {
+    pub fn expected_in(&self, defs: &[Shape<'_>]) -> String {
         let (shape, defs) = self.resolve(defs);
         match shape {
             Shape::String { values } if !values.is_empty() => {
@@ -431,7 +443,7 @@ impl Shape {
     /// The shape a [`Shape::Ref`] or [`Shape::Defs`] stands for, with the definitions in
     /// scope there; any other shape is itself.
     #[must_use]
-    pub fn resolve<'s>(&'s self, mut defs: &'s [Shape]) -> (&'s Shape, &'s [Shape]) {
+    pub fn resolve<'s>(&'s self, mut defs: &'s [Shape<'c>]) -> (&'s Shape<'c>, &'s [Shape<'c>]) {
         let mut shape = self;
         for _ in 0..MAX_HOPS {
             match shape {
@@ -448,7 +460,7 @@ impl Shape {
 
     /// The distinct kinds an `Either` accepts, nested ones flattened. The depth cap only
     /// guards against a self-referential static; generated shapes never come near it.
-    fn kinds(&self, out: &mut Vec<&'static str>, defs: &[Shape], depth: usize) {
+    fn kinds(&self, out: &mut Vec<&'static str>, defs: &[Shape<'c>], depth: usize) {
         let (shape, defs) = self.resolve(defs);
         match shape {
             Shape::Either(branches) if depth < MAX_HOPS => {

@@ -138,17 +138,18 @@ impl Role {
     }
 }
 
-/// One catalog row, as static data.
+/// One catalog row: the generated code's, borrowing its statics, or a catalog's read at
+/// run time, borrowing that catalog.
 #[derive(Debug)]
-pub struct ToolSpec {
+pub struct ToolSpec<'c> {
     /// The name the model sees.
-    pub name: &'static str,
+    pub name: &'c str,
     /// What search returns and the model reads.
-    pub description: &'static str,
+    pub description: &'c str,
     /// Extra search terms.
-    pub keywords: &'static [&'static str],
+    pub keywords: &'c [&'c str],
     /// Requests in users' words that need this tool.
-    pub examples: &'static [&'static str],
+    pub examples: &'c [&'c str],
     /// When the tool enters the active set.
     pub visibility: Visibility,
     /// What the tool does: [`Role::effect`] of the row's role (`None` for the search tool).
@@ -165,29 +166,29 @@ pub struct ToolSpec {
     /// The name on the wire for providers that restrict names (Anthropic, OpenAI, Bedrock,
     /// Gemini: `[A-Za-z_][A-Za-z0-9_-]{0,63}` fits them all): the name itself when it fits,
     /// else a deterministic spelling the compiler checked is unique in the catalog.
-    pub wire_name: &'static str,
+    pub wire_name: &'c str,
     /// JSON Schema of the tool's input, as compact JSON.
-    pub input_schema: &'static str,
+    pub input_schema: &'c str,
     /// The input schema in the Gemini API's dialect (its `Schema` object, for a function
     /// declaration's `parameters`), as compact JSON; `None` when the tool takes no
     /// parameters, which Gemini wants left unset.
-    pub gemini_parameters: Option<&'static str>,
+    pub gemini_parameters: Option<&'c str>,
     /// The input schema as MCP lists it, when it says more than `input_schema`: the
     /// `x-mcp-header` of each property the row mirrors in an HTTP header (`header`), which
     /// only MCP clients read. `None`: MCP lists `input_schema` ([`ToolSpec::mcp_schema`]).
-    pub mcp_input_schema: Option<&'static str>,
+    pub mcp_input_schema: Option<&'c str>,
     /// What the verifier checks arguments against: the input schema, read.
-    pub input: Shape,
+    pub input: Shape<'c>,
     /// Whether the input schema meets OpenAI's strict mode (every object closed, every
     /// property required, only keywords strict mode reads), so renderers may set `strict`.
     pub strict: bool,
     /// JSON Schema of a successful result, when the row declares one.
-    pub output_schema: Option<&'static str>,
+    pub output_schema: Option<&'c str>,
     /// What a result is checked against, when the row declares an output.
-    pub output: Option<Shape>,
+    pub output: Option<Shape<'c>>,
 }
 
-impl ToolSpec {
+impl<'c> ToolSpec<'c> {
     /// The row's role as its spec records it: [`Role::Search`] or [`Role::Tool`]. The spec
     /// does not say which row asks the user; that is [`Info::ask_tool`](crate::Info).
     #[must_use]
@@ -206,7 +207,7 @@ impl ToolSpec {
     /// The input schema MCP clients are sent: [`ToolSpec::mcp_input_schema`], else
     /// [`ToolSpec::input_schema`].
     #[must_use]
-    pub const fn mcp_schema(&self) -> &'static str {
+    pub const fn mcp_schema(&self) -> &'c str {
         match self.mcp_input_schema {
             Some(schema) => schema,
             None => self.input_schema,
@@ -229,15 +230,15 @@ impl ToolSpec {
 
 /// Catalog-wide settings from the `[settings]` table.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Settings {
+pub struct Settings<'c> {
     /// Hits a search call returns.
     pub search_results: usize,
     /// Search calls allowed per user turn.
     pub searches_per_turn: usize,
     /// Name of the search tool.
-    pub search_tool: &'static str,
+    pub search_tool: &'c str,
     /// Name of the tool that asks the user a question.
-    pub ask_tool: &'static str,
+    pub ask_tool: &'c str,
     /// How long a tool found by search stays callable.
     pub keep_discovered: crate::Retention,
     /// The language of the catalog's text: how search reads it and every request.

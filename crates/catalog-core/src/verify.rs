@@ -103,7 +103,7 @@ pub enum Via<'g, 'd, T, const W: usize> {
     Chat(&'g Discovery<'d, T, W>),
     /// An MCP client connected at this access level, calling a tool of this catalog: it
     /// may call every tool exposed to MCP up to that level.
-    Mcp(Access, &'g dyn Lookup<T>),
+    Mcp(Access, &'d dyn Lookup<T>),
 }
 
 impl<T, const W: usize> Clone for Via<'_, '_, T, W> {
@@ -123,7 +123,7 @@ impl<T: ToolId + fmt::Debug, const W: usize> fmt::Debug for Via<'_, '_, T, W> {
     }
 }
 
-impl<'g, T: ToolId, const W: usize> Via<'g, '_, T, W> {
+impl<'d, T: ToolId, const W: usize> Via<'_, 'd, T, W> {
     /// Whether a call coming this way reaches `tool`: [`reach`](crate::reach) with the chat agent's
     /// active set or the MCP client's level.
     #[must_use]
@@ -137,7 +137,7 @@ impl<'g, T: ToolId, const W: usize> Via<'g, '_, T, W> {
 
     /// The catalog the call names a tool of.
     #[must_use]
-    pub fn tools(&self) -> &'g dyn Lookup<T> {
+    pub fn tools(&self) -> &'d dyn Lookup<T> {
         match *self {
             Via::Chat(discovery) => discovery.info().tools,
             Via::Mcp(_, tools) => tools,
@@ -158,15 +158,15 @@ impl<T, const W: usize> Via<'_, '_, T, W> {
 
 /// A call that passed the verifier.
 #[derive(PartialEq, Debug)]
-pub enum Verified<C> {
+pub enum Verified<'c, C> {
     /// Run it now.
-    Run(VerifiedCall<C>),
+    Run(VerifiedCall<'c, C>),
     /// The permission hook said to ask first: ask the user (or the MCP client), then
     /// [`PendingCall::approve`] it or answer with [`Rejection::denied`].
-    Ask(PendingCall<C>),
+    Ask(PendingCall<'c, C>),
 }
 
-impl<C> Verified<C> {
+impl<C> Verified<'_, C> {
     /// The typed call.
     #[must_use]
     pub const fn call(&self) -> &C {
@@ -181,30 +181,30 @@ impl<C> Verified<C> {
 /// A call that passed every check for its caller: the only value that runs a handler.
 /// Only [`verify`] (and [`PendingCall::approve`]) make one, and running it uses it up:
 /// it is not `Clone`, so one approval runs one call.
-pub struct VerifiedCall<C> {
+pub struct VerifiedCall<'c, C> {
     call: C,
     caller: Caller,
-    spec: &'static ToolSpec,
+    spec: &'c ToolSpec<'c>,
 }
 
 /// A call that passed reach and arguments, and that the permission hook wants a person to
 /// approve before it runs.
-pub struct PendingCall<C> {
+pub struct PendingCall<'c, C> {
     call: C,
     caller: Caller,
-    spec: &'static ToolSpec,
+    spec: &'c ToolSpec<'c>,
 }
 
 /// Equal when the calls and callers are: the row is the call's tool's.
 macro_rules! call_traits {
     ($($name:ident),*) => {$(
-        impl<C: PartialEq> PartialEq for $name<C> {
+        impl<C: PartialEq> PartialEq for $name<'_, C> {
             fn eq(&self, other: &Self) -> bool {
                 self.call == other.call && self.caller == other.caller
             }
         }
 
-        impl<C: fmt::Debug> fmt::Debug for $name<C> {
+        impl<C: fmt::Debug> fmt::Debug for $name<'_, C> {
             fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
                 f.debug_struct(stringify!($name))
                     .field("call", &self.call)
@@ -213,10 +213,10 @@ macro_rules! call_traits {
             }
         }
 
-        impl<C> $name<C> {
+        impl<'c, C> $name<'c, C> {
             /// The row of the call's tool.
             #[must_use]
-            pub const fn spec(&self) -> &'static ToolSpec {
+            pub const fn spec(&self) -> &'c ToolSpec<'c> {
                 self.spec
             }
         }
@@ -225,7 +225,7 @@ macro_rules! call_traits {
 
 call_traits!(VerifiedCall, PendingCall);
 
-impl<C: Call> PendingCall<C> {
+impl<'c, C: Call> PendingCall<'c, C> {
     /// The typed call, to show the person asked.
     #[must_use]
     pub const fn call(&self) -> &C {
@@ -246,7 +246,7 @@ impl<C: Call> PendingCall<C> {
 
     /// The person agreed: the call may run.
     #[must_use]
-    pub fn approve(self) -> VerifiedCall<C> {
+    pub fn approve(self) -> VerifiedCall<'c, C> {
         VerifiedCall {
             call: self.call,
             caller: self.caller,
@@ -255,7 +255,7 @@ impl<C: Call> PendingCall<C> {
     }
 }
 
-impl<C: Call> VerifiedCall<C> {
+impl<C: Call> VerifiedCall<'_, C> {
     /// The typed call.
     #[must_use]
     pub const fn call(&self) -> &C {
@@ -372,12 +372,12 @@ fn check_ran(spec: &ToolSpec, output: Output) -> Result<Output, Rejection> {
 /// or arguments that do not fit, [`ErrorClass::ConstraintViolation`] when every issue with
 /// the arguments is a broken constraint, [`ErrorClass::PermissionDenied`] for an MCP level
 /// too low or a call the permission hook refused.
-pub fn verify<C: Call, const W: usize>(
-    via: Via<'_, '_, C::Tool, W>,
+pub fn verify<'d, C: Call, const W: usize>(
+    via: Via<'_, 'd, C::Tool, W>,
     name: &str,
     mut arguments: Value,
     permission: &mut impl Permission<C::Tool>,
-) -> Result<Verified<C>, Rejection> {
+) -> Result<Verified<'d, C>, Rejection> {
     let tools = via.tools();
     let tool = reach(via, name)?;
     let spec = tools.spec(tool);

@@ -180,7 +180,7 @@ impl Gateway {
             linked
         } else {
             let offer = self.resource_offer(grant, uri)?;
-            (offer.upstream.clone(), offer.what.id())
+            (offer.upstream.clone(), offer.what.id().to_owned())
         };
         let session = self.session(link, &upstream).await?;
         let origin = self.origin(grant, uri, &upstream, sessionless);
@@ -190,7 +190,7 @@ impl Gateway {
             .map_err(|e| ErrorData::internal_error(e, None))?;
         let contents = result.get_mut("contents").and_then(Value::as_array_mut);
         for content in contents.into_iter().flatten() {
-            self.screen_text(scanned_as, content.get_mut("text"))?;
+            self.screen_text(&scanned_as, content.get_mut("text"))?;
         }
         Ok(result)
     }

@@ -627,7 +627,7 @@ pub struct Link {
     own: Option<tokio::sync::Mutex<BTreeMap<String, Arc<Upstream>>>>,
     /// The resources results handed this client links to (`resource_link`), by URI: the
     /// upstream and tool whose result it was.
-    handed: std::sync::Mutex<BTreeMap<String, (String, &'static str)>>,
+    handed: std::sync::Mutex<BTreeMap<String, (String, String)>>,
 }
 
 /// How many linked resources a client's link remembers; past that, one goes for each new one.
@@ -671,7 +671,7 @@ impl Link {
     }
 
     /// A result of `tool` from `upstream` handed the client a link to resource `uri`.
-    pub fn handed(&self, uri: &str, upstream: &str, tool: &'static str) {
+    pub fn handed(&self, uri: &str, upstream: &str, tool: &str) {
         let mut handed = self.handed.lock().unwrap_or_else(PoisonError::into_inner);
         if handed.len() >= HANDED && !handed.contains_key(uri) {
             // The first by URI goes, not the oldest: a client reads its links soon after
@@ -680,12 +680,12 @@ impl Link {
                 handed.remove(&first);
             }
         }
-        handed.insert(uri.to_owned(), (upstream.to_owned(), tool));
+        handed.insert(uri.to_owned(), (upstream.to_owned(), tool.to_owned()));
     }
 
     /// The upstream and tool of the result that linked resource `uri`, if one did.
     #[must_use]
-    pub fn linked(&self, uri: &str) -> Option<(String, &'static str)> {
+    pub fn linked(&self, uri: &str) -> Option<(String, String)> {
         self.handed
             .lock()
             .unwrap_or_else(PoisonError::into_inner)

@@ -211,7 +211,7 @@ impl<C: CompiledCatalog<W>, H, const W: usize> Tools<C, H, W> {
 /// The rejection that withholds the result.
 pub fn screen(
     scanner: &Scanner,
-    tool: &'static str,
+    tool: &str,
     mut result: CallToolResult,
     findings: &mut Vec<String>,
 ) -> Result<CallToolResult, Rejection> {
@@ -403,15 +403,15 @@ pub(crate) async fn unless_cancelled(
 ///
 /// # Errors
 /// The answer to send instead: the refusal as [`respond`] carries it on `revision`.
-pub async fn admit<C: Call>(
-    tools: &dyn Lookup<C::Tool>,
+pub async fn admit<'c, C: Call>(
+    tools: &'c dyn Lookup<C::Tool>,
     level: Access,
     revision: &ProtocolVersion,
     name: &str,
     arguments: Value,
     gated: GatedPolicy,
     asker: &impl Asker,
-) -> Result<VerifiedCall<C>, Reply> {
+) -> Result<VerifiedCall<'c, C>, Reply> {
     // Kept for the question only: the verifier takes the arguments.
     let shown = (gated == GatedPolicy::Ask).then(|| arguments.clone());
     let mut policy = gated;
@@ -438,7 +438,7 @@ pub async fn admit<C: Call>(
 ///
 /// # Errors
 /// The refusal.
-fn settle(answer: Answer, name: &'static str) -> Result<(), Rejection> {
+fn settle(answer: Answer, name: &str) -> Result<(), Rejection> {
     match answer {
         Answer::Approved => Ok(()),
         Answer::Declined => Err(Rejection::declined(name)),

@@ -58,7 +58,7 @@ impl<'a> PeerAsker<'a> {
     }
 
     /// Asks the 2025 way: a request to the client while the call waits.
-    async fn ask_now(&self, name: &'static str, message: String) -> Answer {
+    async fn ask_now(&self, name: &str, message: String) -> Answer {
         // Nothing to fill in: accepting the empty form is the approval.
         let params = ElicitRequestParams::FormElicitationParams {
             meta: None,
@@ -85,7 +85,7 @@ impl<'a> PeerAsker<'a> {
 
     /// Asks between rounds: the answer the call brought, or the question put to its
     /// round (and no further this run).
-    async fn ask_between(round: &Round, name: &'static str, message: String) -> Answer {
+    async fn ask_between(round: &Round, name: &str, message: String) -> Answer {
         let form = Question::Form {
             message,
             schema: serde_json::Map::from_iter([
@@ -108,7 +108,7 @@ impl<'a> PeerAsker<'a> {
 }
 
 impl Asker for PeerAsker<'_> {
-    async fn ask(&self, spec: &'static ToolSpec, arguments: &Value) -> Answer {
+    async fn ask(&self, spec: &ToolSpec<'_>, arguments: &Value) -> Answer {
         if !self.takes_forms() {
             return Answer::Unasked;
         }

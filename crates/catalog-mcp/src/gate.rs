@@ -76,11 +76,7 @@ pub trait Asker: Sync {
     /// Asks whether the tool of row `spec` may run with `arguments`. Between rounds (MCP
     /// 2026-07-28) an unanswered question never resolves: the call ends with it (see
     /// [`crate::rounds`]).
-    fn ask(
-        &self,
-        spec: &'static ToolSpec,
-        arguments: &Value,
-    ) -> impl Future<Output = Answer> + Send;
+    fn ask(&self, spec: &ToolSpec<'_>, arguments: &Value) -> impl Future<Output = Answer> + Send;
 }
 
 /// An asker for callers that can never be asked.
@@ -88,7 +84,7 @@ pub trait Asker: Sync {
 pub struct NoAsker;
 
 impl Asker for NoAsker {
-    async fn ask(&self, _: &'static ToolSpec, _: &Value) -> Answer {
+    async fn ask(&self, _: &ToolSpec<'_>, _: &Value) -> Answer {
         Answer::Unasked
     }
 }
@@ -96,7 +92,7 @@ impl Asker for NoAsker {
 /// The question the user reads: what runs, at which level, with what, and what it does
 /// (the first sentence of the tool's description).
 #[must_use]
-pub fn question(spec: &ToolSpec, arguments: &Value) -> String {
+pub fn question(spec: &ToolSpec<'_>, arguments: &Value) -> String {
     let access = spec.access.map_or("", catalog_core::Access::as_str);
     let does = spec
         .description

@@ -110,7 +110,7 @@ impl Recorder {
 }
 
 impl Asker for Recorder {
-    async fn ask(&self, spec: &'static ToolSpec, arguments: &Value) -> Answer {
+    async fn ask(&self, spec: &ToolSpec<'_>, arguments: &Value) -> Answer {
         let tool = Tool::from_name(spec.name).expect("a row of the catalog");
         self.asked
             .lock()

@@ -262,7 +262,7 @@ impl Scanner {
 }
 
 impl<T> Screen<T> for Scanner {
-    fn screen(&self, _: T, spec: &'static ToolSpec, result: Value) -> Screened {
+    fn screen(&self, _: T, spec: &ToolSpec<'_>, result: Value) -> Screened {
         self.screen_named(spec.name, result)
     }
 }

@@ -274,6 +274,7 @@ text = { type = "string" }"#,
         assert_eq!(stripped, provider);
         // The spec: MCP's listing has it, the others' schema has not.
         let specs = crate::spec::specs(&catalog);
+        let specs = specs.get();
         let spec = specs.iter().find(|s| s.name == "query").unwrap();
         assert_eq!(spec.mcp_schema(), mcp.to_string());
         assert_eq!(spec.input_schema, provider.to_string());

@@ -88,12 +88,18 @@ pub(super) fn tokens(
     found: &mut Vec<Found>,
 ) -> TokenReport {
     let catalog = ctx.catalog;
-    let specs: &[ToolSpec] = ctx.schemas().specs.unwrap_or_else(|| crate::specs(catalog));
-    let inline: Vec<&ToolSpec> = specs
+    let made;
+    let specs = if let Some(specs) = &ctx.schemas().specs {
+        specs.get()
+    } else {
+        made = crate::specs(catalog);
+        made.get()
+    };
+    let inline: Vec<&ToolSpec<'_>> = specs
         .iter()
         .filter(|s| s.visibility == Visibility::Inline)
         .collect();
-    let count = |format: Format, tools: &[&ToolSpec]| {
+    let count = |format: Format, tools: &[&ToolSpec<'_>]| {
         render::render(format, tools.iter().copied())
             .map(|text| tokenizer.count(&text))
             .map_err(|e| e.to_string())

@@ -4,18 +4,18 @@
 
 use std::sync::OnceLock;
 
-use catalog_core::ToolSpec;
 use serde_json::Value;
 
 use super::portability::{Issue, issues_with};
 use crate::gemini::{self, Converted};
 use crate::model::CatalogModel;
+use crate::owned::Specs;
 use crate::schema;
 
 /// What the lints read of the rows' input schemas.
 pub(crate) struct Schemas {
     /// What the renderers read of every row's spec, when the token budget lint runs.
-    pub specs: Option<&'static [ToolSpec]>,
+    pub specs: Option<Specs>,
     /// Every row's portability issues, in catalog order (none when that lint does not run).
     pub issues: Vec<Vec<Issue>>,
 }

@@ -20,8 +20,8 @@ use catalog_core::shape::Shape;
 
 use serde_json::{Map, Value};
 
-use crate::kept::Packed;
 use crate::model::{Field, Kind};
+use crate::owned::OwnedShape;
 
 /// A [`Shape`] with owned parts: what [`read`] builds.
 #[derive(Debug, Clone, PartialEq)]
@@ -126,22 +126,12 @@ pub(crate) struct Rules {
 
 /// The shape the verifier checks for a JSON Schema, as an `input-schema` row's input
 /// gets it: what a test compares with a reference validator. Packed and unpacked as a
-/// spec is, and kept as [`crate::specs`] are: its parts are leaked once per distinct
-/// schema.
-///
-/// # Panics
-///
-/// Never: the packed format reads back what it wrote, which its tests check.
+/// spec is; the value owns what the shape borrows.
 #[must_use]
-pub fn schema_shape(schema: &Value) -> catalog_core::Shape {
-    static DECODED: Packed<catalog_core::Shape> = Packed::new();
+pub fn schema_shape(schema: &Value) -> OwnedShape {
     let mut w = catalog_core::packed::Writer::new();
     read(schema).pack(&mut w);
-    let (text, data) = w.finish();
-    DECODED.get(text, data, |text, data| {
-        catalog_core::packed::unpack_shape(text, data)
-            .expect("the packed format reads back what it wrote")
-    })
+    OwnedShape::decode(w.finish())
 }
 
 /// Reads a JSON Schema. Deterministic: properties keep the schema's order.

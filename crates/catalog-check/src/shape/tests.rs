@@ -5,16 +5,17 @@ use serde_json::json;
 
 use super::*;
 
-fn shape(schema: &Value) -> Shape {
+fn shape(schema: &Value) -> Shape<'static> {
     unpacked(&read(schema))
 }
 
-/// The node packed and read back, as the generated code reads it.
-fn unpacked(node: &Node) -> Shape {
+/// The node packed and read back, as the generated code reads it (and kept for the test's
+/// process, as the generated code's are).
+fn unpacked(node: &Node) -> Shape<'static> {
     let mut w = Writer::new();
     node.pack(&mut w);
     let (text, data) = w.finish();
-    packed::unpack_shape(text.leak(), data.leak()).unwrap()
+    packed::unpack_shape(text.leak(), data.leak(), &packed::Leak).unwrap()
 }
 
 /// The node a shape was packed from: the packed format's inverse, to compare the two.
@@ -191,7 +192,7 @@ fn objects_are_read_in_order_with_required_and_closed() {
     let others = o.others.expect("patterns and a schema");
     assert_eq!(
         (
-            others.patterns[0].pattern.source,
+            &*others.patterns[0].pattern.source,
             others.additional,
             o.properties[0].shape,
             o.properties[1].shape
@@ -387,12 +388,18 @@ fn cut_or_altered_data_is_an_error() {
     let (text, data): (&'static str, &'static [u8]) = (text.leak(), data.leak());
     for cut in 0..data.len() {
         assert!(
-            packed::unpack_shape(text, &data[..cut]).is_err(),
+            packed::unpack_shape(text, &data[..cut], &packed::Leak).is_err(),
             "cut at {cut}"
         );
     }
-    assert!(packed::unpack_shape(text, &[99]).is_err(), "unknown tag");
-    assert!(packed::unpack_shape("", data).is_err(), "text missing");
+    assert!(
+        packed::unpack_shape(text, &[99], &packed::Leak).is_err(),
+        "unknown tag"
+    );
+    assert!(
+        packed::unpack_shape("", data, &packed::Leak).is_err(),
+        "text missing"
+    );
 }
 
 #[test]

@@ -205,7 +205,7 @@ impl core::error::Error for ReplyError {}
 
 /// What became of one call: what its tool result says.
 #[derive(Clone, Debug, PartialEq)]
-pub enum Outcome<T> {
+pub enum Outcome<'c, T> {
     /// The handler ran: its result.
     Ran(Value),
     /// The handler ran, and the result screen found something in its result: what the
@@ -219,17 +219,17 @@ pub enum Outcome<T> {
     /// The verifier or the handler refused it: the model reads why and how to recover.
     Rejected(Rejection),
     /// A call of the search tool: its hits, or the spent budget (an error).
-    Searched(SearchOutcome<T>),
+    Searched(SearchOutcome<'c, T>),
     /// A gated call the user has been asked about and has not answered: it did not run.
     Waiting {
         /// The tool.
         tool: T,
         /// Its name.
-        name: &'static str,
+        name: &'c str,
     },
 }
 
-impl<T: ToolId> Outcome<T> {
+impl<T: ToolId> Outcome<'_, T> {
     /// Whether the provider's error flag goes up.
     #[must_use]
     pub fn is_error(&self) -> bool {
@@ -288,11 +288,11 @@ fn parse_or_string(text: String) -> Value {
 
 /// One call and what became of it: what [`write()`] takes.
 #[derive(Clone, Debug, PartialEq)]
-pub struct ToolResult<T> {
+pub struct ToolResult<'c, T> {
     /// The call as the reply held it (its id and wire name go back).
     pub call: ToolUse,
     /// What became of it.
-    pub outcome: Outcome<T>,
+    pub outcome: Outcome<'c, T>,
 }
 
 /// Reads a provider's reply body (the JSON of a non-streamed response).

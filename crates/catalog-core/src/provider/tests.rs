@@ -26,7 +26,7 @@ fn rejection() -> Rejection {
 }
 
 /// A result, a refusal, a search and a spent budget, in that order.
-fn results() -> Vec<ToolResult<Row>> {
+fn results() -> Vec<ToolResult<'static, Row>> {
     vec![
         ToolResult {
             call: call("c1", "readRows"),

@@ -52,7 +52,7 @@ fn push_tool(out: &mut String, spec: &ToolSpec, defer: bool) {
 /// The Messages API `tools` array: `[{"name","description","input_schema"}]`, the name
 /// being the [wire name](super#names-on-the-wire).
 #[must_use]
-pub fn anthropic<'a>(tools: impl IntoIterator<Item = &'a ToolSpec>) -> String {
+pub fn anthropic<'a>(tools: impl IntoIterator<Item = &'a ToolSpec<'a>>) -> String {
     let mut out = String::new();
     push_array(&mut out, tools, |out, spec| push_tool(out, spec, false));
     out
@@ -70,7 +70,7 @@ pub fn anthropic<'a>(tools: impl IntoIterator<Item = &'a ToolSpec>) -> String {
 /// [`RenderError::AllDeferred`] when no tool would stay loaded (besides a server search
 /// tool): Anthropic refuses such a request.
 pub fn anthropic_tool_search<'a>(
-    tools: impl IntoIterator<Item = &'a ToolSpec>,
+    tools: impl IntoIterator<Item = &'a ToolSpec<'a>>,
     search: ToolSearch,
 ) -> Result<String, RenderError> {
     let server = search.server_tool();
@@ -104,7 +104,7 @@ pub fn anthropic_tool_search<'a>(
 /// "tool_name": wire name}]`, one block per hit, for [`ToolSearch::Catalog`]. Anthropic
 /// loads each referenced tool, which must be in the request's `tools` (deferred or not).
 #[must_use]
-pub fn tool_references<'a>(hits: impl IntoIterator<Item = &'a ToolSpec>) -> String {
+pub fn tool_references<'a>(hits: impl IntoIterator<Item = &'a ToolSpec<'a>>) -> String {
     let mut out = String::new();
     push_array(&mut out, hits, |out, spec| {
         out.push_str("{\"type\":\"tool_reference\",\"tool_name\":");

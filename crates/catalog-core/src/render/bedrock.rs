@@ -12,7 +12,9 @@ use crate::ToolSpec;
 /// # Errors
 /// [`RenderError::NoTools`] for an empty list: Converse requires at least one tool in a
 /// `toolConfig`, so leave the `toolConfig` out instead.
-pub fn bedrock<'a>(tools: impl IntoIterator<Item = &'a ToolSpec>) -> Result<String, RenderError> {
+pub fn bedrock<'a>(
+    tools: impl IntoIterator<Item = &'a ToolSpec<'a>>,
+) -> Result<String, RenderError> {
     let mut out = String::from("{\"tools\":");
     let count = push_array(&mut out, tools, |out, spec| {
         out.reserve(spec.input_schema.len() + spec.description.len() + 80);

@@ -18,7 +18,9 @@ use crate::ToolSpec;
 /// # Errors
 /// [`RenderError::NoTools`] for an empty list: a `Tool` without declarations is no tool
 /// (google-genai leaves it out of the request), so leave `tools` out instead.
-pub fn gemini<'a>(tools: impl IntoIterator<Item = &'a ToolSpec>) -> Result<String, RenderError> {
+pub fn gemini<'a>(
+    tools: impl IntoIterator<Item = &'a ToolSpec<'a>>,
+) -> Result<String, RenderError> {
     let mut out = String::from("[{\"functionDeclarations\":");
     let count = push_array(&mut out, tools, |out, spec| {
         out.reserve(spec.gemini_parameters.map_or(0, str::len) + spec.description.len() + 64);

@@ -19,7 +19,7 @@ use crate::{Access, Caller, Effect, Reach, ToolSpec};
 /// open world, since its changes wait for review; one that acts is destructive. Nothing is
 /// claimed about idempotence.
 #[must_use]
-pub fn mcp<'a>(tools: impl IntoIterator<Item = &'a ToolSpec>, level: Access) -> String {
+pub fn mcp<'a>(tools: impl IntoIterator<Item = &'a ToolSpec<'a>>, level: Access) -> String {
     let mut out = String::from("{\"tools\":");
     let allowed = tools
         .into_iter()

@@ -122,7 +122,7 @@ impl core::error::Error for RenderError {}
 /// When the provider would refuse the list (see [`RenderError`]).
 pub fn render<'a>(
     format: Format,
-    tools: impl IntoIterator<Item = &'a ToolSpec>,
+    tools: impl IntoIterator<Item = &'a ToolSpec<'a>>,
 ) -> Result<String, RenderError> {
     match format {
         Format::Anthropic => Ok(anthropic(tools)),
@@ -152,7 +152,7 @@ pub fn render_set<T: ToolId, const W: usize>(
 pub fn specs<T: ToolId, const W: usize>(
     tools: &dyn Lookup<T>,
     set: ToolSet<T, W>,
-) -> impl ExactSizeIterator<Item = &'static ToolSpec> + '_ {
+) -> impl ExactSizeIterator<Item = &ToolSpec<'_>> {
     set.into_iter().map(move |tool| tools.spec(tool))
 }
 
@@ -229,7 +229,7 @@ pub(crate) mod fixtures {
         wire_name: &'static str,
         visibility: Visibility,
         access: Option<Access>,
-    ) -> ToolSpec {
+    ) -> ToolSpec<'static> {
         let role = match access {
             None => Role::Search,
             Some(access) => Role::Tool(Policy {
@@ -328,7 +328,7 @@ pub(crate) mod fixtures {
         fn len(&self) -> usize {
             all().len()
         }
-        fn spec(&self, tool: Row) -> &'static ToolSpec {
+        fn spec(&self, tool: Row) -> &ToolSpec<'_> {
             all()[crate::ToolId::index(tool)]
         }
         fn find(&self, name: &str) -> Option<Row> {
@@ -338,12 +338,12 @@ pub(crate) mod fixtures {
     }
 
     /// Every fixture row, in a catalog's order.
-    pub fn all() -> [&'static ToolSpec; 5] {
+    pub fn all() -> [&'static ToolSpec<'static>; 5] {
         [&SEARCH, &READ, &STAGE, &DROP, &HIDDEN]
     }
 
     /// `n` copies of one row, for the limits.
-    pub fn many(n: usize) -> impl Iterator<Item = &'static ToolSpec> {
+    pub fn many(n: usize) -> impl Iterator<Item = &'static ToolSpec<'static>> {
         core::iter::repeat_n(&READ, n)
     }
 

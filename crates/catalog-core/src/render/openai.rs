@@ -11,7 +11,7 @@ pub const OPENAI_MAX_TOOLS: usize = 128;
 /// Writes the array with `write` per tool, up to the limit; past it, only counts.
 fn limited<'a>(
     api: &'static str,
-    tools: impl IntoIterator<Item = &'a ToolSpec>,
+    tools: impl IntoIterator<Item = &'a ToolSpec<'a>>,
     mut write: impl FnMut(&mut String, &ToolSpec),
 ) -> Result<String, RenderError> {
     let mut out = String::from("[");
@@ -57,7 +57,7 @@ fn push_function(out: &mut String, spec: &ToolSpec) {
 /// # Errors
 /// More than [`OPENAI_MAX_TOOLS`] tools, or none.
 pub fn openai_chat<'a>(
-    tools: impl IntoIterator<Item = &'a ToolSpec>,
+    tools: impl IntoIterator<Item = &'a ToolSpec<'a>>,
 ) -> Result<String, RenderError> {
     limited("OpenAI Chat Completions", tools, |out, spec| {
         out.push_str("{\"type\":\"function\",\"function\":{");
@@ -77,7 +77,7 @@ pub fn openai_chat<'a>(
 /// # Errors
 /// More than [`OPENAI_MAX_TOOLS`] tools, or none.
 pub fn openai_responses<'a>(
-    tools: impl IntoIterator<Item = &'a ToolSpec>,
+    tools: impl IntoIterator<Item = &'a ToolSpec<'a>>,
 ) -> Result<String, RenderError> {
     limited("OpenAI Responses API", tools, |out, spec| {
         out.push_str("{\"type\":\"function\",");

@@ -62,7 +62,7 @@ impl<'d> Walk<'d> {
     /// A [`Shape::Rules`]: each keyword for the value's own type.
     pub(super) fn rules(
         &mut self,
-        rules: &'d Rules,
+        rules: &'d Rules<'d>,
         value: &Value,
         path: &mut String,
         depth: usize,
@@ -186,7 +186,7 @@ impl<'d> Walk<'d> {
     /// `propertyNames`: every name, as a string, against `shape`.
     fn names(
         &mut self,
-        shape: &'d Shape,
+        shape: &'d Shape<'d>,
         map: &crate::Map<String, Value>,
         path: &mut String,
         depth: usize,

@@ -421,9 +421,9 @@ const fn spec(
     tier: Option<Tier>,
     access: Option<Access>,
     mcp: bool,
-    input: Shape,
-    output: Option<Shape>,
-) -> ToolSpec {
+    input: Shape<'static>,
+    output: Option<Shape<'static>>,
+) -> ToolSpec<'static> {
     ToolSpec {
         name,
         description: "",
@@ -530,7 +530,7 @@ impl Lookup<T> for Fixture {
     fn len(&self) -> usize {
         SPECS.len()
     }
-    fn spec(&self, tool: T) -> &'static ToolSpec {
+    fn spec(&self, tool: T) -> &ToolSpec<'_> {
         &SPECS[tool.index()]
     }
     fn find(&self, name: &str) -> Option<T> {
@@ -592,11 +592,15 @@ fn discovery() -> Discovery<'static, T, 1> {
     })
 }
 
-fn chat(name: &str, arguments: Value) -> Result<Verified<TestCall>, Rejection> {
+fn chat(name: &str, arguments: Value) -> Result<Verified<'static, TestCall>, Rejection> {
     verify(Via::Chat(&discovery()), name, arguments, &mut AllowAll)
 }
 
-fn mcp(level: Access, name: &str, arguments: Value) -> Result<Verified<TestCall>, Rejection> {
+fn mcp(
+    level: Access,
+    name: &str,
+    arguments: Value,
+) -> Result<Verified<'static, TestCall>, Rejection> {
     verify::<TestCall, 1>(Via::Mcp(level, &Fixture), name, arguments, &mut AllowAll)
 }
 

@@ -181,7 +181,7 @@ fn same_kind(text: &str, value: &Value) -> bool {
 pub(super) struct Walk<'d> {
     pub(super) subject: Subject,
     /// The definitions a [`Shape::Ref`] indexes: the nearest enclosing [`Shape::Defs`]'s.
-    defs: &'d [Shape],
+    defs: &'d [Shape<'d>],
     /// Issues this walk builds in full: the cap, less what the walk it serves already has.
     room: usize,
     issues: Vec<Issue>,
@@ -195,7 +195,7 @@ impl<'d> Walk<'d> {
         Walk::with_room(subject, MAX_CHECK_ISSUES, &[])
     }
 
-    fn with_room(subject: Subject, room: usize, defs: &'d [Shape]) -> Walk<'d> {
+    fn with_room(subject: Subject, room: usize, defs: &'d [Shape<'d>]) -> Walk<'d> {
         Walk {
             subject,
             defs,
@@ -207,7 +207,7 @@ impl<'d> Walk<'d> {
     }
 
     /// The definitions in scope.
-    pub(super) fn defs(&self) -> &'d [Shape] {
+    pub(super) fn defs(&self) -> &'d [Shape<'d>] {
         self.defs
     }
 
@@ -266,7 +266,7 @@ impl<'d> Walk<'d> {
 
     pub(super) fn value(
         &mut self,
-        shape: &'d Shape,
+        shape: &'d Shape<'d>,
         value: &Value,
         path: &mut String,
         depth: usize,
@@ -358,7 +358,7 @@ impl<'d> Walk<'d> {
     }
 
     /// `not`, and `if` with `then` and `else`.
-    fn logic(&mut self, shape: &'d Shape, value: &Value, path: &mut String, depth: usize) {
+    fn logic(&mut self, shape: &'d Shape<'d>, value: &Value, path: &mut String, depth: usize) {
         match shape {
             Shape::Not(inner) if self.passes(inner, value, path, depth) => {
                 let (subject, defs) = (self.subject, self.defs);
@@ -384,7 +384,13 @@ impl<'d> Walk<'d> {
     }
 
     /// Whether `value` meets `shape`, building no message: for `not` and `if`.
-    pub(super) fn passes(&self, shape: &'d Shape, value: &Value, path: &str, depth: usize) -> bool {
+    pub(super) fn passes(
+        &self,
+        shape: &'d Shape<'d>,
+        value: &Value,
+        path: &str,
+        depth: usize,
+    ) -> bool {
         let mut walk = Walk::with_room(self.subject, 0, self.defs);
         walk.value(shape, value, &mut String::from(path), depth + 1);
         walk.is_clean()
@@ -393,7 +399,7 @@ impl<'d> Walk<'d> {
     /// The first issue of `value` against `shape`, at `path`, if it has one.
     pub(super) fn first_issue(
         &self,
-        shape: &'d Shape,
+        shape: &'d Shape<'d>,
         value: &Value,
         path: &str,
         depth: usize,
@@ -406,7 +412,7 @@ impl<'d> Walk<'d> {
     /// Every item of an array against `item`.
     pub(super) fn items(
         &mut self,
-        item: &'d Shape,
+        item: &'d Shape<'d>,
         items: &[Value],
         path: &mut String,
         depth: usize,
@@ -433,7 +439,7 @@ impl<'d> Walk<'d> {
 
     pub(super) fn object(
         &mut self,
-        object: &'d Object,
+        object: &'d Object<'d>,
         map: &crate::Map<String, Value>,
         path: &mut String,
         depth: usize,
@@ -502,7 +508,7 @@ impl<'d> Walk<'d> {
     fn either(
         &mut self,
         shape: &Shape,
-        branches: &'d [Shape],
+        branches: &'d [Shape<'d>],
         value: &Value,
         path: &mut String,
         depth: usize,

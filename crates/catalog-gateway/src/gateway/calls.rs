@@ -361,7 +361,7 @@ impl Gateway {
         grant: &Grant,
         before: &Rows,
         query: &str,
-    ) -> (String, Vec<&'static str>, bool) {
+    ) -> (String, Vec<&str>, bool) {
         let mut state = self.discovery().restricted_to(self.callable(grant));
         for row in before {
             state.load(row);

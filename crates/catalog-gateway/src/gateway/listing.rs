@@ -181,11 +181,11 @@ pub(super) fn read_listing(json: &str) -> Vec<model::Tool> {
 
 /// The search tool as MCP lists it: the catalog keeps it from MCP's levels (the agent
 /// loop answers it), so the renderer does not; the gateway answers it, for every level.
-pub(super) fn search_listing(spec: &ToolSpec) -> model::Tool {
+pub(super) fn search_listing(spec: &ToolSpec<'_>) -> model::Tool {
     let schema: Map<String, Value> = serde_json::from_str(spec.mcp_schema()).unwrap_or_default();
     let mut tool = model::Tool::default();
-    tool.name = spec.name.into();
-    tool.description = Some(spec.description.into());
+    tool.name = spec.name.to_owned().into();
+    tool.description = Some(spec.description.to_owned().into());
     tool.input_schema = Arc::new(schema);
     let mut hints = model::ToolAnnotations::default();
     hints.read_only_hint = Some(true);

@@ -7,7 +7,11 @@ use catalog_core::{Access, Effect, Shape, Tier, ToolRow, ToolSpec, Visibility};
 use super::*;
 use crate::Api;
 
-const fn row(name: &'static str, wire_name: &'static str, visibility: Visibility) -> ToolSpec {
+const fn row(
+    name: &'static str,
+    wire_name: &'static str,
+    visibility: Visibility,
+) -> ToolSpec<'static> {
     ToolSpec {
         name,
         description: "Does one thing.",

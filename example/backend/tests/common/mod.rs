@@ -59,7 +59,7 @@ pub fn open(path: &Path) -> Backend {
 
 /// Verifies one call as `caller` would make it, gated tools allowed, every tool active
 /// in the chat agent's discovery state.
-pub fn verify_as(caller: Caller, name: &str, args: Value) -> VerifiedCall<ToolCall> {
+pub fn verify_as(caller: Caller, name: &str, args: Value) -> VerifiedCall<'static, ToolCall> {
     let chat = Discovery::new(Info {
         inline: Catalog::ALL,
         ..Catalog::INFO
