@@ -64,14 +64,16 @@ impl<'c> Arena<'c> for Keeper<'c> {
 type SpecList<'c> = Vec<ToolSpec<'c>>;
 
 self_cell::self_cell!(
-    /// Every row's [`ToolSpec`] of a catalog read at run time, in catalog order, with the
-    /// data they borrow: [`crate::specs`].
-    pub struct Specs {
+    struct SpecCell {
         owner: Parts,
         #[covariant]
         dependent: SpecList,
     }
 );
+
+/// Every row's [`ToolSpec`] of a catalog read at run time, in catalog order, with the data
+/// they borrow: [`crate::specs`].
+pub struct Specs(SpecCell);
 
 impl Specs {
     /// Decodes packed rows.
@@ -79,16 +81,16 @@ impl Specs {
     /// # Panics
     /// Never: the packed format reads back what it wrote, which its tests check.
     pub(crate) fn decode(packed: (String, Vec<u8>)) -> Specs {
-        Specs::new(Parts::new(packed), |parts| {
+        Specs(SpecCell::new(Parts::new(packed), |parts| {
             packed::unpack(&parts.text, &parts.data, &parts.arena())
                 .expect("the packed format reads back what it wrote")
-        })
+        }))
     }
 
     /// The specs, in catalog order.
     #[must_use]
     pub fn get(&self) -> &[ToolSpec<'_>] {
-        self.borrow_dependent()
+        self.0.borrow_dependent()
     }
 }
 
@@ -101,13 +103,15 @@ impl fmt::Debug for Specs {
 }
 
 self_cell::self_cell!(
-    /// A [`Shape`] read at run time, with the data it borrows: [`crate::schema_shape`].
-    pub struct OwnedShape {
+    struct ShapeCell {
         owner: Parts,
         #[covariant]
         dependent: Shape,
     }
 );
+
+/// A [`Shape`] read at run time, with the data it borrows: [`crate::schema_shape`].
+pub struct OwnedShape(ShapeCell);
 
 impl OwnedShape {
     /// Decodes a packed shape.
@@ -115,16 +119,16 @@ impl OwnedShape {
     /// # Panics
     /// Never: the packed format reads back what it wrote, which its tests check.
     pub(crate) fn decode(packed: (String, Vec<u8>)) -> OwnedShape {
-        OwnedShape::new(Parts::new(packed), |parts| {
+        OwnedShape(ShapeCell::new(Parts::new(packed), |parts| {
             packed::unpack_shape(&parts.text, &parts.data, &parts.arena())
                 .expect("the packed format reads back what it wrote")
-        })
+        }))
     }
 
     /// The shape.
     #[must_use]
     pub fn get(&self) -> &Shape<'_> {
-        self.borrow_dependent()
+        self.0.borrow_dependent()
     }
 }
 

@@ -123,11 +123,11 @@ pub(crate) fn pack(specs: &[Spec<'_>]) -> (String, Vec<u8>) {
     w.finish()
 }
 
-/// Every row's [`ToolSpec`], in catalog order, built at run time: what `Tool::spec` of the
-/// generated code returns, for a program that reads a catalog file instead of compiling
-/// one in (a command-line tool rendering a catalog). It decodes the same packed data the
-/// generated code holds; the value owns it, and what the specs point to, and frees them
-/// when dropped.
+/// Every row's [`ToolSpec`](catalog_core::ToolSpec), in catalog order, built at run time:
+/// what `Tool::spec` of the generated code returns, for a program that reads a catalog file
+/// instead of compiling one in (a command-line tool rendering a catalog). It decodes the
+/// same packed data the generated code holds; the value owns it, and what the specs point
+/// to, and frees them when dropped.
 #[must_use]
 pub fn specs(catalog: &CatalogModel) -> Specs {
     Specs::decode(pack(&rows(catalog)))
