@@ -23,7 +23,7 @@ pub(crate) struct Parts {
 }
 
 impl Parts {
-    pub(crate) fn new((text, data): (String, Vec<u8>)) -> Parts {
+    fn new((text, data): (String, Vec<u8>)) -> Parts {
         Parts {
             text,
             data,

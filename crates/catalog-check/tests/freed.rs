@@ -26,7 +26,8 @@ fn round(i: usize) {
         .filter(|spec| spec.description.starts_with("Round "))
         .count();
     assert_eq!(edited, 1);
-    let schema = json!({"type": "object", "properties": {format!("p{i}"): {"type": "string", "pattern": "^a+$"}}});
+    let property = json!({"type": "string", "pattern": "^a+$"});
+    let schema = json!({"type": "object", "properties": {format!("p{i}"): property}});
     let shape = schema_shape(&schema);
     let Shape::Object(object) = shape.get() else {
         panic!("an object schema read as {:?}", shape.get());
