@@ -736,10 +736,6 @@ const LONG_FILES: &[(&str, &str)] = &[
         "one protocol: multi round-trip requests, the server's half",
     ),
     (
-        "crates/catalog-mcp/src/handler.rs",
-        "one trait impl: rmcp's `ServerHandler`, method by method",
-    ),
-    (
         "crates/catalog-providers/src/scripted.rs",
         "one test double: a scripted model on each provider's wire",
     ),

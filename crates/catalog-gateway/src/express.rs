@@ -15,8 +15,8 @@ use std::collections::HashMap;
 use std::io;
 use std::sync::{Arc, Mutex, PoisonError};
 
-use catalog_mcp::Grant;
 use catalog_mcp::gate::NoAsker;
+use catalog_mcp::{Grant, Server};
 use catalog_upstream::lines::{LineReader, Lines};
 use rmcp::model::{ProtocolVersion, RequestId, ServerJsonRpcMessage, ServerResult};
 use rmcp::{ErrorData, ServiceExt as _};
@@ -35,13 +35,17 @@ use crate::traces::Carried;
 ///
 /// # Errors
 /// The session did not start or ended with an error.
-pub async fn serve(session: Session, gateway: Arc<Gateway>, grant: Grant) -> io::Result<()> {
+pub async fn serve(
+    session: Server<Session>,
+    gateway: Arc<Gateway>,
+    grant: Grant,
+) -> io::Result<()> {
     let (input, output) = rmcp::transport::stdio_pipes();
     let (lines, written) = Lines::spawn(output);
     let lane = Arc::new(Lane {
         gateway,
         grant,
-        link: Arc::clone(session.link()),
+        link: Arc::clone(session.backend().link()),
         lines: lines.clone(),
         state: Mutex::new(State::default()),
     });

@@ -309,7 +309,7 @@ async fn serve(setup: Setup) -> Result<(), String> {
                 profile: profile.map(Arc::from),
                 ..Grant::local(access)
             };
-            let session = Session::new(Arc::clone(&gateway), Level::Fixed(grant.clone()));
+            let session = Session::serve(Arc::clone(&gateway), Level::Fixed(grant.clone()));
             let served = Box::pin(crate::express::serve(session, Arc::clone(&gateway), grant))
                 .await
                 .map_err(|e| e.to_string());
@@ -339,7 +339,7 @@ async fn serve(setup: Setup) -> Result<(), String> {
             let serving = Arc::clone(&gateway);
             let served = http::serve_for(
                 listener,
-                move || Session::new(Arc::clone(&serving), Level::PerRequest),
+                move || Session::serve(Arc::clone(&serving), Level::PerRequest),
                 auth,
                 "catalog-gateway",
                 &http::Origins::new(origins),

@@ -1,38 +1,35 @@
-//! One client session of the gateway: `rmcp`'s `ServerHandler` over [`Gateway`].
+//! One client session of the gateway: the [`Backend`] that `catalog_mcp`'s one
+//! `ServerHandler` serves, over [`Gateway`].
 
 use std::sync::Arc;
 
 use catalog_check::model::Offered;
+use catalog_core::Value;
 use catalog_core::talk::Peer;
-use catalog_core::{Access, Value};
-use catalog_mcp::Grant;
-use catalog_mcp::Level;
+use catalog_mcp::backend::{Asking, Backend, Request};
 use catalog_mcp::calls::Reply;
-use catalog_mcp::complete::Complete;
 use catalog_mcp::elicit::PeerAsker;
-use catalog_mcp::handler::{CallPath, answer, call_tool};
-use catalog_mcp::logging::{self, ClientLevel};
-use catalog_mcp::rounds::{self, Round, Seal};
+use catalog_mcp::handler::{CallPath, call_tool};
+use catalog_mcp::rounds::{Round, Seal};
 use catalog_mcp::talk::asks_between_rounds;
+use catalog_mcp::{Grant, Level, Server};
 use catalog_upstream::tasks::Asked;
+use rmcp::ErrorData;
 #[allow(
     deprecated,
     reason = "MCP logging: deprecated on 2026-07-28, served up to it"
 )]
-use rmcp::model::SetLevelRequestParams;
+use rmcp::model::LoggingLevel;
 use rmcp::model::{
-    CacheScope, CallToolRequestParams, CallToolResponse, CancelTaskParams, CompleteRequestParams,
-    CompleteResult, GetPromptRequestParams, GetPromptResponse, GetPromptResult, GetTaskParams,
-    GetTaskResult, Implementation, InitializeRequestParams, InitializeResult, ListPromptsResult,
-    ListResourceTemplatesResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
-    PromptsCapability, ProtocolVersion, ReadResourceRequestParams, ReadResourceResponse,
-    ReadResourceResult, ResourcesCapability, ServerCapabilities, ServerConfig,
-    SubscribeRequestParams, SubscriptionFilter, TASKS_EXTENSION_ID, Tool, UnsubscribeRequestParams,
-    UpdateTaskParams,
+    CacheScope, CallToolRequestParams, CancelTaskParams, CompleteRequestParams, CompleteResult,
+    GetPromptRequestParams, GetPromptResult, GetTaskParams, GetTaskResult, Implementation,
+    InitializeRequestParams, ListPromptsResult, ListResourceTemplatesResult, ListResourcesResult,
+    PromptsCapability, ProtocolVersion, ReadResourceRequestParams, ReadResourceResult,
+    ResourcesCapability, ServerCapabilities, ServerConfig, SubscriptionFilter, TASKS_EXTENSION_ID,
+    Tool, UpdateTaskParams,
 };
 use rmcp::service::{NotificationContext, RequestContext, RoleServer, SubscriptionContext};
 use rmcp::transport::streamable_http_server::session::SessionRestoreMarker;
-use rmcp::{ErrorData, ServerHandler};
 use serde_json::json;
 
 use crate::discovered::Discovered;
@@ -46,39 +43,35 @@ const CLIENT_CAPABILITIES: &str = "io.modelcontextprotocol/clientCapabilities";
 /// The `_meta` key of the log level a 2026-07-28 request asks for.
 const LOG_LEVEL: &str = "io.modelcontextprotocol/logLevel";
 
-/// A client session: the shared gateway, where the session's level comes from, its
-/// discovery state when discoverable rows are found through search, and its link to the
-/// upstreams.
+/// A client session: the shared gateway, its discovery state when discoverable rows are
+/// found through search, and its link to the upstreams. What it serves is
+/// `Server<Session>` ([`Session::serve`]), which reads each request's level.
 pub struct Session {
     gateway: Arc<Gateway>,
-    level: Level,
     /// Boxed: a catalog's sets are a few kilobytes, and futures carry the session.
     discovery: Option<Box<Discovered>>,
-    /// The level of log messages the session's client asked for.
-    log: ClientLevel,
     link: Arc<Link>,
 }
 
 impl Session {
-    /// A new session of `gateway` at `level`. A session at one fixed level for its whole
-    /// life is the gateway's one client (stdio), whose sessions with the upstreams are the
-    /// gateway's own; a session whose requests each carry their level (HTTP) is one
-    /// client among many, with sessions of its own.
+    /// A new session of `gateway` at `level`, as its server. A session at one fixed level
+    /// for its whole life is the gateway's one client (stdio), whose sessions with the
+    /// upstreams are the gateway's own; a session whose requests each carry their level
+    /// (HTTP) is one client among many, with sessions of its own.
     #[must_use]
-    pub fn new(gateway: Arc<Gateway>, level: Level) -> Session {
+    pub fn serve(gateway: Arc<Gateway>, level: Level) -> Server<Session> {
         let discovery = (gateway.discoverable() == Discoverable::Search)
             .then(|| Box::new(gateway.discovered()));
         let link = Arc::new(match level {
             Level::Fixed(_) => gateway.solo(),
             Level::PerRequest => gateway.own_link(),
         });
-        Session {
+        let session = Session {
             gateway,
-            level,
             discovery,
-            log: ClientLevel::default(),
             link,
-        }
+        };
+        Server::over(session, level)
     }
 
     /// How the session's client reaches the upstreams.
@@ -87,15 +80,14 @@ impl Session {
         &self.link
     }
 
-    /// What a request between rounds (`between`) needs to be its own relay: its id, its
+    /// What a request between rounds (`round`) needs to be its own relay: its id, its
     /// stream, its log level, and the context that asks through `peer`.
     fn sessionless(
-        &self,
-        context: &RequestContext<RoleServer>,
-        grant: &Grant,
+        request: &Request<'_>,
         peer: Arc<dyn Peer>,
         round: Option<Arc<Round>>,
     ) -> Option<(rmcp::model::RequestId, Sessionless)> {
+        let context = request.context();
         round.map(|round| {
             // What the request says of its client, said again to an upstream that asks
             // between rounds too.
@@ -105,10 +97,11 @@ impl Session {
                     meta.insert(key.to_owned(), value.clone());
                 }
             }
+            let caller = catalog_core::Caller::Mcp(request.grant().access);
             let call = Sessionless {
                 peer: context.peer.clone(),
-                log: self.log.for_request(context),
-                context: catalog_core::Context::new(catalog_core::Caller::Mcp(grant.access), peer),
+                log: request.log().for_request(context),
+                context: catalog_core::Context::new(caller, peer),
                 round,
                 meta,
             };
@@ -116,20 +109,20 @@ impl Session {
         })
     }
 
-    /// How the client of `context`'s request reaches the upstreams: the session's link,
-    /// or for a client without a session (2026-07-28), whose every request is a session
-    /// of its own, the link of its credential (see [`Gateway::sessionless_link`]).
-    fn link_for(&self, context: &RequestContext<RoleServer>, grant: &Grant) -> Arc<Link> {
-        if asks_between_rounds(context) && self.link.is_own() {
-            self.gateway.sessionless_link(grant)
+    /// How the client of `request` reaches the upstreams: the session's link, or for a
+    /// client without a session (2026-07-28), whose every request is a session of its
+    /// own, the link of its credential (see [`Gateway::sessionless_link`]).
+    fn link_for(&self, request: &Request<'_>) -> Arc<Link> {
+        if asks_between_rounds(request.context()) && self.link.is_own() {
+            self.gateway.sessionless_link(request.grant())
         } else {
             Arc::clone(&self.link)
         }
     }
 }
 
-impl ServerHandler for Session {
-    fn get_info(&self) -> ServerConfig {
+impl Backend for Session {
+    fn info(&self, _: &Level) -> ServerConfig {
         let how = match self.gateway.discoverable() {
             Discoverable::Listed => "tools/list shows every tool this connection's level may call",
             Discoverable::Search => {
@@ -175,7 +168,7 @@ impl ServerHandler for Session {
                 .get_or_insert_with(Default::default)
                 .insert(TASKS_EXTENSION_ID.to_owned(), serde_json::Map::new());
         }
-        ServerConfig::new(logging::declared(capabilities))
+        ServerConfig::new(capabilities)
         .with_server_info(Implementation::new(
             "catalog-gateway",
             env!("CARGO_PKG_VERSION"),
@@ -185,29 +178,33 @@ impl ServerHandler for Session {
         ))
     }
 
-    async fn initialize(
+    fn seal(&self) -> &Seal {
+        self.gateway.seal()
+    }
+
+    fn began(
         &self,
-        request: InitializeRequestParams,
-        context: RequestContext<RoleServer>,
-    ) -> Result<InitializeResult, ErrorData> {
+        initialize: &InitializeRequestParams,
+        request: &Request<'_>,
+    ) -> Result<(), ErrorData> {
+        let context = request.context();
         // Which replica a session began on, and which took it over, for the operator.
         if let Some(restored) = context.extensions.get::<SessionRestoreMarker>() {
             tracing::info!(session = %restored.id, "a client session of another replica continues here");
         } else {
-            tracing::info!(client = %request.client_info.name, "a client session began");
+            tracing::info!(client = %initialize.client_info.name, "a client session began");
         }
-        context.peer.set_peer_info(request.clone());
         // Whom the upstreams' relays reach, and what they may ask of it.
         self.link.client().set(Target {
             peer: context.peer.clone(),
-            capabilities: request.capabilities.clone(),
-            grant: self.level.grant(&context)?,
-            session: session_id(&context).map(Arc::from),
+            capabilities: initialize.capabilities.clone(),
+            grant: request.grant().clone(),
+            session: session_id(context).map(Arc::from),
         });
-        self.negotiate_initialize(&request)
+        Ok(())
     }
 
-    async fn on_initialized(&self, context: NotificationContext<RoleServer>) {
+    async fn initialized(&self, context: NotificationContext<RoleServer>) {
         if let Some(session) = context
             .extensions
             .get::<axum::http::request::Parts>()
@@ -224,189 +221,120 @@ impl ServerHandler for Session {
         }
     }
 
-    /// The tool as listed, which `rmcp` reads to hold a call's `Mcp-Param-*` headers to
-    /// its arguments (2026-07-28): an upstream's `x-mcp-header` is checked here as its
-    /// server would. Asked with no request, so with no grant: a call the client may not
-    /// make is refused after, as it would be without headers.
-    fn get_tool(&self, name: &str) -> Option<Tool> {
-        self.gateway.listed(name)
-    }
-
-    async fn list_tools(
-        &self,
-        _request: Option<PaginatedRequestParams>,
-        context: RequestContext<RoleServer>,
-    ) -> Result<ListToolsResult, ErrorData> {
-        let grant = self.level.grant(&context)?;
-        let active = match &self.discovery {
-            Some(discovered) => Some(
-                self.gateway.active(
-                    discovered
-                        .rows(&*self.gateway.loaded().rows, &context, &grant)
-                        .await?,
-                ),
-            ),
-            None => None,
-        };
-        Ok(
-            ListToolsResult::with_all_items(self.gateway.list(&grant, active))
-                .with_cache_scope(CacheScope::Private)
-                .complete(),
-        )
-    }
-
-    async fn list_prompts(
-        &self,
-        _request: Option<PaginatedRequestParams>,
-        context: RequestContext<RoleServer>,
-    ) -> Result<ListPromptsResult, ErrorData> {
-        let grant = self.level.grant(&context)?;
-        sdk(json!({"prompts": self.gateway.prompts(&grant)})).map(Complete::complete)
-    }
-
-    async fn get_prompt(
-        &self,
-        request: GetPromptRequestParams,
-        context: RequestContext<RoleServer>,
-    ) -> Result<GetPromptResponse, ErrorData> {
-        let grant = self.level.grant(&context)?;
-        let mut request = request;
-        let retry = (request.request_state.take(), request.input_responses.take());
-        let arguments = request.arguments.clone().map_or(Value::Null, Value::Object);
-        let call = rounds::Call {
-            principal: Some(&grant.client),
-            method: "prompts/get",
-            target: &request.name,
-            arguments: &arguments,
-        };
-        let link = self.link_for(&context, &grant);
-        let ended = answer(
-            self.gateway.seal(),
-            &context,
-            &self.log,
-            &call,
-            retry,
-            Result::is_err,
-            |peer, round| {
-                let sessionless = self.sessionless(&context, &grant, Arc::new(peer), round);
-                let name = request.name.clone();
-                let link = &link;
-                let grant = &grant;
-                async move {
-                    let result = self
-                        .gateway
-                        .get_prompt(grant, link, &name, request.arguments, sessionless)
-                        .await?;
-                    sdk::<GetPromptResult>(result)
-                }
-            },
-        )
-        .await?;
-        ended.response(GetPromptResponse::InputRequired)
-    }
-
-    async fn list_resources(
-        &self,
-        _request: Option<PaginatedRequestParams>,
-        context: RequestContext<RoleServer>,
-    ) -> Result<ListResourcesResult, ErrorData> {
-        let grant = self.level.grant(&context)?;
-        sdk(json!({"resources": self.gateway.resources(&grant)})).map(Complete::complete)
-    }
-
-    async fn list_resource_templates(
-        &self,
-        _request: Option<PaginatedRequestParams>,
-        context: RequestContext<RoleServer>,
-    ) -> Result<ListResourceTemplatesResult, ErrorData> {
-        let grant = self.level.grant(&context)?;
-        sdk(json!({"resourceTemplates": self.gateway.templates(&grant)})).map(Complete::complete)
-    }
-
-    async fn read_resource(
-        &self,
-        request: ReadResourceRequestParams,
-        context: RequestContext<RoleServer>,
-    ) -> Result<ReadResourceResponse, ErrorData> {
-        let grant = self.level.grant(&context)?;
-        let mut request = request;
-        let retry = (request.request_state.take(), request.input_responses.take());
-        let call = rounds::Call {
-            principal: Some(&grant.client),
-            method: "resources/read",
-            target: &request.uri,
-            arguments: &Value::Null,
-        };
-        let link = self.link_for(&context, &grant);
-        let ended = answer(
-            self.gateway.seal(),
-            &context,
-            &self.log,
-            &call,
-            retry,
-            Result::is_err,
-            |peer, round| {
-                let sessionless = self.sessionless(&context, &grant, Arc::new(peer), round);
-                let (link, grant, uri) = (&link, &grant, &request.uri);
-                async move {
-                    let result = self
-                        .gateway
-                        .read_resource(grant, link, uri, sessionless)
-                        .await?;
-                    // Read at the client's level and profile: no one else's to reuse,
-                    // whatever the upstream said of it.
-                    let mut result = sdk::<ReadResourceResult>(result)?;
-                    result.cache_scope = Some(CacheScope::Private);
-                    Ok(result)
-                }
-            },
-        )
-        .await?;
-        ended.response(ReadResourceResponse::InputRequired)
+    async fn roots_changed(&self) {
+        for session in self.gateway.sessions_of(&self.link).await {
+            if let Err(error) = session.roots_changed().await {
+                tracing::debug!(%error, "an upstream was not told the client's roots changed");
+            }
+        }
     }
 
     #[allow(
         deprecated,
         reason = "MCP logging: deprecated on 2026-07-28, served up to it"
     )]
-    async fn set_level(
-        &self,
-        request: SetLevelRequestParams,
-        context: RequestContext<RoleServer>,
-    ) -> Result<(), ErrorData> {
-        logging::set_level(&self.log, &request, &context)?;
+    async fn log_level(&self, level: LoggingLevel) {
         // The upstreams the client reaches send their messages at its level too.
         for session in self.gateway.sessions_of(&self.link).await {
-            if let Err(error) = session.set_level(request.level).await {
+            if let Err(error) = session.set_level(level).await {
                 tracing::debug!(%error, "an upstream did not take the client's log level");
             }
         }
-        Ok(())
+    }
+
+    /// An upstream's `x-mcp-header` is checked as its server would.
+    fn tool(&self, name: &str, _: &Level) -> Option<Tool> {
+        self.gateway.listed(name)
+    }
+
+    async fn tools(&self, request: &Request<'_>) -> Result<Vec<Tool>, ErrorData> {
+        let grant = request.grant();
+        let active = match &self.discovery {
+            Some(discovered) => Some(
+                self.gateway.active(
+                    discovered
+                        .rows(&*self.gateway.loaded().rows, request.context(), grant)
+                        .await?,
+                ),
+            ),
+            None => None,
+        };
+        Ok(self.gateway.list(grant, active))
+    }
+
+    async fn call_tool(&self, call: CallToolRequestParams, request: &Request<'_>) -> Reply {
+        call_tool(self, call, request).await
+    }
+
+    fn prompts(&self, request: &Request<'_>) -> Result<ListPromptsResult, ErrorData> {
+        sdk(json!({"prompts": self.gateway.prompts(request.grant())}))
+    }
+
+    async fn get_prompt(
+        &self,
+        prompt: GetPromptRequestParams,
+        request: &Request<'_>,
+        asking: Asking,
+    ) -> Result<GetPromptResult, ErrorData> {
+        let link = self.link_for(request);
+        let sessionless = Self::sessionless(request, Arc::new(asking.peer), asking.round);
+        let (grant, name) = (request.grant(), &prompt.name);
+        let result = self
+            .gateway
+            .get_prompt(grant, &link, name, prompt.arguments, sessionless)
+            .await?;
+        sdk::<GetPromptResult>(result)
+    }
+
+    fn resources(&self, request: &Request<'_>) -> Result<ListResourcesResult, ErrorData> {
+        sdk(json!({"resources": self.gateway.resources(request.grant())}))
+    }
+
+    fn templates(&self, request: &Request<'_>) -> Result<ListResourceTemplatesResult, ErrorData> {
+        sdk(json!({"resourceTemplates": self.gateway.templates(request.grant())}))
+    }
+
+    async fn read(
+        &self,
+        read: ReadResourceRequestParams,
+        request: &Request<'_>,
+        asking: Asking,
+    ) -> Result<ReadResourceResult, ErrorData> {
+        let link = self.link_for(request);
+        let sessionless = Self::sessionless(request, Arc::new(asking.peer), asking.round);
+        let result = self
+            .gateway
+            .read_resource(request.grant(), &link, &read.uri, sessionless)
+            .await?;
+        // Read at the client's level and profile: no one else's to reuse, whatever the
+        // upstream said of it.
+        let mut result = sdk::<ReadResourceResult>(result)?;
+        result.cache_scope = Some(CacheScope::Private);
+        Ok(result)
     }
 
     async fn complete(
         &self,
-        request: CompleteRequestParams,
-        context: RequestContext<RoleServer>,
+        complete: CompleteRequestParams,
+        request: &Request<'_>,
     ) -> Result<CompleteResult, ErrorData> {
-        let grant = self.level.grant(&context)?;
+        let link = self.link_for(request);
         self.gateway
-            .complete(&grant, &self.link_for(&context, &grant), request)
+            .complete(request.grant(), &link, complete)
             .await
-            .map(Complete::complete)
     }
 
-    fn accepted_subscription_filter(
-        &self,
-        requested: &SubscriptionFilter,
-    ) -> Option<SubscriptionFilter> {
+    fn accepted(&self, requested: &SubscriptionFilter) -> Option<SubscriptionFilter> {
         // The SDK keeps of it what the gateway declares; the resources a stream hears of
         // are those its client may read, decided in `listen`.
         Some(requested.clone())
     }
 
-    async fn listen(&self, subscription: SubscriptionContext) -> Result<(), ErrorData> {
-        let grant = self.level.grant(subscription.request_context())?;
+    async fn listen(
+        &self,
+        subscription: SubscriptionContext,
+        grant: Grant,
+    ) -> Result<(), ErrorData> {
         let uris = subscription
             .accepted()
             .resource_subscriptions
@@ -432,62 +360,27 @@ impl ServerHandler for Session {
         Ok(())
     }
 
-    #[allow(
-        deprecated,
-        reason = "resources/subscribe: legacy on 2026-07-28, served up to it"
-    )]
-    async fn subscribe(
-        &self,
-        request: SubscribeRequestParams,
-        context: RequestContext<RoleServer>,
-    ) -> Result<(), ErrorData> {
-        let grant = self.level.grant(&context)?;
+    async fn subscribe(&self, uri: &str, request: &Request<'_>) -> Result<(), ErrorData> {
         self.gateway
-            .subscribe(&grant, &self.link, &request.uri)
+            .subscribe(request.grant(), &self.link, uri)
             .await
     }
 
-    #[allow(
-        deprecated,
-        reason = "resources/subscribe: legacy on 2026-07-28, served up to it"
-    )]
-    async fn unsubscribe(
-        &self,
-        request: UnsubscribeRequestParams,
-        context: RequestContext<RoleServer>,
-    ) -> Result<(), ErrorData> {
-        let grant = self.level.grant(&context)?;
+    async fn unsubscribe(&self, uri: &str, request: &Request<'_>) -> Result<(), ErrorData> {
         self.gateway
-            .unsubscribe(&grant, &self.link, &request.uri)
+            .unsubscribe(request.grant(), &self.link, uri)
             .await
-    }
-
-    async fn on_roots_list_changed(&self, _: NotificationContext<RoleServer>) {
-        for session in self.gateway.sessions_of(&self.link).await {
-            if let Err(error) = session.roots_changed().await {
-                tracing::debug!(%error, "an upstream was not told the client's roots changed");
-            }
-        }
-    }
-
-    async fn call_tool(
-        &self,
-        request: CallToolRequestParams,
-        context: RequestContext<RoleServer>,
-    ) -> Result<CallToolResponse, ErrorData> {
-        call_tool(self, &self.level, &self.log, request, &context).await
     }
 
     async fn get_task(
         &self,
-        request: GetTaskParams,
-        context: RequestContext<RoleServer>,
+        task: GetTaskParams,
+        request: &Request<'_>,
     ) -> Result<GetTaskResult, ErrorData> {
-        let grant = self.level.grant(&context)?;
-        let id = &request.task_id;
+        let (grant, context) = (request.grant(), request.context());
         match self
             .gateway
-            .task(&grant, id, Asked::State, &context)
+            .task(grant, &task.task_id, Asked::State, context)
             .await?
         {
             Some(task) => Ok(task),
@@ -497,25 +390,28 @@ impl ServerHandler for Session {
 
     async fn update_task(
         &self,
-        request: UpdateTaskParams,
-        context: RequestContext<RoleServer>,
+        task: UpdateTaskParams,
+        request: &Request<'_>,
     ) -> Result<(), ErrorData> {
-        let grant = self.level.grant(&context)?;
-        let answers = Asked::Answers(request.input_responses);
+        let answers = Asked::Answers(task.input_responses);
         self.gateway
-            .task(&grant, &request.task_id, answers, &context)
+            .task(request.grant(), &task.task_id, answers, request.context())
             .await
             .map(drop)
     }
 
     async fn cancel_task(
         &self,
-        request: CancelTaskParams,
-        context: RequestContext<RoleServer>,
+        task: CancelTaskParams,
+        request: &Request<'_>,
     ) -> Result<(), ErrorData> {
-        let grant = self.level.grant(&context)?;
         self.gateway
-            .task(&grant, &request.task_id, Asked::Cancel, &context)
+            .task(
+                request.grant(),
+                &task.task_id,
+                Asked::Cancel,
+                request.context(),
+            )
             .await
             .map(drop)
     }
@@ -530,19 +426,17 @@ impl CallPath for Session {
 
     async fn call(
         &self,
-        _: Access,
+        request: &Request<'_>,
         revision: &ProtocolVersion,
         name: &str,
         arguments: Value,
         asker: &PeerAsker<'_>,
         peer: Arc<dyn Peer>,
-        context: &RequestContext<RoleServer>,
     ) -> Reply {
-        let grant = self.level.grant(context)?;
-        let link = self.link_for(context, &grant);
-        let sessionless = self
-            .sessionless(context, &grant, peer, asker.round().cloned())
-            .map(|(_, call)| call);
+        let (grant, context) = (request.grant(), request.context());
+        let link = self.link_for(request);
+        let sessionless =
+            Self::sessionless(request, peer, asker.round().cloned()).map(|(_, call)| call);
         let session = session_id(context);
         let carried = |key: &str| {
             context
@@ -552,7 +446,7 @@ impl CallPath for Session {
                 .map(str::to_owned)
         };
         let client = Requester {
-            grant: &grant,
+            grant,
             session,
             trace: Carried {
                 traceparent: carried("traceparent"),

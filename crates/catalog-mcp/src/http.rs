@@ -27,8 +27,9 @@ use tokio::net::TcpListener;
 use tokio_util::sync::CancellationToken;
 
 use crate::auth::{Auth, Refusal};
+use crate::backend::Level;
 use crate::calls::Tools;
-use crate::handler::{CatalogServer, Level};
+use crate::served::CatalogServer;
 
 /// The path of the MCP endpoint.
 pub const ENDPOINT: &str = "/mcp";

@@ -56,7 +56,9 @@
 //! | [`elicit`] | asking through MCP elicitation |
 //! | [`tasks`] | MCP's tasks extension (2026-07-28): the calls that went on as tasks, and a handler's context in one ([`calls::task`] decides which calls do: a row that says `task`, once its handler waits on its work) |
 //! | [`rounds`] | multi round-trip requests (2026-07-28): a call that asks ends with its questions and runs again with the answers, its state sealed |
-//! | [`handler`] | [`CatalogServer`], `rmcp`'s `ServerHandler`, and [`handler::call_tool`], the `tools/call` of every server here |
+//! | [`handler`] | [`Server`], the one `rmcp` `ServerHandler` of every server here, and [`handler::call_tool`], the `tools/call` of each |
+//! | [`backend`] | [`Backend`]: what one server answers, capability by capability, each request with its grant |
+//! | [`served`] | [`CatalogServer`]: a crate's own catalog as a backend |
 //! | [`identity`] | how the server introduces itself |
 //! | [`logging`] | the server's events as MCP `notifications/message` to each client |
 //! | [`offers`] | [`Offers`]: a server's own prompts, resources, templates, completions and subscriptions |
@@ -68,6 +70,7 @@
 //! | `oauth` | (feature `oauth`) OAuth 2.1 access tokens: the server as a resource server (MCP authorization 2025-11-25; RFC 9728, 8707, 7662, 8414) |
 
 pub mod auth;
+pub mod backend;
 pub mod calls;
 pub mod cli;
 pub mod complete;
@@ -83,20 +86,23 @@ pub mod oauth;
 pub mod offers;
 pub mod program;
 pub mod rounds;
+pub mod served;
 pub mod stdio;
 pub mod talk;
 pub mod tasks;
 pub mod tokens;
 
 /// The MCP SDK this crate is built on: [`Tools::call`] and [`Tools::list`] answer in its
-/// types, and [`CatalogServer`] is its `ServerHandler`.
+/// types, and [`Server`] is its `ServerHandler`.
 pub use rmcp;
 
 pub use auth::Auth;
+pub use backend::{Backend, Level};
 pub use calls::Tools;
 pub use gate::{Answer, Asker, GatedPolicy, NoAsker};
-pub use handler::{CatalogServer, Grant, Level};
+pub use handler::{Grant, Server};
 pub use identity::{Identity, VERSION};
 pub use offers::{Offered, Offers, Subscriptions};
 pub use program::{Flag, main, main_offering, main_with};
+pub use served::CatalogServer;
 pub use tokens::Tokens;

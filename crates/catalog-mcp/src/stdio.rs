@@ -7,8 +7,10 @@ use std::sync::Arc;
 use catalog_core::{Access, CompiledCatalog, HandledBy};
 use rmcp::{ServerHandler, ServiceExt};
 
+use crate::backend::Level;
 use crate::calls::Tools;
-use crate::handler::{CatalogServer, Grant, Level};
+use crate::handler::Grant;
+use crate::served::CatalogServer;
 
 /// Serves `tools` to the client on standard input and output at `access`, until it
 /// closes its end. Nothing else may write to standard output meanwhile: it is the
