@@ -1,5 +1,5 @@
 //! `cargo bench -p catalog-tests --bench render`: how long each renderer of
-//! `catalog_core::render` takes, against the same output built as a `serde_json::Value`
+//! `catalog_wire::render` takes, against the same output built as a `serde_json::Value`
 //! and serialized, the way an application without the renderers would write it.
 //!
 //! Two catalogs: the tables catalog's 39 tools (`tests/data/tables.toml`, the example app's
@@ -22,9 +22,9 @@
 use std::hint::black_box;
 use std::time::Instant;
 
-use catalog_core::render::{self, Format, OPENAI_MAX_TOOLS, ToolSearch};
 use catalog_core::{Access, Caller, Effect, Reach, ToolSpec, Visibility};
 use catalog_tests::tables::Catalog;
+use catalog_wire::render::{self, Format, OPENAI_MAX_TOOLS, ToolSearch};
 use serde_json::{Value, json};
 
 const TOOLS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/data/bfcl/tools.json");
@@ -183,7 +183,7 @@ fn requests<T>(format: Format, items: &[T]) -> std::slice::Chunks<'_, T> {
     items.chunks(size)
 }
 
-/// The output of `format` built as a `Value`, as `catalog_core::render` documents it.
+/// The output of `format` built as a `Value`, as `catalog_wire::render` documents it.
 fn naive(format: Format, tools: &[Parsed<'_>]) -> Value {
     let plain = |p: &Parsed<'_>| {
         json!({

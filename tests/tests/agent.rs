@@ -7,10 +7,11 @@ use std::pin::Pin;
 use std::sync::{Arc, Mutex};
 use std::task::{Context, Poll};
 
-use catalog_core::provider::{Outcome, Provider, Reply, ToolUse};
-use catalog_core::render::ToolSearch;
 use catalog_core::talk::{Capability, Declared, Elicited, Peer, TalkError};
 use catalog_core::{Caller, Decision, ErrorClass, Output, UrlElicitation, Value};
+use catalog_wire::Agent;
+use catalog_wire::provider::{Outcome, Provider, Reply, ToolUse};
+use catalog_wire::render::ToolSearch;
 use serde_json::json;
 
 catalog_macros::catalog!("fixtures/reach.toml");
@@ -187,7 +188,7 @@ fn reply(calls: &[(Tool, i64)]) -> Reply {
 fn a_handler_talks_back_to_the_application_through_the_same_context_as_over_mcp() {
     let tool = Tool::InlineSilentReadOnlyMcp;
     let deny = |_: Caller, _: Tool, _: &Value| Decision::Deny;
-    let mut agent = Agent::new(Provider::OpenAiChat).with_peer(Arc::new(Dialog));
+    let mut agent = Agent::new(Catalog, Provider::OpenAiChat).with_peer(Arc::new(Dialog));
     let step = agent.step(&reply(&[(tool, 1), (tool, 100)]), &mut { deny });
     let results = pollster::block_on(step.run(&Talking));
     assert_eq!(
@@ -206,7 +207,7 @@ fn a_handler_talks_back_to_the_application_through_the_same_context_as_over_mcp(
         sign_in.message
     );
     // An application that gives its agent no peer: the handler reads why it was not asked.
-    let mut agent = Agent::new(Provider::OpenAiChat);
+    let mut agent = Agent::new(Catalog, Provider::OpenAiChat);
     let step = agent.step(&reply(&[(tool, 2)]), &mut { deny });
     let results = pollster::block_on(step.run(&Talking));
     let Outcome::Ran(value) = &results[0].outcome else {
@@ -224,7 +225,7 @@ fn a_handler_talks_back_to_the_application_through_the_same_context_as_over_mcp(
 fn reads_run_together_and_a_write_runs_alone_in_order() {
     let read = Tool::InlineSilentReadOnlyMcp;
     let write = Tool::InlineSilentReadAndStageMcp;
-    let mut agent = Agent::new(Provider::OpenAiChat);
+    let mut agent = Agent::new(Catalog, Provider::OpenAiChat);
     let step = agent.step(
         &reply(&[(read, 1), (read, 2), (write, 3), (read, 4), (read, 5)]),
         &mut |_: Caller, _: Tool, _: &Value| Decision::Deny,
@@ -248,7 +249,7 @@ fn reads_run_together_and_a_write_runs_alone_in_order() {
 #[test]
 fn questions_are_approved_denied_or_left_waiting() {
     let gated = Tool::InlineGatedReadOnlyMcp;
-    let mut agent = Agent::new(Provider::Anthropic);
+    let mut agent = Agent::new(Catalog, Provider::Anthropic);
     let mut asked = Vec::new();
     let mut step = agent.step(
         &reply(&[
@@ -304,7 +305,7 @@ fn questions_are_approved_denied_or_left_waiting() {
 fn tools_anthropic_loaded_join_the_active_set() {
     let found = Tool::DiscoverableSilentReadOnlyMcp;
     let provider = Provider::AnthropicToolSearch(ToolSearch::Bm25);
-    let mut agent = Agent::new(provider);
+    let mut agent = Agent::new(Catalog, provider);
     let calls = reply(&[(found, 1)]);
     // Not found by any search yet: unavailable, as any undiscovered tool.
     let step = agent.step(&calls, &mut |_: Caller, _: Tool, _: &Value| Decision::Deny);

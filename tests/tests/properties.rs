@@ -21,8 +21,9 @@ use catalog_check::model::{CatalogModel, DERIVED_SETS};
 use catalog_core::search::Weights;
 use catalog_core::{
     Access, Call, Caller, Decision, Discovery, Effect, Info, Retention, Settings, Tier, ToolId,
-    ToolRow, ToolSet, Value, Via, Visibility, render, verify,
+    ToolRow, ToolSet, Value, Via, Visibility, verify,
 };
+use catalog_wire::render;
 use proptest::prelude::*;
 use proptest::test_runner::{Config, TestRunner};
 

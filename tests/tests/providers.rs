@@ -8,8 +8,8 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
-use catalog_core::provider::{self, Cut, Provider, Reply, ReplyError, Stream, ToolUse};
-use catalog_core::render::ToolSearch;
+use catalog_wire::provider::{self, Cut, Provider, Reply, ReplyError, Stream, ToolUse};
+use catalog_wire::render::ToolSearch;
 use serde_json::{Value, json};
 
 fn data(provider: Provider, file: &str) -> PathBuf {

@@ -6,11 +6,11 @@
 
 use std::sync::Mutex;
 
-use catalog_core::render::{Format, render};
 use catalog_core::{
     Access, Caller, Context, Decision, Dispatch, Info, Lookup, Output, Reach, Tier, ToolId, Value,
     Verified, Via, reach,
 };
+use catalog_wire::render::{Format, render};
 use serde_json::json;
 
 catalog_macros::catalog!("fixtures/reach.toml");

@@ -14,11 +14,11 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::sync::OnceLock;
 
-use catalog_core::render::{
-    self, Format, OPENAI_MAX_TOOLS, RenderError, ToolSearch, render_set, specs,
-};
 use catalog_core::{Access, Caller, Effect, Reach, ToolSpec, Visibility};
 use catalog_tests::tables::{Catalog, Tool};
+use catalog_wire::render::{
+    self, Format, OPENAI_MAX_TOOLS, RenderError, ToolSearch, render_set, specs,
+};
 use serde_json::{Value, json};
 
 const BFCL: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/data/bfcl/tools.json");

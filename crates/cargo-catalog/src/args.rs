@@ -5,8 +5,8 @@
 use std::fmt;
 
 use catalog_core::Access;
-use catalog_core::render::ToolSearch;
 use catalog_core::search::Weights;
+use catalog_wire::render::ToolSearch;
 use clap::{Args, Parser, Subcommand, ValueEnum};
 
 /// Unusable arguments that a command finds while it runs: a file that cannot be read, an

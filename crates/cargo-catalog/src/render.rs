@@ -1,12 +1,12 @@
 //! `render`: a catalog's tools in one provider's request format, rendered by
-//! `catalog_core::render` from the specs of a catalog read at run time.
+//! `catalog_wire::render` from the specs of a catalog read at run time.
 
 use std::io::Write as _;
 use std::process::ExitCode;
 
-use catalog_core::provider::Provider;
-use catalog_core::render::{self, Format, ToolSearch};
 use catalog_core::{Access, ToolSpec, Visibility};
+use catalog_wire::provider::Provider;
+use catalog_wire::render::{self, Format, ToolSearch};
 
 use crate::args::{Render, Target, Tools, Usage};
 use crate::defaults::Defaults;

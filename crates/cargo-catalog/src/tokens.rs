@@ -217,7 +217,7 @@ pub(crate) fn tokens_json(t: &TokenReport) -> serde_json::Value {
 #[cfg(test)]
 mod tests {
     use catalog_check::provider::Provider;
-    use catalog_core::render;
+    use catalog_wire::render;
 
     use super::*;
 

@@ -12,8 +12,8 @@ use std::process::{Command, Output};
 use std::sync::{Arc, Mutex};
 
 use catalog_check::model::CatalogModel;
-use catalog_core::provider::Provider;
 use catalog_providers::scripted::{Answer, Model, Received, Turn};
+use catalog_wire::provider::Provider;
 use serde_json::{Value, json};
 
 /// What the model means to do with one request.

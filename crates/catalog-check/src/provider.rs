@@ -1,12 +1,12 @@
 //! The providers a catalog's tools go to, as `[settings] providers` and `cargo catalog
 //! render --provider` name them: the ones whose request carries a tool list that
-//! `catalog_core::render` writes.
+//! `catalog_wire::render` writes.
 
 use std::fmt;
 
 use catalog_core::Access;
-use catalog_core::provider::Provider as Api;
-use catalog_core::render::Format;
+use catalog_wire::provider::Provider as Api;
+use catalog_wire::render::Format;
 
 /// A provider of the renderers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]

@@ -71,10 +71,6 @@ impl Gen<'_> {
             /// A conversation's discovery state in this catalog (`Catalog::discovery()`).
             pub type Discovery = #core::Discovery<'static, Tool, #w>;
 
-            /// The chat agent's side of one conversation in this catalog: its discovery
-            /// state and provider, and each step between two requests.
-            pub type Agent = #core::agent::Agent<'static, Catalog, #w>;
-
             /// The catalog as a whole: its settings and the tool sets derived from its rows.
             ///
             /// The sets partition and nest as follows: `INLINE` and `DISCOVERABLE` split

@@ -3,6 +3,7 @@
 //! `catalog!("catalog.toml")` (from `catalog-macros`) generates a `Tool`
 //! enum, typed arguments and derived tool sets in the calling crate; the types those
 //! generated items are built from live here, so every crate that handles tools shares them.
+//! Each chat provider's wire format and the agent step are `catalog-wire`'s.
 //!
 //! The crate is `no_std` (with `alloc`) so a browser build can use the generated API.
 #![no_std]
@@ -10,7 +11,6 @@
 extern crate alloc;
 
 mod access;
-pub mod agent;
 mod args;
 mod call;
 mod catalog;
@@ -19,8 +19,6 @@ mod lookup;
 mod output;
 #[doc(hidden)]
 pub mod packed;
-pub mod provider;
-pub mod render;
 mod screen;
 /// Tool search: the index, its tokenizer and stemmers (the `catalog-search` crate).
 pub use catalog_search as search;

@@ -293,29 +293,3 @@ impl ScanResults {
         ScanResults::ALL.into_iter().find(|p| p.as_str() == s)
     }
 }
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::render::fixtures;
-
-    /// A spec written from a role reads back as that role (the ask tool as an ordinary row).
-    #[test]
-    fn a_spec_reads_back_its_role() {
-        assert_eq!(fixtures::SEARCH.role(), Role::Search);
-        let read = fixtures::READ.role();
-        assert_eq!(read.access(), Some(Access::ReadOnly));
-        assert_eq!(read.tier(), fixtures::READ.tier);
-        assert_eq!(read.mcp(), fixtures::READ.mcp);
-        assert!(matches!(read, Role::Tool(_)));
-        let policy = Policy {
-            effect: Effect::Acts,
-            tier: Tier::Gated,
-            access: Access::FullAccess,
-            mcp: false,
-        };
-        assert_eq!(Role::Ask(policy).policy(), Some(policy));
-        assert_eq!((Role::Search.tier(), Role::Search.access()), (None, None));
-        assert!(!Role::Search.mcp());
-    }
-}

@@ -5,7 +5,7 @@
 //! caller's roots, and learns that the call was cancelled. The same context reaches a
 //! handler from every caller: an MCP client (`catalog-mcp` puts these on the wire), or
 //! the application's own agent loop, where the application says what its user and model
-//! can do ([`Agent::with_peer`](crate::agent::Agent::with_peer)). A handler is written
+//! can do (`catalog_wire::Agent::with_peer`). A handler is written
 //! once and runs under both.
 //!
 //! What the other end can be asked is what it declared ([`Declared`]); asking for more

@@ -2,7 +2,7 @@
 //!
 //! Each connection has an access level: over stdio the one given on the command line,
 //! over streamable HTTP the one its bearer token grants. `tools/list` lists exactly the
-//! tools `Catalog::mcp_allowed(level)` holds, rendered by `catalog_core::render::mcp`;
+//! tools `Catalog::mcp_allowed(level)` holds, rendered by `catalog_wire::render::mcp`;
 //! `tools/call` goes through `Catalog::verify` with `Via::Mcp(level, &Catalog)`, so a call above
 //! the level, to a tool kept from MCP, or with arguments that do not fit never reaches
 //! the handler, and gated tools pass the same permission hook as in chat.

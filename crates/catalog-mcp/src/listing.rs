@@ -1,6 +1,6 @@
 //! What `tools/list` answers at each access level, built once from the generated tables.
 //!
-//! The entries come from `catalog_core::render::mcp`, the one place that decides how a
+//! The entries come from `catalog_wire::render::mcp`, the one place that decides how a
 //! catalog row looks to an MCP client (name, description, schemas, hints); this module
 //! only reads that JSON into the SDK's types.
 
@@ -8,8 +8,8 @@ use std::fmt;
 use std::marker::PhantomData;
 use std::sync::Arc;
 
-use catalog_core::render::mcp;
 use catalog_core::{Access, CompiledCatalog, ToolSet};
+use catalog_wire::render::mcp;
 use rmcp::model;
 use serde::Deserialize;
 

@@ -8,7 +8,7 @@ use aws_credential_types::Credentials;
 use aws_sigv4::http_request::{SignableBody, SignableRequest, SigningSettings, sign};
 use aws_sigv4::sign::v4;
 use catalog_core::Value;
-use catalog_core::provider::{Provider, ReplyError, read};
+use catalog_wire::provider::{Provider, ReplyError, read};
 
 /// One provider's API with its key and model: a blocking HTTP client (rustls) that sends
 /// request bodies and returns the replies' JSON.

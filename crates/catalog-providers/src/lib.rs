@@ -1,5 +1,5 @@
 //! The chat providers' HTTP APIs, shared by the example agent and `cargo catalog
-//! eval-agent`: [`Api`] sends a request body that [`catalog_core::provider::Conversation`]
+//! eval-agent`: [`Api`] sends a request body that [`catalog_wire::provider::Conversation`]
 //! wrote to Anthropic, `OpenAI` (Chat Completions or Responses), Gemini or Bedrock, with
 //! the provider's key (Bedrock's requests signed with AWS Signature Version 4), and returns the reply's JSON
 //! or a [`Failure`] as one line, with its status and whether to retry.
@@ -8,7 +8,7 @@
 //! each provider's reply shapes, for tests of an agent or a harness.
 //!
 //! ```no_run
-//! use catalog_core::provider::{Conversation, Provider};
+//! use catalog_wire::provider::{Conversation, Provider};
 //! use catalog_providers::{Api, default_model};
 //!
 //! let provider = Provider::Anthropic;

@@ -17,7 +17,7 @@
 //! A test that sends one request and reads the model's call:
 //!
 //! ```
-//! use catalog_core::provider::{Conversation, Provider, read};
+//! use catalog_wire::provider::{Conversation, Provider, read};
 //! use catalog_providers::Api;
 //! use catalog_providers::scripted::{Model, Turn};
 //! use serde_json::json;
@@ -57,7 +57,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, PoisonError};
 use std::thread;
 
-use catalog_core::provider::Provider;
+use catalog_wire::provider::Provider;
 use serde_json::{Value, json};
 
 /// The input tokens every reply reports.

@@ -1,16 +1,17 @@
 //! The README's quickstart: a whole agent on the example catalog, through Anthropic.
 //! `ANTHROPIC_API_KEY=... cargo run -p app-agent --example quickstart`
 use app_backend::Backend;
-use app_catalog::{Agent, Tool};
-use catalog_core::provider::{Conversation, Provider};
+use app_catalog::{Catalog, Tool};
 use catalog_core::{Caller, Decision, Value};
+use catalog_wire::Agent;
+use catalog_wire::provider::{Conversation, Provider};
 
 fn main() -> Result<(), Box<dyn std::error::Error>> {
     let key = std::env::var("ANTHROPIC_API_KEY")
         .map_err(|_| "set ANTHROPIC_API_KEY to your Anthropic API key")?;
     let provider = Provider::Anthropic; // or OpenAiChat, OpenAiResponses, Bedrock, Gemini
     let backend = Backend::new(); // implements the catalog's generated `Handler`
-    let mut agent = Agent::new(provider); // the conversation's discovery state
+    let mut agent = Agent::new(Catalog, provider); // the conversation's discovery state
     let mut conversation = Conversation::new(Some("You work on the user's tables."));
     conversation.user(provider, "Which customers are in Berlin?");
     loop {

@@ -16,11 +16,12 @@ use std::path::PathBuf;
 use std::process::ExitCode;
 
 use app_backend::Backend;
-use app_catalog::{Agent, Catalog, Tool};
-use catalog_core::provider::{Conversation, Provider, Reply};
+use app_catalog::{Catalog, Tool};
 use catalog_core::{Caller, Decision, Value};
 use catalog_providers::{Api, Failure, default_model};
 use catalog_result_scan::Scanner;
+use catalog_wire::Agent;
+use catalog_wire::provider::{Conversation, Provider, Reply};
 
 /// The system prompt: what the app is, and how its edits work.
 const SYSTEM: &str = "You are the assistant of a table-database app. Look before you change \
@@ -120,7 +121,8 @@ fn run(options: &Options) -> Result<(), Failure> {
     let mut chat = Chat {
         // Results (a table's cells, an attachment) are data: the scanner reads them first,
         // as the catalog's `scan-results` says.
-        agent: Agent::new(provider).screened_by(Scanner::from_settings(&Catalog::SETTINGS)),
+        agent: Agent::new(Catalog, provider)
+            .screened_by(Scanner::from_settings(&Catalog::SETTINGS)),
         conversation: Conversation::new(Some(SYSTEM)),
         api,
         backend,
@@ -155,7 +157,7 @@ fn run(options: &Options) -> Result<(), Failure> {
 /// One conversation: the agent's discovery state, the messages, the provider's API and
 /// the database the tools run on.
 struct Chat {
-    agent: Agent,
+    agent: Agent<'static, Catalog, { Catalog::WORDS }>,
     conversation: Conversation,
     api: Api,
     backend: Backend,

@@ -10,8 +10,8 @@ use std::io::Write as _;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
-use catalog_core::provider::Provider;
 use catalog_providers::scripted::{Model, Received, Turn};
+use catalog_wire::provider::Provider;
 use serde_json::{Value, json};
 
 const REQUEST: &str = "Add Ada Lovelace from London to the customers and save it.";

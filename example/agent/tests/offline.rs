@@ -4,10 +4,11 @@
 
 // ANCHOR: offline
 use app_backend::Backend;
-use app_catalog::{Agent, Tool};
-use catalog_core::provider::{Conversation, Provider};
+use app_catalog::{Catalog, Tool};
 use catalog_core::{Caller, Decision, Value};
 use catalog_providers::scripted::{Model, Turn};
+use catalog_wire::Agent;
+use catalog_wire::provider::{Conversation, Provider};
 use serde_json::json;
 
 #[test]
@@ -26,7 +27,7 @@ fn the_agent_loop_runs_against_a_scripted_model() -> Result<(), Box<dyn std::err
         ],
     );
     let backend = Backend::new();
-    let mut agent = Agent::new(provider);
+    let mut agent = Agent::new(Catalog, provider);
     let mut conversation = Conversation::new(Some("You work on the user's tables."));
     conversation.user(provider, "Which customers are in Berlin?");
     let text = loop {

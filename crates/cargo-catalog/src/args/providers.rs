@@ -1,8 +1,8 @@
 //! The `--provider` values: `catalog_core`'s list of chat APIs, which `render` extends
 //! with MCP.
 
-use catalog_core::provider::Provider;
-use catalog_core::render::ToolSearch;
+use catalog_wire::provider::Provider;
+use catalog_wire::render::ToolSearch;
 use clap::ValueEnum;
 use clap::builder::PossibleValue;
 

@@ -1,5 +1,5 @@
 //! `eval-agent`: a catalog's requests run through a chat provider, each through the same
-//! agent step an application runs (`catalog_core::agent`), once per split of its rows
+//! agent step an application runs (`catalog_wire::agent`), once per split of its rows
 //! into inline and discoverable; the report scores each split's tool selection, success,
 //! searches, rejections and tokens, and a plot sets accuracy against tokens.
 //!

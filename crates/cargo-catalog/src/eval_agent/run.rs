@@ -4,9 +4,9 @@
 use std::time::Instant;
 
 use catalog_check::search::Request;
-use catalog_core::agent::Agent;
-use catalog_core::provider::{Conversation, Outcome, Provider, ToolResult};
 use catalog_core::{Discovery, ErrorClass, Lookup, SearchOutcome, ToolId};
+use catalog_wire::agent::Agent;
+use catalog_wire::provider::{Conversation, Outcome, Provider, ToolResult};
 use serde::Serialize;
 
 use super::send::Sender;

@@ -4,11 +4,11 @@
 //! value that its requests borrow.
 
 use catalog_check::model::{CatalogModel, Tool};
-use catalog_core::agent::Tools;
 use catalog_core::{
     BoxFuture, Call, Context, Dispatch, HandledBy, Output, Proof, ToolId, ToolRow, Value,
     Visibility,
 };
+use catalog_wire::agent::Tools;
 
 /// The 64-bit words of an evaluated catalog's tool sets.
 pub(super) const WORDS: usize = 64;

@@ -280,13 +280,13 @@ text = { type = "string" }"#,
         assert_eq!(spec.input_schema, provider.to_string());
         let ask = specs.iter().find(|s| s.name == "ask").unwrap();
         assert_eq!(ask.mcp_input_schema, None);
-        let listed: serde_json::Value = serde_json::from_str(&catalog_core::render::mcp(
+        let listed: serde_json::Value = serde_json::from_str(&catalog_wire::render::mcp(
             specs,
             catalog_core::Access::FullAccess,
         ))
         .unwrap();
         assert_eq!(listed["tools"][1]["inputSchema"], mcp);
-        let anthropic = catalog_core::render::anthropic(specs);
+        let anthropic = catalog_wire::render::anthropic(specs);
         assert!(!anthropic.contains("x-mcp-header"), "{anthropic}");
     }
 

@@ -2,8 +2,8 @@
 //! counts its tokens as each provider's request carries it, with the tokenizer the caller
 //! gives (the compiler links none: `cargo catalog check` brings one).
 
-use catalog_core::render::{self, Format};
 use catalog_core::{ToolSpec, Visibility};
+use catalog_wire::render::{self, Format};
 
 use super::{Ctx, Found, LintId};
 use crate::diag::{Diagnostic, Span};

@@ -227,7 +227,7 @@ impl Sampling {
     }
 
     /// The tools the model may call, as MCP lists tools (`name`, `description`,
-    /// `inputSchema`): a catalog's own, rendered by [`render::mcp`](crate::render::mcp),
+    /// `inputSchema`): a catalog's own, rendered by `catalog_wire::render::mcp`,
     /// or any.
     #[must_use]
     pub fn tools(self, tools: Vec<Value>) -> Sampling {

@@ -3,11 +3,11 @@
 
 use std::sync::Arc;
 
-use catalog_core::render::mcp;
 use catalog_core::{Access, Caller, Discovery, Lookup as _, Reach, Tier, ToolId, ToolSpec, Value};
 use catalog_mcp::{GatedPolicy, Grant};
 use catalog_upstream::drift::Standing;
 use catalog_upstream::overrides;
+use catalog_wire::render::mcp;
 use rmcp::model;
 use serde_json::Map;
 

@@ -1,8 +1,8 @@
 use std::time::Duration;
 
-use catalog_core::provider::{Conversation, Outcome, ToolResult, read, write};
-use catalog_core::render::{ToolSearch, render};
 use catalog_core::{Access, Effect, Shape, Tier, ToolRow, ToolSpec, Visibility};
+use catalog_wire::provider::{Conversation, Outcome, ToolResult, read, write};
+use catalog_wire::render::{ToolSearch, render};
 
 use super::*;
 use crate::Api;
@@ -166,7 +166,7 @@ fn every_error_body_reads_as_the_providers_error() {
             assert!(
                 matches!(
                     read(provider, &body),
-                    Err(catalog_core::provider::ReplyError::Provider { .. })
+                    Err(catalog_wire::provider::ReplyError::Provider { .. })
                 ),
                 "{provider} {status}: {body}"
             );

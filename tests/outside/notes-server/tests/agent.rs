@@ -226,12 +226,11 @@ fn the_catalog_trait_gives_the_same_sets() {
 #[test]
 fn one_agent_step_reads_a_provider_reply_and_writes_its_results() {
     use catalog_core::Saved;
-    use catalog_core::provider::Provider;
-    use notes_catalog::Agent;
+    use catalog_wire::{Agent, Provider};
 
     let notes = Notes::seeded();
     let provider = Provider::OpenAiChat;
-    let mut agent = Agent::new(provider);
+    let mut agent = Agent::new(Catalog, provider);
     let call = |id: &str, name: &str, arguments: &str| json!({"id": id, "type": "function", "function": {"name": name, "arguments": arguments}});
     let reply = agent
         .read(
@@ -271,14 +270,14 @@ fn one_agent_step_reads_a_provider_reply_and_writes_its_results() {
     // Kept between two requests as JSON, and put back.
     let saved: Saved =
         serde_json::from_str(&serde_json::to_string(&agent.save()).unwrap()).unwrap();
-    let (restored, dropped) = Agent::restore(provider, &saved);
+    let (restored, dropped) = Agent::restore(Catalog, provider, &saved);
     assert!(dropped.is_empty());
     assert_eq!(restored.discovery().active(), agent.discovery().active());
     let stale = Saved {
         discovered: vec!["readNote".into(), "archiveNote".into()],
         searches_left: 1,
     };
-    let (restored, dropped) = Agent::restore(provider, &stale);
+    let (restored, dropped) = Agent::restore(Catalog, provider, &stale);
     assert_eq!(dropped, ["archiveNote"]);
     assert_eq!(restored.discovery().searches_left(), 1);
 }

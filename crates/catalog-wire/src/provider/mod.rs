@@ -24,7 +24,7 @@ use alloc::vec::Vec;
 use core::fmt;
 
 use crate::render::{Format, ToolSearch};
-use crate::{Rejection, SearchOutcome, ToolId, Value};
+use catalog_core::{Rejection, SearchOutcome, ToolId, Value};
 
 mod anthropic;
 mod bedrock;
@@ -127,7 +127,7 @@ pub struct ToolUse {
     /// The provider's id of the call, which its result carries back; Gemini may send
     /// none (empty).
     pub id: String,
-    /// The tool's name as the provider sent it: the [wire name](crate::ToolSpec::wire_name).
+    /// The tool's name as the provider sent it: the [wire name](catalog_core::ToolSpec::wire_name).
     pub name: String,
     /// The arguments, or why they could not be read (the JSON parse error of a string
     /// that `OpenAI` sent, or a stream cut inside them).

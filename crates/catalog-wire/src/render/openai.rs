@@ -3,7 +3,7 @@
 use alloc::string::String;
 
 use super::{RenderError, push_str};
-use crate::ToolSpec;
+use catalog_core::ToolSpec;
 
 /// The most tools OpenAI accepts in one request, in either API.
 pub const OPENAI_MAX_TOOLS: usize = 128;

@@ -13,7 +13,7 @@ use core::fmt;
 use serde_json::{Map, json};
 
 use super::{Provider, Reply, ReplyError, ToolUse, provider_error, read};
-use crate::Value;
+use catalog_core::Value;
 
 /// One streamed reply being gathered.
 ///

@@ -7,7 +7,7 @@ use alloc::vec::Vec;
 use serde_json::{Map, json};
 
 use super::{Reply, ToolResult, ToolUse, Usage, arguments_from_string, array, string};
-use crate::{ToolId, Value};
+use catalog_core::{ToolId, Value};
 
 /// A `ChatCompletion`: its first choice's message.
 pub(super) fn read(body: &Value) -> Result<Reply, String> {

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 use serde_json::json;
 
 use super::{Provider, Reply};
-use crate::Value;
+use catalog_core::Value;
 
 /// The messages of one conversation with one provider, in its shapes, and the body of the
 /// next request. Serde makes it a value to keep between a web backend's requests.

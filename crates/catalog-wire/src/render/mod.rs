@@ -40,7 +40,7 @@
 use alloc::string::String;
 use core::fmt;
 
-use crate::{Access, Lookup, ToolId, ToolSet, ToolSpec};
+use catalog_core::{Access, Lookup, ToolId, ToolSet, ToolSpec};
 
 mod anthropic;
 mod bedrock;
@@ -158,7 +158,7 @@ pub fn specs<T: ToolId, const W: usize>(
 
 /// Whether the row is the catalog's search tool.
 fn is_search_tool(spec: &ToolSpec) -> bool {
-    spec.role() == crate::Role::Search
+    spec.role() == catalog_core::Role::Search
 }
 
 /// Appends `s` as a JSON string, escaped as `serde_json` escapes it (the two short forms
@@ -218,7 +218,7 @@ where
 pub(crate) mod fixtures {
     //! Hand-written rows: what the compiler emits, with the cases renderers must handle.
 
-    use crate::{Access, Effect, Policy, Role, Shape, Tier, ToolSpec, Visibility};
+    use catalog_core::{Access, Effect, Policy, Role, Shape, Tier, ToolSpec, Visibility};
 
     const OBJECT: &str = r#"{"type":"object","properties":{},"additionalProperties":false}"#;
 
@@ -319,21 +319,21 @@ pub(crate) mod fixtures {
     };
 
     /// The fixture rows as a catalog's tools: row `i` of [`all`].
-    pub type Row = crate::ToolRow;
+    pub type Row = catalog_core::ToolRow;
 
     /// The fixture rows as a catalog.
     pub struct Rows;
 
-    impl crate::Lookup<Row> for Rows {
+    impl catalog_core::Lookup<Row> for Rows {
         fn len(&self) -> usize {
             all().len()
         }
         fn spec(&self, tool: Row) -> &ToolSpec<'_> {
-            all()[crate::ToolId::index(tool)]
+            all()[catalog_core::ToolId::index(tool)]
         }
         fn find(&self, name: &str) -> Option<Row> {
             let i = all().iter().position(|s| s.name == name)?;
-            crate::ToolId::from_index(i)
+            catalog_core::ToolId::from_index(i)
         }
     }
 
@@ -364,6 +364,28 @@ mod tests {
     use alloc::vec::Vec;
 
     use super::*;
+
+    /// A spec written from a role reads back as that role (the ask tool as an ordinary row).
+    #[test]
+    fn a_spec_reads_back_its_role() {
+        use catalog_core::{Effect, Policy, Role, Tier};
+
+        assert_eq!(fixtures::SEARCH.role(), Role::Search);
+        let read = fixtures::READ.role();
+        assert_eq!(read.access(), Some(Access::ReadOnly));
+        assert_eq!(read.tier(), fixtures::READ.tier);
+        assert_eq!(read.mcp(), fixtures::READ.mcp);
+        assert!(matches!(read, Role::Tool(_)));
+        let policy = Policy {
+            effect: Effect::Acts,
+            tier: Tier::Gated,
+            access: Access::FullAccess,
+            mcp: false,
+        };
+        assert_eq!(Role::Ask(policy).policy(), Some(policy));
+        assert_eq!((Role::Search.tier(), Role::Search.access()), (None, None));
+        assert!(!Role::Search.mcp());
+    }
 
     fn escaped(s: &str) -> String {
         let mut out = String::new();

@@ -3,7 +3,7 @@
 use alloc::string::String;
 
 use super::{push_array, push_str};
-use crate::{Access, Caller, Effect, Reach, ToolSpec};
+use catalog_core::{Access, Caller, Effect, Reach, ToolSpec};
 
 /// The `tools/list` result for a client at `level`: `{"tools":[{"name","description",
 /// "inputSchema","outputSchema"?,"annotations"}]}`, with only the tools such a client may

@@ -9,9 +9,9 @@ use alloc::vec::Vec;
 use serde_json::{Value, json};
 
 use super::*;
-use crate::Lookup;
 use crate::render::fixtures::{Row, Rows};
-use crate::{ErrorClass, Found};
+use catalog_core::Lookup;
+use catalog_core::{ErrorClass, Found};
 
 fn call(id: &str, name: &str) -> ToolUse {
     ToolUse {

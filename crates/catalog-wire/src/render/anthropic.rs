@@ -3,7 +3,7 @@
 use alloc::string::String;
 
 use super::{RenderError, is_search_tool, push_array, push_str};
-use crate::{SearchOutcome, ToolId, ToolSpec, Visibility};
+use catalog_core::{SearchOutcome, ToolId, ToolSpec, Visibility};
 
 /// Who searches the deferred tools in [`anthropic_tool_search`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -139,11 +139,11 @@ mod tests {
     use serde_json::{Value, json};
 
     use super::*;
-    use crate::Found;
-    use crate::Lookup;
     use crate::render::fixtures::{
         self, DROP, HIDDEN, READ, Row, Rows, SEARCH, STAGE, parse, schema,
     };
+    use catalog_core::Found;
+    use catalog_core::Lookup;
 
     fn reference(spec: &ToolSpec) -> Value {
         json!({

@@ -8,7 +8,7 @@ use serde_json::{Map, json};
 
 use super::{Outcome, Reply, ToolResult, ToolUse, Usage, array, string};
 use crate::render::search_result_content;
-use crate::{ToolId, Value};
+use catalog_core::{ToolId, Value};
 
 /// A `Message`: its content blocks, kept whole as the assistant's turn.
 pub(super) fn read(body: &Value) -> Result<Reply, String> {

@@ -3,7 +3,7 @@
 use alloc::string::String;
 
 use super::{RenderError, push_array, push_str};
-use crate::ToolSpec;
+use catalog_core::ToolSpec;
 
 /// The Converse API's whole `toolConfig`: `{"tools":[{"toolSpec":{"name","description",
 /// "inputSchema":{"json": schema}}}]}`, the name being the

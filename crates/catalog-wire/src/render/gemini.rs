@@ -3,7 +3,7 @@
 use alloc::string::String;
 
 use super::{RenderError, push_array, push_str};
-use crate::ToolSpec;
+use catalog_core::ToolSpec;
 
 /// The Gemini API's `tools` array: `[{"functionDeclarations":[{"name","description",
 /// "parameters"}]}]`, one `Tool` holding a declaration per tool (google-genai merges the

@@ -7,7 +7,7 @@ use alloc::vec::Vec;
 use serde_json::{Map, json};
 
 use super::{Reply, ToolResult, ToolUse, Usage, string};
-use crate::{ToolId, Value};
+use catalog_core::{ToolId, Value};
 
 /// A `GenerateContentResponse`: its first candidate's content, kept whole (thought
 /// signatures included, which Gemini wants back) as the model's turn.

@@ -7,7 +7,7 @@ use alloc::vec::Vec;
 use serde_json::{Map, json};
 
 use super::{Reply, ToolResult, ToolUse, Usage, array, string};
-use crate::{ToolId, Value};
+use catalog_core::{ToolId, Value};
 
 /// A Converse output: `output.message`, kept whole as the assistant's turn.
 pub(super) fn read(body: &Value) -> Result<Reply, String> {

@@ -6,7 +6,7 @@ use alloc::vec::Vec;
 use serde_json::json;
 
 use super::{Reply, ToolResult, ToolUse, Usage, arguments_from_string, array, string};
-use crate::{ToolId, Value};
+use catalog_core::{ToolId, Value};
 
 /// A `Response`: its output items, kept whole as the next request's input.
 pub(super) fn read(body: &Value) -> Result<Reply, String> {

@@ -14,8 +14,8 @@
 //! 5. [`Agent::write`]: the results as the provider's tool-result messages, in call order.
 //!
 //! ```
-//! # use catalog_core::agent::Agent;
-//! # use catalog_core::provider::{Conversation, Reply};
+//! # use catalog_wire::agent::Agent;
+//! # use catalog_wire::provider::{Conversation, Reply};
 //! # use catalog_core::{Caller, Decision, Value};
 //! /// One step of any catalog's agent, once the reply arrived.
 //! async fn step<C, H, const W: usize>(agent: &mut Agent<'_, C, W>, handler: &H, reply: &Reply,
@@ -47,9 +47,9 @@ use core::task::Poll;
 
 use crate::provider::{self, Outcome, Provider, Reply, ReplyError, ToolResult, ToolUse};
 use crate::render::{self, RenderError};
-use crate::talk::{NoPeer, Peer};
-use crate::{Call, Discovery};
-use crate::{
+use catalog_core::talk::{NoPeer, Peer};
+use catalog_core::{Call, Discovery};
+use catalog_core::{
     CompiledCatalog, Dispatch, HandledBy, NoScreen, Output, PendingCall, Permission, Rejection,
     Saved, Screen, Screened, ToolId, Value, Verified, VerifiedCall, Via, verify,
 };
@@ -88,17 +88,27 @@ impl<C: Tools<W>, const W: usize> fmt::Debug for Agent<'_, C, W> {
     }
 }
 
+// The catalog is taken by value only to name its type: the generated `Catalog` is a unit
+// struct, and `Agent::new(Catalog, provider)` infers its word count from it.
+#[allow(
+    clippy::needless_pass_by_value,
+    reason = "the catalog argument names the type"
+)]
 impl<C: CompiledCatalog<W>, const W: usize> Agent<'static, C, W> {
-    /// A new conversation through `provider`: the inline tools are active.
+    /// A new conversation in compiled catalog `catalog` (the generated `Catalog`) through
+    /// `provider`: the inline tools are active.
     #[must_use]
-    pub fn new(provider: Provider) -> Self {
+    pub fn new(catalog: C, provider: Provider) -> Self {
+        let _ = catalog;
         Agent::with_discovery(provider, C::discovery())
     }
 
-    /// A conversation whose state [`Agent::save`] kept: see [`Discovery::restore`] for the
-    /// names returned, which the catalog no longer has as discoverable tools.
+    /// A conversation in `catalog` whose state [`Agent::save`] kept: see
+    /// [`Discovery::restore`] for the names returned, which the catalog no longer has as
+    /// discoverable tools.
     #[must_use]
-    pub fn restore(provider: Provider, saved: &Saved) -> (Self, Vec<String>) {
+    pub fn restore(catalog: C, provider: Provider, saved: &Saved) -> (Self, Vec<String>) {
+        let _ = catalog;
         let (discovery, dropped) = C::discovery().restore(saved);
         (Agent::with_discovery(provider, discovery), dropped)
     }
@@ -118,7 +128,7 @@ impl<'c, C: Tools<W>, const W: usize> Agent<'c, C, W> {
     }
 
     /// The same conversation with handlers talking back through `peer`: the
-    /// application's user and model, as the handlers' [`Context`](crate::Context) reaches
+    /// application's user and model, as the handlers' [`Context`](catalog_core::Context) reaches
     /// them (progress to show, a form or URL to put to the user, a sampling of its
     /// model). Without one, a handler can ask nothing of the caller.
     #[must_use]
