@@ -1,16 +1,15 @@
 //! What one MCP server answers, capability by capability: a [`Backend`]. Every server here
-//! is the one `ServerHandler`, [`Server`](crate::handler::Server), over a backend: a crate's
-//! own catalog ([`Served`](crate::served::Served)) or the gateway's session with its
-//! upstreams. What all servers do alike is the handler's: reading each request's grant
-//! from its connection's [`Level`] before a backend sees it,
-//! running prompts and reads between rounds (2026-07-28), private listings, complete
-//! results, the client's log level.
+//! is the one `ServerHandler`, [`Server`](crate::handler::Server), over a backend: a
+//! crate's own catalog ([`Served`](crate::served::Served)) or the gateway's session with
+//! its upstreams. What all servers do alike is the handler's: reading each request's
+//! grant from its connection's [`Level`] before a backend sees it, running prompts and
+//! reads between rounds (2026-07-28), private listings, complete results, the client's
+//! log level.
 
 use std::future::{Future, ready};
 use std::sync::Arc;
 
 use axum::http::request::Parts;
-use catalog_core::Access;
 use rmcp::ErrorData;
 #[allow(
     deprecated,
@@ -41,14 +40,6 @@ pub enum Level {
 }
 
 impl Level {
-    /// The level `context`'s request is served at.
-    ///
-    /// # Errors
-    /// As [`Level::grant`].
-    pub fn of(&self, context: &RequestContext<RoleServer>) -> Result<Access, ErrorData> {
-        self.grant(context).map(|grant| grant.access)
-    }
-
     /// Who sent `context`'s request and what it may do. Over HTTP a request reaches a
     /// handler only through the token check, so a missing grant is a fault: refused, not
     /// defaulted.
