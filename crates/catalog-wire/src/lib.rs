@@ -11,13 +11,14 @@
 //! | [`agent`] | [`Agent`]: a conversation's discovery state, and each step from a reply to its results |
 //!
 //! ```
-//! # mod app { catalog_macros::catalog!("examples/hello.toml"); }
-//! # use app::Catalog;
+//! use catalog_core::CompiledCatalog;
 //! use catalog_wire::{Agent, Provider};
 //!
-//! // The catalog's inline tools are active; `agent.tools()` is the first request's list.
-//! let agent = Agent::new(Catalog, Provider::Anthropic);
-//! assert!(agent.tools().is_ok());
+//! /// A conversation in a compiled catalog: `start(Catalog)` for the generated `Catalog`,
+//! /// whose type gives the rest. Its inline tools are active.
+//! fn start<C: CompiledCatalog<W>, const W: usize>(catalog: C) -> Agent<'static, C, W> {
+//!     Agent::new(catalog, Provider::Anthropic)
+//! }
 //! ```
 //!
 //! The crate is `no_std` (with `alloc`), as the runtime is, so an agent can run in the
