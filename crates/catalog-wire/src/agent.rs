@@ -71,7 +71,8 @@ impl<C: CompiledCatalog<W>, const W: usize> Tools<W> for C {
 
 /// The chat agent's side of one conversation with catalog `C` through one provider: its
 /// discovery state, which borrows the catalog for `'c` (`'static` for a compiled one).
-/// The generated `Agent` names it for a catalog.
+/// For a compiled catalog it is made with `Agent::new(Catalog, provider)`, and named
+/// `Agent<'static, Catalog, { Catalog::WORDS }>`.
 pub struct Agent<'c, C: Tools<W>, const W: usize> {
     provider: Provider,
     discovery: Discovery<'c, C::Tool, W>,
