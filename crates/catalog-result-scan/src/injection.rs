@@ -4,11 +4,13 @@
 //! what an injection does, in any of the languages attacks are written in:
 //! - **overrides**: a verb that drops the model's instructions (`ignore`, `disregard`,
 //!   `forget`, `oublie`, `ignoriere`, `无视`, `무시`...) with, a few words on, what it
-//!   drops (`previous`, `instructions`, `précédentes`, `指示`...);
+//!   drops (`previous`, `instructions`, `précédentes`, `指示`...), a word of eight letters
+//!   or more counting with one typing slip (`iunstructions`);
 //! - **concealment**: keeping something from the user (`don't tell the user`, `without
 //!   asking the user`, `ユーザーに言わない`...);
 //! - **address**: the text speaks to the model (`AI agents:`, `Assistant:` opening a line,
-//!   `If you are an AI`, `AIアシスタントへ`);
+//!   `If you are an AI`, `to you, GPT-4`, `AIアシスタントへ`) or labels a system role's
+//!   turn as a template does (`(system_message)`, `[system prompt]`);
 //! - **turn markers**: the end of a tool's output or a chat template's tokens
 //!   (`</tool_result>`, `<|im_start|>`), which fake a new turn;
 //! - the lint's phrases, where a credential path counts only in a sentence that moves
@@ -24,6 +26,8 @@ use std::ops::Range;
 use std::sync::OnceLock;
 
 use crate::orders::{self, Folded};
+
+mod labels;
 
 /// The first order `text` gives the model, as written.
 pub(crate) fn order(text: &str) -> Option<String> {
@@ -230,6 +234,8 @@ const TURN_MARKERS: &[&str] = &[
     "[/inst]",
     "<start_of_turn>",
     "<end_of_turn>",
+    "<<sys>>",
+    "[inst]",
 ];
 
 /// Where folded text holds an override, a concealment or a turn marker, as ranges of it.
@@ -243,10 +249,12 @@ fn patterns(folded: &str) -> Vec<Range<usize>> {
             continue;
         }
         if table.verbs.contains(word)
-            && let Some(&(_, object_end)) = words[i + 1..]
-                .iter()
-                .take(CLAUSE_WORDS)
-                .find(|&&(s, e)| table.objects.contains(&folded[s..e]))
+            && let Some(&(_, object_end)) =
+                words[i + 1..].iter().take(CLAUSE_WORDS).find(|&&(s, e)| {
+                    let word = &folded[s..e];
+                    table.objects.contains(word)
+                        || table.objects.iter().any(|o| labels::one_slip(word, o))
+                })
         {
             found.push(start..object_end);
         }
@@ -348,6 +356,8 @@ fn addresses(text: &str) -> Vec<Range<usize>> {
             found.push(at..at + head.len() + 1);
         }
     }
+    found.extend(labels::system_labels(&lower));
+    found.extend(labels::vocatives(&lower));
     for phrase in questions() {
         for at in phrase.find_iter(&lower) {
             found.push(at..at + phrase.text().len());

@@ -300,12 +300,7 @@ fn scan_text(path: &str, text: &str, threshold: Option<f32>, found: &mut Vec<Fin
         });
     } else if let Some(threshold) = threshold {
         let model = Detector::builtin();
-        // As for the rules, what is only mentioned (in code, quoted, discussed) is no order.
-        let strongest = model
-            .scores(text)
-            .into_iter()
-            .filter(|s| s.score >= threshold && !injection::mentioned(text, s.range.clone()))
-            .max_by(|a, b| a.score.total_cmp(&b.score));
+        let strongest = strongest_order(model, text).filter(|s| s.score >= threshold);
         if let Some(detector::Suspect { range, score }) = strongest {
             let window = &text[range];
             found.push(Finding {
@@ -332,6 +327,18 @@ fn scan_text(path: &str, text: &str, threshold: Option<f32>, found: &mut Vec<Fin
             detail: shorten(url, 120),
         });
     }
+}
+
+/// The window of `text` that `model` reads most like an injection, of those the scanner
+/// scores: as for the rules, what is only mentioned (in code, quoted, discussed) is no
+/// order. What a threshold is chosen on.
+#[must_use]
+pub fn strongest_order(model: &Detector, text: &str) -> Option<detector::Suspect> {
+    model
+        .scores(text)
+        .into_iter()
+        .filter(|s| !injection::mentioned(text, s.range.clone()))
+        .max_by(|a, b| a.score.total_cmp(&b.score))
 }
 
 /// An order written in tag characters (U+E0020 to U+E007E, invisible ASCII: "ASCII

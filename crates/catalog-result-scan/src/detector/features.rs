@@ -15,6 +15,8 @@ use super::BITS;
 #[derive(Default, Debug)]
 pub(crate) struct Unit {
     pub slots: Vec<u32>,
+    /// Its words' keys, in order: what the word vectors are looked up by.
+    pub words: Vec<u32>,
     first: Option<u64>,
     last: Option<u64>,
 }
@@ -77,6 +79,32 @@ pub(crate) fn pair(first: &Unit, second: &Unit) -> Vec<u32> {
     slots
 }
 
+/// The words of two neighbouring units, in order.
+pub(crate) fn pair_words(first: &Unit, second: &Unit) -> Vec<u32> {
+    [first.words.as_slice(), second.words.as_slice()].concat()
+}
+
+/// The words of `text` as the model reads them (lower-cased, a number as its shape), each
+/// with its key.
+pub(crate) fn words(text: &str) -> Vec<(String, u32)> {
+    let mut out = Vec::new();
+    each_token(text, |chars, is_word| {
+        if is_word {
+            let written: Vec<char> =
+                shape(chars).map_or_else(|| chars.to_vec(), |s| s.chars().collect());
+            out.push((written.iter().collect(), key(hash(&written))));
+        }
+    });
+    out
+}
+
+/// A word's key in the table of word vectors: the low half of its hash.
+fn key(h: u64) -> u32 {
+    #[allow(clippy::cast_possible_truncation)]
+    let low = h as u32;
+    low
+}
+
 /// The tokens of `text` as written into features, with their hashes, for naming what a
 /// window weighs.
 pub(crate) fn named(text: &str) -> Vec<(String, u64)> {
@@ -124,6 +152,7 @@ impl Reader {
         }
         unit.last = Some(h);
         if is_word {
+            self.unit.words.push(key(h));
             self.padded.clear();
             self.padded.push('^');
             self.padded.extend(written.iter().take(WORD_MAX).copied());
