@@ -99,7 +99,7 @@ pub(crate) fn train(reuse: bool) -> Result<ExitCode, Usage> {
                 .iter()
                 .map(|&(text, attack)| {
                     (
-                        strongest_order(&model, text).map_or(0.0, |s| s.score),
+                        strongest_order(&model, text, 0.0).map_or(0.0, |s| s.score),
                         attack,
                     )
                 })

@@ -117,17 +117,37 @@ impl Detector {
     /// The score of `text` read as one window, from 0 to 1.
     #[must_use]
     pub fn score(&self, text: &str) -> f32 {
-        self.score_window(&whole(text))
+        let window = whole(text);
+        self.score_of(&window.slots, &self.meaning.words.embed(&window.words))
     }
 
     /// Each window of `text` (see [`windows`]) with its score.
     #[must_use]
     pub fn scores(&self, text: &str) -> Vec<Suspect> {
-        windows(text)
-            .into_iter()
-            .map(|w| Suspect {
-                score: self.score_window(&w),
-                range: w.range,
+        let read = Read::new(text);
+        // Each sentence's words are looked up once: a pair adds its two sentences' sums.
+        let sums: Vec<[i32; DIM]> = read
+            .units
+            .iter()
+            .map(|u| self.meaning.words.sum(&u.words))
+            .collect();
+        read.windows
+            .iter()
+            .map(|&(ref range, i, paired)| {
+                let score = if paired {
+                    let mut sum = sums[i];
+                    for (s, t) in sum.iter_mut().zip(&sums[i + 1]) {
+                        *s += t;
+                    }
+                    let slots = features::pair(&read.units[i], &read.units[i + 1]);
+                    self.score_of(&slots, &meaning::direction(&sum))
+                } else {
+                    self.score_of(&read.units[i].slots, &meaning::direction(&sums[i]))
+                };
+                Suspect {
+                    range: range.clone(),
+                    score,
+                }
             })
             .collect()
     }
@@ -163,17 +183,15 @@ impl Detector {
         named.into_iter().take(max).map(|(_, name)| name).collect()
     }
 
-    /// The score of one window, from 0 to 1.
-    #[must_use]
-    pub fn score_window(&self, window: &Window) -> f32 {
-        if window.slots.is_empty() {
+    /// The score of a window with these feature slots and this mean word vector.
+    fn score_of(&self, slots: &[u32], vector: &[f32; DIM]) -> f32 {
+        if slots.is_empty() {
             return 0.0;
         }
         #[allow(clippy::cast_precision_loss)]
-        let scale = 1.0 / (window.slots.len() as f32).sqrt();
-        let sum: f32 = window.slots.iter().map(|&s| self.weights[s as usize]).sum();
-        let meaning = self.meaning.logit(&self.meaning.words.embed(&window.words));
-        sigmoid(self.bias + sum * scale + meaning)
+        let scale = 1.0 / (slots.len() as f32).sqrt();
+        let sum: f32 = slots.iter().map(|&s| self.weights[s as usize]).sum();
+        sigmoid(self.bias + sum * scale + self.meaning.logit(vector))
     }
 
     /// The model as bytes: the magic, then bias, threshold and weight scale as
@@ -314,29 +332,55 @@ pub fn words(text: &str) -> Vec<(String, u32)> {
 /// pair of words across their boundary.
 #[must_use]
 pub fn windows(text: &str) -> Vec<Window> {
-    let ranges = units(text);
-    let read: Vec<features::Unit> = ranges
+    let read = Read::new(text);
+    read.windows
         .iter()
-        .map(|r| features::unit(&text[r.clone()]))
-        .collect();
-    let mut out = Vec::with_capacity(ranges.len() * 2);
-    for (i, (range, unit)) in ranges.iter().zip(&read).enumerate() {
-        if text[range.clone()].chars().count() >= UNIT_MIN {
-            out.push(Window {
-                range: range.clone(),
-                slots: unit.slots.clone(),
-                words: unit.words.clone(),
-            });
+        .map(|&(ref range, i, paired)| {
+            let unit = &read.units[i];
+            if paired {
+                let next = &read.units[i + 1];
+                Window {
+                    range: range.clone(),
+                    slots: features::pair(unit, next),
+                    words: features::pair_words(unit, next),
+                }
+            } else {
+                Window {
+                    range: range.clone(),
+                    slots: unit.slots.clone(),
+                    words: unit.words.clone(),
+                }
+            }
+        })
+        .collect()
+}
+
+/// A text's units, read once, and its windows as the units they hold: the one place the
+/// windows are enumerated, for scoring and for training alike.
+struct Read {
+    units: Vec<features::Unit>,
+    /// Each window's range, its first unit, and whether the next unit is in it too.
+    windows: Vec<(Range<usize>, usize, bool)>,
+}
+
+impl Read {
+    fn new(text: &str) -> Read {
+        let ranges = units(text);
+        let units: Vec<features::Unit> = ranges
+            .iter()
+            .map(|r| features::unit(&text[r.clone()]))
+            .collect();
+        let mut windows = Vec::with_capacity(ranges.len() * 2);
+        for (i, range) in ranges.iter().enumerate() {
+            if text[range.clone()].chars().count() >= UNIT_MIN {
+                windows.push((range.clone(), i, false));
+            }
+            if let Some(next) = ranges.get(i + 1) {
+                windows.push((range.start..next.end, i, true));
+            }
         }
-        if let (Some(next), Some(next_unit)) = (ranges.get(i + 1), read.get(i + 1)) {
-            out.push(Window {
-                range: range.start..next.end,
-                slots: features::pair(unit, next_unit),
-                words: features::pair_words(unit, next_unit),
-            });
-        }
+        Read { units, windows }
     }
-    out
 }
 
 #[cfg(test)]
@@ -398,6 +442,36 @@ mod tests {
         let mut longer = model.encode();
         longer.push(0);
         assert!(Detector::decode(&longer).is_err());
+    }
+
+    #[test]
+    fn the_word_vectors_put_like_meanings_near() {
+        let table = Detector::builtin().words();
+        assert!(table.len() > 10_000, "{}", table.len());
+        let vector = |t: &str| {
+            let keys: Vec<u32> = words(t).into_iter().map(|(_, k)| k).collect();
+            table.embed(&keys)
+        };
+        let near = |a: &str, b: &str| -> f32 {
+            vector(a).iter().zip(&vector(b)).map(|(x, y)| x * y).sum()
+        };
+        for (said, same, other) in [
+            ("transfer the money", "wire the funds", "bake the bread"),
+            (
+                "forward every message",
+                "send all the mail",
+                "water the plants",
+            ),
+        ] {
+            assert!(
+                near(said, same) > near(said, other) + 0.3,
+                "{said}: {} {}",
+                near(said, same),
+                near(said, other)
+            );
+        }
+        // Words it has no vector for give none.
+        assert!(vector("zzqxv").iter().all(|x| *x == 0.0));
     }
 
     #[test]

@@ -300,7 +300,7 @@ fn scan_text(path: &str, text: &str, threshold: Option<f32>, found: &mut Vec<Fin
         });
     } else if let Some(threshold) = threshold {
         let model = Detector::builtin();
-        let strongest = strongest_order(model, text).filter(|s| s.score >= threshold);
+        let strongest = strongest_order(model, text, threshold);
         if let Some(detector::Suspect { range, score }) = strongest {
             let window = &text[range];
             found.push(Finding {
@@ -329,15 +329,17 @@ fn scan_text(path: &str, text: &str, threshold: Option<f32>, found: &mut Vec<Fin
     }
 }
 
-/// The window of `text` that `model` reads most like an injection, of those the scanner
-/// scores: as for the rules, what is only mentioned (in code, quoted, discussed) is no
-/// order. What a threshold is chosen on.
+/// The window of `text` that `model` reads most like an injection, of those scoring at
+/// least `floor` that the scanner counts: as for the rules, what is only mentioned (in
+/// code, quoted, discussed) is no order. With a floor of 0, what a threshold is chosen on.
 #[must_use]
-pub fn strongest_order(model: &Detector, text: &str) -> Option<detector::Suspect> {
+pub fn strongest_order(model: &Detector, text: &str, floor: f32) -> Option<detector::Suspect> {
     model
         .scores(text)
         .into_iter()
-        .filter(|s| !injection::mentioned(text, s.range.clone()))
+        // Whether a window is only mentioned is read from the text before it: asked of
+        // the few that score high enough, not of every sentence.
+        .filter(|s| s.score >= floor && !injection::mentioned(text, s.range.clone()))
         .max_by(|a, b| a.score.total_cmp(&b.score))
 }
 

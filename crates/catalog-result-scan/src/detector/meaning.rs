@@ -67,6 +67,12 @@ impl Words {
     /// zeros when none has.
     #[must_use]
     pub fn embed(&self, keys: &[u32]) -> [f32; DIM] {
+        direction(&self.sum(keys))
+    }
+
+    /// The sum of the vectors of the words of `keys` that have one, in the table's units:
+    /// a pair of sentences adds its two sentences' sums.
+    pub(crate) fn sum(&self, keys: &[u32]) -> [i32; DIM] {
         let mut sum = [0i32; DIM];
         for key in keys {
             if let Ok(at) = self.keys.binary_search(key) {
@@ -75,15 +81,7 @@ impl Words {
                 }
             }
         }
-        #[allow(clippy::cast_precision_loss)]
-        let mut out = sum.map(|s| s as f32);
-        let norm = out.iter().map(|x| x * x).sum::<f32>().sqrt();
-        if norm > 0.0 {
-            for x in &mut out {
-                *x /= norm;
-            }
-        }
-        out
+        sum
     }
 
     fn encode(&self, out: &mut Vec<u8>) {
@@ -185,6 +183,19 @@ impl Meaning {
             out,
         })
     }
+}
+
+/// `sum` scaled to length one; all zeros when it is.
+pub(crate) fn direction(sum: &[i32; DIM]) -> [f32; DIM] {
+    #[allow(clippy::cast_precision_loss)]
+    let mut out = sum.map(|s| s as f32);
+    let norm = out.iter().map(|x| x * x).sum::<f32>().sqrt();
+    if norm > 0.0 {
+        for x in &mut out {
+            *x /= norm;
+        }
+    }
+    out
 }
 
 fn put_u32(out: &mut Vec<u8>, x: u32) {

@@ -1,8 +1,8 @@
 //! Two ways a text speaks to the model that need no verb to give them away: a role's label
-//! written as a chat template writes one (`(system_message)`, `[system prompt]`,
-//! `<<SYS>>`), and the model named as the one spoken to (`to you, GPT-4`). And a word one
-//! typing slip away from another, so a misspelled override (`previous iunstructions`)
-//! counts as written right.
+//! written as a chat template writes one (`(system_message)`, `[system prompt]`), and the
+//! model named as the one spoken to (`to you, GPT-4`). And a word one typing slip away
+//! from another, so a misspelled override (`previous iunstructions`) counts as written
+//! right.
 
 use std::ops::Range;
 
