@@ -337,7 +337,8 @@ fn table(set: &str, cases: &[Value], tallies: &[Tally; 3]) {
 }
 
 /// The tune half's misses and its honest results closest to the threshold, with the
-/// window that scored: what choosing the model's data and features looks at.
+/// window that scored as the scanner reads it: what choosing the model's data and features
+/// looks at.
 fn show(cases: &[Value], ours: &Tally, threshold: f32) {
     let model = Detector::builtin();
     let mut near = Vec::new();
@@ -345,7 +346,7 @@ fn show(cases: &[Value], ours: &Tally, threshold: f32) {
         let Some(text) = case["result"].as_str() else {
             continue;
         };
-        let Some(s) = model.strongest(text) else {
+        let Some(s) = strongest_order(model, text, 0.0) else {
             continue;
         };
         let window = text[s.range.clone()].replace('\n', " ");

@@ -39,8 +39,8 @@ pub(super) fn distill(rows: &[Value], model: &Path, cache: &Path) -> Result<Word
     chosen.truncate(VOCABULARY);
     let texts: Vec<&str> = chosen.iter().map(|(_, w, _)| w.as_str()).collect();
     let vectors = encoded(&texts, model, cache)?;
-    let directions = principal(&vectors, DIM);
     let mean = mean(&vectors);
+    let directions = principal(&vectors, &mean, DIM);
     #[allow(clippy::cast_precision_loss, clippy::cast_possible_truncation)]
     let entries = chosen
         .iter()
@@ -110,14 +110,14 @@ fn mean(vectors: &[Vec<f32>]) -> Vec<f32> {
         .collect()
 }
 
-/// The `k` principal directions of `vectors`, strongest first: the covariance matrix's
-/// leading eigenvectors, by power iteration with deflation from a fixed start.
-fn principal(vectors: &[Vec<f32>], k: usize) -> Vec<Vec<f32>> {
-    let mean = mean(vectors);
+/// The `k` principal directions of `vectors` (whose mean is `mean`), strongest first: the
+/// covariance matrix's leading eigenvectors, by power iteration with deflation from a
+/// fixed start.
+fn principal(vectors: &[Vec<f32>], mean: &[f32], k: usize) -> Vec<Vec<f32>> {
     let dim = mean.len();
     let mut cov = vec![0f64; dim * dim];
     for v in vectors {
-        let c: Vec<f64> = v.iter().zip(&mean).map(|(x, m)| f64::from(x - m)).collect();
+        let c: Vec<f64> = v.iter().zip(mean).map(|(x, m)| f64::from(x - m)).collect();
         for i in 0..dim {
             let ci = c[i];
             for (j, cj) in c.iter().enumerate().skip(i) {

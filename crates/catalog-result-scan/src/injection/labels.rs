@@ -6,6 +6,8 @@
 
 use std::ops::Range;
 
+use super::MODEL_WORDS;
+
 /// What a role's label may say after `system`: a log's `[system]` tag alone is no label.
 const SYSTEM_PARTS: &[&str] = &[
     "message",
@@ -66,18 +68,8 @@ fn closing(open: char) -> Option<char> {
     }
 }
 
-/// Model words that are no one's name: `Thank you, Claude` is written to people too.
-const NAMED_AS_MODEL: &[&str] = &[
-    "ai",
-    "assistant",
-    "llm",
-    "model",
-    "chatbot",
-    "gpt",
-    "chatgpt",
-    "copilot",
-    "agent",
-];
+/// Model words that are people's names too: `Thank you, Claude` is written to people.
+const ALSO_NAMES: &[&str] = &["claude", "gemini"];
 
 /// Where `lower` speaks to a model by what it is: `to you, GPT-4`, `for you, the AI`.
 pub(super) fn vocatives(lower: &str) -> Vec<Range<usize>> {
@@ -90,7 +82,7 @@ pub(super) fn vocatives(lower: &str) -> Vec<Range<usize>> {
                 .find_map(|a| after.strip_prefix(a))
                 .unwrap_or(after);
             let word: String = after.chars().take_while(|c| c.is_alphanumeric()).collect();
-            if NAMED_AS_MODEL.contains(&word.as_str()) {
+            if MODEL_WORDS.contains(&word.as_str()) && !ALSO_NAMES.contains(&word.as_str()) {
                 found.push(at..at + lead.len());
             }
         }
