@@ -58,6 +58,19 @@ pub struct Window {
     pub words: Vec<u32>,
 }
 
+/// Why a window scores as it does. Its score is the sigmoid of the model's bias plus
+/// `words` plus `meaning`.
+#[derive(Clone, PartialEq, Debug)]
+pub struct Why {
+    /// What its hashed words, word pairs and letter triples add, in logits.
+    pub words: f32,
+    /// What the network over its words' vectors adds, in logits: how near in meaning its
+    /// words are to the injections training saw.
+    pub meaning: f32,
+    /// Its words and word pairs that weigh most towards an injection, strongest first.
+    pub named: Vec<String>,
+}
+
 /// The window of a text that reads most like an injection.
 #[derive(Clone, PartialEq, Debug)]
 pub struct Suspect {
@@ -160,10 +173,11 @@ impl Detector {
             .max_by(|a, b| a.score.total_cmp(&b.score))
     }
 
-    /// Why `window` scores as it does: its words and word pairs that weigh most towards
-    /// an injection, strongest first, at most `max`.
+    /// Why `window`, read as one, scores as it does: what its words and their meaning
+    /// each add, and its words and word pairs that weigh most towards an injection,
+    /// strongest first, at most `max`.
     #[must_use]
-    pub fn why(&self, window: &str, max: usize) -> Vec<String> {
+    pub fn why(&self, window: &str, max: usize) -> Why {
         let mut named: Vec<(f32, String)> = Vec::new();
         let words = features::named(window);
         let mut seen = std::collections::HashSet::new();
@@ -180,7 +194,12 @@ impl Detector {
             }
         }
         named.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
-        named.into_iter().take(max).map(|(_, name)| name).collect()
+        let whole = whole(window);
+        Why {
+            words: self.words_logit(&whole.slots),
+            meaning: self.meaning.logit(&self.meaning.words.embed(&whole.words)),
+            named: named.into_iter().take(max).map(|(_, name)| name).collect(),
+        }
     }
 
     /// The score of a window with these feature slots and this mean word vector.
@@ -188,10 +207,18 @@ impl Detector {
         if slots.is_empty() {
             return 0.0;
         }
+        sigmoid(self.bias + self.words_logit(slots) + self.meaning.logit(vector))
+    }
+
+    /// What a window's hashed features add to its logit.
+    fn words_logit(&self, slots: &[u32]) -> f32 {
+        if slots.is_empty() {
+            return 0.0;
+        }
         #[allow(clippy::cast_precision_loss)]
         let scale = 1.0 / (slots.len() as f32).sqrt();
         let sum: f32 = slots.iter().map(|&s| self.weights[s as usize]).sum();
-        sigmoid(self.bias + sum * scale + self.meaning.logit(vector))
+        sum * scale
     }
 
     /// The model as bytes: the magic, then bias, threshold and weight scale as
@@ -485,7 +512,12 @@ mod tests {
         ] {
             let s = model.strongest(injected).expect("has words");
             assert!(s.score >= t, "{injected}: {}", s.score);
-            assert!(!model.why(&injected[s.range], 3).is_empty());
+            let window = &injected[s.range];
+            let why = model.why(window, 3);
+            assert!(!why.named.is_empty() && why.named.len() <= 3);
+            // The two parts are the score's, as the window read whole scores.
+            let parts = sigmoid(model.bias + why.words + why.meaning);
+            assert!((parts - model.score(window)).abs() < 1e-4, "{why:?}");
         }
         for honest in [
             "Click here to reset your password. The link expires in 24 hours.",

@@ -303,19 +303,20 @@ fn scan_text(path: &str, text: &str, threshold: Option<f32>, found: &mut Vec<Fin
         let strongest = strongest_order(model, text, threshold);
         if let Some(detector::Suspect { range, score }) = strongest {
             let window = &text[range];
+            let why = model.why(window, 4);
             found.push(Finding {
                 kind: Kind::Injection,
                 path: path.to_string(),
                 detail: format!(
-                    "{:?} (score {:.2}, threshold {threshold:.2}; it weighs: {})",
+                    "{:?} (score {score:.2}, threshold {threshold:.2}; its words weigh {:+.1}: {}; their meaning {:+.1})",
                     shorten(window, 120),
-                    score,
-                    model
-                        .why(window, 4)
+                    why.words,
+                    why.named
                         .iter()
                         .map(|w| format!("{w:?}"))
                         .collect::<Vec<_>>()
-                        .join(", ")
+                        .join(", "),
+                    why.meaning,
                 ),
             });
         }

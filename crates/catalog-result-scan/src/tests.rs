@@ -145,7 +145,7 @@ fn the_detector_names_the_sentence_its_score_and_why() {
         finding.detail
     );
     assert!(
-        finding.detail.contains("it weighs: \""),
+        finding.detail.contains("its words weigh ") && finding.detail.contains("; their meaning "),
         "{}",
         finding.detail
     );
