@@ -23,8 +23,8 @@
 //! The client is this process, writing JSON-RPC lines and reading the answers with
 //! blocking pipes: the official Python SDK's client spends about a millisecond and
 //! varies by more than the 0.1 ms difference to be seen, so it is left out. After a
-//! warm-up, call `i` goes to every contender in turn, the order rotating each round, so
-//! drift on the machine hits all alike. Per contender it prints the median and p90 wall
+//! warm-up, call `i` goes to every contender in turn, in a fresh seeded order each round,
+//! so drift on the machine hits all alike and no contender always follows the same one. Per contender it prints the median and p90 wall
 //! time per call, the added median against `direct` and the median of the paired
 //! differences (call `i` through it minus call `i` direct), and the processor time per
 //! call of the process the client talks to (every thread's, from /proc; for `direct` the
@@ -415,7 +415,7 @@ fn upstreams(release: &Path, venv_bin: &Path) -> [Upstream; 3] {
 }
 
 /// Starts every contender, warms each up, then times `calls` calls of each, call by call
-/// in a rotating order.
+/// in a fresh seeded order each round.
 fn alternate(
     contenders: &[(&str, Vec<String>, Call)],
     logs: &Path,
@@ -443,9 +443,15 @@ fn alternate(
         session.notified.clear();
     }
     let mut times = vec![Vec::with_capacity(calls); contenders.len()];
-    for round in 0..calls {
-        for k in 0..contenders.len() {
-            let c = (round + k) % contenders.len();
+    // Shuffled, not rotated: with `(round + k) % n` each contender always ran right after
+    // the same one, whose call might leave the machine warmer or colder for it.
+    let mut rng = crate::r#gen::Rng::new(0x0b5e_55ed);
+    let mut order: Vec<usize> = (0..contenders.len()).collect();
+    for _ in 0..calls {
+        for i in (1..order.len()).rev() {
+            order.swap(i, rng.below(i + 1));
+        }
+        for &c in &order {
             let elapsed = sessions[c]
                 .call(&contenders[c].2)
                 .map_err(|e| format!("{}: {e}", contenders[c].0))?;
