@@ -1,7 +1,8 @@
 //! The scanner's cost per KiB of result, on honest and attacked text (it runs on every
 //! call): `cargo bench -p catalog-result-scan`. Prints the median of 21 runs per case, with the
-//! learned detector and with the rules alone, and their ratio; then the time per result
-//! over the results of `tests/data/screen` (the detector's dev and published sets).
+//! learned detector and with the rules alone, and their ratio; the time per scan of the
+//! results `cargo xtask bench-gateway`'s upstreams answer; then the time per result over
+//! the results of `tests/data/screen` (the detector's dev and published sets).
 
 use std::hint::black_box;
 use std::time::Instant;
@@ -82,6 +83,26 @@ fn main() {
             "{name:<24} {kib:>8.1} {with:>16.0} {without:>16.0} {:>6.1}×",
             with / without
         );
+    }
+    // What `cargo xtask bench-gateway`'s upstreams answer, scanned once per call there.
+    let time = json!({"timezone": "UTC", "datetime": "2026-12-07T01:40:00+00:00", "day_of_week": "Monday", "is_dst": false});
+    for (name, result) in [
+        (
+            "echo's result",
+            json!({"content": [{"type": "text", "text": "hello"}]}),
+        ),
+        (
+            "time's result",
+            json!({"content": [{"type": "text", "text": serde_json::to_string_pretty(&time).unwrap_or_default()}], "structuredContent": time}),
+        ),
+    ] {
+        #[allow(clippy::cast_precision_loss)]
+        let kib = result.to_string().len() as f64 / 1024.0;
+        let (with, without) = (
+            median_ns_per_kib(&result, &scanner) * kib / 1000.0,
+            median_ns_per_kib(&result, &rules) * kib / 1000.0,
+        );
+        println!("{name:<24} µs per scan: detector {with:.1}, rules {without:.1}");
     }
     let data = concat!(env!("CARGO_MANIFEST_DIR"), "/../../tests/data/screen/");
     let results: Vec<Value> = ["dev.jsonl", "published.jsonl"]
