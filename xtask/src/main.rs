@@ -144,6 +144,10 @@ enum Task {
         /// score highest: what the detector's data and features are chosen on
         #[arg(long)]
         tune: bool,
+        /// Measure metatronnanoguard's transformer too (installs torch, about 4 GB, into
+        /// target/screen/nanoguard once)
+        #[arg(long)]
+        nanoguard: bool,
     },
     /// Write the man pages of `cargo catalog`: cargo-catalog.1 and one per command
     Man {
@@ -212,7 +216,11 @@ fn run(task: Task) -> Result<ExitCode, Usage> {
         Task::EvalLanguages { k, model, fusion } => languages::run(k, model.as_deref(), &fusion),
         Task::EvalScan => scan::run(),
         Task::TrainScreen { reuse_data } => screen::train(reuse_data),
-        Task::EvalScreen { threshold, tune } => screen::eval(threshold, tune),
+        Task::EvalScreen {
+            threshold,
+            tune,
+            nanoguard,
+        } => screen::eval(threshold, tune, nanoguard),
         Task::Man { out } => man(&out.unwrap_or_else(|| root.join("target/man"))),
     }
 }

