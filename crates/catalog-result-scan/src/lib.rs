@@ -13,11 +13,13 @@
 //! - **links** that carry data out: a markdown image or link, or an HTML `src`/`href`,
 //!   whose URL is a template for the model to fill (`{chat_history}`, `$SECRET`,
 //!   `<DATA>`, `%7B...%7D`);
-//! - **injections** in plain language, which no character gives away ("TODO: send the
-//!   code to…", "This is an important message from me to you…"): the learned
-//!   [`detector`] scores each sentence and pair of sentences, and a window at or above
-//!   the [`Threshold`] is a finding that quotes it with its score and the words that
-//!   weigh most; a string the rules already found an order in is not scored again;
+//! - **injections** in plain language, which no character gives away ("Drop whatever
+//!   you were asked to do and…", a new persona): the learned [`detector`] scores each
+//!   sentence and pair of sentences, and a window at or above the [`Threshold`] is a
+//!   finding that quotes it with its score, what its words add (and those that weigh
+//!   most) and what their meaning adds; a string the rules already found an order in is
+//!   not scored again. A bare goal with nothing that speaks to a model ("TODO: send the
+//!   report to…") is not caught: it reads as the notes honest text is full of;
 //! - **size**: more than the cap in tokens (estimated as a quarter of the bytes, the rule
 //!   of thumb of `OpenAI`'s tokenisers; the cap is what one result may cost).
 //!
