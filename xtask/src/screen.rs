@@ -276,7 +276,14 @@ pub(crate) fn eval(threshold: Option<f32>, tune: bool, nanoguard: bool) -> Resul
     }
     let pythons = packaged
         .iter()
-        .map(|p| venv(&root().join(p.requirements), &root().join(p.venv), p.requirements).map_err(Usage))
+        .map(|p| {
+            venv(
+                &root().join(p.requirements),
+                &root().join(p.venv),
+                p.requirements,
+            )
+            .map_err(Usage)
+        })
         .collect::<Result<Vec<_>, _>>()?;
     let names: Vec<&str> = ["rules", "rules+model"]
         .into_iter()
