@@ -24,12 +24,13 @@
 //! blocking pipes: the official Python SDK's client spends about a millisecond and
 //! varies by more than the 0.1 ms difference to be seen, so it is left out. After a
 //! warm-up, call `i` goes to every contender in turn, in a fresh seeded order each round,
-//! so drift on the machine hits all alike and no contender always follows the same one. Per contender it prints the median and p90 wall
-//! time per call, the added median against `direct` and the median of the paired
-//! differences (call `i` through it minus call `i` direct), and the processor time per
-//! call of the process the client talks to (every thread's, from /proc; for `direct` the
-//! upstream's own). The Python contenders are installed into `target/bench-gateway/venv`
-//! on the first run, from `xtask/src/bench_gateway/requirements.txt`.
+//! so drift on the machine hits all alike and no contender always follows the same one.
+//! Per contender it prints the median and p90 wall time per call, the added median
+//! against `direct` and the median of the paired differences (call `i` through it minus
+//! call `i` direct), and the processor time per call of the process the client talks to
+//! (every thread's, from /proc; for `direct` the upstream's own). The Python contenders
+//! are installed into `target/bench-gateway/venv` on the first run, from
+//! `xtask/src/bench_gateway/requirements.txt`.
 
 use std::io::{BufRead as _, BufReader, Write as _};
 use std::path::{Path, PathBuf};

@@ -144,7 +144,7 @@ enum Task {
         /// score highest: what the detector's data and features are chosen on
         #[arg(long)]
         tune: bool,
-        /// Measure metatronnanoguard's transformer too (installs torch, about 4 GB, into
+        /// Measure metatronnanoguard's transformer too (installs torch, about 5 GB, into
         /// target/screen/nanoguard once)
         #[arg(long)]
         nanoguard: bool,
