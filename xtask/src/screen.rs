@@ -41,16 +41,38 @@ fn usage(e: impl std::fmt::Display) -> Usage {
     Usage(e.to_string())
 }
 
-/// The environment for the scripts: target/screen/venv.
-fn python() -> Result<PathBuf, Usage> {
-    // toolwall-guard is installed with the data tools.
+/// A Python environment: what installs it, and where.
+struct Env {
+    requirements: &'static str,
+    venv: &'static str,
+}
+
+/// The scripts' environment: the data tools, and the packaged rule sets measured beside ours.
+const SCRIPTS: Env = Env {
+    requirements: "xtask/src/screen/requirements.txt",
+    venv: "target/screen/venv",
+};
+
+/// metatronnanoguard's own environment: it brings torch, which nothing else needs.
+const TORCH: Env = Env {
+    requirements: "xtask/src/screen/nanoguard.txt",
+    venv: "target/screen/nanoguard",
+};
+
+/// The Python of `env`, installing it first when missing or stale.
+fn python_in(env: &Env) -> Result<PathBuf, Usage> {
     let root = root();
     venv(
-        &root.join(TOOLWALL.requirements),
-        &root.join(TOOLWALL.venv),
-        "the detector's data tools",
+        &root.join(env.requirements),
+        &root.join(env.venv),
+        env.requirements,
     )
     .map_err(Usage)
+}
+
+/// The scripts' Python.
+fn python() -> Result<PathBuf, Usage> {
+    python_in(&SCRIPTS)
 }
 
 /// `cargo xtask train-screen`.
@@ -227,17 +249,14 @@ struct Tally {
 struct Packaged {
     /// Its column in the table and its name to packaged.py.
     name: &'static str,
-    /// What installs it, and where.
-    requirements: &'static str,
-    venv: &'static str,
+    env: &'static Env,
     threshold: f64,
 }
 
 /// toolwall-guard's rules (its judge model is an optional download, not installed).
 const TOOLWALL: Packaged = Packaged {
     name: "toolwall",
-    requirements: "xtask/src/screen/requirements.txt",
-    venv: "target/screen/venv",
+    env: &SCRIPTS,
     threshold: 0.6,
 };
 
@@ -245,17 +264,14 @@ const TOOLWALL: Packaged = Packaged {
 /// block, gray or allow, and only block counts.
 const PRISMGUARD: Packaged = Packaged {
     name: "prismguard",
-    requirements: "xtask/src/screen/requirements.txt",
-    venv: "target/screen/venv",
+    env: &SCRIPTS,
     threshold: 0.5,
 };
 
-/// metatronnanoguard's 16.8M-parameter transformer, in its own environment: it brings
-/// torch.
+/// metatronnanoguard's 16.8M-parameter transformer.
 const NANOGUARD: Packaged = Packaged {
     name: "nanoguard",
-    requirements: "xtask/src/screen/nanoguard.txt",
-    venv: "target/screen/nanoguard",
+    env: &TORCH,
     threshold: 0.5,
 };
 
@@ -276,14 +292,7 @@ pub(crate) fn eval(threshold: Option<f32>, tune: bool, nanoguard: bool) -> Resul
     }
     let pythons = packaged
         .iter()
-        .map(|p| {
-            venv(
-                &root().join(p.requirements),
-                &root().join(p.venv),
-                p.requirements,
-            )
-            .map_err(Usage)
-        })
+        .map(|p| python_in(p.env))
         .collect::<Result<Vec<_>, _>>()?;
     let names: Vec<&str> = ["rules", "rules+model"]
         .into_iter()
